@@ -1,0 +1,2 @@
+//! Stage 5, CTL checking: explicit labelling for Kripke structures; context-based engines for
+//! recursive Kripke structures.

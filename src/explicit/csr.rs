@@ -1,0 +1,54 @@
+//! Compressed sparse rows: the adjacency lists of explicit graphs as two flat arrays.
+
+/// `targets[offsets[v]..offsets[v+1]]` are the neighbours of node `v`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Csr {
+    pub offsets: Vec<u32>,
+    pub targets: Vec<u32>,
+}
+
+impl Csr {
+    /// Builds from an edge list over `n` nodes; neighbours of each node keep the input order.
+    pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Csr {
+        let mut offsets = vec![0u32; n + 1];
+        for &(s, _) in edges {
+            offsets[s as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut targets = vec![0u32; edges.len()];
+        for &(s, t) in edges {
+            targets[fill[s as usize] as usize] = t;
+            fill[s as usize] += 1;
+        }
+        Csr { offsets, targets }
+    }
+
+    /// The reverse graph.
+    pub fn transpose(&self) -> Csr {
+        let n = self.len();
+        let mut edges = Vec::with_capacity(self.targets.len());
+        for v in 0..n {
+            for &w in self.neighbours(v as u32) {
+                edges.push((w, v as u32));
+            }
+        }
+        Csr::from_edges(n, &edges)
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn neighbours(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+}

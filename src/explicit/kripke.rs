@@ -1,0 +1,33 @@
+//! `KripkeStructure`: the explicit state space of a flat model.
+//!
+//! States are dense ids `0..n` in exploration order; successors and predecessors are flat CSR
+//! arrays; each atomic proposition used by the specs or fairness constraints is a bitset over
+//! states. Variable values are kept per state (one value index per variable) for traces.
+
+use super::csr::Csr;
+use fixedbitset::FixedBitSet;
+
+pub type StateId = u32;
+pub type PropId = u32;
+
+#[derive(Clone, Debug)]
+pub struct KripkeStructure {
+    pub num_states: u32,
+    pub initial: Vec<StateId>,
+    pub succ: Csr,
+    pub pred: Csr,
+    /// `props[p]` = the states where proposition `p` holds.
+    pub props: Vec<FixedBitSet>,
+    /// Human-readable text of each proposition (for diagnostics and JSON).
+    pub prop_names: Vec<String>,
+    /// Row-major `num_states × num_vars` value indices (see the variables' domains).
+    pub values: Vec<u32>,
+    pub num_vars: u32,
+}
+
+impl KripkeStructure {
+    pub fn state_values(&self, s: StateId) -> &[u32] {
+        let k = self.num_vars as usize;
+        &self.values[s as usize * k..(s as usize + 1) * k]
+    }
+}

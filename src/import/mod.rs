@@ -1,0 +1,1 @@
+//! Importers: other tools' model formats translated into `.smv` text.

@@ -1,0 +1,27 @@
+//! xmv-rs: an explicit-state CTL model checker for NuSMV models and recursive procedure modules.
+//!
+//! The module tree is the pipeline, one stage per module:
+//!
+//! | stage | module | input → output |
+//! |---|---|---|
+//! | parse | [`syntax`] | `SourceFile` → [`syntax::ast::Program`] |
+//! | resolve and type | [`semantics`] | `ast::Program` → `semantics::CheckedProgram` |
+//! | lower | [`lowering`] | `CheckedProgram` → [`lowering::program::LoweredProgram`] |
+//! | build the state space | [`explicit`] | `LoweredProgram` → [`explicit::kripke::KripkeStructure`] / [`explicit::rks::RecursiveKripkeStructure`] |
+//! | check | [`check`] | models + CTL → verdicts and traces |
+//! | report | [`report`] | verdicts → NuSMV-style text or JSON |
+//!
+//! [`import`] translates other tools' formats (RSMCheck JSON, PuMoC `.pds`, PDSolver `.pdmu`)
+//! into `.smv` text. [`source`] and [`diagnostics`] are shared by all stages; [`ctl`] is the
+//! formula type shared by the front end and the checkers.
+
+pub mod check;
+pub mod ctl;
+pub mod diagnostics;
+pub mod explicit;
+pub mod import;
+pub mod lowering;
+pub mod report;
+pub mod semantics;
+pub mod source;
+pub mod syntax;

@@ -1,0 +1,252 @@
+//! `LoweredProgram`: the front end's output and the state-space builder's input.
+//!
+//! Everything here is resolved, typed, flattened and simplified: names are dense ids, module
+//! instances and processes are flattened into one [`System`] per state machine, DEFINEs are
+//! expanded, constants are folded, and `case` chains over one variable are lookup tables. A
+//! [`System`] is either the flat model (NuSMV semantics) or one procedure module (a sub-structure
+//! of a recursive Kripke structure). Values of a variable are encoded as the index of the value in
+//! its [`Domain`]; procedure variables additionally have [`Value::Exit`].
+
+use crate::ctl::Ctl;
+use crate::source::Span;
+use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
+
+pub type SystemId = u32;
+pub type VarId = u32;
+pub type SymId = u32;
+pub type LabelId = u32;
+
+#[derive(Clone, Debug)]
+pub struct LoweredProgram {
+    /// All state machines: the flat model (if any) and every procedure module.
+    pub systems: Vec<System>,
+    /// The flat model checked with NuSMV semantics (`main`, or the only module of the file).
+    pub flat: Option<SystemId>,
+    /// Names of symbolic constants, indexed by [`SymId`].
+    pub symbols: Vec<String>,
+    /// Global atomic propositions of procedure modules (DEFINE names), indexed by [`LabelId`].
+    pub labels: Vec<String>,
+    /// Names of exits (`EXIT` is always id 0), indexed by [`ExitNameId`].
+    pub exit_names: Vec<String>,
+    /// Checkable specifications in file order.
+    pub specs: Vec<LoweredSpec>,
+    /// Termination rule for procedure specs (file directive, overridable on the command line).
+    pub termination: TerminationRule,
+}
+
+pub type ExitNameId = u32;
+
+#[derive(Clone, Debug)]
+pub struct System {
+    /// Module name (`main` for the flat model).
+    pub name: String,
+    /// The `MODULE` header.
+    pub span: Span,
+    pub is_procedure: bool,
+    /// Flattened variables (`proc1.state`, `a[2]`), including the `_process_selector_` input
+    /// variable and `running` defines when the model has processes.
+    pub vars: Vec<Variable>,
+    /// Indexed by [`VarId`]: `init(x) := e` (set-valued: the allowed initial values).
+    pub init_assign: Vec<Option<Expr>>,
+    /// Indexed by [`VarId`]: `next(x) := e` (set-valued; may read `Next(y)` of other variables).
+    pub next_assign: Vec<Option<Expr>>,
+    /// Indexed by [`VarId`]: `x := e` (x is a function of the current state).
+    pub invar_assign: Vec<Option<Expr>>,
+    /// `INIT` constraints (conjoined).
+    pub init: Vec<Expr>,
+    /// `TRANS` constraints over current and next values (conjoined).
+    pub trans: Vec<Expr>,
+    /// `INVAR` constraints (conjoined).
+    pub invar: Vec<Expr>,
+    /// DEFINEs in source order with qualified names, fully expanded: printed in traces, and (for
+    /// procedure modules) the labels of locations.
+    pub defines: Vec<NamedExpr>,
+    /// Procedure modules: which global label each DEFINE is (`None` for non-boolean DEFINEs).
+    pub define_labels: Vec<Option<LabelId>>,
+    /// `FAIRNESS`/`JUSTICE` constraints: boolean state predicates.
+    pub fairness: Vec<Expr>,
+    /// `CALL target := condition;`
+    pub calls: Vec<CallEntry>,
+    /// Named exits: `EXIT name := condition;`. The implicit all-`EXIT` exit is not listed here.
+    pub exits: Vec<ExitEntry>,
+    /// Whether the module mentions the `EXIT` value (then the all-`EXIT` location is an exit).
+    pub uses_exit_value: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Variable {
+    /// Qualified name as printed in traces.
+    pub name: String,
+    pub domain: Domain,
+    pub kind: VarKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// index 0 = FALSE, 1 = TRUE
+    Boolean,
+    /// index i = lo + i
+    Range { lo: i64, hi: i64 },
+    /// index i = values[i]; symbolic, integer or mixed
+    Enum(Vec<Value>),
+}
+
+impl Domain {
+    pub fn len(&self) -> usize {
+        match self {
+            Domain::Boolean => 2,
+            Domain::Range { lo, hi } => (hi - lo + 1).max(0) as usize,
+            Domain::Enum(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The value at an index (not including EXIT).
+    pub fn value(&self, index: usize) -> Value {
+        match self {
+            Domain::Boolean => Value::Bool(index == 1),
+            Domain::Range { lo, .. } => Value::Int(lo + index as i64),
+            Domain::Enum(v) => v[index],
+        }
+    }
+    /// The index of a value, if it is in the domain.
+    pub fn index_of(&self, value: Value) -> Option<usize> {
+        match (self, value) {
+            (Domain::Boolean, Value::Bool(b)) => Some(b as usize),
+            (Domain::Range { lo, hi }, Value::Int(i)) if (*lo..=*hi).contains(&i) => Some((i - lo) as usize),
+            (Domain::Enum(v), x) => v.iter().position(|&y| y == x),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Sym(SymId),
+    /// The implicit value of procedure variables after the module has exited.
+    Exit,
+    /// An exit name, the value of `EXITED` at a call state.
+    ExitName(ExitNameId),
+}
+
+#[derive(Clone, Debug)]
+pub struct NamedExpr {
+    pub name: String,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallEntry {
+    pub target: SystemId,
+    pub condition: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExitEntry {
+    pub name: ExitNameId,
+    pub condition: Expr,
+    pub span: Span,
+}
+
+/// A lowered expression. Evaluates to one value or (for `Set`, set-valued `Table`/`Case`
+/// branches, `Range`) a set of values, which in `init`/`next` means nondeterministic choice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(Value),
+    /// Current value of a variable.
+    Var(VarId),
+    /// Next-state value of a variable (in `TRANS` and in `next(x) :=` right-hand sides).
+    Next(VarId),
+    /// At a call state: the name of the exit through which the callee returned.
+    Exited,
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// First branch whose condition holds; no branch holding is a model-construction error
+    /// pointing at `span`.
+    Case { branches: Vec<(Expr, Expr)>, span: Span },
+    /// A `case` over one variable compiled to a table indexed by the variable's value index
+    /// (`Value::Exit` has no entry). `None` entries fall through to `fallback`; a missing
+    /// fallback is a non-exhaustive `case` at `span`.
+    Table { var: VarId, entries: Vec<Option<Expr>>, fallback: Option<Box<Expr>>, span: Span },
+    /// `{e1, e2, …}` and `a union b`
+    Set(Vec<Expr>),
+    /// `lo .. hi` as a set of integers
+    Range(Box<Expr>, Box<Expr>),
+    /// `abs`, `min`, `max`, `toint`, `bool`, `count`
+    Builtin(Builtin, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    And,
+    Or,
+    Xor,
+    Xnor,
+    Implies,
+    Iff,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    /// truncating toward zero; division by zero is a model-construction error
+    Div,
+    /// C `%` semantics
+    Mod,
+    Shl,
+    Shr,
+    /// set membership: `a in S`
+    In,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Abs,
+    Min,
+    Max,
+    ToInt,
+    Bool,
+    Count,
+}
+
+/// An atomic proposition of a specification.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecAtom {
+    /// A boolean state predicate of the spec's system (flat models; also procedure modules,
+    /// where it is evaluated in the spec's module and is false in every other module).
+    State(Expr),
+    /// A global label of procedure modules (a DEFINE name shared across modules).
+    Label(LabelId),
+}
+
+#[derive(Clone, Debug)]
+pub struct LoweredSpec {
+    /// Only `Ctl` and `Invar` reach this stage; the others are warned about and dropped.
+    pub kind: SpecKind,
+    pub name: Option<String>,
+    /// The system the spec belongs to: the flat model, or the initial procedure module.
+    pub system: SystemId,
+    /// For `Invar` specs: `AG atom` is stored as the atom only, in `formula` as `Ctl::Atom`.
+    pub formula: Ctl<SpecAtom>,
+    /// The formula printed as NuSMV prints it (`AG (x = 1 -> AF y)`), for verdict lines.
+    pub text: String,
+    pub span: Span,
+}

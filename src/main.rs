@@ -1,0 +1,5 @@
+//! The `xmv-rs` command line.
+
+fn main() {
+    std::process::exit(2);
+}

@@ -1,0 +1,1 @@
+//! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.

@@ -1,0 +1,258 @@
+//! The abstract syntax tree of an `.smv` file, as written: nothing resolved, every node spanned.
+//!
+//! Produced by [`crate::syntax::parse`], consumed by [`crate::semantics`]. The tree keeps the
+//! user's surface syntax (`AG`, `->`, `case`, `SPEC` vs `CTLSPEC`) so diagnostics and printed
+//! specifications can quote it; desugaring happens in later stages. Identifiers are kept as
+//! strings; dotted names (`a.b[3].c`) are expressions built from [`ExprKind::Dot`] and
+//! [`ExprKind::Index`].
+
+use crate::source::Span;
+
+/// A whole file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub modules: Vec<Module>,
+    /// Top-level `TERMINATION trap;` / `TERMINATION loop;` directives (xmv-rs extension).
+    pub termination: Vec<TerminationDirective>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerminationRule {
+    /// Finis 2012: when the initial module exits with an empty stack, the run moves to a
+    /// label-free termination state that loops forever.
+    Trap,
+    /// Dubslaff et al. 2024 / RSMCheck: the final exit configuration loops with its own labels.
+    Loop,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TerminationDirective {
+    pub rule: TerminationRule,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Module {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub sections: Vec<Section>,
+    /// From `MODULE` to the end of the last section.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Section {
+    Var { kind: VarKind, decls: Vec<VarDecl>, span: Span },
+    Define { defs: Vec<Define>, span: Span },
+    Constants { names: Vec<Ident>, span: Span },
+    Assign { assigns: Vec<Assign>, span: Span },
+    Init { expr: Expr, span: Span },
+    Trans { expr: Expr, span: Span },
+    Invar { expr: Expr, span: Span },
+    /// `FAIRNESS e` and `JUSTICE e` (equivalent).
+    Fairness { expr: Expr, justice: bool, span: Span },
+    /// `COMPASSION (p, q)`: parsed, reported as unsupported.
+    Compassion { p: Expr, q: Expr, span: Span },
+    Spec(Spec),
+    /// xmv-rs: `CALL target := condition; …`
+    Call { calls: Vec<CallDecl>, span: Span },
+    /// xmv-rs: `EXIT name := condition; …` (named exits of a procedure module).
+    Exit { exits: Vec<ExitDecl>, span: Span },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// `VAR`
+    State,
+    /// `IVAR`
+    Input,
+    /// `FROZENVAR`
+    Frozen,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    pub name: Ident,
+    pub ty: TypeSpec,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeSpec {
+    Boolean(Span),
+    /// `lo..hi`, bounds are constant expressions.
+    Range { lo: Expr, hi: Expr, span: Span },
+    /// `{a, b, 3}`: symbolic and/or integer values.
+    Enum { values: Vec<EnumValue>, span: Span },
+    /// `array lo..hi of T`
+    Array { lo: Expr, hi: Expr, elem: Box<TypeSpec>, span: Span },
+    /// `name(args)` or `process name(args)`: a module instance.
+    Instance { module: Ident, args: Vec<Expr>, process: bool, span: Span },
+    /// `word[N]`, `real`, `integer` …: parsed so we can say they are unsupported.
+    Unsupported { what: String, span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EnumValue {
+    Symbol(Ident),
+    Int(i64, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Define {
+    pub name: Ident,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assign {
+    pub kind: AssignKind,
+    /// The assigned variable (may be dotted / indexed).
+    pub target: Expr,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignKind {
+    /// `x := e`
+    Invariant,
+    /// `init(x) := e`
+    Init,
+    /// `next(x) := e`
+    Next,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallDecl {
+    pub target: Ident,
+    pub condition: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExitDecl {
+    pub name: Ident,
+    pub condition: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecKind {
+    /// `SPEC` or `CTLSPEC`
+    Ctl,
+    Invar,
+    Ltl,
+    Psl,
+    Compute,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub kind: SpecKind,
+    /// The keyword as written (`SPEC`, `CTLSPEC`, …).
+    pub keyword: Span,
+    pub name: Option<Ident>,
+    /// For `PSLSPEC` and `COMPUTE` the body is not parsed into an expression: `None`.
+    pub expr: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// `TRUE` / `FALSE`
+    Bool(bool),
+    Int(i64),
+    /// An identifier: variable, define, parameter, symbolic constant, `self`, `EXIT`, `EXITED`.
+    Name(String),
+    /// `a.b`
+    Dot(Box<Expr>, Ident),
+    /// `a[i]`
+    Index(Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `case c1 : e1; … esac`
+    Case(Vec<CaseBranch>),
+    /// `{e1, e2, …}`
+    Set(Vec<Expr>),
+    /// `lo .. hi` used as a set expression
+    Range(Box<Expr>, Box<Expr>),
+    /// `next(e)`, `init(e)` (the latter only in assignment targets)
+    Next(Box<Expr>),
+    Init(Box<Expr>),
+    /// Built-in functions: `abs`, `min`, `max`, `toint`, `bool`, `count`, …
+    Call(Ident, Vec<Expr>),
+    /// Unary CTL operators (`EX`, `AX`, `EF`, `AF`, `EG`, `AG`).
+    Ctl(CtlOp, Box<Expr>),
+    /// `E [ a U b ]` (`universal = false`) and `A [ a U b ]`.
+    Until { universal: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// LTL operators: parsed only so LTLSPEC can be reported as unsupported.
+    Ltl(String, Vec<Expr>),
+    /// A parse error already reported; later stages skip it silently.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseBranch {
+    pub condition: Expr,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    And,
+    Or,
+    Xor,
+    Xnor,
+    Implies,
+    Iff,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Shl,
+    Shr,
+    Union,
+    In,
+    /// `::` word concatenation: parsed, reported unsupported.
+    Concat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CtlOp {
+    EX,
+    AX,
+    EF,
+    AF,
+    EG,
+    AG,
+}
