@@ -201,7 +201,7 @@ impl<'a> Core<'a> {
         let new: Vec<Tern> = match fm.op(f) {
             Op::Not(a) => {
                 let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
-                (0..n).map(|l| self.val(&v, s, l as NodeId).not()).collect()
+                (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
             }
             Op::Or(a, b) | Op::And(a, b) => {
                 let va = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
