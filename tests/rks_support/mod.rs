@@ -1,0 +1,16 @@
+//! Test support for recursive Kripke structures: the independent trust layer for the RKS engines.
+//!
+//! - [`model`]: an editable RKS description with a text format and `build()` into the engines' type;
+//! - [`ctl_text`]: CTL formulas as text (print and parse);
+//! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
+//! - [`random`]: seeded random RKSs and formulas;
+//! - [`shrink`]: greedy minimisation of a failing (model, formula) pair.
+//!
+//! Shares no code with the engines in `src/check`.
+#![allow(dead_code)]
+
+pub mod ctl_text;
+pub mod random;
+pub mod model;
+pub mod oracle;
+pub mod shrink;
