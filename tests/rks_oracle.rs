@@ -621,3 +621,43 @@ fn bounded_oracle_is_consistent_with_exact_and_monotone_in_the_bound() {
     eprintln!("bounded oracle: {decided} of {total} random cases decided within depth 4");
     assert!(decided * 2 > total, "the bounded oracle decides too little to be useful");
 }
+
+#[test]
+fn shrinker_minimises_a_termination_rule_difference() {
+    // A stand-in "bug": the verdict differs between the two termination rules. The shrinker must
+    // keep that property and end with a tiny model and formula.
+    use rks_support::shrink::{Case, shrink};
+    use xmv_rs::syntax::ast::TerminationRule;
+    let differs = |c: &Case| {
+        let mut other = c.model.clone();
+        other.termination = match c.model.termination {
+            TerminationRule::Trap => TerminationRule::Loop,
+            TerminationRule::Loop => TerminationRule::Trap,
+        };
+        let v = |m: &Model| oracle::check(&m.build(), c.initial as u32, &c.formula, 3, 5_000).0;
+        let (a, b) = (v(&c.model), v(&other));
+        a != Verdict::Unknown && b != Verdict::Unknown && a != b
+    };
+    let mut rng = Rng::new(3);
+    let mut shrunk = 0;
+    for i in 0..2000 {
+        if shrunk == 10 {
+            break;
+        }
+        let m = random::model(&mut rng, &GenParams { recursive: i % 2 == 1, max_comps: 3, max_nodes: 5 });
+        let formula = random::formula(&mut rng, m.props.len(), 4);
+        let case = Case { model: m, initial: 0, formula };
+        if !differs(&case) {
+            continue;
+        }
+        let small = shrink(case, &mut |c| differs(c));
+        assert!(differs(&small));
+        let nodes: usize = small.model.comps.iter().map(|c| c.nodes.len()).sum();
+        assert!(nodes <= 4, "not minimal:\n{}\n{}", small.model.to_text(), ctl_text::print(&small.formula, &small.model.props));
+        if shrunk == 0 {
+            eprintln!("first shrunk case:\n{}{}", small.model.to_text(), ctl_text::print(&small.formula, &small.model.props));
+        }
+        shrunk += 1;
+    }
+    assert_eq!(shrunk, 10, "too few cases to shrink");
+}

@@ -210,6 +210,63 @@ impl Model {
         s
     }
 
+    /// Prints the model in the text format of `xmv_rs::explicit::rks_builder::parse_rks` (the
+    /// engines' builder), so reproducers can be pasted into engine tests. A single exit is named
+    /// `EXIT`; several exits are named after their locations.
+    pub fn to_builder_text(&self) -> String {
+        let mut s = String::new();
+        if self.termination == TerminationRule::Loop {
+            s += "termination loop\n";
+        }
+        for c in &self.comps {
+            let exit_name = |k: usize| if c.exits.len() == 1 { "EXIT".to_string() } else { c.nodes[c.exits[k]].name.clone() };
+            s += &format!("sub {} in {}", c.name, c.nodes[0].name);
+            if !c.exits.is_empty() {
+                s += " out";
+                for (k, &e) in c.exits.iter().enumerate() {
+                    s += &format!(" {}:{}", exit_name(k), c.nodes[e].name);
+                }
+            }
+            s += "\n  loc";
+            for n in &c.nodes {
+                if let Kind::Loc(labels) = &n.kind {
+                    let ls: Vec<&str> = labels.iter().map(|&l| self.props[l].as_str()).collect();
+                    s += &format!(" {}{{{}}}", n.name, ls.join(","));
+                }
+            }
+            s += "\n";
+            let calls: Vec<String> = c
+                .nodes
+                .iter()
+                .filter_map(|n| match n.kind {
+                    Kind::Call(t) => Some(format!(" {}->{}", n.name, self.comps[t].name)),
+                    Kind::Loc(_) => None,
+                })
+                .collect();
+            if !calls.is_empty() {
+                s += &format!("  call{}\n", calls.concat());
+            }
+            if !c.edges.is_empty() {
+                s += "  edge";
+                for (f, t) in &c.edges {
+                    s += &format!(" {}->{}", c.nodes[*f].name, c.nodes[*t].name);
+                }
+                s += "\n";
+            }
+            if !c.returns.is_empty() {
+                s += "  ret";
+                for &(cl, k, t) in &c.returns {
+                    let Kind::Call(callee) = c.nodes[cl].kind else { continue };
+                    let callee = &self.comps[callee];
+                    let name = if callee.exits.len() == 1 { "EXIT".to_string() } else { callee.nodes[callee.exits[k]].name.clone() };
+                    s += &format!(" {}.{}->{}", c.nodes[cl].name, name, c.nodes[t].name);
+                }
+                s += "\n";
+            }
+        }
+        s
+    }
+
     /// The well-formedness rules of an RKS (see `src/explicit/rks.rs` and the README): the entry
     /// is a location; exits are distinct locations without successors; calls have no intra edges
     /// (their continuations are `returns`, which lead to locations); every non-exit location has a
@@ -315,14 +372,13 @@ impl Model {
                     .collect();
                 let calls: Vec<u32> = (0..n as u32).filter(|&i| call_target[i as usize] != NO_CALL).collect();
                 let mut call_index = vec![u32::MAX; n];
-                let mut return_offsets = Vec::with_capacity(calls.len() + 1);
+                let mut return_offsets = Vec::with_capacity(calls.len());
                 let mut rows = 0u32;
                 for (i, &cl) in calls.iter().enumerate() {
                     call_index[cl as usize] = i as u32;
                     return_offsets.push(rows);
                     rows += self.comps[call_target[cl as usize] as usize].exits.len() as u32;
                 }
-                return_offsets.push(rows);
                 let mut ret_edges: Vec<(u32, u32)> = c
                     .returns
                     .iter()
