@@ -4,6 +4,7 @@
 //! - [`ctl_text`]: CTL formulas as text (print and parse);
 //! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
 //! - [`random`]: seeded random RKSs and formulas;
+//! - [`rsm_json`]: RSMCheck JSON models as `Model`s;
 //! - [`shrink`]: greedy minimisation of a failing (model, formula) pair.
 //!
 //! Shares no code with the engines in `src/check`.
@@ -11,6 +12,7 @@
 
 pub mod ctl_text;
 pub mod random;
+pub mod rsm_json;
 pub mod model;
 pub mod oracle;
 pub mod shrink;
