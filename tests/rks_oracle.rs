@@ -661,3 +661,20 @@ fn shrinker_minimises_a_termination_rule_difference() {
     }
     assert_eq!(shrunk, 10, "too few cases to shrink");
 }
+
+#[test]
+fn engines_builder_agrees_with_the_test_builder() {
+    // The engines' `parse_rks` and this layer's `Model::build` must give the same structure (up
+    // to node numbering and exit names), and both must satisfy the documented invariants.
+    use rks_support::inspect::{canonical, check_invariants};
+    use xmv_rs::explicit::rks_builder::parse_rks;
+    let mut rng = Rng::new(5);
+    for i in 0..500 {
+        let m = random::model(&mut rng, &GenParams { recursive: i % 2 == 0, max_comps: 4, max_nodes: 6 });
+        let ours = m.build();
+        let theirs = parse_rks(&m.to_builder_text()).unwrap_or_else(|e| panic!("{e}\n{}", m.to_builder_text()));
+        check_invariants(&ours).unwrap_or_else(|e| panic!("ours: {e}\n{}", m.to_text()));
+        check_invariants(&theirs).unwrap_or_else(|e| panic!("parse_rks: {e}\n{}", m.to_builder_text()));
+        assert_eq!(canonical(&ours), canonical(&theirs), "\n{}", m.to_builder_text());
+    }
+}

@@ -2,6 +2,7 @@
 //!
 //! - [`model`]: an editable RKS description with a text format and `build()` into the engines' type;
 //! - [`ctl_text`]: CTL formulas as text (print and parse);
+//! - [`inspect`]: name-based canonical view of an RKS and its invariants;
 //! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
 //! - [`random`]: seeded random RKSs and formulas;
 //! - [`rsm_json`]: RSMCheck JSON models as `Model`s;
@@ -11,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod ctl_text;
+pub mod inspect;
 pub mod random;
 pub mod rsm_json;
 pub mod model;
