@@ -41,7 +41,7 @@ use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 use eval::Labelling;
 use fixedbitset::FixedBitSet;
-use formula::{Arena, Lit, Node};
+use formula::{Arena, Lit};
 use rayon::prelude::*;
 use trace::{Trace, TraceKind};
 
@@ -120,7 +120,11 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[P
     let mut lab = Labelling::new(kripke, arena, fairness);
     lab.compute_all();
     let fair_initial: Vec<StateId> = kripke.initial.iter().copied().filter(|&s| lab.is_fair(s)).collect();
-    let verdicts = roots.par_iter().map(|&root| verdict(&lab, &fair_initial, root, traces)).collect();
+    let verdicts = roots
+        .par_iter()
+        .zip(specs.par_iter())
+        .map(|(&root, spec)| verdict(&lab, &fair_initial, root, traces && has_existential_top(spec), traces))
+        .collect();
     CtlReport {
         verdicts,
         fair_states_empty: lab.fair().is_clear(),
@@ -129,11 +133,11 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[P
     }
 }
 
-fn verdict(lab: &Labelling, fair_initial: &[StateId], root: Lit, traces: bool) -> CtlVerdict {
+fn verdict(lab: &Labelling, fair_initial: &[StateId], root: Lit, witness: bool, traces: bool) -> CtlVerdict {
     let violating = fair_initial.iter().copied().find(|&s| !lab.holds_at(root, s));
     let trace = match violating {
         Some(s) if traces => Some(make_trace(lab, s, root.negate(), TraceKind::Counterexample)),
-        None if traces && is_existential(lab, root) => {
+        None if witness => {
             fair_initial.first().map(|&s| make_trace(lab, s, root, TraceKind::Witness))
         }
         _ => None,
@@ -146,6 +150,18 @@ fn make_trace(lab: &Labelling, start: StateId, lit: Lit, kind: TraceKind) -> Tra
     Trace { kind, states, loop_start }
 }
 
-fn is_existential(lab: &Labelling, lit: Lit) -> bool {
-    !lit.is_negated() && matches!(lab.arena().node(lit.node()), Node::EX(_) | Node::EU(..) | Node::EG(_))
+/// Whether a spec's top operator, under its leading negations, is existential (`EX EF EG E[U]`,
+/// or a negated `AX AF AG A[U]`): the specs whose truth a single path can show.
+pub fn has_existential_top<A>(spec: &Ctl<A>) -> bool {
+    let mut negated = false;
+    let mut f = spec;
+    while let Ctl::Not(inner) = f {
+        negated = !negated;
+        f = inner;
+    }
+    match f {
+        Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..) => !negated,
+        Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..) => negated,
+        _ => false,
+    }
 }
