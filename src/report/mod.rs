@@ -1,1 +1,3 @@
 //! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.
+
+pub mod trace;
