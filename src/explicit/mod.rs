@@ -3,5 +3,6 @@
 //! procedure modules.
 
 pub mod csr;
+pub mod eval;
 pub mod kripke;
 pub mod rks;
