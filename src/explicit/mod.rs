@@ -2,7 +2,15 @@
 //! [`kripke::KripkeStructure`] for flat models, a [`rks::RecursiveKripkeStructure`] for
 //! procedure modules.
 
+pub mod atoms;
+pub mod build_diag;
+pub mod build_flat;
 pub mod csr;
 pub mod eval;
 pub mod kripke;
+pub mod names;
 pub mod rks;
+pub mod state_table;
+pub mod step;
+#[cfg(test)]
+pub mod test_support;
