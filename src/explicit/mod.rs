@@ -5,6 +5,7 @@
 pub mod atoms;
 pub mod build_diag;
 pub mod build_flat;
+pub mod build_rks;
 pub mod csr;
 pub mod eval;
 pub mod kripke;
