@@ -5,3 +5,4 @@
 pub mod csr;
 pub mod kripke;
 pub mod rks;
+pub mod rks_builder;
