@@ -1,3 +1,5 @@
 //! Stage 5, CTL checking: explicit labelling for Kripke structures; context-based engines for
 //! recursive Kripke structures.
+
+pub mod rks;
 pub mod ternary;

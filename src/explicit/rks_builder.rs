@@ -10,6 +10,7 @@
 //!
 //! ```text
 //! termination loop                 # optional: trap (default) or loop
+//! props p q r                      # optional: declare propositions (fixes their numbering)
 //! sub A in a1 out a8               # component A; entry a1 (default: first loc); exit a8 named EXIT
 //! loc a1 a5{p} a6{p} a7{p,q} a8    # locations with their labels
 //! call a2->B a3->B                 # call nodes and their targets
@@ -24,7 +25,8 @@
 //! same proposition), numbered in order of first appearance.
 
 use super::csr::Csr;
-use super::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
+use super::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use crate::ctl::Ctl;
 use crate::syntax::ast::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
@@ -297,6 +299,14 @@ pub fn parse_rks(text: &str) -> Result<RecursiveKripkeStructure, String> {
             };
             continue;
         }
+        if kw == "props" {
+            for t in rest {
+                if !b.props.iter().any(|p| p == t) {
+                    b.props.push(t.to_string());
+                }
+            }
+            continue;
+        }
         if kw == "sub" {
             let (&name, mut rest) = rest.split_first().ok_or(err("`sub` needs a name"))?;
             let c = b.component(name);
@@ -371,6 +381,131 @@ pub fn parse_rks(text: &str) -> Result<RecursiveKripkeStructure, String> {
     b.build()
 }
 
+/// Parses a CTL formula in NuSMV syntax over the propositions of `rks` (for tests):
+/// `TRUE FALSE p ! & | xor xnor -> <-> EX AX EF AF EG AG E[a U b] A[a U b]` and parentheses,
+/// with NuSMV's precedences (`!` and temporal prefixes bind tightest, then `&`, `|`/`xor`/`xnor`,
+/// `<->`, `->` right-associative).
+pub fn parse_ctl(text: &str, rks: &RecursiveKripkeStructure) -> Result<Ctl<PropId>, String> {
+    let mut toks = Vec::new();
+    let cs: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let j = (i..cs.len()).find(|&j| !(cs[j].is_alphanumeric() || cs[j] == '_' || cs[j] == '.')).unwrap_or(cs.len());
+            toks.push(cs[i..j].iter().collect::<String>());
+            i = j;
+        } else {
+            let three: String = cs[i..(i + 3).min(cs.len())].iter().collect();
+            let two: String = cs[i..(i + 2).min(cs.len())].iter().collect();
+            let t = if three == "<->" { three } else if two == "->" { two } else { c.to_string() };
+            i += t.chars().count();
+            toks.push(t);
+        }
+    }
+    let mut p = CtlParser { toks, pos: 0, rks };
+    let f = p.implies()?;
+    if p.pos != p.toks.len() {
+        return Err(format!("unexpected `{}`", p.toks[p.pos]));
+    }
+    Ok(f)
+}
+
+struct CtlParser<'a> {
+    toks: Vec<String>,
+    pos: usize,
+    rks: &'a RecursiveKripkeStructure,
+}
+
+impl CtlParser<'_> {
+    fn peek(&self) -> Option<&str> {
+        self.toks.get(self.pos).map(|s| s.as_str())
+    }
+    fn eat(&mut self, t: &str) -> bool {
+        if self.peek() == Some(t) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, t: &str) -> Result<(), String> {
+        if self.eat(t) { Ok(()) } else { Err(format!("expected `{t}` at token {}", self.pos)) }
+    }
+    fn implies(&mut self) -> Result<Ctl<PropId>, String> {
+        let a = self.iff()?;
+        if self.eat("->") {
+            let b = self.implies()?;
+            return Ok(Ctl::Implies(Box::new(a), Box::new(b)));
+        }
+        Ok(a)
+    }
+    fn iff(&mut self) -> Result<Ctl<PropId>, String> {
+        let mut a = self.or()?;
+        while self.eat("<->") {
+            a = Ctl::Iff(Box::new(a), Box::new(self.or()?));
+        }
+        Ok(a)
+    }
+    fn or(&mut self) -> Result<Ctl<PropId>, String> {
+        let mut a = self.and()?;
+        loop {
+            if self.eat("|") {
+                a = Ctl::Or(Box::new(a), Box::new(self.and()?));
+            } else if self.eat("xor") {
+                a = Ctl::Xor(Box::new(a), Box::new(self.and()?));
+            } else if self.eat("xnor") {
+                a = Ctl::Xnor(Box::new(a), Box::new(self.and()?));
+            } else {
+                return Ok(a);
+            }
+        }
+    }
+    fn and(&mut self) -> Result<Ctl<PropId>, String> {
+        let mut a = self.unary()?;
+        while self.eat("&") {
+            a = Ctl::And(Box::new(a), Box::new(self.unary()?));
+        }
+        Ok(a)
+    }
+    fn unary(&mut self) -> Result<Ctl<PropId>, String> {
+        let t = self.peek().ok_or("unexpected end of formula")?.to_string();
+        self.pos += 1;
+        let un = |p: &mut Self, k: fn(Box<Ctl<PropId>>) -> Ctl<PropId>| -> Result<Ctl<PropId>, String> { Ok(k(Box::new(p.unary()?))) };
+        match t.as_str() {
+            "!" => un(self, Ctl::Not),
+            "EX" => un(self, Ctl::EX),
+            "AX" => un(self, Ctl::AX),
+            "EF" => un(self, Ctl::EF),
+            "AF" => un(self, Ctl::AF),
+            "EG" => un(self, Ctl::EG),
+            "AG" => un(self, Ctl::AG),
+            "E" | "A" => {
+                self.expect("[")?;
+                let a = self.implies()?;
+                self.expect("U")?;
+                let b = self.implies()?;
+                self.expect("]")?;
+                let (a, b) = (Box::new(a), Box::new(b));
+                Ok(if t == "E" { Ctl::EU(a, b) } else { Ctl::AU(a, b) })
+            }
+            "(" => {
+                let a = self.implies()?;
+                self.expect(")")?;
+                Ok(a)
+            }
+            "TRUE" => Ok(Ctl::True),
+            "FALSE" => Ok(Ctl::False),
+            name => {
+                let p = self.rks.prop_names.iter().position(|q| q == name).ok_or(format!("unknown proposition `{name}`"))?;
+                Ok(Ctl::Atom(p as PropId))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +529,19 @@ mod tests {
         let b = &r.components[1];
         assert_eq!(b.exit_names, vec!["ok", "err"]);
         assert!(b.props[0].contains(1) && b.props[1].contains(1) && !b.props[0].contains(2));
+    }
+
+    #[test]
+    fn parses_ctl() {
+        let r = parse_rks("props p q\nsub A\n loc a").unwrap();
+        let f = parse_ctl("AG (p -> E[p U !q]) & EX TRUE | A[p U q]", &r).unwrap();
+        let p = || Box::new(Ctl::Atom(0));
+        let q = || Box::new(Ctl::Atom(1));
+        let ag = Ctl::AG(Box::new(Ctl::Implies(p(), Box::new(Ctl::EU(p(), Box::new(Ctl::Not(q())))))));
+        let lhs = Ctl::And(Box::new(ag), Box::new(Ctl::EX(Box::new(Ctl::True))));
+        assert_eq!(f, Ctl::Or(Box::new(lhs), Box::new(Ctl::AU(p(), q()))));
+        assert!(parse_ctl("EF r", &r).is_err());
+        assert!(parse_ctl("E[p U q", &r).is_err());
     }
 
     #[test]
