@@ -3,3 +3,4 @@
 
 pub mod flat;
 pub mod rks;
+pub mod ternary;
