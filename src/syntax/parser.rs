@@ -76,6 +76,15 @@ pub fn pratt() -> &'static PrattParser<Rule> {
     &PRATT
 }
 
+/// One `…;` item of a list section.
+pub enum Item {
+    Var(VarDecl),
+    Define(Define),
+    Assign(Assign),
+    Call(CallDecl),
+    Exit(ExitDecl),
+}
+
 /// An expression with the depth of its tree; depth `POISONED` marks an error already reported.
 type Built = (Expr, u32);
 const POISONED: u32 = u32::MAX;
@@ -147,35 +156,9 @@ impl Builder {
     fn section(&self, p: Pair<Rule>) -> Section {
         let span = self.span(&p);
         match p.as_rule() {
-            Rule::var_section => {
-                let mut inner = p.into_inner();
-                let kind = match inner.next().map(|k| k.as_rule()) {
-                    Some(Rule::k_IVAR) => VarKind::Input,
-                    Some(Rule::k_FROZENVAR) => VarKind::Frozen,
-                    _ => VarKind::State,
-                };
-                let decls = inner.filter(|d| d.as_rule() == Rule::var_decl).map(|d| self.var_decl(d)).collect();
-                Section::Var { kind, decls, span }
-            }
-            Rule::define_section => {
-                let defs = children(p, Rule::define)
-                    .map(|d| {
-                        let span = self.span(&d);
-                        let mut it = Self::meaningful(d);
-                        let name = self.ident(&it.next().expect("grammar: define has a name"));
-                        let expr = self.expr(it.next().expect("grammar: define has a body"));
-                        Define { name, expr, span }
-                    })
-                    .collect();
-                Section::Define { defs, span }
-            }
             Rule::constants_section => {
                 let names = children(p, Rule::ident).map(|q| self.ident(&q)).collect();
                 Section::Constants { names, span }
-            }
-            Rule::assign_section => {
-                let assigns = children(p, Rule::assign).map(|a| self.assign(a)).collect();
-                Section::Assign { assigns, span }
             }
             Rule::init_section => Section::Init { expr: self.single_expr(p), span },
             Rule::trans_section => Section::Trans { expr: self.single_expr(p), span },
@@ -191,28 +174,31 @@ impl Builder {
                 Section::Compassion { p: self.expr(pe), q: self.expr(qe), span }
             }
             Rule::spec_section => Section::Spec(self.spec(p)),
-            Rule::call_section => {
-                let calls = children(p, Rule::call_decl)
-                    .map(|c| {
-                        let span = self.span(&c);
-                        let (target, condition) = self.named_condition(c);
-                        CallDecl { target, condition, span }
-                    })
-                    .collect();
-                Section::Call { calls, span }
-            }
-            Rule::exit_section => {
-                let exits = children(p, Rule::exit_decl)
-                    .map(|c| {
-                        let span = self.span(&c);
-                        let (name, condition) = self.named_condition(c);
-                        ExitDecl { name, condition, span }
-                    })
-                    .collect();
-                Section::Exit { exits, span }
-            }
             other => unreachable!("grammar: {other:?} is not a section"),
         }
+    }
+
+    /// One item of a list section (`var_item`, `define_item`, …).
+    pub fn item(&self, chunk: Pair<Rule>) -> Option<Item> {
+        let p = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+        let span = self.span(&p);
+        Some(match p.as_rule() {
+            Rule::var_decl => Item::Var(self.var_decl(p)),
+            Rule::define => {
+                let (name, expr) = self.named_condition(p);
+                Item::Define(Define { name, expr, span })
+            }
+            Rule::assign => Item::Assign(self.assign(p)),
+            Rule::call_decl => {
+                let (target, condition) = self.named_condition(p);
+                Item::Call(CallDecl { target, condition, span })
+            }
+            Rule::exit_decl => {
+                let (name, condition) = self.named_condition(p);
+                Item::Exit(ExitDecl { name, condition, span })
+            }
+            other => unreachable!("grammar: {other:?} is not a section item"),
+        })
     }
 
     fn single_expr(&self, p: Pair<Rule>) -> Expr {
