@@ -1,0 +1,29 @@
+//! The front end in one call: source text → parse → name resolution and typing → lowering.
+//!
+//! All diagnostics of all stages are collected; the result is `None` when any of them is an
+//! error. Semantic checking runs even after syntax errors (the parser leaves `Error` nodes that
+//! later stages skip), so one run reports as much as possible. Lowering only runs on an
+//! error-free checked program.
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::lowering::{self, program::LoweredProgram};
+use crate::semantics;
+use crate::syntax::ast::{Program, TerminationRule};
+
+/// Checks and lowers an already parsed program, adding to `diags`.
+pub fn check_and_lower(program: &Program, termination_override: Option<TerminationRule>, diags: &mut Diagnostics) -> Option<LoweredProgram> {
+    let (checked, sem) = semantics::check(program);
+    diags.extend(sem);
+    if diags.has_errors() {
+        return None;
+    }
+    let (mut lowered, low): (LoweredProgram, Vec<Diagnostic>) = lowering::lower(&checked);
+    diags.extend(low);
+    if diags.has_errors() {
+        return None;
+    }
+    if let Some(rule) = termination_override {
+        lowered.termination = rule;
+    }
+    Some(lowered)
+}
