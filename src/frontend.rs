@@ -8,6 +8,7 @@
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::{self, program::LoweredProgram};
 use crate::semantics;
+use crate::source::SourceFile;
 use crate::syntax::ast::{Program, TerminationRule};
 
 /// Checks and lowers an already parsed program, adding to `diags`.
@@ -26,4 +27,14 @@ pub fn check_and_lower(program: &Program, termination_override: Option<Terminati
         lowered.termination = rule;
     }
     Some(lowered)
+}
+
+/// The whole front end on one file: parse, check, lower. `None` when there is any error; the
+/// diagnostics (errors and warnings of all stages) come back either way.
+pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let (program, syntax) = crate::syntax::parse(file);
+    diags.extend(syntax);
+    let lowered = check_and_lower(&program, termination_override, &mut diags);
+    (lowered, diags)
 }

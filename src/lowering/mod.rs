@@ -23,7 +23,8 @@ use crate::diagnostics::Diagnostic;
 use crate::semantics::checked::{CheckedProgram, CheckedSystem};
 use crate::syntax::ast::SpecKind;
 use expr::Lowerer;
-use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, Value};
+use crate::source::Span;
+use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, SystemSpans, Value};
 
 /// Lowers a checked program (which must be free of errors).
 pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
@@ -68,9 +69,14 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
     let lower_opt = |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> {
         xs.iter().map(|x| x.as_ref().map(|t| l.lower(t))).collect()
     };
-    let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr]| -> Vec<Expr> {
-        xs.iter().map(|t| l.lower(t)).filter(|e| *e != Expr::Const(Value::Bool(true))).collect()
+    // Constraints that fold to TRUE are dropped, with their spans.
+    let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr], spans: &[Span]| -> (Vec<Expr>, Vec<Span>) {
+        xs.iter().zip(spans).map(|(t, s)| (l.lower(t), *s)).filter(|(e, _)| *e != Expr::Const(Value::Bool(true))).unzip()
     };
+    let (init, init_spans) = constraints(l, &sys.init, &sys.spans.init);
+    let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans);
+    let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar);
+    let spans = SystemSpans { init: init_spans, trans: trans_spans, invar: invar_spans, ..sys.spans.clone() };
     let defines = (0..sys.defines.len())
         .map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32, false), span: sys.defines[d].span })
         .collect();
@@ -82,14 +88,15 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
         init_assign: lower_opt(l, &sys.init_assign),
         next_assign: lower_opt(l, &sys.next_assign),
         invar_assign: lower_opt(l, &sys.invar_assign),
-        init: constraints(l, &sys.init),
-        trans: constraints(l, &sys.trans),
-        invar: constraints(l, &sys.invar),
+        init,
+        trans,
+        invar,
         defines,
         define_labels: sys.defines.iter().map(|d| d.label).collect(),
         fairness: sys.fairness.iter().map(|t| l.lower(t)).collect(),
         calls: sys.calls.iter().map(|c| CallEntry { target: c.target, condition: l.lower(&c.condition), span: c.span }).collect(),
         exits: sys.exits.iter().map(|e| ExitEntry { name: e.name, condition: l.lower(&e.condition), span: e.span }).collect(),
         uses_exit_value: sys.uses_exit_value,
+        spans,
     }
 }

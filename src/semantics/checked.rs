@@ -6,7 +6,7 @@
 //! cycles were rejected) so lowering can expand them once and specifications can recognise
 //! labels. Nothing here is simplified yet; that is lowering's job.
 
-use crate::lowering::program::{BinOp, Builtin, SystemId, UnOp, Value, Variable};
+use crate::lowering::program::{BinOp, Builtin, SystemId, SystemSpans, UnOp, Value, Variable};
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
@@ -46,6 +46,8 @@ pub struct CheckedSystem {
     pub uses_exit_value: bool,
     /// Whether some `INIT` constraint applies (then a procedure's entry is decided by the builder).
     pub has_init_constraints: bool,
+    /// Statement spans, parallel to the assignment and constraint lists.
+    pub spans: SystemSpans,
 }
 
 #[derive(Clone, Debug)]

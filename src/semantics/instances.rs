@@ -330,7 +330,8 @@ impl<'a, 't> Flattener<'a, 't> {
         if self.out.module_symbols.contains_key(&module) {
             return;
         }
-        let mut set = FxHashSet::default();
+        // Declaration order, so symbol ids are stable and readable.
+        let mut names: Vec<&str> = vec![];
         for s in &self.table.modules[module].sections {
             match s {
                 Section::Var { decls, .. } => {
@@ -340,21 +341,19 @@ impl<'a, 't> Flattener<'a, 't> {
                             ty = elem;
                         }
                         if let TypeSpec::Enum { values, .. } = ty {
-                            for v in values {
-                                if let EnumValue::Symbol(s) = v {
-                                    set.insert(s.name.clone());
-                                }
-                            }
+                            names.extend(values.iter().filter_map(|v| if let EnumValue::Symbol(s) = v { Some(s.name.as_str()) } else { None }));
                         }
                     }
                 }
-                Section::Constants { names, .. } => set.extend(names.iter().map(|n| n.name.clone())),
+                Section::Constants { names: list, .. } => names.extend(list.iter().map(|n| n.name.as_str())),
                 _ => {}
             }
         }
-        for name in &set {
+        let mut set = FxHashSet::default();
+        for name in names {
             let id = self.syms.intern(name);
-            self.out.symbols.insert(name.clone(), id);
+            self.out.symbols.insert(name.to_string(), id);
+            set.insert(name.to_string());
         }
         self.out.module_symbols.insert(module, set);
     }

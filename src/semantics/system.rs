@@ -58,6 +58,7 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
         exits: vec![],
         uses_exit_value: false,
         has_init_constraints: false,
+        spans: Default::default(),
     };
     let mut specs = vec![];
     for inst in 0..flat.instances.len() as InstId {
@@ -143,20 +144,24 @@ fn sections(
                     }
                 }
             }
-            Section::Init { expr, .. } => {
+            Section::Init { expr, span } => {
+                sys.spans.init.push(*span);
                 sys.has_init_constraints = true;
                 let t = constraint(r, expr, inst, Ctx::INIT, "INIT");
                 sys.init.push(t);
             }
-            Section::Trans { expr, .. } => {
+            Section::Trans { expr, span } => {
+                sys.spans.trans.push(*span);
                 let t = constraint(r, expr, inst, Ctx::TRANS, "TRANS");
                 sys.trans.push(t);
             }
-            Section::Invar { expr, .. } => {
+            Section::Invar { expr, span } => {
+                sys.spans.invar.push(*span);
                 let t = constraint(r, expr, inst, Ctx::INVAR, "INVAR");
                 sys.invar.push(t);
             }
-            Section::Fairness { expr, justice, .. } => {
+            Section::Fairness { expr, justice, span } => {
+                sys.spans.fairness.push(*span);
                 let t = constraint(r, expr, inst, Ctx::FAIRNESS, if *justice { "JUSTICE" } else { "FAIRNESS" });
                 sys.fairness.push(t);
             }
@@ -250,6 +255,10 @@ fn finish(
         })
         .collect();
     sys.vars = flat.vars.clone();
+    let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
+    sys.spans.init_assign = spans(&assigns.init);
+    sys.spans.next_assign = spans(&assigns.next);
+    sys.spans.invar_assign = spans(&assigns.invar);
     sys.init_assign = assigns.init.into_iter().map(|s| s.map(|s| s.value)).collect();
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     sys.next_assign = assigns
