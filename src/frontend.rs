@@ -29,12 +29,28 @@ pub fn check_and_lower(program: &Program, termination_override: Option<Terminati
     Some(lowered)
 }
 
+/// Stack for the front end's thread: the parser and the semantic passes recurse over
+/// expressions up to [`crate::semantics::resolve::MAX_DEPTH`] levels (plus DEFINE expansion);
+/// debug builds need far more than the 2 MiB of a default thread. The memory is only reserved,
+/// pages are touched as the recursion goes.
+const FRONT_END_STACK: usize = 256 << 20;
+
 /// The whole front end on one file: parse, check, lower. `None` when there is any error; the
 /// diagnostics (errors and warnings of all stages) come back either way.
 pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics) {
-    let mut diags = Diagnostics::new();
-    let (program, syntax) = crate::syntax::parse(file);
-    diags.extend(syntax);
-    let lowered = check_and_lower(&program, termination_override, &mut diags);
-    (lowered, diags)
+    let run = || {
+        let mut diags = Diagnostics::new();
+        let (program, syntax) = crate::syntax::parse(file);
+        diags.extend(syntax);
+        let lowered = check_and_lower(&program, termination_override, &mut diags);
+        (lowered, diags)
+    };
+    std::thread::scope(|s| match std::thread::Builder::new().stack_size(FRONT_END_STACK).spawn_scoped(s, run) {
+        Ok(handle) => match handle.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        // No thread available: run on the caller's stack.
+        Err(_) => run(),
+    })
 }

@@ -95,7 +95,7 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
         return;
     }
     diags.push(
-        Diagnostic::error("E0208", format!("cannot assign a {} value to `{}` of type {}", value.ty, var.name, var_ty), value.span)
+        Diagnostic::error("E0208", format!("cannot assign {} value to `{}` of type {}", crate::semantics::types::with_article(value.ty), var.name, var_ty), value.span)
             .with_label_message(format!("this is {}", value.ty))
             .with_secondary(var.span, "variable declared here")
             .with_help(match (var_ty, xs) {

@@ -79,7 +79,9 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         systems.push(sys);
         specs.append(&mut s);
     }
-    warn_unused(&table, &roots, &mut diags);
+    if !roots.is_empty() {
+        warn_unused(&table, &roots, &mut diags);
+    }
     let termination = termination(program, &mut diags);
     let checked = CheckedProgram {
         systems,

@@ -101,7 +101,11 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push_str("esac");
         }
         ExprKind::Call(f, args) => call(&f.name, args, out, d),
-        ExprKind::Ltl(op, args) => call(op, args, out, d),
+        ExprKind::Ltl(op, args) => match args.as_slice() {
+            [a] => prefix(&format!("{op} "), 8, a, priority, out, d),
+            [a, b] => infix(op, 8, priority.max(9), a, b, out, d),
+            _ => call(op, args, out, d),
+        },
     }
 }
 

@@ -122,7 +122,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 self.depth_reported = true;
                 self.diags.push(
                     Diagnostic::error("E0216", format!("expression nested more than {MAX_DEPTH} levels deep"), e.span)
-                        .with_help("split it with DEFINEs"),
+                        .with_help("DEFINE expansion counts too: shorten the chain of nested DEFINEs or split the expression"),
                 );
             }
             return TExpr::error(e.span);
@@ -207,7 +207,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             ExprKind::Next(a) => {
                 if !ctx.next {
                     self.diags.push(
-                        Diagnostic::error("E0204", format!("`next` is not allowed in {}", ctx.where_), span)
+                        Diagnostic::error("E0204", format!("`next` is not allowed {}", ctx.where_), span)
                             .with_help("`next` may be used in TRANS, in `next(x) := …` and in DEFINEs used there"),
                     );
                     return TExpr::error(span);
@@ -222,7 +222,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
             ExprKind::Init(_) => {
                 self.diags.push(
-                    Diagnostic::error("E0204", format!("`init` is not allowed in {}", ctx.where_), span)
+                    Diagnostic::error("E0204", format!("`init` is not allowed {}", ctx.where_), span)
                         .with_help("`init(x)` may only appear on the left of `:=` in ASSIGN"),
                 );
                 TExpr::error(span)
@@ -259,7 +259,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     fn ctl_allowed(&mut self, ctx: Ctx, span: Span) -> bool {
         if !ctx.ctl {
             self.diags.push(
-                Diagnostic::error("E0207", format!("CTL operators are not allowed in {}", ctx.where_), span)
+                Diagnostic::error("E0207", format!("CTL operators are not allowed {}", ctx.where_), span)
                     .with_help("temporal operators may only appear in SPEC/CTLSPEC"),
             );
         }
@@ -472,7 +472,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
         }
         if !ctx.exited {
             self.diags.push(
-                Diagnostic::error("E0403", format!("`EXITED` is not allowed in {}", ctx.where_), span)
+                Diagnostic::error("E0403", format!("`EXITED` is not allowed {}", ctx.where_), span)
                     .with_help("`EXITED` may only be used in `next()` assignments and TRANS"),
             );
             return None;
@@ -630,7 +630,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 if var.kind == VarKind::Input && (!ctx.input || ctx.in_next) {
                     let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                     self.diags.push(
-                        Diagnostic::error("E0206", format!("input variable `{}` is not allowed in {where_}", var.name), span)
+                        Diagnostic::error("E0206", format!("input variable `{}` is not allowed {where_}", var.name), span)
                             .with_label_message("IVAR")
                             .with_help("input variables may be read in TRANS and on the right of `next(x) :=`"),
                     );
@@ -645,7 +645,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     let (code, msg) = if ctx.in_next {
                         ("E0205", format!("DEFINE `{name}` uses `next` and cannot be used inside `next(...)`"))
                     } else {
-                        ("E0204", format!("DEFINE `{name}` uses `next`, which is not allowed in {}", ctx.where_))
+                        ("E0204", format!("DEFINE `{name}` uses `next`, which is not allowed {}", ctx.where_))
                     };
                     self.diags.push(Diagnostic::error(code, msg, span));
                     return Target::Broken;
@@ -654,13 +654,13 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     && (!ctx.input || ctx.in_next) {
                         let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                         self.diags.push(
-                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{}`, which is not allowed in {where_}", self.flat.vars[v as usize].name), span)
+                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{}`, which is not allowed {where_}", self.flat.vars[v as usize].name), span)
                                 .with_help("input variables may be read in TRANS and on the right of `next(x) :=`"),
                         );
                         return Target::Broken;
                     }
                 if flags.exited && !ctx.exited {
-                    self.diags.push(Diagnostic::error("E0403", format!("DEFINE `{name}` uses `EXITED`, which is not allowed in {}", ctx.where_), span));
+                    self.diags.push(Diagnostic::error("E0403", format!("DEFINE `{name}` uses `EXITED`, which is not allowed {}", ctx.where_), span));
                     return Target::Broken;
                 }
                 Target::Expr(TExpr::new(TKind::Define(d), ty, span))

@@ -166,7 +166,7 @@ fn sections(
                 sys.fairness.push(t);
             }
             Section::Compassion { span, .. } => r.diags.push(
-                Diagnostic::warning("W0002", "COMPASSION constraints are not supported; this one is ignored", *span)
+                Diagnostic::warning("W0002", "COMPASSION constraints are not supported; this one is ignored", keyword_span(*span, "COMPASSION"))
                     .with_help("use FAIRNESS/JUSTICE, or check the model with NuSMV's LTL engine"),
             ),
             Section::Exit { exits, .. } if inst == 0 => {
@@ -309,4 +309,9 @@ fn guard_by_process(flat: &Flattened, v: u32, s: Slot) -> TExpr {
     let ty = s.value.ty;
     let otherwise = TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, span);
     TExpr::new(TKind::Case(vec![(running, s.value), (otherwise, keep)]), ty, span)
+}
+
+/// The span of a section's leading keyword.
+fn keyword_span(section: crate::source::Span, keyword: &str) -> crate::source::Span {
+    crate::source::Span { start: section.start, end: section.start + keyword.len() as u32 }
 }

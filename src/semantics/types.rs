@@ -133,6 +133,13 @@ impl fmt::Display for Ty {
     }
 }
 
+/// "a boolean", "an integer", "a set of …".
+pub fn with_article(t: Ty) -> String {
+    let s = t.to_string();
+    let vowel = s.starts_with(['a', 'e', 'i', 'o', 'u', 'E']);
+    format!("{} {s}", if vowel { "an" } else { "a" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
