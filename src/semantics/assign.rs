@@ -25,12 +25,15 @@ pub struct Assignments {
     pub init: Vec<Option<Slot>>,
     pub next: Vec<Option<Slot>>,
     pub invar: Vec<Option<Slot>>,
+    /// With processes, `next(x)` may be assigned once per process (NuSMV: the assignment of the
+    /// running process applies): the assignments after the first, from other processes.
+    pub other_processes_next: Vec<Vec<Slot>>,
 }
 
 impl Assignments {
     pub fn new(n: usize) -> Self {
         let none = || (0..n).map(|_| None).collect();
-        Assignments { init: none(), next: none(), invar: none() }
+        Assignments { init: none(), next: none(), invar: none(), other_processes_next: (0..n).map(|_| vec![]).collect() }
     }
 
     /// Records `kind(v) := value`, reporting rule violations.
@@ -61,6 +64,11 @@ impl Assignments {
         };
         let label = |k: &str| if k.is_empty() { format!("{name} :=") } else { format!("{k}({name}) :=") };
         if let Some(first) = &list[v as usize] {
+            let same_process = |s: &Slot| s.process == slot.process;
+            if kind == AssignKind::Next && !same_process(first) && !self.other_processes_next[v as usize].iter().any(same_process) {
+                self.other_processes_next[v as usize].push(slot);
+                return;
+            }
             diags.push(
                 Diagnostic::error("E0301", format!("`{}` is assigned twice", label(kw)), slot.span)
                     .with_label_message("second assignment")

@@ -12,7 +12,8 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{Domain, Value, Variable};
+use crate::lowering::program::{BinOp, Domain, Value, Variable};
+use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::interner::Interner;
 use crate::semantics::modules::{ModId, ModuleTable};
@@ -84,6 +85,14 @@ impl<'a> Flattened<'a> {
     pub fn qualified(&self, inst: InstId, name: &str) -> String {
         let path = &self.instances[inst as usize].path;
         if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
+    }
+    /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
+    pub fn running(&self, k: u32, span: Span) -> Option<TExpr> {
+        let sel = self.selector?;
+        let sym = self.symbols.get(&self.process_name(k)).copied()?;
+        let lhs = TExpr::new(TKind::Var(sel), Ty::Sym, span);
+        let rhs = TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span);
+        Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
     }
     pub fn process_name(&self, k: u32) -> String {
         if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1] as usize].path.clone() }

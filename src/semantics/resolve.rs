@@ -653,9 +653,14 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 if let Some(v) = flags.input
                     && (!ctx.input || ctx.in_next) {
                         let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
+                        let input = &self.flat.vars[v as usize].name;
+                        let help = if Some(v) == self.flat.selector {
+                            "`running` reads the process scheduler's input; fairness over it is transition fairness, which xmv-rs does not support: remove it (without it, a process may starve)"
+                        } else {
+                            "input variables may be read in TRANS and on the right of `next(x) :=`"
+                        };
                         self.diags.push(
-                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{}`, which is not allowed {where_}", self.flat.vars[v as usize].name), span)
-                                .with_help("input variables may be read in TRANS and on the right of `next(x) :=`"),
+                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{input}`, which is not allowed {where_}"), span).with_help(help),
                         );
                         return Target::Broken;
                     }
@@ -706,7 +711,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
         let saved_depth = self.depth;
         let t = match slot.body {
             DefBody::Ast(body) => self.resolve(body, slot.inst, Ctx::DEFINE),
-            DefBody::Running(k) => self.running(k, slot.span),
+            DefBody::Running(k) => self.flat.running(k, slot.span).unwrap_or_else(|| TExpr::error(slot.span)),
         };
         self.depth = saved_depth;
         let flags = self.flags_of(&t);
@@ -714,21 +719,6 @@ impl<'a, 'f> Resolver<'a, 'f> {
         let ty = t.ty;
         self.defines[d as usize] = DefState::Done(t, flags);
         (ty, flags)
-    }
-
-    fn running(&mut self, k: u32, span: Span) -> TExpr {
-        let Some(sel) = self.flat.selector else { return TExpr::error(span) };
-        let name = self.flat.process_name(k);
-        let sym = self.flat.symbols.get(&name).copied().unwrap_or(0);
-        TExpr::new(
-            TKind::Binary(
-                BinOp::Eq,
-                Box::new(TExpr::new(TKind::Var(sel), Ty::Sym, span)),
-                Box::new(TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span)),
-            ),
-            Ty::Bool,
-            span,
-        )
     }
 
     fn flags_of(&self, t: &TExpr) -> Flags {

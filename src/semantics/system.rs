@@ -2,7 +2,7 @@
 //! every section of every instance, applies the assignment rules, and collects the specs.
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{BinOp, SystemId, Value};
+use crate::lowering::program::{SystemId, Value};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
 use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
 use crate::semantics::context::Ctx;
@@ -261,11 +261,12 @@ fn finish(
     sys.spans.invar_assign = spans(&assigns.invar);
     sys.init_assign = assigns.init.into_iter().map(|s| s.map(|s| s.value)).collect();
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
+    let mut others = assigns.other_processes_next;
     sys.next_assign = assigns
         .next
         .into_iter()
         .enumerate()
-        .map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s)))
+        .map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v]))))
         .collect();
 }
 
@@ -279,9 +280,9 @@ fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diag
             let (cur, _) = reads.of(&s.value);
             now_edges[v] = cur.into_iter().filter(|&y| assigns.invar[y as usize].is_some()).collect();
         }
-        if let Some(s) = &assigns.next[v] {
+        for s in assigns.next[v].iter().chain(&assigns.other_processes_next[v]) {
             let (_, nxt) = reads.of(&s.value);
-            next_edges[v] = nxt.into_iter().filter(|&y| assigns.next[y as usize].is_some()).collect();
+            next_edges[v].extend(nxt.into_iter().filter(|&y| assigns.next[y as usize].is_some()));
         }
     }
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
@@ -290,25 +291,24 @@ fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diag
 }
 
 /// With processes, `next(x) := e` written in process k means
-/// `next(x) := case _process_selector_ = k : e; TRUE : x; esac` (NuSMV's interleaving).
-fn guard_by_process(flat: &Flattened, v: u32, s: Slot) -> TExpr {
-    let Some(sel) = flat.selector else { return s.value };
-    let span = s.value.span;
-    let name = flat.process_name(s.process);
-    let sym = flat.symbols.get(&name).copied().unwrap_or(0);
-    let running = TExpr::new(
-        TKind::Binary(
-            BinOp::Eq,
-            Box::new(TExpr::new(TKind::Var(sel), Ty::Sym, span)),
-            Box::new(TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span)),
-        ),
-        Ty::Bool,
-        span,
-    );
+/// `next(x) := case _process_selector_ = k : e; TRUE : x; esac` (NuSMV's interleaving); a
+/// variable assigned in several processes gets one branch per process.
+fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) -> TExpr {
+    if flat.selector.is_none() {
+        return first.value;
+    }
+    let span = first.value.span;
+    let mut ty = first.value.ty;
+    let mut branches = vec![];
+    for s in std::iter::once(first).chain(others) {
+        let running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        ty = crate::semantics::types::unify(ty, s.value.ty, true).unwrap_or(ty);
+        branches.push((running, s.value));
+    }
     let keep = TExpr::new(TKind::Var(v), flat.var_ty[v as usize], span);
-    let ty = s.value.ty;
     let otherwise = TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, span);
-    TExpr::new(TKind::Case(vec![(running, s.value), (otherwise, keep)]), ty, span)
+    branches.push((otherwise, keep));
+    TExpr::new(TKind::Case(branches), ty, span)
 }
 
 /// The span of a section's leading keyword.
