@@ -53,7 +53,9 @@ pub fn const_set(e: &Expr) -> Option<Vec<Value>> {
             Some(out)
         }
         Expr::Range(lo, hi) => match (&**lo, &**hi) {
-            (Expr::Const(Value::Int(lo)), Expr::Const(Value::Int(hi))) if hi - lo < 1 << 16 => Some((*lo..=*hi).map(Value::Int).collect()),
+            (Expr::Const(Value::Int(lo)), Expr::Const(Value::Int(hi))) if hi.checked_sub(*lo).is_some_and(|n| n < 1 << 16) => {
+                Some((*lo..=*hi).map(Value::Int).collect())
+            }
             _ => None,
         },
         _ => None,

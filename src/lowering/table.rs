@@ -63,3 +63,96 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
     }
     Expr::Table { var, entries, fallback, span }
 }
+
+#[cfg(test)]
+mod tests {
+    //! A table must give, for every value of its variable, what first-match evaluation of the
+    //! original `case` gives. A tiny evaluator over the `case`/table subset is the oracle.
+    use super::*;
+    use crate::syntax::ast::VarKind;
+    use proptest::prelude::*;
+
+    /// `Some(v)` for a value, `None` for "no branch holds".
+    fn eval(e: &Expr, state: &[Value], vars: &[Variable]) -> Option<Value> {
+        Some(match e {
+            Expr::Const(v) => *v,
+            Expr::Var(x) => state[*x as usize],
+            Expr::Unary(UnOp::Not, a) => match eval(a, state, vars)? {
+                Value::Bool(b) => Value::Bool(!b),
+                v => v,
+            },
+            Expr::Binary(BinOp::Eq, a, b) => Value::Bool(eval(a, state, vars)? == eval(b, state, vars)?),
+            Expr::Binary(BinOp::In, a, b) => Value::Bool(const_set(b).is_some_and(|s| eval(a, state, vars).is_some_and(|v| s.contains(&v)))),
+            Expr::Case { branches, .. } => {
+                let (_, v) = branches.iter().find(|(c, _)| eval(c, state, vars) == Some(Value::Bool(true)))?;
+                eval(v, state, vars)?
+            }
+            Expr::Table { var, entries, fallback, .. } => {
+                let i = vars[*var as usize].domain.index_of(state[*var as usize])?;
+                match (&entries[i], fallback) {
+                    (Some(e), _) => eval(e, state, vars)?,
+                    (None, Some(f)) => eval(f, state, vars)?,
+                    (None, None) => return None,
+                }
+            }
+            _ => unreachable!("not generated: {e:?}"),
+        })
+    }
+
+    fn variable(domain: Domain) -> Variable {
+        Variable { name: "x".into(), domain, kind: VarKind::State, span: Span::default() }
+    }
+
+    fn domain_strategy() -> impl Strategy<Value = Domain> {
+        prop_oneof![
+            Just(Domain::Boolean),
+            (-3i64..3, 0i64..6).prop_map(|(lo, n)| Domain::Range { lo, hi: lo + n }),
+            (1u32..6).prop_map(|n| Domain::Enum((0..n).map(Value::Sym).collect())),
+        ]
+    }
+
+    /// A condition over variable 0 (or, with `other`, over variable 1) testing some values.
+    fn condition(domain: &Domain, picks: &[usize], form: u8, other: bool) -> Expr {
+        let values: Vec<Value> = picks.iter().map(|&i| domain.value(i % domain.len())).collect();
+        let x = Box::new(Expr::Var(other as u32));
+        match (form % 4, domain) {
+            (0, _) => Expr::Binary(BinOp::Eq, x, Box::new(Expr::Const(values[0]))),
+            (1, _) => Expr::Binary(BinOp::Eq, Box::new(Expr::Const(values[0])), x),
+            (2, Domain::Boolean) if values[0] == Value::Bool(true) => *x,
+            (2, Domain::Boolean) => Expr::Unary(UnOp::Not, x),
+            _ => Expr::Binary(BinOp::In, x, Box::new(Expr::Set(values.into_iter().map(Expr::Const).collect()))),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, rng_seed: proptest::test_runner::RngSeed::Fixed(7), ..ProptestConfig::default() })]
+
+        #[test]
+        fn table_agrees_with_first_match_case(
+            domain in domain_strategy(),
+            raw in proptest::collection::vec((proptest::collection::vec(0usize..8, 1..4), any::<u8>(), -5i64..5), 1..8),
+            with_default in any::<bool>(),
+            foreign in proptest::option::of(0usize..8),
+        ) {
+            let vars = vec![variable(domain.clone()), variable(domain.clone())];
+            let mut branches: Vec<(Expr, Expr)> = raw
+                .iter()
+                .enumerate()
+                .map(|(k, (picks, form, result))| (condition(&domain, picks, *form, foreign == Some(k)), Expr::Const(Value::Int(*result))))
+                .collect();
+            if with_default {
+                branches.push((Expr::Const(Value::Bool(true)), Expr::Const(Value::Int(99))));
+            }
+            let original = Expr::Case { branches: branches.clone(), span: Span::default() };
+            let compiled = compile(branches, Span::default(), &vars);
+            let mixed = foreign.is_some_and(|k| k < raw.len()) && raw.len() > 1;
+            prop_assert_eq!(matches!(compiled, Expr::Table { .. }), !mixed, "table iff all conditions test one variable");
+            for i in 0..domain.len() {
+                for j in [0, domain.len() - 1] {
+                    let state = [domain.value(i), domain.value(j)];
+                    prop_assert_eq!(eval(&compiled, &state, &vars), eval(&original, &state, &vars));
+                }
+            }
+        }
+    }
+}

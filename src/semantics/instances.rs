@@ -24,6 +24,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub type InstId = u32;
 
+/// Largest number of values of a range variable, and of elements of an array.
+pub const MAX_DOMAIN: i64 = 1 << 24;
+const MAX_ARRAY: i64 = 1 << 20;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Member {
     Var(u32),
@@ -245,11 +249,15 @@ impl<'a, 't> Flattener<'a, 't> {
     fn data_member(&mut self, id: InstId, kind: VarKind, qualified: String, ty: &TypeSpec, span: Span) -> Member {
         if let TypeSpec::Array { lo, hi, elem, span: arr_span } = ty {
             let (Some(lo), Some(hi)) = (self.const_bound(id, lo), self.const_bound(id, hi)) else { return Member::Broken };
-            if lo > hi || hi - lo >= 1 << 20 {
-                self.diags.push(
-                    Diagnostic::error("E0210", format!("array bounds {lo}..{hi} are empty or too large"), *arr_span)
-                        .with_help("the lower bound must not exceed the upper bound"),
-                );
+            let problem = if lo > hi {
+                Some(("empty", "the lower bound must not exceed the upper bound".to_string()))
+            } else if hi.checked_sub(lo).is_none_or(|n| n >= MAX_ARRAY) {
+                Some(("too large", format!("arrays have at most {MAX_ARRAY} elements")))
+            } else {
+                None
+            };
+            if let Some((what, help)) = problem {
+                self.diags.push(Diagnostic::error("E0210", format!("array bounds {lo}..{hi} are {what}"), *arr_span).with_help(help));
                 return Member::Broken;
             }
             if matches!(**elem, TypeSpec::Instance { .. }) {
@@ -281,6 +289,14 @@ impl<'a, 't> Flattener<'a, 't> {
                     self.diags.push(
                         Diagnostic::error("E0210", format!("the range {lo}..{hi} is empty"), *span)
                             .with_help("the lower bound must not exceed the upper bound"),
+                    );
+                    return None;
+                }
+                if hi.checked_sub(lo).is_none_or(|n| n >= MAX_DOMAIN) {
+                    self.diags.push(
+                        Diagnostic::error("E0210", format!("the range {lo}..{hi} is too large"), *span)
+                            .with_label_message(format!("more than {MAX_DOMAIN} values"))
+                            .with_help("xmv-rs enumerates every value of a variable: use a smaller range"),
                     );
                     return None;
                 }
