@@ -19,6 +19,7 @@ pub mod check;
 pub mod ctl;
 pub mod diagnostics;
 pub mod explicit;
+pub mod frontend;
 pub mod import;
 pub mod lowering;
 pub mod report;
