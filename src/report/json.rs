@@ -24,6 +24,7 @@ struct SpecJson<'a> {
 struct TraceJson<'a> {
     kind: &'static str,
     loop_start: Option<usize>,
+    loop_push: &'a [String],
     steps: Vec<StepJson<'a>>,
 }
 
@@ -47,6 +48,7 @@ fn trace_json(view: &TraceView) -> TraceJson<'_> {
             super::trace::TraceKind::Witness => "witness",
         },
         loop_start: view.loop_start,
+        loop_push: &view.loop_push,
         steps: (view.steps.iter())
             .map(|s| StepJson { module: &s.module, stack: &s.stack, inputs: pairs(&s.inputs), values: pairs(&s.values), terminated: s.terminated })
             .collect(),

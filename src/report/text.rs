@@ -71,6 +71,9 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
         }
         if view.loop_start == Some(i) {
             out.push_str("-- Loop starts here\n");
+            if !view.loop_push.is_empty() {
+                let _ = writeln!(out, "-- each repetition of the loop calls again: {}", view.loop_push.join(" > "));
+            }
         }
         let _ = write!(out, "-> State: {trace_no}.{n} <-");
         if step.terminated {
