@@ -129,34 +129,16 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
 
     // Check.
     let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
-    if let Some(m) = &flat {
-        if !m.specs.is_empty() {
-            let Some(check) = stages.check_flat else {
-                return unavailable("the flat checker (`xmv_rs::check::flat`)");
-            };
-            let t = Instant::now();
-            match check(m, options) {
-                Ok(checked) => {
-                    let elapsed = ms(t);
-                    absorb(&mut outcomes, m.specs.iter().map(|s| s.spec), checked, elapsed, &mut stats, &mut out.stderr, "flat");
-                }
-                Err(e) => return failure(out, e),
-            }
+    if let Some(m) = flat.as_ref().filter(|m| !m.specs.is_empty()) {
+        let ids = m.specs.iter().map(|s| s.spec);
+        if let Err(e) = run_checker(stages.check_flat.map(|f| move |o: &CheckOptions| f(m, o)), "the flat checker (`xmv_rs::check::flat`)", "flat", ids, options, &mut outcomes, &mut stats, &mut out) {
+            return e;
         }
     }
-    if let Some(m) = &rks {
-        if !m.specs.is_empty() {
-            let Some(check) = stages.check_rks else {
-                return unavailable("the RKS checker (`xmv_rs::check::rks`)");
-            };
-            let t = Instant::now();
-            match check(m, options) {
-                Ok(checked) => {
-                    let elapsed = ms(t);
-                    absorb(&mut outcomes, m.specs.iter().map(|s| s.spec), checked, elapsed, &mut stats, &mut out.stderr, "rks");
-                }
-                Err(e) => return failure(out, e),
-            }
+    if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
+        let ids = m.specs.iter().map(|s| s.spec);
+        if let Err(e) = run_checker(stages.check_rks.map(|f| move |o: &CheckOptions| f(m, o)), "the RKS checker (`xmv_rs::check::rks`)", "rks", ids, options, &mut outcomes, &mut stats, &mut out) {
+            return e;
         }
     }
 
@@ -217,15 +199,22 @@ fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, out: &mut RunOutput) -
     }
 }
 
-fn absorb(
-    outcomes: &mut [Option<(SpecOutcome, f64)>],
-    spec_ids: impl Iterator<Item = usize>,
-    checked: CheckedSpecs,
-    elapsed: f64,
-    stats: &mut String,
-    stderr: &mut String,
+/// Runs one checker (if linked) and files its outcomes under their spec indices.
+#[allow(clippy::too_many_arguments)]
+fn run_checker(
+    check: Option<impl FnOnce(&CheckOptions) -> Result<CheckedSpecs, String>>,
+    missing: &str,
     what: &str,
-) {
+    spec_ids: impl Iterator<Item = usize>,
+    options: &CheckOptions,
+    outcomes: &mut [Option<(SpecOutcome, f64)>],
+    stats: &mut String,
+    out: &mut RunOutput,
+) -> Result<(), RunOutput> {
+    let Some(check) = check else { return Err(unavailable(missing)) };
+    let t = Instant::now();
+    let checked = check(options).map_err(|e| failure(std::mem::take(out), e))?;
+    let elapsed = ms(t);
     for (spec, outcome) in spec_ids.zip(checked.outcomes) {
         outcomes[spec] = Some((outcome, elapsed));
     }
@@ -234,8 +223,9 @@ fn absorb(
         let _ = writeln!(stats, "{what} {line}");
     }
     for w in checked.warnings {
-        let _ = writeln!(stderr, "warning: {w}");
+        let _ = writeln!(out.stderr, "warning: {w}");
     }
+    Ok(())
 }
 
 fn unavailable(what: &str) -> RunOutput {

@@ -2,7 +2,9 @@
 //!
 //! `{"name": …, "module": …, "kind": "ctl"|"invariant", "text": …, "verdict": true|false,
 //! "trace": null | {"kind", "loop_start", "steps": [{"module", "stack", "inputs", "values",
-//! "terminated"}]}, "time_ms": …}`; values are the strings NuSMV would print.
+//! "terminated"}]}, "time_ms": …}`; values are the strings NuSMV would print. `time_ms` is the wall
+//! time of the checker run that decided the spec (the specs of one model are checked together and
+//! share work, so it is the same for all of them).
 
 use super::SpecReport;
 use super::view::TraceView;
