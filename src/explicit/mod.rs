@@ -11,6 +11,7 @@ pub mod eval;
 pub mod kripke;
 pub mod names;
 pub mod rks;
+pub mod rks_builder;
 pub mod state_table;
 pub mod step;
 #[cfg(test)]
