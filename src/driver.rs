@@ -254,3 +254,6 @@ pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: O
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
