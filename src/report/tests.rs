@@ -156,6 +156,7 @@ fn rks_steps_show_module_and_call_stack() {
         ],
         loop_start: Some(4),
         loop_push: vec![],
+        recursive: true,
     };
     assert_eq!(
         text::trace_text(&view, 1, false),

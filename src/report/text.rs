@@ -59,7 +59,6 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
     };
     let _ = writeln!(out, "Trace Description: {description} ");
     let _ = writeln!(out, "Trace Type: {kind} ");
-    let recursive = view.steps.iter().any(|s| !s.stack.is_empty() || s.terminated);
     let mut prev: Option<&StepView> = None;
     let mut prev_inputs: Option<&StepView> = None;
     for (i, step) in view.steps.iter().enumerate() {
@@ -78,7 +77,7 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
         let _ = write!(out, "-> State: {trace_no}.{n} <-");
         if step.terminated {
             out.push_str(" [terminated]");
-        } else if recursive || !step.stack.is_empty() {
+        } else if view.recursive {
             out.push_str(" [");
             for frame in &step.stack {
                 let _ = write!(out, "{frame} > ");

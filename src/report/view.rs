@@ -28,6 +28,8 @@ pub struct TraceView {
     pub loop_start: Option<usize>,
     /// RKS: calls pushed by each repetition of the loop, as `module(call location)`.
     pub loop_push: Vec<String>,
+    /// A trace of procedure modules: every step shows its module and call stack.
+    pub recursive: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -87,7 +89,7 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
         ModelRef::Rks(m) => trace.loop_push.iter().map(|f| frame_text(m, f)).collect(),
         ModelRef::Flat(_) => vec![],
     };
-    TraceView { kind: trace.kind, steps, loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()), loop_push }
+    TraceView { kind: trace.kind, steps, loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()), loop_push, recursive: matches!(model, ModelRef::Rks(_)) }
 }
 
 /// A pending call as `module(call location)`.
