@@ -18,6 +18,7 @@
 pub mod check;
 pub mod ctl;
 pub mod diagnostics;
+pub mod driver;
 pub mod explicit;
 pub mod frontend;
 pub mod import;
