@@ -28,6 +28,7 @@
 //! - a true spec whose top operator is existential (`EX`, `EF`, `EG`, `E[U]`, or a negated
 //!   universal) gets a witness from the first fair initial state; other true specs get none.
 
+pub mod condense;
 pub mod eval;
 pub mod explain;
 pub mod fixpoint;
