@@ -1,7 +1,7 @@
 //! Writes a random control-flow-style SMV model to stdout (see tools/cfg_model.rs).
 //!
 //! `cargo run --release --example gen_cfg_model -- --states 5000 --specs 4500 [--seed 1]
-//!  [--labels 100] [--depth 2] [--deadlock-percent 0]`
+//!  [--labels 100] [--depth 2] [--deadlock-percent 0] [--fairness 0] [--invariants 0]`
 
 #[path = "../tools/cfg_model.rs"]
 mod cfg_model;
@@ -26,5 +26,7 @@ fn main() {
     p.labels = value("--labels", p.labels);
     p.depth = value("--depth", p.depth);
     p.deadlock_percent = value("--deadlock-percent", p.deadlock_percent);
+    p.fairness = value("--fairness", p.fairness);
+    p.invariants = value("--invariants", p.invariants);
     print!("{}", CfgModel::generate(&p).to_smv());
 }

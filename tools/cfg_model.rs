@@ -28,6 +28,10 @@ pub struct CfgParams {
     pub depth: usize,
     /// Percent of locations with no successor at all (0 for CFG-like models).
     pub deadlock_percent: usize,
+    /// Number of `FAIRNESS` constraints (random labels).
+    pub fairness: usize,
+    /// Number of `INVARSPEC !pK` invariants (random labels).
+    pub invariants: usize,
     pub seed: u64,
 }
 
@@ -42,6 +46,8 @@ impl CfgParams {
             branch_percent: 40,
             depth: 2,
             deadlock_percent: 0,
+            fairness: 0,
+            invariants: 0,
             seed,
         }
     }
@@ -52,6 +58,10 @@ pub struct CfgModel {
     /// `labels[k]` = sorted locations where `pK` holds.
     pub labels: Vec<Vec<u32>>,
     pub specs: Vec<Ctl<u32>>,
+    /// Labels used as `FAIRNESS` constraints.
+    pub fairness: Vec<u32>,
+    /// Labels `pK` checked as `INVARSPEC !pK` (the invariant is the label's complement).
+    pub invariants: Vec<u32>,
 }
 
 struct Rng(u64);
@@ -73,6 +83,11 @@ impl Rng {
 }
 
 impl CfgModel {
+    /// Proposition ids of the invariants in [`CfgModel::to_kripke`].
+    pub fn invariant_props(&self) -> Vec<u32> {
+        (0..self.invariants.len()).map(|i| (self.labels.len() + i) as u32).collect()
+    }
+
     pub fn generate(p: &CfgParams) -> CfgModel {
         let mut rng = Rng(p.seed);
         let n = p.states.max(1);
@@ -104,16 +119,20 @@ impl CfgModel {
             .collect();
         let num_labels = p.labels.max(1);
         let specs = (0..p.specs).map(|_| spec(&mut rng, num_labels, p.depth)).collect();
-        CfgModel { succ, labels, specs }
+        let fairness = (0..p.fairness).map(|_| rng.below(num_labels) as u32).collect();
+        let invariants = (0..p.invariants).map(|_| rng.below(num_labels) as u32).collect();
+        CfgModel { succ, labels, specs, fairness, invariants }
     }
 
+    /// The structure over all locations (unreachable ones included: they do not change verdicts),
+    /// with propositions `0..labels` for `pK` followed by one `!pK` per invariant.
     pub fn to_kripke(&self) -> KripkeStructure {
         let n = self.succ.len();
         let edges: Vec<(u32, u32)> =
             self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t))).collect();
         let succ = Csr::from_edges(n, &edges);
         let pred = succ.transpose();
-        let props = self
+        let mut props: Vec<FixedBitSet> = self
             .labels
             .iter()
             .map(|locs| {
@@ -124,13 +143,21 @@ impl CfgModel {
                 set
             })
             .collect();
+        for &k in &self.invariants {
+            let mut complement = props[k as usize].clone();
+            complement.toggle_range(..);
+            props.push(complement);
+        }
         KripkeStructure {
             num_states: n as u32,
             initial: vec![0],
             succ,
             pred,
             props,
-            prop_names: (0..self.labels.len()).map(|k| format!("p{k}")).collect(),
+            prop_names: (0..self.labels.len())
+                .map(|k| format!("p{k}"))
+                .chain(self.invariants.iter().map(|k| format!("!p{k}")))
+                .collect(),
             values: (0..n as u32).collect(),
             num_vars: 1,
         }
@@ -163,10 +190,16 @@ impl CfgModel {
         for (k, locs) in self.labels.iter().enumerate() {
             out.push_str(&format!("  p{k} := state in {{{}}};\n", join(locs.iter().map(|l| format!("s{l}")))));
         }
+        for k in &self.fairness {
+            out.push_str(&format!("FAIRNESS p{k}\n"));
+        }
         for f in &self.specs {
             out.push_str("SPEC ");
             out.push_str(&ctl_text(f));
             out.push('\n');
+        }
+        for k in &self.invariants {
+            out.push_str(&format!("INVARSPEC !p{k}\n"));
         }
         out
     }
