@@ -2,3 +2,5 @@
 //! recursive Kripke structures.
 
 pub mod flat;
+pub mod rks;
+pub mod ternary;

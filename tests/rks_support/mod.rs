@@ -1,0 +1,20 @@
+//! Test support for recursive Kripke structures: the independent trust layer for the RKS engines.
+//!
+//! - [`model`]: an editable RKS description with a text format and `build()` into the engines' type;
+//! - [`ctl_text`]: CTL formulas as text (print and parse);
+//! - [`inspect`]: name-based canonical view of an RKS and its invariants;
+//! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
+//! - [`random`]: seeded random RKSs and formulas;
+//! - [`rsm_json`]: RSMCheck JSON models as `Model`s;
+//! - [`shrink`]: greedy minimisation of a failing (model, formula) pair.
+//!
+//! Shares no code with the engines in `src/check`.
+#![allow(dead_code)]
+
+pub mod ctl_text;
+pub mod inspect;
+pub mod random;
+pub mod rsm_json;
+pub mod model;
+pub mod oracle;
+pub mod shrink;
