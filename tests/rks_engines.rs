@@ -479,19 +479,26 @@ fn termination_rules() {
 }
 
 #[test]
-fn check_many_matches_check() {
+fn check_many_matches_check_and_is_deterministic() {
     let r = parse_rks(PARSE).unwrap();
-    let specs: Vec<_> = ["EF err", "AG !err", "AF (fine | err)", "EX TRUE", "EG !fine"]
-        .iter()
-        .map(|s| (comp(&r, "main"), parse_ctl(s, &r).unwrap()))
+    let (main, parse) = (comp(&r, "main"), comp(&r, "parse"));
+    let texts = ["EF err", "AG !err", "AF (fine | err)", "EX TRUE", "EG !fine", "EF p", "AX p", "AG (p -> AX fine)"];
+    let specs: Vec<_> = (0..80)
+        .map(|i| (if i % 3 == 0 { parse } else { main }, parse_ctl(texts[i % texts.len()], &r).unwrap()))
         .collect();
     for engine in [RksEngine::Incremental, RksEngine::Global] {
-        let opts = RksOptions { engine, want_trace: false };
-        let many = rks::check_many(&r, &specs, &opts);
-        for ((c, f), res) in specs.iter().zip(&many) {
-            let one = rks::check(&r, *c, f, &opts);
-            assert_eq!((one.holds, &one.stats), (res.holds, &res.stats));
+        let opts = RksOptions { engine, want_trace: true };
+        let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let one = pool(1).install(|| rks::check_many(&r, &specs, &opts));
+        let two = pool(2).install(|| rks::check_many(&r, &specs, &opts));
+        for (((c, f), a), b) in specs.iter().zip(&one).zip(&two) {
+            let single = rks::check(&r, *c, f, &opts);
+            assert_eq!(a.holds, single.holds);
+            assert_eq!(a.trace, single.trace);
+            assert_eq!((a.holds, &a.stats), (b.holds, &b.stats), "thread count changed a result");
         }
+        // The shared knowledge base makes repeated specs free.
+        assert_eq!(one[texts.len() * 3].stats.context_pairs_created, 0);
     }
 }
 
