@@ -1,0 +1,153 @@
+//! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
+//! exits, both termination rules) and random formulas over every CTL operator, the `Incremental`
+//! and `Global` engines must agree on every case, and both must agree with the brute-force oracle
+//! whenever it decides the case (always on non-recursive RKSs, often on recursive ones by a
+//! bounded unfolding, see `rks_support::oracle`).
+//!
+//! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed.
+//! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
+//! plus the formula, and fails the test.
+
+mod rks_support;
+
+use rks_support::ctl_text::{self, F};
+use rks_support::oracle::{self, Verdict};
+use rks_support::random::{self, GenParams, Rng};
+use rks_support::shrink::{Case, shrink};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+
+const DEFAULT_MODELS: usize = 1500;
+const FORMULAS_PER_MODEL: usize = 3;
+const ORACLE_DEPTH: usize = 6;
+const ORACLE_STATES: usize = 4000;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// One engine's answer; a panic is an answer too (and always a finding).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Answer {
+    Holds(bool),
+    Panicked(String),
+}
+
+fn run(case: &Case, engine: RksEngine, want_trace: bool) -> Answer {
+    let rks = case.model.build();
+    let opts = RksOptions { engine, want_trace };
+    match catch_unwind(AssertUnwindSafe(|| check(&rks, case.initial as u32, &case.formula, &opts).holds)) {
+        Ok(h) => Answer::Holds(h),
+        Err(e) => Answer::Panicked(
+            e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+        ),
+    }
+}
+
+struct Outcome {
+    incremental: Answer,
+    global: Answer,
+    oracle: Verdict,
+    exact: bool,
+}
+
+impl Outcome {
+    fn of(case: &Case, want_trace: bool) -> Outcome {
+        let (oracle, exact) = oracle::check(&case.model.build(), case.initial as u32, &case.formula, ORACLE_DEPTH, ORACLE_STATES);
+        Outcome {
+            incremental: run(case, RksEngine::Incremental, want_trace),
+            global: run(case, RksEngine::Global, want_trace),
+            oracle,
+            exact,
+        }
+    }
+
+    /// What is wrong, if anything: a panic, the engines disagreeing, or an engine contradicting
+    /// the oracle.
+    fn problem(&self) -> Option<String> {
+        let expected = match self.oracle {
+            Verdict::Holds => Some(true),
+            Verdict::Fails => Some(false),
+            Verdict::Unknown => None,
+        };
+        for (name, a) in [("incremental", &self.incremental), ("global", &self.global)] {
+            match a {
+                Answer::Panicked(m) => return Some(format!("{name} panicked: {m}")),
+                Answer::Holds(h) if expected.is_some_and(|e| e != *h) => {
+                    return Some(format!("{name} says {h}, oracle says {}", !h));
+                }
+                _ => {}
+            }
+        }
+        (self.incremental != self.global).then(|| format!("incremental {:?} vs global {:?}", self.incremental, self.global))
+    }
+}
+
+/// The kind of a problem, kept fixed while shrinking so the reproducer shows the same bug.
+fn kind(problem: &str) -> String {
+    problem.split(':').next().unwrap_or(problem).split(" says").next().unwrap_or(problem).to_string()
+}
+
+fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
+    format!(
+        "--- {problem}\ninitial component: {}\nformula: {}\nincremental: {:?}, global: {:?}, oracle: {:?} (exact: {})\n\
+         parse_rks text:\n{}",
+        case.model.comps[case.initial].name,
+        ctl_text::print(&case.formula, &case.model.props),
+        out.incremental,
+        out.global,
+        out.oracle,
+        out.exact,
+        case.model.to_builder_text()
+    )
+}
+
+#[test]
+fn incremental_global_and_oracle_agree_on_random_rks() {
+    let models = env_usize("XMV_TEST_CASES", DEFAULT_MODELS);
+    let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
+    let mut rng = Rng::new(seed);
+    let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
+    let mut reproducers: Vec<String> = Vec::new();
+    let mut seen_kinds: Vec<String> = Vec::new();
+    let mut disagreements = 0;
+    // Engine panics are caught and reported; keep their messages off the test output.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for i in 0..models {
+        let params = GenParams { recursive: i % 2 == 1, max_comps: 4, max_nodes: 6 };
+        let model = random::model(&mut rng, &params);
+        let initial = rng.range(0, model.comps.len() - 1);
+        let cyclic = model.call_graph_cyclic(initial);
+        let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
+        for j in 0..FORMULAS_PER_MODEL {
+            let formula: F = random::formula(&mut rng, model.props.len(), 4);
+            let case = Case { model: model.clone(), initial, formula };
+            let want_trace = j == 0;
+            let out = Outcome::of(&case, want_trace);
+            cases += 1;
+            acyclic += !cyclic as usize;
+            exact += out.exact as usize;
+            decided_by_bound += (!out.exact && out.oracle != Verdict::Unknown) as usize;
+            multi_exit += several_exits as usize;
+            let Some(problem) = out.problem() else { continue };
+            disagreements += 1;
+            let k = kind(&problem);
+            if seen_kinds.contains(&k) || reproducers.len() >= 8 {
+                continue;
+            }
+            seen_kinds.push(k.clone());
+            let small = shrink(case, &mut |c| Outcome::of(c, want_trace).problem().is_some_and(|p| kind(&p) == k));
+            let small_out = Outcome::of(&small, want_trace);
+            let small_problem = small_out.problem().unwrap_or(problem);
+            reproducers.push(reproducer(&small, &small_out, &small_problem));
+        }
+    }
+    std::panic::set_hook(hook);
+    eprintln!(
+        "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
+         {exact} checked against the exact oracle, {decided_by_bound} recursive ones against the bounded oracle, \
+         {disagreements} disagreements"
+    );
+    assert!(reproducers.is_empty(), "{disagreements} disagreements; minimal reproducers:\n{}", reproducers.join("\n"));
+}
