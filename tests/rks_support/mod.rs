@@ -2,6 +2,7 @@
 //!
 //! - [`model`]: an editable RKS description with a text format and `build()` into the engines' type;
 //! - [`ctl_text`]: CTL formulas as text (print and parse);
+//! - [`examples`]: the papers' worked examples as model texts;
 //! - [`inspect`]: name-based canonical view of an RKS and its invariants;
 //! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
 //! - [`random`]: seeded random RKSs and formulas;
@@ -12,6 +13,7 @@
 #![allow(dead_code)]
 
 pub mod ctl_text;
+pub mod examples;
 pub mod inspect;
 pub mod random;
 pub mod rsm_json;
