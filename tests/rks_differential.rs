@@ -14,6 +14,7 @@ use rks_support::ctl_text::{self, F};
 use rks_support::oracle::{self, Verdict};
 use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
+use rks_support::traces::{self, TraceStats};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 
@@ -30,14 +31,35 @@ fn env_usize(name: &str, default: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Answer {
     Holds(bool),
+    /// The verdict, and what is wrong with its trace.
+    BadTrace(bool, String),
     Panicked(String),
 }
 
-fn run(case: &Case, engine: RksEngine, want_trace: bool) -> Answer {
+impl Answer {
+    fn verdict(&self) -> Option<bool> {
+        match self {
+            Answer::Holds(h) | Answer::BadTrace(h, _) => Some(*h),
+            Answer::Panicked(_) => None,
+        }
+    }
+}
+
+/// Runs one engine; with `want_trace`, also validates the trace against K(R) (a bad or missing
+/// trace turns the answer into `BadTrace`).
+fn run(case: &Case, engine: RksEngine, want_trace: bool, stats: &mut TraceStats) -> Answer {
     let rks = case.model.build();
     let opts = RksOptions { engine, want_trace };
-    match catch_unwind(AssertUnwindSafe(|| check(&rks, case.initial as u32, &case.formula, &opts).holds)) {
-        Ok(h) => Answer::Holds(h),
+    match catch_unwind(AssertUnwindSafe(|| check(&rks, case.initial as u32, &case.formula, &opts))) {
+        Ok(r) if want_trace => match &r.trace {
+            Some(t) => match traces::validate(&rks, case.initial as u32, &case.formula, r.holds, t, stats) {
+                Ok(()) => Answer::Holds(r.holds),
+                Err(e) => Answer::BadTrace(r.holds, e),
+            },
+            None if traces::trace_expected(&case.formula, r.holds) => Answer::BadTrace(r.holds, "missing".into()),
+            None => Answer::Holds(r.holds),
+        },
+        Ok(r) => Answer::Holds(r.holds),
         Err(e) => Answer::Panicked(
             e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
         ),
@@ -52,11 +74,11 @@ struct Outcome {
 }
 
 impl Outcome {
-    fn of(case: &Case, want_trace: bool) -> Outcome {
+    fn of(case: &Case, want_trace: bool, stats: &mut TraceStats) -> Outcome {
         let (oracle, exact) = oracle::check(&case.model.build(), case.initial as u32, &case.formula, ORACLE_DEPTH, ORACLE_STATES);
         Outcome {
-            incremental: run(case, RksEngine::Incremental, want_trace),
-            global: run(case, RksEngine::Global, want_trace),
+            incremental: run(case, RksEngine::Incremental, want_trace, stats),
+            global: run(case, RksEngine::Global, want_trace, stats),
             oracle,
             exact,
         }
@@ -73,13 +95,15 @@ impl Outcome {
         for (name, a) in [("incremental", &self.incremental), ("global", &self.global)] {
             match a {
                 Answer::Panicked(m) => return Some(format!("{name} panicked: {m}")),
-                Answer::Holds(h) if expected.is_some_and(|e| e != *h) => {
+                Answer::Holds(h) | Answer::BadTrace(h, _) if expected.is_some_and(|e| e != *h) => {
                     return Some(format!("{name} says {h}, oracle says {}", !h));
                 }
+                Answer::BadTrace(_, e) => return Some(format!("{name} trace: {e}")),
                 _ => {}
             }
         }
-        (self.incremental != self.global).then(|| format!("incremental {:?} vs global {:?}", self.incremental, self.global))
+        (self.incremental.verdict() != self.global.verdict())
+            .then(|| format!("incremental {:?} vs global {:?}", self.incremental, self.global))
     }
 }
 
@@ -111,20 +135,28 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     let mut reproducers: Vec<String> = Vec::new();
     let mut seen_kinds: Vec<String> = Vec::new();
     let mut disagreements = 0;
+    let mut trace_stats = TraceStats::default();
     // Engine panics are caught and reported; keep their messages off the test output.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     for i in 0..models {
-        let params = GenParams { recursive: i % 2 == 1, max_comps: 4, max_nodes: 6 };
+        // Mostly small models (shrinking is fast, many shapes); every fifth one larger.
+        let big = i % 5 == 4;
+        let params = GenParams { recursive: i % 2 == 1, max_comps: if big { 6 } else { 4 }, max_nodes: if big { 9 } else { 6 } };
         let model = random::model(&mut rng, &params);
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
         for j in 0..FORMULAS_PER_MODEL {
-            let formula: F = random::formula(&mut rng, model.props.len(), 4);
-            let case = Case { model: model.clone(), initial, formula };
+            // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
-            let out = Outcome::of(&case, want_trace);
+            let formula: F = if want_trace {
+                random::temporal_formula(&mut rng, model.props.len(), 4)
+            } else {
+                random::formula(&mut rng, model.props.len(), 4)
+            };
+            let case = Case { model: model.clone(), initial, formula };
+            let out = Outcome::of(&case, want_trace, &mut trace_stats);
             cases += 1;
             acyclic += !cyclic as usize;
             exact += out.exact as usize;
@@ -137,8 +169,9 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
                 continue;
             }
             seen_kinds.push(k.clone());
-            let small = shrink(case, &mut |c| Outcome::of(c, want_trace).problem().is_some_and(|p| kind(&p) == k));
-            let small_out = Outcome::of(&small, want_trace);
+            let mut scratch = TraceStats::default();
+            let small = shrink(case, &mut |c| Outcome::of(c, want_trace, &mut scratch).problem().is_some_and(|p| kind(&p) == k));
+            let small_out = Outcome::of(&small, want_trace, &mut scratch);
             let small_problem = small_out.problem().unwrap_or(problem);
             reproducers.push(reproducer(&small, &small_out, &small_problem));
         }
@@ -147,7 +180,8 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     eprintln!(
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
          {exact} checked against the exact oracle, {decided_by_bound} recursive ones against the bounded oracle, \
-         {disagreements} disagreements"
+         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound)",
+        trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );
     assert!(reproducers.is_empty(), "{disagreements} disagreements; minimal reproducers:\n{}", reproducers.join("\n"));
 }

@@ -7,7 +7,8 @@
 //! - [`oracle`]: brute-force checking on the unfolded semantic Kripke structure;
 //! - [`random`]: seeded random RKSs and formulas;
 //! - [`rsm_json`]: RSMCheck JSON models as `Model`s;
-//! - [`shrink`]: greedy minimisation of a failing (model, formula) pair.
+//! - [`shrink`]: greedy minimisation of a failing (model, formula) pair;
+//! - [`traces`]: validation of witnesses and counterexamples against K(R).
 //!
 //! Shares no code with the engines in `src/check`.
 #![allow(dead_code)]
@@ -20,3 +21,4 @@ pub mod rsm_json;
 pub mod model;
 pub mod oracle;
 pub mod shrink;
+pub mod traces;
