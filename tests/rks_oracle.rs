@@ -361,3 +361,69 @@ fn engines_builder_agrees_with_the_test_builder() {
         assert_eq!(canonical(&ours), canonical(&theirs), "\n{}", m.to_builder_text());
     }
 }
+
+#[test]
+fn context_oracle_gives_the_papers_verdicts() {
+    use rks_support::contexts;
+    // Including the verdicts that only infinite recursion decides (§7.8, §7.12, §7.13, Fig. 3).
+    let cases: &[(&str, &str, &str, bool)] = &[
+        (FIG_2_2, "K", "A [ p U E [ q U s ] ]", true),
+        (FIG_2_2, "K", "AF s", false),
+        (FIG_3_3, "A", "EG p", true),
+        (FIG_3_6, "A", "EG p", true),
+        (FIG_3_6, "A", "E [ p U q ]", false),
+        (FIG_3_7, "A", "EF (p & EF (q & EF (p & EF (q & EF p))))", true),
+        (FIG_3_7, "C", "EF (p & EF (q & EF (p & EF (q & EF p))))", true),
+        (FIG_4_1, "A", "E [ EG p U q ]", true),
+        (LISTING_5_2, "foo", "E [ q U p ]", false),
+        (LISTING_5_2, "foo", "EF q", true),
+        (LISTING_5_2, "foo", "EF p", false),
+        (LISTING_5_2, "bar", "EF x", false),
+        (EG_CALL_RETURN_CYCLE, "A", "EG p", true),
+        (FIX_1_TWINS, "A", "EG E [ q U p ]", true),
+        (FIX_2_EX_HORIZONTAL, "A", "EX !q", false),
+        (FIX_3_INNER_MAYBE, "A", "EG EG E [ EX q U !TRUE ]", false),
+        (EX_ACROSS_CALLS, "A1", "EX EX q", true),
+        (EX_ACROSS_CALLS, "A1", "EX EX EX q", false),
+        (SEVERAL_EXITS, "main", "EF (q & EX err)", false),
+        (SEVERAL_EXITS, "main", "AG (p -> AF AG !(p | q | err))", true),
+        (EXIT_PARITY, "a1", "EG red", true),
+        (EXIT_PARITY, "a1", "EF EG black", true),
+        (EXIT_PARITY, "a1", "AG (blue -> EF black)", false),
+    ];
+    for &(text, initial, formula, expected) in cases {
+        let m = Model::parse(text);
+        let f = ctl_text::parse(formula, &m.props);
+        let v = contexts::check(&m.build(), m.comp_index(initial) as u32, &f).expect("small enough");
+        assert_eq!(v, Ok(expected), "{formula} at {initial}");
+    }
+}
+
+#[test]
+fn context_oracle_agrees_with_the_bounded_oracle() {
+    // Two independent oracles: wherever the unfolding decides, the context enumeration must
+    // give the same verdict (and its iterations must be monotone).
+    use rks_support::contexts;
+    let mut rng = Rng::new(13);
+    let (mut both, mut context_only, mut total) = (0, 0, 0);
+    for i in 0..600 {
+        let m = random::model(&mut rng, &GenParams { recursive: i % 3 != 0, max_comps: 4, max_nodes: 6 });
+        let rks = m.build();
+        let init = rng.range(0, m.comps.len() - 1) as u32;
+        for _ in 0..3 {
+            let f = random::formula(&mut rng, m.props.len(), 3);
+            total += 1;
+            let Some(exact) = contexts::check(&rks, init, &f) else { continue };
+            let exact = exact.unwrap_or_else(|e| panic!("{e}\n{}\n{}", m.to_text(), ctl_text::print(&f, &m.props)));
+            match oracle::check(&rks, init, &f, 6, 5000).0 {
+                Verdict::Unknown => context_only += 1,
+                v => {
+                    both += 1;
+                    assert_eq!(v, expect(exact), "\n{}\ninitial {init}: {}", m.to_text(), ctl_text::print(&f, &m.props));
+                }
+            }
+        }
+    }
+    eprintln!("context oracle: {both} of {total} cases agree with the bounded oracle, {context_only} decided only by contexts");
+    assert!(both * 2 > total);
+}

@@ -1,6 +1,7 @@
 //! Test support for recursive Kripke structures: the independent trust layer for the RKS engines.
 //!
 //! - [`model`]: an editable RKS description with a text format and `build()` into the engines' type;
+//! - [`contexts`]: an exact naive checker enumerating all call contexts (recursive RKSs too);
 //! - [`ctl_text`]: CTL formulas as text (print and parse);
 //! - [`examples`]: the papers' worked examples as model texts;
 //! - [`inspect`]: name-based canonical view of an RKS and its invariants;
@@ -13,6 +14,7 @@
 //! Shares no code with the engines in `src/check`.
 #![allow(dead_code)]
 
+pub mod contexts;
 pub mod ctl_text;
 pub mod examples;
 pub mod inspect;
