@@ -1,8 +1,10 @@
 //! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
 //! exits, both termination rules) and random formulas over every CTL operator, the `Incremental`
-//! and `Global` engines must agree on every case, and both must agree with the brute-force oracle
-//! whenever it decides the case (always on non-recursive RKSs, often on recursive ones by a
-//! bounded unfolding, see `rks_support::oracle`).
+//! and `Global` engines must agree on every case, and both must agree with two independent
+//! oracles: the brute-force unfolding (`rks_support::oracle`: exact on non-recursive RKSs, a
+//! sound bound on recursive ones) and the naive all-contexts checker (`rks_support::contexts`:
+//! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
+//! also agree with each other. With a trace, the trace is validated against K(R).
 //!
 //! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed.
 //! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
@@ -11,6 +13,7 @@
 mod rks_support;
 
 use rks_support::ctl_text::{self, F};
+use rks_support::contexts;
 use rks_support::oracle::{self, Verdict};
 use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
@@ -71,6 +74,8 @@ struct Outcome {
     global: Answer,
     oracle: Verdict,
     exact: bool,
+    /// The all-contexts checker: `None` if too many contexts, `Some(Err)` on an oracle defect.
+    contexts: Option<Result<bool, String>>,
 }
 
 impl Outcome {
@@ -81,17 +86,29 @@ impl Outcome {
             global: run(case, RksEngine::Global, want_trace, stats),
             oracle,
             exact,
+            contexts: contexts::check(&case.model.build(), case.initial as u32, &case.formula),
         }
     }
 
     /// What is wrong, if anything: a panic, the engines disagreeing, or an engine contradicting
     /// the oracle.
     fn problem(&self) -> Option<String> {
-        let expected = match self.oracle {
+        let unfolded = match self.oracle {
             Verdict::Holds => Some(true),
             Verdict::Fails => Some(false),
             Verdict::Unknown => None,
         };
+        let by_contexts = match &self.contexts {
+            Some(Err(e)) => return Some(format!("oracle defect: {e}")),
+            Some(Ok(v)) => Some(*v),
+            None => None,
+        };
+        if let (Some(a), Some(b)) = (unfolded, by_contexts) {
+            if a != b {
+                return Some(format!("oracles disagree: unfolding {a}, contexts {b}"));
+            }
+        }
+        let expected = unfolded.or(by_contexts);
         for (name, a) in [("incremental", &self.incremental), ("global", &self.global)] {
             match a {
                 Answer::Panicked(m) => return Some(format!("{name} panicked: {m}")),
@@ -114,7 +131,8 @@ fn kind(problem: &str) -> String {
 
 fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
     format!(
-        "--- {problem}\ninitial component: {}\nformula: {}\nincremental: {:?}, global: {:?}, oracle: {:?} (exact: {})\n\
+        "--- {problem}\ninitial component: {}\nformula: {}\nincremental: {:?}, global: {:?}, unfolding oracle: {:?} (exact: {}), \
+         context oracle: {:?}\n\
          parse_rks text:\n{}",
         case.model.comps[case.initial].name,
         ctl_text::print(&case.formula, &case.model.props),
@@ -122,6 +140,7 @@ fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
         out.global,
         out.oracle,
         out.exact,
+        out.contexts,
         case.model.to_builder_text()
     )
 }
@@ -132,6 +151,7 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
     let mut rng = Rng::new(seed);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
+    let (mut by_contexts, mut only_by_contexts, mut undecided) = (0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
     let mut seen_kinds: Vec<String> = Vec::new();
     let mut disagreements = 0;
@@ -162,6 +182,10 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
             exact += out.exact as usize;
             decided_by_bound += (!out.exact && out.oracle != Verdict::Unknown) as usize;
             multi_exit += several_exits as usize;
+            let ctx_decided = matches!(out.contexts, Some(Ok(_)));
+            by_contexts += ctx_decided as usize;
+            only_by_contexts += (ctx_decided && out.oracle == Verdict::Unknown) as usize;
+            undecided += (!ctx_decided && out.oracle == Verdict::Unknown) as usize;
             let Some(problem) = out.problem() else { continue };
             disagreements += 1;
             let k = kind(&problem);
@@ -179,7 +203,8 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     std::panic::set_hook(hook);
     eprintln!(
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
-         {exact} checked against the exact oracle, {decided_by_bound} recursive ones against the bounded oracle, \
+         {exact} checked against the exact unfolding, {decided_by_bound} recursive ones against the bounded unfolding, \
+         {by_contexts} against the context oracle ({only_by_contexts} decided by it alone), {undecided} engine-vs-engine only, \
          {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound)",
         trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );
