@@ -4,34 +4,6 @@ use crate::lowering::program::{BinOp, Domain, Value};
 use crate::source::Span;
 use crate::syntax::ast::VarKind;
 
-/// Thesis Listing 5.1 (digest §7.11): 12 reachable states, 16 transitions.
-fn listing_5_1() -> LoweredProgram {
-    // counter : 0..6; state : {s1, s2, s3}; ready : boolean
-    let mut m = system("main", &[("counter", Domain::Range { lo: 0, hi: 6 }), ("state", syms(3)), ("ready", Domain::Boolean)]);
-    let (counter, state, ready) = (0, 1, 2);
-    m.init_assign[state] = Some(sym(0));
-    m.init_assign[counter] = Some(int(0));
-    m.init_assign[ready] = Some(boolean(false));
-    let inner = case(
-        vec![
-            (eq(var(1), sym(0)), set(vec![sym(1), sym(2)])),
-            (eq(var(1), sym(1)), set(vec![sym(1)])),
-            (eq(var(1), sym(2)), set(vec![sym(2), sym(0)])),
-        ],
-        Span::new(100, 110),
-    );
-    m.next_assign[state] = Some(case(vec![(eq(var(0), int(2)), set(vec![sym(0)])), (boolean(true), inner)], Span::new(90, 120)));
-    m.next_assign[counter] = Some(bin(BinOp::Mod, bin(BinOp::Add, var(0), int(1)), int(3)));
-    m.next_assign[ready] = Some(case(vec![(eq(var(0), int(2)), not(var(2))), (boolean(true), var(2))], Span::new(130, 140)));
-    let mut p = program(vec![m], &["s1", "s2", "s3"]);
-    let in_state2 = bin(BinOp::In, var(1), set(vec![sym(1)]));
-    let cr_reset = eq(var(0), int(0));
-    let ag = Ctl::AG(Box::new(Ctl::Implies(Box::new(Ctl::Atom(SpecAtom::State(in_state2.clone()))), Box::new(Ctl::Atom(SpecAtom::State(cr_reset.clone()))))));
-    let eu = Ctl::EU(Box::new(Ctl::Atom(SpecAtom::State(in_state2))), Box::new(Ctl::Atom(SpecAtom::State(cr_reset))));
-    p.specs = vec![spec(0, ag, "AG (in_state2 -> cr_reset)"), spec(0, eu, "E [ in_state2 U cr_reset ]")];
-    p
-}
-
 fn state_of(m: &FlatModel, s: u32) -> Vec<u32> {
     m.kripke.state_values(s).to_vec()
 }
