@@ -94,7 +94,7 @@ fn dataflow_is_false_under_both_readings_and_as_pdmu() {
     assert_verdicts(ImportFormat::RsmJson, &dir.join("dataflow.rsm"), &dir.join("dataflow.ctl"), EntryExit::Stuck, &[true, true, false]);
     assert_verdicts(ImportFormat::RsmJson, &dir.join("dataflow.rsm"), &dir.join("dataflow.ctl"), EntryExit::Return, &[true, true, false]);
     // The .pdmu gets the μ-property's variable (i) first, then i0 and i1.
-    for (engine, got) in verdicts(ImportFormat::Pdmu, &dir.join("dataflow.pdmu"), None, EntryExit::Return) {
+    for (engine, got) in verdicts(ImportFormat::Pdmu, &dir.join("dataflow_pdmu.pdmu"), None, EntryExit::Return) {
         assert_eq!(got, [false, true, true], "{engine:?}");
     }
 }
