@@ -150,7 +150,7 @@ fn sections(
                     let value = r.resolve(&a.value, inst, ctx);
                     if let Some((v, tspan)) = target {
                         let slot = Slot { value, span: a.span, process: instance.process };
-                        assigns.record(&flat.vars, &flat.var_ty, v, a.kind, slot, tspan, &mut *r.diags);
+                        assigns.record(flat, v, a.kind, slot, tspan, &mut *r.diags);
                     }
                 }
             }
