@@ -20,6 +20,7 @@ pub mod ctl;
 pub mod diagnostics;
 pub mod driver;
 pub mod explicit;
+pub mod frontend;
 pub mod import;
 pub mod lowering;
 pub mod report;

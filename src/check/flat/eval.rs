@@ -8,10 +8,12 @@
 //! (and states that can only reach deadlocks) are not fair — the source of NuSMV's vacuous
 //! verdicts on deadlocked models, which we reproduce.
 //!
+//! `E[true U b]` (`EF`, `AG`) uses the precomputed condensation of the graph instead of a search.
 //! Nodes are grouped by DAG level; the nodes of one level only read lower levels, so each level is
 //! computed in parallel with rayon and stored in id order (results do not depend on the number of
 //! threads).
 
+use super::condense::Condensation;
 use super::fixpoint::{always, num_states, predecessors, until};
 use super::formula::{Arena, Lit, Node, NodeId};
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
@@ -26,6 +28,8 @@ pub struct Labelling<'k> {
     fair: FixedBitSet,
     /// Satisfaction sets of operator nodes (`None` for `True` and atoms, which are borrowed).
     sets: Vec<Option<FixedBitSet>>,
+    condensation: Condensation,
+    out_degree: Vec<u32>,
 }
 
 impl<'k> Labelling<'k> {
@@ -35,8 +39,10 @@ impl<'k> Labelling<'k> {
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
         let constraints: Vec<&FixedBitSet> = fairness.iter().map(|&p| &kripke.props[p as usize]).collect();
-        let fair = always(kripke, &all, &constraints);
-        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new() }
+        let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
+        let fair = always(kripke, &all, &constraints, &out_degree);
+        let condensation = Condensation::new(&kripke.succ);
+        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), condensation, out_degree }
     }
 
     pub fn kripke(&self) -> &'k KripkeStructure {
@@ -79,9 +85,10 @@ impl<'k> Labelling<'k> {
                 }
                 result
             }
-            Node::EX(a) => predecessors(self.kripke, &self.fair_part(a)),
+            Node::EX(a) => predecessors(self.kripke, &self.fair_part(a), &self.out_degree),
+            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.fair_part(b)),
             Node::EU(a, b) => until(self.kripke, &self.lit_set(a), self.fair_part(b)),
-            Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints),
+            Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints, &self.out_degree),
         }
     }
 

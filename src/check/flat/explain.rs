@@ -3,8 +3,9 @@
 //!
 //! Like NuSMV's `explain` (`mcExplain.c`), a path is built by following the formula from the
 //! first state: `EX a` adds a fair successor in `a`, `E[a U b]` a shortest path through `a` to a
-//! fair `b` state, `EG a` a lasso into a fair SCC of the `EG a` states that visits every fairness
-//! constraint before looping; then the explanation continues from the last state with the
+//! fair `b` state, `EG a` a lasso inside the `EG a` states (without fairness constraints a
+//! depth-first walk closing the first loop it meets; with constraints a shortest path into a fair
+//! SCC, then through every constraint and back); then the explanation continues from the last state with the
 //! operand (`a` for `EX`, `b` for `EU`), so `EF (p & EG q)` yields a path to `p` followed by a
 //! `q`-lasso. Boolean nodes pick an operand that holds (preferring one with a temporal operator);
 //! universal operators (negated `EX`/`EU`/`EG`) end the path, as there is no single path to show.
@@ -13,13 +14,46 @@
 
 use super::eval::Labelling;
 use super::formula::{Lit, Node};
-use super::paths::shortest_path;
+use super::paths::{closed_walk, shortest_path};
 use super::fixpoint::fair_components;
-use super::scc::components;
+use super::scc::{Components, components};
+use std::sync::OnceLock;
 use crate::explicit::kripke::StateId;
 
-/// A path from `start` (where `lit` must hold) and its optional loop start.
-pub fn explain(lab: &Labelling, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+/// Builds explanations; caches, per `EG` node, the SCCs of its satisfaction set (shared by all
+/// traces and threads).
+pub struct Explainer<'l, 'k> {
+    lab: &'l Labelling<'k>,
+    eg_cycles: Vec<OnceLock<FairCycles>>,
+}
+
+/// The SCCs of an `EG` node's states and which of them a fair path can cycle in.
+struct FairCycles {
+    sccs: Components,
+    fair: Vec<bool>,
+}
+
+impl<'l, 'k> Explainer<'l, 'k> {
+    pub fn new(lab: &'l Labelling<'k>) -> Self {
+        Explainer { lab, eg_cycles: (0..lab.arena().len()).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// A path from `start` (where `lit` must hold) and its optional loop start.
+    pub fn explain(&self, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+        explain(self, start, lit)
+    }
+
+    fn cycles(&self, eg: Lit) -> &FairCycles {
+        self.eg_cycles[eg.node() as usize].get_or_init(|| {
+            let sccs = components(&self.lab.kripke().succ, self.lab.node_set(eg.node()));
+            let fair = fair_components(&sccs, self.lab.constraints());
+            FairCycles { sccs, fair }
+        })
+    }
+}
+
+fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+    let lab = ex.lab;
     let arena = lab.arena();
     let mut path = vec![start];
     let mut lit = lit;
@@ -57,7 +91,7 @@ pub fn explain(lab: &Labelling, start: StateId, lit: Lit) -> (Vec<StateId>, Opti
                 })
             }
             (Node::EG(_), true) => {
-                let loop_start = lasso(lab, lit, &mut path);
+                let loop_start = lasso(ex, lit, &mut path);
                 return (path, loop_start);
             }
             (Node::EX(_) | Node::EU(..) | Node::EG(_), false) => None,
@@ -80,11 +114,18 @@ fn is_temporal(lab: &Labelling, lit: Lit) -> bool {
 
 /// Extends `path` (ending in a state of `eg`, a positive `EG` literal) into a lasso through a fair
 /// SCC of the `eg` states; returns the loop start index.
-fn lasso(lab: &Labelling, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
+fn lasso(ex: &Explainer, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
+    let lab = ex.lab;
     let k = lab.kripke();
     let inside = lab.node_set(eg.node());
-    let sccs = components(&k.succ, inside);
-    let fair = fair_components(&sccs, lab.constraints());
+    if lab.constraints().is_empty() {
+        let start = *path.last()?;
+        let (walk, loop_start) = closed_walk(k, start, |v| inside.contains(v as usize))?;
+        let offset = path.len() - 1;
+        path.extend_from_slice(&walk[1..]);
+        return Some(offset + loop_start);
+    }
+    let FairCycles { sccs, fair } = ex.cycles(eg);
     let in_fair_scc = |v: StateId| inside.contains(v as usize) && fair[sccs.of_state[v as usize] as usize];
     let start = *path.last()?;
     let prefix = shortest_path(k, start, |v| inside.contains(v as usize), &in_fair_scc, false)?;

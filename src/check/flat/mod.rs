@@ -28,6 +28,7 @@
 //! - a true spec whose top operator is existential (`EX`, `EF`, `EG`, `E[U]`, or a negated
 //!   universal) gets a witness from the first fair initial state; other true specs get none.
 
+pub mod condense;
 pub mod eval;
 pub mod explain;
 pub mod fixpoint;
@@ -40,6 +41,7 @@ pub mod trace;
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 use eval::Labelling;
+use explain::Explainer;
 use fixedbitset::FixedBitSet;
 use formula::{Arena, Lit};
 use rayon::prelude::*;
@@ -120,10 +122,11 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[P
     let mut lab = Labelling::new(kripke, arena, fairness);
     lab.compute_all();
     let fair_initial: Vec<StateId> = kripke.initial.iter().copied().filter(|&s| lab.is_fair(s)).collect();
+    let explainer = Explainer::new(&lab);
     let verdicts = roots
         .par_iter()
         .zip(specs.par_iter())
-        .map(|(&root, spec)| verdict(&lab, &fair_initial, root, traces && has_existential_top(spec), traces))
+        .map(|(&root, spec)| verdict(&explainer, &lab, &fair_initial, root, traces && has_existential_top(spec), traces))
         .collect();
     CtlReport {
         verdicts,
@@ -133,20 +136,25 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[P
     }
 }
 
-fn verdict(lab: &Labelling, fair_initial: &[StateId], root: Lit, witness: bool, traces: bool) -> CtlVerdict {
+fn verdict(
+    explainer: &Explainer,
+    lab: &Labelling,
+    fair_initial: &[StateId],
+    root: Lit,
+    witness: bool,
+    traces: bool,
+) -> CtlVerdict {
     let violating = fair_initial.iter().copied().find(|&s| !lab.holds_at(root, s));
     let trace = match violating {
-        Some(s) if traces => Some(make_trace(lab, s, root.negate(), TraceKind::Counterexample)),
-        None if witness => {
-            fair_initial.first().map(|&s| make_trace(lab, s, root, TraceKind::Witness))
-        }
+        Some(s) if traces => Some(make_trace(explainer, s, root.negate(), TraceKind::Counterexample)),
+        None if witness => fair_initial.first().map(|&s| make_trace(explainer, s, root, TraceKind::Witness)),
         _ => None,
     };
     CtlVerdict { holds: violating.is_none(), trace }
 }
 
-fn make_trace(lab: &Labelling, start: StateId, lit: Lit, kind: TraceKind) -> Trace {
-    let (states, loop_start) = explain::explain(lab, start, lit);
+fn make_trace(explainer: &Explainer, start: StateId, lit: Lit, kind: TraceKind) -> Trace {
+    let (states, loop_start) = explainer.explain(start, lit);
     Trace { kind, states, loop_start }
 }
 
