@@ -3,7 +3,7 @@
 //! shortest path to the violating state that is first in breadth-first order. Fairness is ignored,
 //! as in NuSMV.
 
-use super::trace::{Trace, TraceKind};
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 
 /// Breadth-first order of the reachable states with parent links.
@@ -57,14 +57,8 @@ impl Reachability {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvarVerdict {
-    pub holds: bool,
-    pub counterexample: Option<Trace>,
-}
-
 /// Checks each invariant (a proposition that must hold in every reachable state).
-pub fn check_invariants(k: &KripkeStructure, invariants: &[PropId], traces: bool) -> Vec<InvarVerdict> {
+pub fn check_invariants(k: &KripkeStructure, invariants: &[PropId], traces: bool) -> Vec<SpecOutcome> {
     let reach = Reachability::new(k);
     invariants
         .iter()
@@ -74,14 +68,10 @@ pub fn check_invariants(k: &KripkeStructure, invariants: &[PropId], traces: bool
                 .filter(|&s| !holds_in.contains(s as usize) && reach.is_reachable(s))
                 .min_by_key(|&s| reach.rank[s as usize]);
             match first_bad {
-                None => InvarVerdict { holds: true, counterexample: None },
-                Some(bad) => InvarVerdict {
+                None => SpecOutcome { holds: true, trace: None },
+                Some(bad) => SpecOutcome {
                     holds: false,
-                    counterexample: traces.then(|| Trace {
-                        kind: TraceKind::Counterexample,
-                        states: reach.path_to(bad),
-                        loop_start: None,
-                    }),
+                    trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)),
                 },
             }
         })
