@@ -5,9 +5,9 @@
 mod support;
 
 use support::oracle::Model;
-use support::random::{Rng, cases, formula, model, to_kripke};
+use support::random::{Rng, cases, formula, model, propositional, to_kripke};
 use xmv_rs::report::trace::{SpecOutcome, Trace, TraceKind};
-use xmv_rs::check::flat::{CheckOptions, has_existential_top, check_ctl, fair_states, satisfying_states};
+use xmv_rs::check::flat::{CheckOptions, check_invariants, has_existential_top, check_ctl, fair_states, satisfying_states};
 use xmv_rs::ctl::Ctl;
 
 const FORMULAS_PER_MODEL: usize = 25;
@@ -70,6 +70,34 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
         }
     }
     eprintln!("verdicts: {agree} specs agree with the oracle ({vacuous} models without fair initial states)");
+}
+
+/// INVARSPEC: holds iff every reachable state satisfies the (propositional) formula, whatever the
+/// fairness constraints; a counterexample is a shortest path to a violating state.
+#[test]
+fn invariants_match_reachability() {
+    let mut rng = Rng::new(0x1a7a);
+    let mut compared = 0;
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let dist = m.distances();
+        let invariants: Vec<Ctl<u32>> = (0..5).map(|_| propositional(&mut rng, 3)).collect();
+        let got = check_invariants(&k, &invariants, true);
+        for (inv, outcome) in invariants.iter().zip(&got) {
+            let value = m.eval(inv);
+            let shortest = (0..m.n()).filter(|&s| !value[s]).filter_map(|s| dist[s]).min();
+            assert_eq!(outcome.holds, shortest.is_none(), "case {case}: {inv:?} on {m:?}");
+            if let Some(d) = shortest {
+                let s = states(outcome);
+                assert_eq!(s.len(), d + 1, "counterexample is not shortest");
+                assert!(m.init.contains(&(s[0] as usize)) && !value[*s.last().unwrap() as usize]);
+                assert!(s.windows(2).all(|w| m.succ[w[0] as usize].contains(&(w[1] as usize))));
+            }
+            compared += 1;
+        }
+    }
+    eprintln!("invariants: {compared} agree with reachability");
 }
 
 /// A trace is a path from a fair initial state along transitions (closing its loop if any), and

@@ -29,6 +29,7 @@
 //!   universal) gets a witness from the first fair initial state; other true specs get none.
 
 pub mod condense;
+pub mod driver;
 pub mod eval;
 pub mod explain;
 pub mod fixpoint;
