@@ -19,7 +19,7 @@ use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
 use rks_support::traces::{self, TraceStats};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 
 const DEFAULT_MODELS: usize = 1500;
 const FORMULAS_PER_MODEL: usize = 3;
@@ -145,13 +145,33 @@ fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
     )
 }
 
+/// Compares `check_many` with one-by-one `check` on `specs`, for both engines.
+fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Option<String> {
+    let rks = model.build();
+    for engine in [RksEngine::Incremental, RksEngine::Global] {
+        let opts = RksOptions { engine, want_trace: false };
+        let Ok(many) = catch_unwind(AssertUnwindSafe(|| check_many(&rks, specs, &opts))) else {
+            return Some(format!("{engine:?} check_many panicked"));
+        };
+        for ((init, f), r) in specs.iter().zip(&many) {
+            let one = catch_unwind(AssertUnwindSafe(|| check(&rks, *init, f, &opts).holds)).ok();
+            if one != Some(r.holds) {
+                let name = &model.comps[*init as usize].name;
+                let f = ctl_text::print(f, &model.props);
+                return Some(format!("{engine:?} check_many says {} for {f} at {name}, check says {one:?}", r.holds));
+            }
+        }
+    }
+    None
+}
+
 #[test]
 fn incremental_global_and_oracle_agree_on_random_rks() {
     let models = env_usize("XMV_TEST_CASES", DEFAULT_MODELS);
     let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
     let mut rng = Rng::new(seed);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
-    let (mut by_contexts, mut only_by_contexts, mut undecided) = (0, 0, 0);
+    let (mut by_contexts, mut only_by_contexts, mut undecided, mut batch_specs) = (0, 0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
     let mut seen_kinds: Vec<String> = Vec::new();
     let mut disagreements = 0;
@@ -167,6 +187,7 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
+        let mut batch: Vec<(u32, F)> = Vec::new();
         for j in 0..FORMULAS_PER_MODEL {
             // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
@@ -175,6 +196,7 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
             } else {
                 random::formula(&mut rng, model.props.len(), 4)
             };
+            batch.extend((0..model.comps.len() as u32).map(|c| (c, formula.clone())));
             let case = Case { model: model.clone(), initial, formula };
             let out = Outcome::of(&case, want_trace, &mut trace_stats);
             cases += 1;
@@ -199,13 +221,26 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
             let small_problem = small_out.problem().unwrap_or(problem);
             reproducers.push(reproducer(&small, &small_out, &small_problem));
         }
+        // The batch API (specs in parallel) must answer every spec, from every component, as
+        // `check` does one by one. Every eighth model: waking rayon's threads costs wall time.
+        if i % 8 != 0 {
+            continue;
+        }
+        batch_specs += batch.len();
+        if let Some(e) = batch_mismatch(&model, &batch) {
+            disagreements += 1;
+            if reproducers.len() < 8 {
+                reproducers.push(format!("--- {e}\nparse_rks text:\n{}", model.to_builder_text()));
+            }
+        }
     }
     std::panic::set_hook(hook);
     eprintln!(
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
          {exact} checked against the exact unfolding, {decided_by_bound} recursive ones against the bounded unfolding, \
          {by_contexts} against the context oracle ({only_by_contexts} decided by it alone), {undecided} engine-vs-engine only, \
-         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound)",
+         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound); \
+         {batch_specs} specs through check_many",
         trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );
     assert!(reproducers.is_empty(), "{disagreements} disagreements; minimal reproducers:\n{}", reproducers.join("\n"));
