@@ -6,7 +6,9 @@
 //! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
 //! also agree with each other. With a trace, the trace is validated against K(R).
 //!
-//! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed.
+//! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed;
+//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES` and `XMV_TEST_FORMULA_DEPTH` change the sizes
+//! (defaults 4, 6, 4; every fifth model gets 2 more components and 3 more nodes).
 //! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
 //! plus the formula, and fails the test.
 
@@ -170,6 +172,9 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     let models = env_usize("XMV_TEST_CASES", DEFAULT_MODELS);
     let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
     let mut rng = Rng::new(seed);
+    let max_comps = env_usize("XMV_TEST_MAX_COMPS", 4);
+    let max_nodes = env_usize("XMV_TEST_MAX_NODES", 6);
+    let depth = env_usize("XMV_TEST_FORMULA_DEPTH", 4);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
     let (mut by_contexts, mut only_by_contexts, mut undecided, mut batch_specs) = (0, 0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
@@ -182,7 +187,8 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     for i in 0..models {
         // Mostly small models (shrinking is fast, many shapes); every fifth one larger.
         let big = i % 5 == 4;
-        let params = GenParams { recursive: i % 2 == 1, max_comps: if big { 6 } else { 4 }, max_nodes: if big { 9 } else { 6 } };
+        let (max_comps, max_nodes) = if big { (max_comps + 2, max_nodes + 3) } else { (max_comps, max_nodes) };
+        let params = GenParams { recursive: i % 2 == 1, max_comps, max_nodes };
         let model = random::model(&mut rng, &params);
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
@@ -192,9 +198,9 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
             // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
             let formula: F = if want_trace {
-                random::temporal_formula(&mut rng, model.props.len(), 4)
+                random::temporal_formula(&mut rng, model.props.len(), depth)
             } else {
-                random::formula(&mut rng, model.props.len(), 4)
+                random::formula(&mut rng, model.props.len(), depth)
             };
             batch.extend((0..model.comps.len() as u32).map(|c| (c, formula.clone())));
             let case = Case { model: model.clone(), initial, formula };
