@@ -1,0 +1,128 @@
+//! Bottom-up labelling of the shared formula DAG: every operator node gets the bitset of states
+//! satisfying it, computed exactly once per model.
+//!
+//! Fair CTL as NuSMV 2.5.4 defines it (`mcMc.c`): the fair states are `E_f G true`; `EX a`
+//! holds where some successor is in `a ∧ fair`; `E[a U b]` is reachability through `a` into
+//! `b ∧ fair`; `EG a` needs an infinite path in `a` visiting every fairness constraint infinitely
+//! often. With no constraints the fair states are those with an infinite path, so deadlock states
+//! (and states that can only reach deadlocks) are not fair — the source of NuSMV's vacuous
+//! verdicts on deadlocked models, which we reproduce.
+//!
+//! `E[true U b]` (`EF`, `AG`) uses the precomputed condensation of the graph instead of a search.
+//! Nodes are grouped by DAG level; the nodes of one level only read lower levels, so each level is
+//! computed in parallel with rayon and stored in id order (results do not depend on the number of
+//! threads).
+
+use super::condense::Condensation;
+use super::fixpoint::{always, num_states, predecessors, until};
+use super::formula::{Arena, Lit, Node, NodeId};
+use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use fixedbitset::FixedBitSet;
+use rayon::prelude::*;
+
+pub struct Labelling<'k> {
+    kripke: &'k KripkeStructure,
+    arena: Arena,
+    constraints: Vec<&'k FixedBitSet>,
+    all: FixedBitSet,
+    fair: FixedBitSet,
+    /// Satisfaction sets of operator nodes (`None` for `True` and atoms, which are borrowed).
+    sets: Vec<Option<FixedBitSet>>,
+    condensation: Condensation,
+    out_degree: Vec<u32>,
+}
+
+impl<'k> Labelling<'k> {
+    /// Computes the fair states; `fairness` lists the `FAIRNESS`/`JUSTICE` propositions.
+    pub fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &[PropId]) -> Labelling<'k> {
+        let n = num_states(kripke);
+        let mut all = FixedBitSet::with_capacity(n);
+        all.insert_range(..);
+        let constraints: Vec<&FixedBitSet> = fairness.iter().map(|&p| &kripke.props[p as usize]).collect();
+        let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
+        let fair = always(kripke, &all, &constraints, &out_degree);
+        let condensation = Condensation::new(&kripke.succ);
+        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), condensation, out_degree }
+    }
+
+    pub fn kripke(&self) -> &'k KripkeStructure {
+        self.kripke
+    }
+    pub fn arena(&self) -> &Arena {
+        &self.arena
+    }
+    pub fn fair(&self) -> &FixedBitSet {
+        &self.fair
+    }
+    pub fn constraints(&self) -> &[&'k FixedBitSet] {
+        &self.constraints
+    }
+
+    /// Labels every node of the arena, level by level, on the current rayon pool.
+    pub fn compute_all(&mut self) {
+        let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); self.arena.max_level() as usize + 1];
+        for id in 0..self.arena.len() as NodeId {
+            by_level[self.arena.level(id) as usize].push(id);
+        }
+        self.sets.resize(self.arena.len(), None);
+        for level in by_level.iter().skip(1) {
+            let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
+            for (&id, set) in level.iter().zip(computed) {
+                self.sets[id as usize] = Some(set);
+            }
+        }
+    }
+
+    fn compute(&self, id: NodeId) -> FixedBitSet {
+        match self.arena.node(id) {
+            Node::True | Node::Atom(_) => self.node_set(id).clone(),
+            Node::And(a, b) => {
+                let mut result = self.lit_set(a);
+                if b.is_negated() {
+                    result.difference_with(self.node_set(b.node()));
+                } else {
+                    result.intersect_with(self.node_set(b.node()));
+                }
+                result
+            }
+            Node::EX(a) => predecessors(self.kripke, &self.fair_part(a), &self.out_degree),
+            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.fair_part(b)),
+            Node::EU(a, b) => until(self.kripke, &self.lit_set(a), self.fair_part(b)),
+            Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints, &self.out_degree),
+        }
+    }
+
+    /// The states of `lit` that are fair.
+    fn fair_part(&self, lit: Lit) -> FixedBitSet {
+        let mut set = self.lit_set(lit);
+        set.intersect_with(&self.fair);
+        set
+    }
+
+    /// The satisfaction set of a node (it must have been computed).
+    pub fn node_set(&self, id: NodeId) -> &FixedBitSet {
+        match self.arena.node(id) {
+            Node::True => &self.all,
+            Node::Atom(p) => &self.kripke.props[p as usize],
+            _ => self.sets[id as usize].as_ref().expect("nodes are labelled bottom-up before use"),
+        }
+    }
+
+    /// The satisfaction set of a literal, as a fresh set over all states.
+    pub fn lit_set(&self, lit: Lit) -> FixedBitSet {
+        let mut set = self.node_set(lit.node()).clone();
+        set.grow(num_states(self.kripke));
+        if lit.is_negated() {
+            set.toggle_range(..);
+        }
+        set
+    }
+
+    pub fn holds_at(&self, lit: Lit, s: StateId) -> bool {
+        self.node_set(lit.node()).contains(s as usize) != lit.is_negated()
+    }
+
+    pub fn is_fair(&self, s: StateId) -> bool {
+        self.fair.contains(s as usize)
+    }
+}
