@@ -5,7 +5,6 @@
 //! Run through `tools/ternary-table1.sh`, which unpacks the archives.
 
 #[path = "../tests/rks_support/mod.rs"]
-#[allow(dead_code)]
 mod rks_support;
 
 use rks_support::{ctl_text, rsm_json};
