@@ -17,13 +17,41 @@ fn nusmv_syntax(f: &str) -> String {
         .replace("E G", "EG").replace("A F", "AF").replace('~', "!")
 }
 
+/// Locations without outgoing transitions (PDS conversions have some) get a self-loop: the
+/// use-def pattern `AG (d -> EF u)` only asks about reachable states, which this does not change.
+fn with_self_loops(text: &str) -> String {
+    let mut json: serde_json::Value = serde_json::from_str(text).expect("RSM JSON");
+    for comp in json["components"].as_array_mut().expect("components") {
+        let sources: Vec<String> = comp["transitions"]
+            .as_array()
+            .expect("transitions")
+            .iter()
+            .filter(|t| t["source"]["type"] == "node")
+            .map(|t| t["source"]["name"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let dead: Vec<String> = comp["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .filter(|n| n["is_exit"] != true && !sources.iter().any(|s| n["name"] == s.as_str()))
+            .map(|n| n["name"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let transitions = comp["transitions"].as_array_mut().expect("transitions");
+        for d in dead {
+            let end = serde_json::json!({"name": d, "type": "node"});
+            transitions.push(serde_json::json!({"source": end, "targets": [end]}));
+        }
+    }
+    json.to_string()
+}
+
 fn main() {
     println!("| program | result | k | eager #ctx | eager s | lazy #ctx | lazy s | lazy expansions | Finis incremental s |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for dir in std::env::args().skip(1) {
         let name = std::path::Path::new(&dir).file_name().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         let read = |suffix: &str| std::fs::read_to_string(format!("{dir}/{name}{suffix}")).unwrap_or_else(|e| panic!("{dir}: {e}"));
-        let mut rsm = rsm_json::parse(&read(".rsm")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut rsm = rsm_json::parse(&with_self_loops(&read(".rsm"))).unwrap_or_else(|e| panic!("{name}: {e}"));
         if std::env::var("XMV_DEAD_END_ENTRY_EXITS").is_ok() {
             // RSMCheck's reading: a call into a component whose entry is an exit is a dead end.
             let entry_exit: Vec<bool> = rsm.model.comps.iter().map(|c| c.exits.contains(&0)).collect();
