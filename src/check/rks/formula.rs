@@ -1,0 +1,303 @@
+//! The checked formula as a hash-consed DAG over the core operators
+//! `⊤ p ¬ ∨ ∧ EX EG EU` (Finis 2012 §2.3, with native `∧`), children before parents.
+//!
+//! For every node `f` it also computes `deps(f)`: the nodes of `f`'s sub-DAG whose value in the
+//! return location a call context must record. These are the `EG`/`EU` nodes (their `ω` label
+//! reads their own value after the return) and the children of `EX` nodes (`EX ψ` at an exit
+//! reads `ψ` after the return). Assumptions about every other node are never read, so they are
+//! dropped from contexts (thesis §5.4, "drop context assumptions for atomic propositions" and
+//! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
+//! `EG`/`EU`, `f` is its last element (its "top").
+
+use crate::ctl::Ctl;
+use crate::explicit::rks::PropId;
+use rustc_hash::FxHashMap;
+
+pub type FId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    True,
+    Prop(PropId),
+    Not(FId),
+    Or(FId, FId),
+    And(FId, FId),
+    EX(FId),
+    EG(FId),
+    EU(FId, FId),
+}
+
+impl Op {
+    /// The direct subformulas (ψ before χ).
+    pub fn children(self) -> Vec<FId> {
+        match self {
+            Op::True | Op::Prop(_) => vec![],
+            Op::Not(a) | Op::EX(a) | Op::EG(a) => vec![a],
+            Op::Or(a, b) | Op::And(a, b) | Op::EU(a, b) => vec![a, b],
+        }
+    }
+    /// `EG`/`EU`: the only operators solved by a fixpoint, whose value depends on the context top.
+    pub fn is_fixpoint(self) -> bool {
+        matches!(self, Op::EG(_) | Op::EU(..))
+    }
+    /// `⊤` and atoms: values read straight off the labels, never stored.
+    pub fn is_leaf(self) -> bool {
+        matches!(self, Op::True | Op::Prop(_))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub nodes: Vec<Op>,
+    pub root: FId,
+    /// `deps[f]`, see the module documentation.
+    pub deps: Vec<Vec<FId>>,
+    /// `proj[(f, g)]`: positions in `deps[f]` of the elements of `deps[g]`, for every `g` in
+    /// `deps[f]` or child of `f`.
+    proj: FxHashMap<(FId, FId), Vec<u32>>,
+}
+
+impl Formula {
+    pub fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
+        Formula::from_ctls(&[ctl]).0
+    }
+
+    /// One DAG for several formulas (identical subformulas shared); returns their roots.
+    /// [`Formula::root`] is the first one.
+    pub fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
+        let mut b = DagBuilder::default();
+        let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
+        let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
+        let n = b.nodes.len();
+        let mut deps: Vec<Vec<FId>> = vec![Vec::new(); n];
+        for f in 0..n {
+            let op = b.nodes[f];
+            let mut d: Vec<FId> = Vec::new();
+            for c in op.children() {
+                d.extend_from_slice(&deps[c as usize]);
+            }
+            if let Op::EX(a) = op {
+                d.push(a);
+            }
+            if op.is_fixpoint() {
+                d.push(f as FId);
+            }
+            d.sort_unstable();
+            d.dedup();
+            deps[f] = d;
+        }
+        let mut proj = FxHashMap::default();
+        for f in 0..n {
+            let df = &deps[f];
+            let mut gs: Vec<FId> = df.clone();
+            gs.extend(b.nodes[f].children());
+            for g in gs {
+                let pos = deps[g as usize].iter().map(|x| df.binary_search(x).expect("deps(g) ⊆ deps(f)") as u32).collect();
+                proj.insert((f as FId, g), pos);
+            }
+        }
+        (Formula { nodes: b.nodes, root, deps, proj }, roots)
+    }
+
+    /// The nodes of `root`'s sub-DAG, children before parents.
+    pub fn sub_dag(&self, root: FId) -> Vec<FId> {
+        let mut keep = vec![false; root as usize + 1];
+        keep[root as usize] = true;
+        for f in (0..=root as usize).rev() {
+            if keep[f] {
+                for c in self.nodes[f].children() {
+                    keep[c as usize] = true;
+                }
+            }
+        }
+        (0..=root).filter(|&f| keep[f as usize]).collect()
+    }
+
+    pub fn op(&self, f: FId) -> Op {
+        self.nodes[f as usize]
+    }
+    pub fn width(&self, f: FId) -> usize {
+        self.deps[f as usize].len()
+    }
+
+    /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
+    pub fn restrict(&self, f: FId, g: FId, ctx: &[crate::check::rks::tern::Tern], exits: usize) -> Vec<crate::check::rks::tern::Tern> {
+        if f == g {
+            return ctx.to_vec();
+        }
+        let p = &self.proj[&(f, g)];
+        let w = self.width(f);
+        let mut out = Vec::with_capacity(p.len() * exits);
+        for k in 0..exits {
+            out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
+        }
+        out
+    }
+
+    /// Value of `f` in a state that loops forever with the labels `has(p)` (the termination
+    /// state `l_term` with no labels, or an exit under the loop rule): `ica` of thesis §3.3.3.
+    pub fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
+        let mut v = vec![false; f as usize + 1];
+        for g in 0..=f as usize {
+            v[g] = match self.nodes[g] {
+                Op::True => true,
+                Op::Prop(p) => has(p),
+                Op::Not(a) => !v[a as usize],
+                Op::Or(a, b) => v[a as usize] || v[b as usize],
+                Op::And(a, b) => v[a as usize] && v[b as usize],
+                Op::EX(a) | Op::EG(a) => v[a as usize],
+                Op::EU(_, b) => v[b as usize],
+            };
+        }
+        v[f as usize]
+    }
+}
+
+#[derive(Default)]
+struct DagBuilder {
+    nodes: Vec<Op>,
+    index: FxHashMap<Op, FId>,
+}
+
+impl DagBuilder {
+    fn mk(&mut self, op: Op) -> FId {
+        if let Op::Not(a) = op
+            && let Op::Not(b) = self.nodes[a as usize]
+        {
+            return b;
+        }
+        if let Some(&id) = self.index.get(&op) {
+            return id;
+        }
+        self.nodes.push(op);
+        let id = (self.nodes.len() - 1) as FId;
+        self.index.insert(op, id);
+        id
+    }
+    fn not(&mut self, a: FId) -> FId {
+        self.mk(Op::Not(a))
+    }
+    fn or(&mut self, a: FId, b: FId) -> FId {
+        self.mk(Op::Or(a, b))
+    }
+    fn and(&mut self, a: FId, b: FId) -> FId {
+        self.mk(Op::And(a, b))
+    }
+    fn lower(&mut self, c: &Ctl<PropId>) -> FId {
+        use Ctl::*;
+        match c {
+            True => self.mk(Op::True),
+            False => {
+                let t = self.mk(Op::True);
+                self.not(t)
+            }
+            Atom(p) => self.mk(Op::Prop(*p)),
+            Not(a) => {
+                let a = self.lower(a);
+                self.not(a)
+            }
+            And(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                self.and(a, b)
+            }
+            Or(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                self.or(a, b)
+            }
+            Implies(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                let na = self.not(a);
+                self.or(na, b)
+            }
+            Iff(a, b) | Xnor(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                let (na, nb) = (self.not(a), self.not(b));
+                let (l, r) = (self.or(na, b), self.or(nb, a));
+                self.and(l, r)
+            }
+            Xor(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                let (na, nb) = (self.not(a), self.not(b));
+                let (l, r) = (self.and(a, nb), self.and(na, b));
+                self.or(l, r)
+            }
+            EX(a) => {
+                let a = self.lower(a);
+                self.mk(Op::EX(a))
+            }
+            AX(a) => {
+                let a = self.lower(a);
+                let na = self.not(a);
+                let e = self.mk(Op::EX(na));
+                self.not(e)
+            }
+            EF(a) => {
+                let a = self.lower(a);
+                let t = self.mk(Op::True);
+                self.mk(Op::EU(t, a))
+            }
+            AF(a) => {
+                let a = self.lower(a);
+                let na = self.not(a);
+                let e = self.mk(Op::EG(na));
+                self.not(e)
+            }
+            EG(a) => {
+                let a = self.lower(a);
+                self.mk(Op::EG(a))
+            }
+            AG(a) => {
+                let a = self.lower(a);
+                let t = self.mk(Op::True);
+                let na = self.not(a);
+                let e = self.mk(Op::EU(t, na));
+                self.not(e)
+            }
+            EU(a, b) => {
+                let (a, b) = (self.lower(a), self.lower(b));
+                self.mk(Op::EU(a, b))
+            }
+            AU(a, b) => {
+                // A[a U b] ≡ ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)
+                let (a, b) = (self.lower(a), self.lower(b));
+                let (na, nb) = (self.not(a), self.not(b));
+                let both = self.and(na, nb);
+                let eu = self.mk(Op::EU(nb, both));
+                let eg = self.mk(Op::EG(nb));
+                let o = self.or(eu, eg);
+                self.not(o)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn atom(p: u32) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(p))
+    }
+
+    #[test]
+    fn deps_keep_fixpoints_and_ex_children_only() {
+        // E[EX q U EX p]
+        let f = Formula::from_ctl(&Ctl::EU(Box::new(Ctl::EX(atom(1))), Box::new(Ctl::EX(atom(0)))));
+        let names: Vec<Op> = f.deps[f.root as usize].iter().map(|&g| f.op(g)).collect();
+        assert_eq!(names, vec![Op::Prop(1), Op::Prop(0), f.op(f.root)]);
+        // EG (p ∨ q): only the EG node itself
+        let g = Formula::from_ctl(&Ctl::EG(Box::new(Ctl::Or(atom(0), atom(1)))));
+        assert_eq!(g.deps[g.root as usize], vec![g.root]);
+        // AG p = ¬E[⊤ U ¬p]: shares nodes, double negation removed
+        let h = Formula::from_ctl(&Ctl::Not(Box::new(Ctl::Not(Box::new(Ctl::AG(atom(0)))))));
+        assert!(matches!(h.op(h.root), Op::Not(_)));
+    }
+
+    #[test]
+    fn loop_values_match_ica() {
+        let f = Formula::from_ctl(&Ctl::EU(Box::new(Ctl::True), atom(0)));
+        assert!(!f.value_in_loop(f.root, &|_| false));
+        assert!(f.value_in_loop(f.root, &|p| p == 0));
+        let g = Formula::from_ctl(&Ctl::AG(Box::new(Ctl::Not(atom(0)))));
+        assert!(g.value_in_loop(g.root, &|_| false));
+    }
+}

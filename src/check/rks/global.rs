@@ -1,0 +1,63 @@
+//! The global engine: Finis 2012 chapter 3 (Alg. 3.1–3.8), the proven algorithm.
+//!
+//! Bottom-up over the formula DAG; for each node: collect every context pair reachable from the
+//! initial pair (Alg. 3.2, depth-first in call order, with the twins an `M` top covers), then
+//! label them all: pointwise for `¬ ∨ ∧`, one pass for `EX`, `labelByFixpoint` +
+//! `decideRemainingMaybes` for `EG`/`EU`.
+
+use super::formula::FId;
+use super::kb::PairId;
+use super::local::Core;
+use super::tern::Tern;
+use crate::explicit::rks::ComponentId;
+use rustc_hash::FxHashSet;
+
+/// Labels every node of the formula in all reachable pairs; returns the root's value at the
+/// initial configuration.
+pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
+    run_root(core, core.fm.root, init, icc)
+}
+
+/// [`run`] for the formula rooted at `root` of a shared DAG.
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
+    let fm = core.fm;
+    for f in fm.sub_dag(root) {
+        if fm.op(f).is_leaf() {
+            continue;
+        }
+        let xi = collect(core, f, init, icc(f));
+        if fm.op(f).is_fixpoint() {
+            core.label_by_fixpoint(f, &xi);
+        } else {
+            for p in xi {
+                let (s, ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());
+                core.label_local(f, s, &ctx);
+            }
+        }
+    }
+    core.get(root, init, &icc(root), 0)
+}
+
+/// `collectContexts` (Alg. 3.2): the pairs of `f` reachable from `(init, ctx)`, in DFS order.
+fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Tern>) -> Vec<PairId> {
+    let mut xi = Vec::new();
+    let mut seen: FxHashSet<PairId> = FxHashSet::default();
+    let mut stack = vec![(init, ctx)];
+    while let Some((s, ctx)) = stack.pop() {
+        let pairs = core.pairs_of(f, s, &ctx);
+        if pairs.iter().all(|p| seen.contains(p)) {
+            continue;
+        }
+        for p in pairs {
+            if seen.insert(p) {
+                xi.push(p);
+            }
+        }
+        let comp = core.comp(s);
+        for &c in comp.calls.iter().rev() {
+            let cctx = core.cc(s, c, f, &ctx);
+            stack.push((comp.call_target[c as usize], cctx));
+        }
+    }
+    xi
+}

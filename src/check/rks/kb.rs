@@ -1,0 +1,60 @@
+//! The knowledge base κ (Finis 2012 Def. 3.3.6): for each context pair (formula node,
+//! component, context) a dense array with the ternary value of the node at every node of the
+//! component (calls stay `M`: they are never configurations).
+//!
+//! Only `T`/`F` contexts are stored; lookups under an `M`-topped context join the stored twins
+//! (join rule 3.2), see `Core::resolve`. Values only ever move from `M` to `T`/`F`.
+
+use super::context::{Contexts, CtxId};
+use super::formula::{FId, Formula};
+use super::tern::Tern;
+use crate::explicit::rks::ComponentId;
+use rustc_hash::FxHashMap;
+
+pub type PairId = u32;
+
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub node: FId,
+    pub comp: ComponentId,
+    pub ctx: CtxId,
+    pub vals: Vec<Tern>,
+}
+
+#[derive(Debug)]
+pub struct Kb {
+    pub ctxs: Contexts,
+    pub pairs: Vec<Pair>,
+    index: FxHashMap<(CtxId, ComponentId), PairId>,
+    /// `checked[p]`: local labelling has run on pair `p` at least once (for statistics).
+    pub checked: Vec<bool>,
+}
+
+impl Kb {
+    pub fn new(fm: &Formula) -> Kb {
+        Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: Vec::new(), index: FxHashMap::default(), checked: Vec::new() }
+    }
+
+    /// The pair of a `T`/`F` context, if it was created.
+    pub fn find(&self, f: FId, comp: ComponentId, ctx: &[Tern]) -> Option<PairId> {
+        let c = self.ctxs.lookup(f, ctx)?;
+        self.index.get(&(c, comp)).copied()
+    }
+
+    /// The pair of a `T`/`F` context, created with all values `M` if new.
+    pub fn find_or_create(&mut self, f: FId, comp: ComponentId, ctx: &[Tern], num_nodes: usize) -> PairId {
+        let c = self.ctxs.intern(f, ctx);
+        if let Some(&p) = self.index.get(&(c, comp)) {
+            return p;
+        }
+        let id = self.pairs.len() as PairId;
+        self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Tern::M; num_nodes] });
+        self.checked.push(false);
+        self.index.insert((c, comp), id);
+        id
+    }
+
+    pub fn ctx_of(&self, p: PairId) -> &[Tern] {
+        self.ctxs.get(self.pairs[p as usize].ctx)
+    }
+}

@@ -1,0 +1,139 @@
+//! CTL checking of recursive Kripke structures with call contexts (Finis 2012; multi-exit
+//! contexts after Dubslaff et al. 2024), without unfolding the call stack.
+//!
+//! Semantics (README, finis-2012-digest.md §1.4): calls are transparent; leaving a callee
+//! through exit `k` continues at the call's continuations for `k`; when the initial component
+//! exits with an empty stack the run either moves to a label-free looping termination state
+//! (`Trap`) or the exit configuration loops with its own labels (`Loop`). CTL is read over
+//! infinite paths through the fixpoint characterisations (`EX` needs a successor, `EG` an
+//! infinite path, `EU` a finite one), so a configuration without successors (an exit whose call
+//! has no continuation for it, or a location without successors) satisfies no `EX`/`EG`.
+//!
+//! Modules: [`tern`] ternary values, [`formula`] the core formula DAG and which assumptions a
+//! context keeps, [`context`] contexts and interning, [`kb`] the knowledge base, [`local`] local
+//! checking and the shared fixpoint, [`global`] the chapter-3 engine, [`incremental`] the
+//! chapter-4 engine, [`trace`] witnesses and counterexamples.
+
+pub mod context;
+pub mod formula;
+pub mod global;
+pub mod incremental;
+pub mod kb;
+pub mod local;
+pub mod tern;
+pub mod trace;
+
+use crate::ctl::Ctl;
+use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use crate::syntax::ast::TerminationRule;
+use formula::{FId, Formula};
+use local::Core;
+use rayon::prelude::*;
+use tern::Tern;
+pub use trace::{RksStep, RksTrace};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RksEngine {
+    /// Chapter 4: local, vertical and horizontal checking from the initial context.
+    #[default]
+    Incremental,
+    /// Chapter 3: collect all reachable context pairs, then label by fixpoint.
+    Global,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RksOptions {
+    pub engine: RksEngine,
+    pub want_trace: bool,
+}
+
+/// Work counters of one check (`--stats`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RksStats {
+    /// Context pairs (formula node, component, `T`/`F` context) allocated in the knowledge base.
+    pub context_pairs_created: u64,
+    /// Of these, pairs on which local checking ran at least once.
+    pub context_pairs_checked: u64,
+    /// Local checking passes (one pass labels one pair, or all completions of an `M` top).
+    pub local_checks: u64,
+    /// `labelByFixpoint` invocations (loops of undecided `EG`/`EU` pairs solved).
+    pub fixpoint_rounds: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct RksResult {
+    pub holds: bool,
+    pub stats: RksStats,
+    /// Witness (true existential top-level spec) or counterexample (false universal one), when
+    /// asked for and the spec has that shape.
+    pub trace: Option<RksTrace>,
+}
+
+/// The context of the initial configuration for node `f`: per exit of `init`, the values in the
+/// termination state (`Trap`: no labels, loops) or in the looping exit configuration (`Loop`).
+pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Tern> {
+    let comp = &rks.components[init as usize];
+    let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
+    for &x in &comp.exits {
+        let has = |p: PropId| {
+            rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize))
+        };
+        for &g in &fm.deps[f as usize] {
+            out.push(Tern::from_bool(fm.value_in_loop(g, &has)));
+        }
+    }
+    out
+}
+
+/// Checks `formula` at the initial configuration of component `initial`.
+pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+    let fm = Formula::from_ctl(formula);
+    let mut core = Core::new(rks, &fm);
+    check_in(&mut core, fm.root, initial, formula, opts)
+}
+
+/// Checks the spec rooted at `root` of `core`'s formula DAG, reusing what `core`'s knowledge
+/// base already holds; the statistics are the work done for this spec.
+fn check_in(core: &mut Core, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+    let (rks, fm) = (core.rks, core.fm);
+    let before = core.finish_stats();
+    let icc = |f: FId| initial_context(rks, fm, initial, f);
+    let v = match opts.engine {
+        RksEngine::Global => global::run_root(core, root, initial, &icc),
+        RksEngine::Incremental => incremental::run_root(core, root, initial, &icc(root)),
+    };
+    assert!(v.is_known(), "RKS engine left the initial configuration undecided (engine bug)");
+    let holds = v == Tern::T;
+    let trace = if opts.want_trace { trace::explain(core, root, initial, formula, holds, &icc) } else { None };
+    let after = core.finish_stats();
+    let stats = RksStats {
+        context_pairs_created: after.context_pairs_created - before.context_pairs_created,
+        context_pairs_checked: after.context_pairs_checked - before.context_pairs_checked,
+        local_checks: after.local_checks - before.local_checks,
+        fixpoint_rounds: after.fixpoint_rounds - before.fixpoint_rounds,
+    };
+    RksResult { holds, stats, trace }
+}
+
+/// Specs per shared knowledge base in [`check_many`]. Fixed, so that the work split (and hence
+/// every statistic) does not depend on the number of threads.
+pub const SPECS_PER_BATCH: usize = 32;
+
+/// Checks many specs on one model. Specs are cut, in order, into batches of
+/// [`SPECS_PER_BATCH`]; the batches run in parallel (rayon), and the specs of one batch share
+/// one formula DAG (common subformulas are one node) and one knowledge base: a value of a
+/// (node, component, context) key holds for every stack with that context, whatever the
+/// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. Results and
+/// statistics are the same whatever the thread count.
+pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
+    let batches: Vec<Vec<RksResult>> = specs
+        .par_chunks(SPECS_PER_BATCH)
+        .map(|batch| {
+            let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
+            let (fm, roots) = Formula::from_ctls(&ctls);
+            let mut core = Core::new(rks, &fm);
+            batch.iter().zip(roots).map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
+        })
+        .collect();
+    batches.into_iter().flatten().collect()
+}

@@ -1,0 +1,235 @@
+//! Witnesses and counterexamples as runs of configurations (component, node, call stack).
+//!
+//! A true top-level `EX`/`EF`/`EG`/`E[U]` gets a witness; a false `AX`/`AF`/`AG`/`A[U]` gets a
+//! counterexample (a witness of the dual existential formula). The run is built on the
+//! configurations themselves, guided by a knowledge base in which the global engine labelled
+//! every reachable pair, so each step's truth values are those of the real configuration:
+//!
+//! * `EX ψ`: the initial configuration and a successor satisfying `ψ`;
+//! * `E[ψ U χ]` (and `EF`, `AG`'s dual): a shortest path by breadth-first search over
+//!   configurations satisfying `ψ` and the formula, ending where `χ` holds;
+//! * `EG ψ` (and `AF`'s dual): a lasso. The walk stays on configurations satisfying `EG ψ`;
+//!   it stops at the first position `j` that repeats the (component, node, context) of an
+//!   earlier position `i` whose stack the walk never popped since. The part `i..j` then repeats
+//!   forever; if `j`'s stack is deeper, each repetition pushes the same frames again
+//!   ([`RksTrace::loop_push`]): a loop through recursion.
+//!
+//! Searches are capped at [`SEARCH_LIMIT`] configurations; beyond it no trace is returned.
+
+use super::formula::{FId, Formula, Op};
+use super::local::Core;
+use super::tern::Tern;
+use crate::ctl::Ctl;
+use crate::explicit::rks::{ComponentId, NodeId, PropId};
+use crate::syntax::ast::TerminationRule;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+/// Configurations explored at most while building one trace.
+pub const SEARCH_LIMIT: usize = 200_000;
+
+/// One configuration of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RksStep {
+    /// At `node` of `component`; `stack` lists the pending calls bottom first, as (component
+    /// containing the call, call node). The initial configuration has an empty stack.
+    At { component: ComponentId, node: NodeId, stack: Vec<(ComponentId, NodeId)> },
+    /// The label-free termination state of the `trap` rule (loops forever).
+    Terminated,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RksTrace {
+    /// True for a counterexample to a universal spec, false for a witness of an existential one.
+    pub counterexample: bool,
+    pub steps: Vec<RksStep>,
+    /// `Some(i)`: after the last step the run continues at `steps[i]` forever (a lasso);
+    /// `None`: a finite run whose last step satisfies the spec's goal.
+    pub loop_start: Option<usize>,
+    /// Frames pushed per repetition of the loop: in repetition `r` step `i ≥ loop_start` has the
+    /// stack `steps[i].stack[..d] ++ loop_push^r ++ steps[i].stack[d..]` with `d` the stack depth
+    /// at `loop_start`. Empty for a plain lasso.
+    pub loop_push: Vec<(ComponentId, NodeId)>,
+}
+
+/// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
+/// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
+pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+    let fm = core.fm;
+    let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
+    let (goal, counterexample) = if existential && holds {
+        (root, false)
+    } else if formula.is_universal() && !holds {
+        match fm.op(root) {
+            Op::Not(g) => (g, true),
+            _ => return None,
+        }
+    } else {
+        return None;
+    };
+    let mut g = Core::new(core.rks, fm);
+    super::global::run_root(&mut g, root, init, icc);
+    let w = Walker { core: &g, fm, init, icc };
+    let start = Conf { stack: Vec::new(), comp: init, node: 0, term: false };
+    let goal = w.pick_disjunct(goal, &start)?;
+    let (steps, loop_start, loop_push) = match fm.op(goal) {
+        Op::EX(a) => {
+            let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tern::T)?;
+            (vec![start, next], None, Vec::new())
+        }
+        Op::EU(a, b) => (w.until_path(goal, a, b, start)?, None, Vec::new()),
+        Op::EG(_) => {
+            let (steps, i, push) = w.lasso(goal, start)?;
+            (steps, Some(i), push)
+        }
+        _ => return None,
+    };
+    Some(RksTrace { counterexample, steps: steps.into_iter().map(Conf::step).collect(), loop_start, loop_push })
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Conf {
+    stack: Vec<(ComponentId, NodeId)>,
+    comp: ComponentId,
+    node: NodeId,
+    term: bool,
+}
+
+impl Conf {
+    fn step(self) -> RksStep {
+        if self.term { RksStep::Terminated } else { RksStep::At { component: self.comp, node: self.node, stack: self.stack } }
+    }
+}
+
+struct Walker<'c, 'a> {
+    core: &'c Core<'a>,
+    fm: &'a Formula,
+    init: ComponentId,
+    icc: &'c dyn Fn(FId) -> Vec<Tern>,
+}
+
+impl Walker<'_, '_> {
+    /// `h`'s context at the top frame of `c`.
+    fn context(&self, h: FId, c: &Conf) -> Vec<Tern> {
+        let mut ctx = (self.icc)(h);
+        let mut comp = self.init;
+        for &(s, call) in &c.stack {
+            debug_assert_eq!(s, comp);
+            ctx = self.core.cc(s, call, h, &ctx);
+            comp = self.core.comp(s).call_target[call as usize];
+        }
+        ctx
+    }
+
+    fn value(&self, h: FId, c: &Conf) -> Tern {
+        if c.term {
+            return Tern::from_bool(self.fm.value_in_loop(h, &|_| false));
+        }
+        self.core.get(h, c.comp, &self.context(h, c), c.node)
+    }
+
+    /// For `A[U]`'s dual `E[..] ∨ EG ..`: the disjunct that holds.
+    fn pick_disjunct(&self, g: FId, start: &Conf) -> Option<FId> {
+        match self.fm.op(g) {
+            Op::Or(x, y) => [x, y].into_iter().find(|&d| self.value(d, start) == Tern::T),
+            _ => Some(g),
+        }
+    }
+
+    fn succs(&self, c: &Conf) -> Vec<Conf> {
+        if c.term {
+            return vec![c.clone()];
+        }
+        let comp = self.core.comp(c.comp);
+        if let Some(k) = self.core.exit_index(c.comp, c.node) {
+            let Some((&(s, call), rest)) = c.stack.split_last() else {
+                return match self.core.rks.termination {
+                    TerminationRule::Trap => vec![Conf { stack: Vec::new(), comp: c.comp, node: c.node, term: true }],
+                    TerminationRule::Loop => vec![c.clone()],
+                };
+            };
+            let caller = self.core.comp(s);
+            return caller.returns(call, k).iter().map(|&r| Conf { stack: rest.to_vec(), comp: s, node: r, term: false }).collect();
+        }
+        comp.succ
+            .neighbours(c.node)
+            .iter()
+            .map(|&x| {
+                if comp.is_call(x) {
+                    let mut stack = c.stack.clone();
+                    stack.push((c.comp, x));
+                    Conf { stack, comp: comp.call_target[x as usize], node: 0, term: false }
+                } else {
+                    Conf { stack: c.stack.clone(), comp: c.comp, node: x, term: false }
+                }
+            })
+            .collect()
+    }
+
+    fn until_path(&self, g: FId, a: FId, b: FId, start: Conf) -> Option<Vec<Conf>> {
+        let mut parent: FxHashMap<Conf, Option<Conf>> = FxHashMap::default();
+        let mut queue = VecDeque::new();
+        parent.insert(start.clone(), None);
+        queue.push_back(start);
+        while let Some(c) = queue.pop_front() {
+            if self.value(b, &c) == Tern::T {
+                let mut path = vec![c.clone()];
+                let mut cur = c;
+                while let Some(Some(p)) = parent.get(&cur) {
+                    path.push(p.clone());
+                    cur = p.clone();
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if self.value(a, &c) != Tern::T {
+                continue;
+            }
+            for n in self.succs(&c) {
+                if parent.len() >= SEARCH_LIMIT {
+                    return None;
+                }
+                if !parent.contains_key(&n) && self.value(g, &n) == Tern::T {
+                    parent.insert(n.clone(), Some(c.clone()));
+                    queue.push_back(n);
+                }
+            }
+        }
+        None
+    }
+
+    /// Returns (steps, loop start, frames pushed per repetition).
+    #[allow(clippy::type_complexity)]
+    fn lasso(&self, g: FId, start: Conf) -> Option<(Vec<Conf>, usize, Vec<(ComponentId, NodeId)>)> {
+        type Key = (ComponentId, NodeId, bool, Vec<Tern>);
+        let mut path: Vec<Conf> = Vec::new();
+        // Positions whose stack depth no later position went below, and their keys.
+        let mut candidates: Vec<usize> = Vec::new();
+        let mut by_key: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
+        let mut keys: Vec<Key> = Vec::new();
+        let mut cur = start;
+        while path.len() < SEARCH_LIMIT {
+            let depth = cur.stack.len();
+            while let Some(&i) = candidates.last() {
+                if path[i].stack.len() <= depth {
+                    break;
+                }
+                candidates.pop();
+                by_key.get_mut(&keys[i]).map(|v| v.pop());
+            }
+            let key: Key = (cur.comp, cur.node, cur.term, if cur.term { Vec::new() } else { self.context(g, &cur) });
+            if let Some(&i) = by_key.get(&key).and_then(|v| v.last()) {
+                let d = path[i].stack.len();
+                let push = cur.stack[d..].to_vec();
+                return Some((path, i, push));
+            }
+            let j = path.len();
+            path.push(cur.clone());
+            keys.push(key.clone());
+            candidates.push(j);
+            by_key.entry(key).or_default().push(j);
+            cur = self.succs(&cur).into_iter().find(|n| self.value(g, n) == Tern::T)?;
+        }
+        None
+    }
+}
