@@ -665,7 +665,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                         let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                         let input = &self.flat.vars[v as usize].name;
                         let help = if Some(v) == self.flat.selector {
-                            "`running` reads the process scheduler's input; fairness over it is transition fairness, which xmv-rs does not support: remove it (without it, a process may starve)"
+                            "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
                         } else {
                             "input variables may be read in TRANS and on the right of `next(x) :=`"
                         };
