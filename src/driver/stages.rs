@@ -32,7 +32,7 @@ pub struct Stages {
 /// The stages present in this build. The front end is developed in parallel and is linked here
 /// once it is merged.
 pub fn linked() -> Stages {
-    Stages { load: None, check_flat: Some(check_flat), check_rks: Some(check_rks) }
+    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
