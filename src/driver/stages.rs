@@ -29,10 +29,9 @@ pub struct Stages {
     pub check_rks: Option<CheckRksFn>,
 }
 
-/// The stages present in this build. The front end is developed in parallel and is linked here
-/// once it is merged.
+/// The stages of this build.
 pub fn linked() -> Stages {
-    Stages { load: None, check_flat: Some(check_flat), check_rks: Some(check_rks) }
+    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
