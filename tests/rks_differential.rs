@@ -6,7 +6,9 @@
 //! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
 //! also agree with each other. With a trace, the trace is validated against K(R).
 //!
-//! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed.
+//! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed;
+//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES` and `XMV_TEST_FORMULA_DEPTH` change the sizes
+//! (defaults 4, 6, 4; every fifth model gets 2 more components and 3 more nodes).
 //! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
 //! plus the formula, and fails the test.
 
@@ -19,7 +21,7 @@ use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
 use rks_support::traces::{self, TraceStats};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 
 const DEFAULT_MODELS: usize = 1500;
 const FORMULAS_PER_MODEL: usize = 3;
@@ -145,13 +147,36 @@ fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
     )
 }
 
+/// Compares `check_many` with one-by-one `check` on `specs`, for both engines.
+fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Option<String> {
+    let rks = model.build();
+    for engine in [RksEngine::Incremental, RksEngine::Global] {
+        let opts = RksOptions { engine, want_trace: false };
+        let Ok(many) = catch_unwind(AssertUnwindSafe(|| check_many(&rks, specs, &opts))) else {
+            return Some(format!("{engine:?} check_many panicked"));
+        };
+        for ((init, f), r) in specs.iter().zip(&many) {
+            let one = catch_unwind(AssertUnwindSafe(|| check(&rks, *init, f, &opts).holds)).ok();
+            if one != Some(r.holds) {
+                let name = &model.comps[*init as usize].name;
+                let f = ctl_text::print(f, &model.props);
+                return Some(format!("{engine:?} check_many says {} for {f} at {name}, check says {one:?}", r.holds));
+            }
+        }
+    }
+    None
+}
+
 #[test]
 fn incremental_global_and_oracle_agree_on_random_rks() {
     let models = env_usize("XMV_TEST_CASES", DEFAULT_MODELS);
     let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
     let mut rng = Rng::new(seed);
+    let max_comps = env_usize("XMV_TEST_MAX_COMPS", 4);
+    let max_nodes = env_usize("XMV_TEST_MAX_NODES", 6);
+    let depth = env_usize("XMV_TEST_FORMULA_DEPTH", 4);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
-    let (mut by_contexts, mut only_by_contexts, mut undecided) = (0, 0, 0);
+    let (mut by_contexts, mut only_by_contexts, mut undecided, mut batch_specs) = (0, 0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
     let mut seen_kinds: Vec<String> = Vec::new();
     let mut disagreements = 0;
@@ -162,19 +187,22 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
     for i in 0..models {
         // Mostly small models (shrinking is fast, many shapes); every fifth one larger.
         let big = i % 5 == 4;
-        let params = GenParams { recursive: i % 2 == 1, max_comps: if big { 6 } else { 4 }, max_nodes: if big { 9 } else { 6 } };
+        let (max_comps, max_nodes) = if big { (max_comps + 2, max_nodes + 3) } else { (max_comps, max_nodes) };
+        let params = GenParams { recursive: i % 2 == 1, max_comps, max_nodes };
         let model = random::model(&mut rng, &params);
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
+        let mut batch: Vec<(u32, F)> = Vec::new();
         for j in 0..FORMULAS_PER_MODEL {
             // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
             let formula: F = if want_trace {
-                random::temporal_formula(&mut rng, model.props.len(), 4)
+                random::temporal_formula(&mut rng, model.props.len(), depth)
             } else {
-                random::formula(&mut rng, model.props.len(), 4)
+                random::formula(&mut rng, model.props.len(), depth)
             };
+            batch.extend((0..model.comps.len() as u32).map(|c| (c, formula.clone())));
             let case = Case { model: model.clone(), initial, formula };
             let out = Outcome::of(&case, want_trace, &mut trace_stats);
             cases += 1;
@@ -199,13 +227,26 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
             let small_problem = small_out.problem().unwrap_or(problem);
             reproducers.push(reproducer(&small, &small_out, &small_problem));
         }
+        // The batch API (specs in parallel) must answer every spec, from every component, as
+        // `check` does one by one. Every eighth model: waking rayon's threads costs wall time.
+        if i % 8 != 0 {
+            continue;
+        }
+        batch_specs += batch.len();
+        if let Some(e) = batch_mismatch(&model, &batch) {
+            disagreements += 1;
+            if reproducers.len() < 8 {
+                reproducers.push(format!("--- {e}\nparse_rks text:\n{}", model.to_builder_text()));
+            }
+        }
     }
     std::panic::set_hook(hook);
     eprintln!(
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
          {exact} checked against the exact unfolding, {decided_by_bound} recursive ones against the bounded unfolding, \
          {by_contexts} against the context oracle ({only_by_contexts} decided by it alone), {undecided} engine-vs-engine only, \
-         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound)",
+         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound); \
+         {batch_specs} specs through check_many",
         trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );
     assert!(reproducers.is_empty(), "{disagreements} disagreements; minimal reproducers:\n{}", reproducers.join("\n"));
