@@ -110,21 +110,29 @@ fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
         assert!(!fair_init || !has_existential_top(spec), "true existential spec without witness: {spec:?} on {m:?}");
         return;
     };
-    let s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
+    let mut s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
     assert!(!s.is_empty());
     assert!(m.init.contains(&s[0]) && fair[s[0]], "trace must start in a fair initial state");
+    if let Some(i) = t.loop_start {
+        assert!(i < s.len(), "loop start out of range");
+    }
     for w in s.windows(2) {
         assert!(m.succ[w[0]].contains(&w[1]), "trace step {w:?} is not a transition: {spec:?} {m:?}");
     }
+    let raw = s.clone();
     let looped = |t: &Trace| {
         let start = t.loop_start.expect("lasso expected");
-        assert!(m.succ[*s.last().unwrap()].contains(&s[start]), "loop does not close");
-        let cycle = &s[start..];
+        assert!(m.succ[*raw.last().unwrap()].contains(&raw[start]), "loop does not close");
+        let cycle = &raw[start..];
         for &f in &m.fairness {
             assert!(cycle.iter().any(|&x| m.props[f][x]), "loop misses a fairness set: {spec:?} {m:?} {t:?}");
         }
     };
     assert_eq!(t.kind, if holds { TraceKind::Witness } else { TraceKind::Counterexample });
+    // From here on `s` is the lasso unrolled once: the loop's first state follows the last state.
+    if let Some(i) = t.loop_start {
+        s.push(s[i]);
+    }
     // The explanation of the top operator is a prefix ending at index `i`; explanations of nested
     // existential subformulas may continue after it.
     let reaches = |goal: &dyn Fn(usize) -> bool, through: &dyn Fn(usize) -> bool| {
