@@ -247,3 +247,15 @@ fn fairness_rules_out_unfair_loops() {
     assert!(!check_ctl(&k, &[af.clone()], &[], &CheckOptions::default()).verdicts[0].holds);
     assert!(check_ctl(&k, &[af], &[1], &CheckOptions::default()).verdicts[0].holds);
 }
+
+/// No states at all (e.g. contradictory INIT): every spec is vacuously true, with the warning flags.
+#[test]
+fn empty_structure_makes_everything_vacuously_true() {
+    let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0] };
+    let k = to_kripke(&m);
+    let specs = vec![Ctl::EF(Box::new(Ctl::Atom(0))), Ctl::AG(Box::new(Ctl::False))];
+    let r = check_ctl(&k, &specs, &[0], &CheckOptions::default());
+    assert!(r.fair_states_empty && r.no_fair_initial_state);
+    assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
+    assert!(check_invariants(&k, &[Ctl::False], true)[0].holds);
+}
