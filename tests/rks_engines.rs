@@ -479,18 +479,102 @@ fn termination_rules() {
 }
 
 #[test]
-fn check_many_matches_check() {
+fn check_many_matches_check_and_is_deterministic() {
     let r = parse_rks(PARSE).unwrap();
-    let specs: Vec<_> = ["EF err", "AG !err", "AF (fine | err)", "EX TRUE", "EG !fine"]
-        .iter()
-        .map(|s| (comp(&r, "main"), parse_ctl(s, &r).unwrap()))
+    let (main, parse) = (comp(&r, "main"), comp(&r, "parse"));
+    let texts = ["EF err", "AG !err", "AF (fine | err)", "EX TRUE", "EG !fine", "EF p", "AX p", "AG (p -> AX fine)"];
+    let specs: Vec<_> = (0..80)
+        .map(|i| (if i % 3 == 0 { parse } else { main }, parse_ctl(texts[i % texts.len()], &r).unwrap()))
         .collect();
     for engine in [RksEngine::Incremental, RksEngine::Global] {
-        let opts = RksOptions { engine, want_trace: false };
-        let many = rks::check_many(&r, &specs, &opts);
-        for ((c, f), res) in specs.iter().zip(&many) {
-            let one = rks::check(&r, *c, f, &opts);
-            assert_eq!((one.holds, &one.stats), (res.holds, &res.stats));
+        let opts = RksOptions { engine, want_trace: true };
+        let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let one = pool(1).install(|| rks::check_many(&r, &specs, &opts));
+        let two = pool(2).install(|| rks::check_many(&r, &specs, &opts));
+        for (((c, f), a), b) in specs.iter().zip(&one).zip(&two) {
+            let single = rks::check(&r, *c, f, &opts);
+            assert_eq!(a.holds, single.holds);
+            assert_eq!(a.trace, single.trace);
+            assert_eq!((a.holds, &a.stats), (b.holds, &b.stats), "thread count changed a result");
         }
+        // The shared knowledge base makes repeated specs free.
+        assert_eq!(one[texts.len() * 3].stats.context_pairs_created, 0);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dubslaff et al. 2024 (dubslaff-2024-digest.md §4), loop termination rule (RSMCheck). A box's
+// call node is our call (C-semantics = transparent calls); return nodes become `ret` rows.
+
+#[test]
+fn dubslaff_conference_fig_2() {
+    let r = parse_rks(
+        "termination loop\n sub A1 in n1 out n4:n4 n5:n5\n loc n1{red} n2{blue} n3{red} n4{black} n5{blue}\n call b->A2\n \
+         edge n1->b n1->n3 n2->b n3->n5\n ret b.n7->n2 b.n7->n4\n sub A2 in n6 out n7:n7\n loc n6{blue} n7{blue}\n edge n6->n7",
+    )
+    .unwrap();
+    verdict(&r, "A1", "EX EG blue", true);
+    verdict(&r, "A1", "EX E[blue U black]", true);
+    verdict(&r, "A1", "AX E[blue U red]", false);
+    verdict(&r, "A1", "EX red | EX E[blue U black]", true);
+}
+
+#[test]
+fn dubslaff_journal_fig_3() {
+    // Built from ../shared/papers/dubslaff-2024-fig3.rsm.json by hand: b1 recursive (exits
+    // alternate n4 ↔ n5 on return), b2 calls A2.
+    let r = parse_rks(
+        "termination loop\n sub a1 in n1 out n4:n4 n5:n5\n loc n1{red} n2{blue} n4{black} n5{blue}\n call b1->a1 b2->a2\n \
+         edge n1->b1 n1->b2 n2->b2\n ret b2.n6->n2 b2.n6->n4 b1.n4->n5 b1.n5->n4\n\
+         sub a2 in n3 out n6:n6\n loc n3{blue} n6{blue}\n edge n3->n6",
+    )
+    .unwrap();
+    for (spec, v) in [
+        ("EG red", true),
+        ("EF EG black", true),
+        ("EX blue | !EX blue", true),
+        ("EF EG blue", true),
+        ("EF black", true),
+        ("EG blue", false),
+        ("EX red | EX E[blue U black]", true),
+        ("AX E[blue U red]", false),
+        ("EG black", false),
+        ("EX EG blue", true),
+        ("AG (blue -> EF black)", false),
+        ("EF EG red", true),
+    ] {
+        verdict(&r, "a1", spec, v);
+    }
+    // The counterexample to AG (blue -> EF black) ends in (ε, n5), reached through b1.
+    let t = verdict(&r, "a1", "AG (blue -> EF black)", false).trace.unwrap();
+    let a1 = comp(&r, "a1");
+    assert_eq!(t.steps.last().unwrap(), &RksStep::At { component: a1, node: node(&r, a1, "n5"), stack: vec![] });
+    // EG red is witnessed by the infinite recursion through b1 alone.
+    let t = verdict(&r, "a1", "EG red", true).trace.unwrap();
+    assert_eq!((t.steps.len(), t.loop_push.clone()), (1, vec![(a1, node(&r, a1, "b1"))]));
+}
+
+#[test]
+fn dubslaff_simple_and_x_pinning() {
+    // models/simple.rsm: the return node leads straight into the box again; a virtual
+    // location v (labelled like the callee's entry) stands between return and call.
+    let r = parse_rks(
+        "termination loop\n sub c1 in n11 out n12\n loc n11{a} n12{b} v{a}\n call b11->c2\n edge n11->b11 v->b11 b11->n12 b11->v\n\
+         sub c2 in n21 out n22\n loc n21{a} n22{a}\n edge n21->n22",
+    )
+    .unwrap();
+    verdict(&r, "c1", "EG a", true);
+    verdict(&r, "c1", "E[a U b]", true);
+    // §4.5: EX EX q at m sees the callee's second location (C-semantics).
+    let r = parse_rks(
+        "termination loop\n sub A1 in m out z\n loc m z\n call b->A2\n edge m->b->z\n sub A2 in en out ex\n loc en{p} x{q} ex\n edge en->x->ex",
+    )
+    .unwrap();
+    verdict(&r, "A1", "EX EX q", true);
+    verdict(&r, "A1", "EX p", true);
+    // Loop rule at a top-level exit: EG p, E[q U p], EX p all read the exit's own labels.
+    let r = parse_rks("termination loop\n sub A in a0 out a1\n loc a0{q} a1{p}\n edge a0->a1").unwrap();
+    verdict(&r, "A", "EX EG p", true);
+    verdict(&r, "A", "EX E[q U p]", true);
+    verdict(&r, "A", "EX EX p", true);
 }

@@ -22,6 +22,7 @@ use super::step::{DomainIndex, Plan, Scratch, StepError};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
+use crate::syntax::ast::SpecKind;
 use rustc_hash::FxHashMap;
 
 /// Limits on state-space construction.
@@ -50,6 +51,8 @@ pub struct FlatModel {
 pub struct FlatSpec {
     /// Index into `LoweredProgram::specs`.
     pub spec: usize,
+    /// `INVARSPEC`: `formula` is the invariant's atom, checked by reachability.
+    pub invariant: bool,
     pub formula: Ctl<PropId>,
 }
 
@@ -89,7 +92,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     let mut props = PropTable::default();
     let specs: Vec<FlatSpec> = (program.specs.iter().enumerate())
         .filter(|(_, s)| s.system == system_id)
-        .map(|(i, s)| FlatSpec { spec: i, formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)) })
+        .map(|(i, s)| FlatSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)) })
         .collect();
     let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();
     let domains = DomainIndex::new(system);

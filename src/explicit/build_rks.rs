@@ -62,6 +62,9 @@ pub struct RksSpec {
     pub spec: usize,
     /// The spec's initial component.
     pub component: ComponentId,
+    /// `INVARSPEC`: `formula` is the invariant's atom (it must hold in every reachable
+    /// configuration, i.e. `AG formula`).
+    pub invariant: bool,
     pub formula: Ctl<PropId>,
 }
 
@@ -150,7 +153,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
                 num_labels + extra.len() as PropId - 1
             }),
         });
-        specs.push(RksSpec { spec: i, component: c, formula });
+        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::syntax::ast::SpecKind::Invar, formula });
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {

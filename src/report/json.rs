@@ -2,7 +2,9 @@
 //!
 //! `{"name": …, "module": …, "kind": "ctl"|"invariant", "text": …, "verdict": true|false,
 //! "trace": null | {"kind", "loop_start", "steps": [{"module", "stack", "inputs", "values",
-//! "terminated"}]}, "time_ms": …}`; values are the strings NuSMV would print.
+//! "terminated"}]}, "time_ms": …}`; values are the strings NuSMV would print. `time_ms` is the wall
+//! time of the checker run that decided the spec (the specs of one model are checked together and
+//! share work, so it is the same for all of them).
 
 use super::SpecReport;
 use super::view::TraceView;
@@ -24,6 +26,7 @@ struct SpecJson<'a> {
 struct TraceJson<'a> {
     kind: &'static str,
     loop_start: Option<usize>,
+    loop_push: &'a [String],
     steps: Vec<StepJson<'a>>,
 }
 
@@ -47,6 +50,7 @@ fn trace_json(view: &TraceView) -> TraceJson<'_> {
             super::trace::TraceKind::Witness => "witness",
         },
         loop_start: view.loop_start,
+        loop_push: &view.loop_push,
         steps: (view.steps.iter())
             .map(|s| StepJson { module: &s.module, stack: &s.stack, inputs: pairs(&s.inputs), values: pairs(&s.values), terminated: s.terminated })
             .collect(),

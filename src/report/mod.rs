@@ -25,3 +25,6 @@ pub struct SpecReport {
     pub trace: Option<view::TraceView>,
     pub time_ms: f64,
 }
+
+#[cfg(test)]
+mod tests;

@@ -59,7 +59,6 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
     };
     let _ = writeln!(out, "Trace Description: {description} ");
     let _ = writeln!(out, "Trace Type: {kind} ");
-    let recursive = view.steps.iter().any(|s| !s.stack.is_empty() || s.terminated);
     let mut prev: Option<&StepView> = None;
     let mut prev_inputs: Option<&StepView> = None;
     for (i, step) in view.steps.iter().enumerate() {
@@ -71,11 +70,14 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
         }
         if view.loop_start == Some(i) {
             out.push_str("-- Loop starts here\n");
+            if !view.loop_push.is_empty() {
+                let _ = writeln!(out, "-- each repetition of the loop calls again: {}", view.loop_push.join(" > "));
+            }
         }
         let _ = write!(out, "-> State: {trace_no}.{n} <-");
         if step.terminated {
             out.push_str(" [terminated]");
-        } else if recursive || !step.stack.is_empty() {
+        } else if view.recursive {
             out.push_str(" [");
             for frame in &step.stack {
                 let _ = write!(out, "{frame} > ");

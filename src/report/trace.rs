@@ -30,6 +30,9 @@ pub struct Trace {
     pub steps: Vec<TraceStep>,
     /// The successor of the last step is `steps[loop_start]` (an infinite lasso-shaped path).
     pub loop_start: Option<usize>,
+    /// RKS lassos through recursion: the calls pushed by each repetition of the loop (inserted
+    /// in the stacks of the looping steps at the depth of the loop start). Empty otherwise.
+    pub loop_push: Vec<CallFrame>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -60,7 +63,7 @@ impl TraceStep {
 impl Trace {
     /// A flat-model trace from state ids.
     pub fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
-        Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start }
+        Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start, loop_push: Vec::new() }
     }
 }
 

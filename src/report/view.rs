@@ -4,7 +4,7 @@
 //! name/value pair of every step; the text and JSON renderers only format these. For lassos the
 //! loop-start step is repeated at the end (as NuSMV prints it).
 
-use super::trace::{TERMINATED, Trace, TraceKind};
+use super::trace::{CallFrame, TERMINATED, Trace, TraceKind};
 use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
@@ -26,6 +26,10 @@ pub struct TraceView {
     pub steps: Vec<StepView>,
     /// Index in `steps` where the loop starts; the last step repeats it.
     pub loop_start: Option<usize>,
+    /// RKS: calls pushed by each repetition of the loop, as `module(call location)`.
+    pub loop_push: Vec<String>,
+    /// A trace of procedure modules: every step shows its module and call stack.
+    pub recursive: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,13 +70,7 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
                 v
             }
             ModelRef::Rks(m) => {
-                let stack = (step.stack.iter())
-                    .map(|f| {
-                        let comp = &m.rks.components[f.component as usize];
-                        let call = comp.node_names.get(f.call as usize).map_or("?", |s| s.as_str());
-                        format!("{}({call})", comp.name)
-                    })
-                    .collect();
+                let stack = step.stack.iter().map(|f| frame_text(m, f)).collect();
                 if step.state == TERMINATED {
                     prev = None;
                     StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true }
@@ -87,7 +85,19 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
         };
         steps.push(view);
     }
-    TraceView { kind: trace.kind, steps, loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()) }
+    let loop_push = match model {
+        ModelRef::Rks(m) => trace.loop_push.iter().map(|f| frame_text(m, f)).collect(),
+        ModelRef::Flat(_) => vec![],
+    };
+    TraceView { kind: trace.kind, steps, loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()), loop_push, recursive: matches!(model, ModelRef::Rks(_)) }
+}
+
+/// A pending call as `module(call location)`.
+fn frame_text(m: &RksModel, f: &CallFrame) -> String {
+    match m.rks.components.get(f.component as usize) {
+        Some(comp) => format!("{}({})", comp.name, comp.node_names.get(f.call as usize).map_or("?", |s| s.as_str())),
+        None => "?".into(),
+    }
 }
 
 /// State variables, then DEFINEs that can be evaluated on the state alone.

@@ -10,6 +10,7 @@
 pub mod ast;
 mod chunks;
 mod errors;
+mod items;
 pub mod parser;
 mod scan;
 pub mod sexpr;
@@ -28,6 +29,16 @@ pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
 /// Parses a whole file. Syntax errors are returned as diagnostics (codes `E00xx`); the program
 /// holds every module header and section that parsed.
 pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
+    // pest and the AST builder recurse once per nesting level (at most `MAX_NESTING`, checked
+    // before pest runs); a few KiB per level in debug builds. Run on a stack big enough for
+    // that, whatever the caller's thread has.
+    stacker::maybe_grow(PARSE_STACK / 2, PARSE_STACK, || parse_on_big_stack(file))
+}
+
+/// Stack reserved for one parse (virtual memory; only the pages used are committed).
+const PARSE_STACK: usize = 256 << 20;
+
+fn parse_on_big_stack(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
     let text = file.text.as_str();
     let scanned = scan::scan(text);
     let mut diags = Vec::new();
@@ -49,11 +60,6 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
 fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, diags: &mut Vec<Diagnostic>) {
     let chunk_toks = &toks[chunk.first_tok..chunk.end_tok];
     let Some(first) = chunk_toks.first() else { return };
-    let invalid: Vec<Diagnostic> = chunk_toks.iter().filter(|t| t.kind == TokKind::Invalid).map(|t| invalid_char(text, t)).collect();
-    if !invalid.is_empty() {
-        diags.extend(invalid);
-        return;
-    }
     let keyword = &text[first.span.range()];
     match chunk.kind {
         ChunkKind::Stray => {
@@ -82,6 +88,21 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
         }
         _ => {}
     }
+    if chunk.kind == ChunkKind::Section {
+        if let Some(kind) = items::list_kind(keyword) {
+            let section = items::parse_list_section(text, toks, chunk, kind, diags);
+            if let Some(module) = program.modules.last_mut() {
+                module.span = module.span.to(section_span(&section));
+                module.sections.push(section);
+            }
+            return;
+        }
+    }
+    let invalid: Vec<Diagnostic> = chunk_toks.iter().filter(|t| t.kind == TokKind::Invalid).map(|t| invalid_char(text, t)).collect();
+    if !invalid.is_empty() {
+        diags.extend(invalid);
+        return;
+    }
     if let Some(d) = chunks::check_brackets(text, chunk_toks) {
         diags.push(d);
         return;
@@ -97,8 +118,15 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
             Some(p) => p,
             None => return,
         },
+        Err(e) if is_stack_limit(&e) => {
+            // Only reachable if MAX_NESTING were too high for PARSE_STACK.
+            diags.push(Diagnostic::error("E0011", "expression nested too deeply", Span::new(chunk.start, chunk.end))
+                .with_label_message("the parser ran out of stack here")
+                .with_help("split the expression into several DEFINEs"));
+            return;
+        }
         Err(e) => {
-            diags.push(pest_error(text, toks, chunk, e));
+            diags.push(pest_error(text, toks, chunk.start, chunk.end, e));
             return;
         }
     };
@@ -152,6 +180,16 @@ fn termination(program: &mut Program, rule_name: ast::Ident, span: Span, diags: 
     program.termination.push(TerminationDirective { rule, span });
 }
 
+fn section_span(s: &ast::Section) -> Span {
+    use ast::Section::*;
+    match s {
+        Var { span, .. } | Define { span, .. } | Constants { span, .. } | Assign { span, .. } | Init { span, .. }
+        | Trans { span, .. } | Invar { span, .. } | Fairness { span, .. } | Compassion { span, .. } | Call { span, .. }
+        | Exit { span, .. } => *span,
+        Spec(spec) => spec.span,
+    }
+}
+
 fn invalid_char(text: &str, t: &Tok) -> Diagnostic {
     let s = &text[t.span.range()];
     let mut d = Diagnostic::error("E0012", format!("invalid character `{s}`"), t.span).with_label_message("not part of the SMV language");
@@ -161,7 +199,12 @@ fn invalid_char(text: &str, t: &Tok) -> Diagnostic {
     d
 }
 
-fn pest_error(text: &str, toks: &[Tok], chunk: &Chunk, e: pest::error::Error<Rule>) -> Diagnostic {
+fn is_stack_limit(e: &pest::error::Error<Rule>) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::CustomError { message } if message.contains("limit reached"))
+}
+
+/// Converts a pest error from parsing `text[start..end]`.
+fn pest_error(text: &str, toks: &[Tok], start: usize, end: usize, e: pest::error::Error<Rule>) -> Diagnostic {
     let rel = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -170,5 +213,5 @@ fn pest_error(text: &str, toks: &[Tok], chunk: &Chunk, e: pest::error::Error<Rul
         pest::error::ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
-    errors::syntax_error(text, toks, chunk.start + rel, chunk.end, &positives)
+    errors::syntax_error(text, toks, start + rel, end, &positives)
 }

@@ -14,7 +14,7 @@
 use super::ast::*;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
-use pest::iterators::{Pair, Pairs};
+use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::cell::RefCell;
 use std::sync::LazyLock;
@@ -74,6 +74,15 @@ pub fn pratt() -> &'static PrattParser<Rule> {
             .op(Op::postfix(dot_access) | Op::postfix(index) | Op::postfix(bit_select))
     });
     &PRATT
+}
+
+/// One `…;` item of a list section.
+pub enum Item {
+    Var(VarDecl),
+    Define(Define),
+    Assign(Assign),
+    Call(CallDecl),
+    Exit(ExitDecl),
 }
 
 /// An expression with the depth of its tree; depth `POISONED` marks an error already reported.
@@ -147,35 +156,9 @@ impl Builder {
     fn section(&self, p: Pair<Rule>) -> Section {
         let span = self.span(&p);
         match p.as_rule() {
-            Rule::var_section => {
-                let mut inner = p.into_inner();
-                let kind = match inner.next().map(|k| k.as_rule()) {
-                    Some(Rule::k_IVAR) => VarKind::Input,
-                    Some(Rule::k_FROZENVAR) => VarKind::Frozen,
-                    _ => VarKind::State,
-                };
-                let decls = inner.filter(|d| d.as_rule() == Rule::var_decl).map(|d| self.var_decl(d)).collect();
-                Section::Var { kind, decls, span }
-            }
-            Rule::define_section => {
-                let defs = children(p, Rule::define)
-                    .map(|d| {
-                        let span = self.span(&d);
-                        let mut it = Self::meaningful(d);
-                        let name = self.ident(&it.next().expect("grammar: define has a name"));
-                        let expr = self.expr(it.next().expect("grammar: define has a body"));
-                        Define { name, expr, span }
-                    })
-                    .collect();
-                Section::Define { defs, span }
-            }
             Rule::constants_section => {
                 let names = children(p, Rule::ident).map(|q| self.ident(&q)).collect();
                 Section::Constants { names, span }
-            }
-            Rule::assign_section => {
-                let assigns = children(p, Rule::assign).map(|a| self.assign(a)).collect();
-                Section::Assign { assigns, span }
             }
             Rule::init_section => Section::Init { expr: self.single_expr(p), span },
             Rule::trans_section => Section::Trans { expr: self.single_expr(p), span },
@@ -191,28 +174,31 @@ impl Builder {
                 Section::Compassion { p: self.expr(pe), q: self.expr(qe), span }
             }
             Rule::spec_section => Section::Spec(self.spec(p)),
-            Rule::call_section => {
-                let calls = children(p, Rule::call_decl)
-                    .map(|c| {
-                        let span = self.span(&c);
-                        let (target, condition) = self.named_condition(c);
-                        CallDecl { target, condition, span }
-                    })
-                    .collect();
-                Section::Call { calls, span }
-            }
-            Rule::exit_section => {
-                let exits = children(p, Rule::exit_decl)
-                    .map(|c| {
-                        let span = self.span(&c);
-                        let (name, condition) = self.named_condition(c);
-                        ExitDecl { name, condition, span }
-                    })
-                    .collect();
-                Section::Exit { exits, span }
-            }
             other => unreachable!("grammar: {other:?} is not a section"),
         }
+    }
+
+    /// One item of a list section (`var_item`, `define_item`, …).
+    pub fn item(&self, chunk: Pair<Rule>) -> Option<Item> {
+        let p = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+        let span = self.span(&p);
+        Some(match p.as_rule() {
+            Rule::var_decl => Item::Var(self.var_decl(p)),
+            Rule::define => {
+                let (name, expr) = self.named_condition(p);
+                Item::Define(Define { name, expr, span })
+            }
+            Rule::assign => Item::Assign(self.assign(p)),
+            Rule::call_decl => {
+                let (target, condition) = self.named_condition(p);
+                Item::Call(CallDecl { target, condition, span })
+            }
+            Rule::exit_decl => {
+                let (name, condition) = self.named_condition(p);
+                Item::Exit(ExitDecl { name, condition, span })
+            }
+            other => unreachable!("grammar: {other:?} is not a section item"),
+        })
     }
 
     fn single_expr(&self, p: Pair<Rule>) -> Expr {
@@ -343,8 +329,8 @@ impl Builder {
     fn build(&self, p: Pair<Rule>) -> Built {
         let span = self.span(&p);
         let pairs = p.into_inner();
-        if recursive_fold_depth(pairs.clone()) > MAX_EXPR_DEPTH as usize {
-            return self.too_deep(span);
+        if let Some(op) = pairs.clone().filter(|q| folds_recursively(q.as_rule())).nth(MAX_EXPR_DEPTH as usize) {
+            return self.too_deep(span, self.span(&op));
         }
         pratt()
             .map_primary(|q| self.primary(q))
@@ -354,9 +340,10 @@ impl Builder {
             .parse(pairs)
     }
 
-    fn too_deep(&self, span: Span) -> Built {
+    /// Reports an expression deeper than the limit; `anchor` is the operator that crossed it.
+    fn too_deep(&self, span: Span, anchor: Span) -> Built {
         self.report(
-            Diagnostic::error("E0011", "expression nested too deeply", span)
+            Diagnostic::error("E0011", "expression nested too deeply", anchor)
                 .with_label_message(format!("more than {MAX_EXPR_DEPTH} levels of operators"))
                 .with_help("split the expression into several DEFINEs, or use `x in {…}` instead of long chains of `|`"),
         );
@@ -365,13 +352,14 @@ impl Builder {
 
     /// Combines children into a node one level deeper, unless a child is poisoned or the
     /// node would be too deep.
-    fn node(&self, kind: ExprKind, span: Span, child_depths: &[u32]) -> Built {
+    /// `anchor` is the node's operator or opening keyword: where "too deep" is reported.
+    fn node(&self, kind: ExprKind, span: Span, anchor: Span, child_depths: &[u32]) -> Built {
         let max = child_depths.iter().copied().max().unwrap_or(0);
         if max == POISONED {
             return (Expr { kind: ExprKind::Error, span }, POISONED);
         }
         if max + 1 > MAX_EXPR_DEPTH {
-            return self.too_deep(span);
+            return self.too_deep(span, anchor);
         }
         (Expr { kind, span }, max + 1)
     }
@@ -415,32 +403,33 @@ impl Builder {
                     depths.extend([dc, dv]);
                     branches.push(CaseBranch { condition, value, span: bspan });
                 }
-                self.node(ExprKind::Case(branches), span, &depths)
+                self.node(ExprKind::Case(branches), span, head(span, 4), &depths)
             }
             Rule::set_expr => {
                 let (items, depths) = self.build_list(p);
-                self.node(ExprKind::Set(items), span, &depths)
+                self.node(ExprKind::Set(items), span, head(span, 1), &depths)
             }
             Rule::next_expr | Rule::init_expr => {
                 let is_next = p.as_rule() == Rule::next_expr;
                 let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: next/init");
                 let (e, d) = self.build(inner);
                 let kind = if is_next { ExprKind::Next(Box::new(e)) } else { ExprKind::Init(Box::new(e)) };
-                self.node(kind, span, &[d])
+                self.node(kind, span, head(span, 4), &[d])
             }
             Rule::func_call => {
                 let mut it = p.into_inner();
                 let name = self.ident(&it.next().expect("grammar: function name"));
+                let anchor = name.span;
                 let (args, depths): (Vec<Expr>, Vec<u32>) =
                     it.filter(|q| q.as_rule() == Rule::expr).map(|q| self.build(q)).unzip();
-                self.node(ExprKind::Call(name, args), span, &depths)
+                self.node(ExprKind::Call(name, args), span, anchor, &depths)
             }
             Rule::until_e | Rule::until_a => {
                 let universal = p.as_rule() == Rule::until_a;
                 let mut it = p.into_inner().filter(|q| q.as_rule() == Rule::until_operand);
                 let (lhs, dl) = self.build(it.next().expect("grammar: until lhs"));
                 let (rhs, dr) = self.build(it.next().expect("grammar: until rhs"));
-                self.node(ExprKind::Until { universal, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span, &[dl, dr])
+                self.node(ExprKind::Until { universal, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span, head(span, 1), &[dl, dr])
             }
             other => unreachable!("grammar: {other:?} is not a primary expression"),
         }
@@ -451,7 +440,8 @@ impl Builder {
     }
 
     fn prefix(&self, op: Pair<Rule>, (rhs, d): Built) -> Built {
-        let span = self.span(&op).to(rhs.span);
+        let anchor = self.span(&op);
+        let span = anchor.to(rhs.span);
         let r = Box::new(rhs);
         let kind = match op.as_rule() {
             Rule::op_not => ExprKind::Unary(UnaryOp::Not, r),
@@ -464,39 +454,41 @@ impl Builder {
             Rule::op_AG => ExprKind::Ctl(CtlOp::AG, r),
             _ => ExprKind::Ltl(op.as_str().to_string(), vec![*r]),
         };
-        self.node(kind, span, &[d])
+        self.node(kind, span, anchor, &[d])
     }
 
     fn infix(&self, (lhs, dl): Built, op: Pair<Rule>, (rhs, dr): Built) -> Built {
         let span = lhs.span.to(rhs.span);
+        let anchor = self.span(&op);
         let (l, r) = (Box::new(lhs), Box::new(rhs));
         let kind = match op.as_rule() {
             Rule::op_range => ExprKind::Range(l, r),
             Rule::op_ite => {
                 let middle = op.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: ?: middle");
                 let (m, dm) = self.build(middle);
-                return self.node(ExprKind::Ite(l, Box::new(m), r), span, &[dl, dm, dr]);
+                return self.node(ExprKind::Ite(l, Box::new(m), r), span, anchor, &[dl, dm, dr]);
             }
             rule => match binary_op(rule) {
                 Some(b) => ExprKind::Binary(b, l, r),
                 None => ExprKind::Ltl(op.as_str().to_string(), vec![*l, *r]),
             },
         };
-        self.node(kind, span, &[dl, dr])
+        self.node(kind, span, anchor, &[dl, dr])
     }
 
     fn postfix(&self, (lhs, dl): Built, op: Pair<Rule>) -> Built {
-        let span = lhs.span.to(self.span(&op));
+        let anchor = self.span(&op);
+        let span = lhs.span.to(anchor);
         match op.as_rule() {
             Rule::dot_access => {
                 let field = op.into_inner().find(|q| q.as_rule() == Rule::ident).expect("grammar: field");
                 let field = self.ident(&field);
-                self.node(ExprKind::Dot(Box::new(lhs), field), span, &[dl])
+                self.node(ExprKind::Dot(Box::new(lhs), field), span, anchor, &[dl])
             }
             Rule::index => {
                 let e = op.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: index");
                 let (i, di) = self.build(e);
-                self.node(ExprKind::Index(Box::new(lhs), Box::new(i)), span, &[dl, di])
+                self.node(ExprKind::Index(Box::new(lhs), Box::new(i)), span, anchor, &[dl, di])
             }
             _ => {
                 let op_span = self.span(&op);
@@ -559,33 +551,19 @@ fn binary_op(rule: Rule) -> Option<BinaryOp> {
     })
 }
 
-/// Operators of one flat expression sequence that pest's Pratt parser folds by recursion: prefix
-/// operators and the right-associative `->` and `? :`.
-fn recursive_fold_depth(pairs: Pairs<Rule>) -> usize {
-    pairs
-        .filter(|p| {
-            matches!(
-                p.as_rule(),
-                Rule::op_not
-                    | Rule::op_neg
-                    | Rule::op_EX
-                    | Rule::op_AX
-                    | Rule::op_EF
-                    | Rule::op_AF
-                    | Rule::op_EG
-                    | Rule::op_AG
-                    | Rule::op_X
-                    | Rule::op_G
-                    | Rule::op_F
-                    | Rule::op_Y
-                    | Rule::op_Z
-                    | Rule::op_H
-                    | Rule::op_O
-                    | Rule::op_implies
-                    | Rule::op_ite
-            )
-        })
-        .count()
+/// Operators that pest's Pratt parser folds by recursion: prefix operators and the
+/// right-associative `->` and `? :`. Runs of them are counted before folding.
+fn folds_recursively(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        op_not | op_neg | op_EX | op_AX | op_EF | op_AF | op_EG | op_AG | op_X | op_G | op_F | op_Y | op_Z | op_H | op_O | op_implies | op_ite
+    )
+}
+
+/// The first `len` bytes of a span (an opening keyword or bracket).
+fn head(span: Span, len: u32) -> Span {
+    Span { start: span.start, end: (span.start + len).min(span.end) }
 }
 
 /// The children of `p` produced by `rule`.

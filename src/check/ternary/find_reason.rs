@@ -51,8 +51,26 @@ pub struct Search<'m, 'a> {
     pub d: Vec<Pair>,
 }
 
-/// `GetNextExpansion`: `(Some(b), D)` if a box to contextualise was found, else `(None, D)`.
-pub fn get_next_expansion(m: &Model) -> (Option<BoxRef>, Vec<Pair>) {
+/// The outcome of one GetNextExpansion call.
+pub struct Expansion {
+    /// The box to contextualise, if one was found.
+    pub b: Option<BoxRef>,
+    /// `D`: the pairs on detected global dependency cycles.
+    pub d: Vec<Pair>,
+    /// Every pair FindReason was called on (all returned ∅ when `b` is None).
+    pub requested: FxHashSet<Pair>,
+}
+
+impl Expansion {
+    pub fn requested_pairs(&self) -> Vec<Pair> {
+        let mut pairs: Vec<Pair> = self.requested.iter().copied().collect();
+        pairs.sort_unstable();
+        pairs
+    }
+}
+
+/// `GetNextExpansion`: a box to contextualise, or the detected cycles `D`.
+pub fn get_next_expansion(m: &Model) -> Expansion {
     let mut s = Search {
         m,
         stacks: Vec::new(),
@@ -64,11 +82,8 @@ pub fn get_next_expansion(m: &Model) -> (Option<BoxRef>, Vec<Pair>) {
         d: Vec::new(),
     };
     let start = (m.initial, 0, m.phi.root);
-    if m.val(start.0, start.1, start.2) != Tv::Unknown {
-        return (None, Vec::new());
-    }
-    let b = s.find_reason(start);
-    (b, s.d)
+    let b = if m.val(start.0, start.1, start.2) == Tv::Unknown { s.find_reason(start) } else { None };
+    Expansion { b, d: s.d, requested: s.requested }
 }
 
 impl Search<'_, '_> {

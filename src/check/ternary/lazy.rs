@@ -3,13 +3,18 @@
 //! dependency cycles it detected (∃G → tt, ∃U → ff, only pairs in `D`).
 //!
 //! Soundness guard (our addition; RSMCheck's lazy mode crashes or answers wrongly on some
-//! inputs): cycle detection in `D` ignores the box stack, so a detected "cycle" may return into
-//! a box other than the one it entered through. Before resolving, `D` (one formula at a time,
-//! lowest first) is shrunk to its largest subset `S` that justifies the resolution on its own:
+//! inputs, and the paper's Thm. 3 argument overlooks it): cycle detection in `D` ignores the box
+//! stack, so a detected "cycle" may return into a box other than the one it entered through,
+//! whose return value may differ. Before resolving, `D` (one formula at a time, lowest first) is
+//! shrunk to its largest subset `S` that justifies the resolution on its own:
 //! for ∃Gφ₁ every node of `S` has φ₁ = tt and a `→₊` successor in `S` or known tt — an exit of
 //! copy `X` needs the return nodes of *all* live boxes mapped to `X` in `S` or tt; for ∃(φ₁Uφ₂)
 //! every node has φ₂ = ff and φ₁ = ff or all successors (return nodes, for exits) in `S` or ff.
-//! If nothing survives, the lazy loop falls back to a complete heuristic (contextualise some box
+//! If nothing of `D` survives, the same filter is applied to all pairs FindReason was called on
+//! in this search (all returned ∅): FindReason skips a pair already explored on another branch
+//! instead of re-exploring it as the paper's R-only search would, so cycles through such pairs
+//! are not recorded in `D` (on random models this widening is needed in about one resolution in
+//! ten). If nothing survives either, the lazy loop falls back to a complete heuristic (contextualise some box
 //! of C(A,Φ,γ,∂)); if C is empty, Lemma 6 applies to the lowest formula with unknowns, which is
 //! resolved everywhere as in the eager loop. Fallbacks are counted in the statistics.
 
@@ -25,8 +30,8 @@ pub fn run(m: &mut Model) {
     refine_all(m);
     while !m.root_value().is_known() {
         m.stats.expansions += 1;
-        let (b, d) = get_next_expansion(m);
-        if let Some((y, c)) = b {
+        let exp = get_next_expansion(m);
+        if let Some((y, c)) = exp.b {
             if m.contextualize(y, c) {
                 m.remove_unreachable();
             } else {
@@ -34,7 +39,7 @@ pub fn run(m: &mut Model) {
                 // return values cannot be one. Stay safe: fall back.
                 fallback(m);
             }
-        } else if !resolve_detected(m, &d) {
+        } else if !resolve_detected(m, &exp.d) && !resolve_detected(m, &exp.requested_pairs()) {
             fallback(m);
         }
         refine_all(m);

@@ -1,13 +1,7 @@
 use super::*;
 use crate::explicit::test_support::*;
-use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, NamedExpr, Value};
+use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, Value};
 use crate::source::Span;
-
-fn procedure(name: &str, vars: &[(&str, Domain)]) -> System {
-    let mut s = system(name, vars);
-    s.is_procedure = true;
-    s
-}
 
 fn and(a: Expr, b: Expr) -> Expr {
     bin(BinOp::And, a, b)
@@ -66,46 +60,6 @@ fn readme_multi_exit_example() {
     assert_eq!(main.returns(1, 1), &[3]); // error → handler
     assert_eq!(main.succ.neighbours(2), &[2]);
     assert_eq!(main.succ.neighbours(1), &[] as &[u32]);
-}
-
-/// Thesis Listing 5.2 (digest §7.12) with labels p, q, x, y. `q` holds at the call `b2`, which
-/// the thesis' listing does: a warning. No exit is ever reached (every path of each module calls
-/// the other), so only the entry-side locations exist.
-fn listing_5_2() -> LoweredProgram {
-    // symbols: f1 f2 b1 b2 b3 b4 b5 = 0..6
-    let mut foo = procedure("foo", &[("state", Domain::Enum(vec![Value::Sym(0), Value::Sym(1)]))]);
-    foo.uses_exit_value = true;
-    foo.init_assign[0] = Some(sym(0));
-    foo.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), Expr::Const(Value::Exit))], Span::new(5, 6)));
-    foo.calls = vec![CallEntry { target: 1, condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
-    let define = |name: &str, expr: Expr| NamedExpr { name: name.into(), expr, span: Span::new(40, 41) };
-    foo.defines = vec![define("p", bin(BinOp::In, var(0), set(vec![Expr::Const(Value::Exit)]))), define("q", bin(BinOp::In, var(0), set(vec![sym(0)])))];
-    foo.define_labels = vec![Some(0), Some(1)];
-    let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(Value::Sym).collect()))]);
-    bar.uses_exit_value = true;
-    bar.init_assign[0] = Some(sym(2));
-    let exit = Expr::Const(Value::Exit);
-    bar.next_assign[0] = Some(case(
-        vec![
-            (eq(var(0), sym(2)), set(vec![sym(3), sym(5)])),
-            (eq(var(0), sym(3)), sym(4)),
-            (eq(var(0), sym(4)), exit.clone()),
-            (eq(var(0), sym(5)), sym(6)),
-            (eq(var(0), sym(6)), exit.clone()),
-        ],
-        Span::new(7, 8),
-    ));
-    bar.calls = vec![CallEntry { target: 0, condition: bin(BinOp::In, var(0), set(vec![sym(3), sym(5)])), span: Span::new(50, 51) }];
-    bar.defines = vec![
-        define("q", bin(BinOp::In, var(0), set(vec![sym(2), sym(3), exit.clone()]))),
-        define("x", bin(BinOp::In, var(0), set(vec![exit]))),
-        define("y", bin(BinOp::In, var(0), set(vec![sym(2)]))),
-    ];
-    bar.define_labels = vec![Some(1), Some(2), Some(3)];
-    let mut p = program(vec![foo, bar], &["f1", "f2", "b1", "b2", "b3", "b4", "b5"]);
-    p.labels = vec!["p".into(), "q".into(), "x".into(), "y".into()];
-    p.specs = vec![spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))), "EF p"), spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1")];
-    p
 }
 
 #[test]
