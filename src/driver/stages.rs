@@ -32,7 +32,7 @@ pub struct Stages {
 /// The stages present in this build. The front end is developed in parallel and is linked here
 /// once it is merged.
 pub fn linked() -> Stages {
-    Stages { load: None, check_flat: Some(check_flat), check_rks: Some(check_rks) }
+    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
@@ -41,6 +41,8 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     use crate::check::flat;
     let k = &model.kripke;
     let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant);
+    // Every INVARSPEC (propositional) goes to reachability: as AG under fair CTL it would ignore
+    // unfair/deadlocked states, which NuSMV's INVARSPEC does not.
     let ctl_formulas: Vec<Ctl<PropId>> = ctl.iter().map(|(_, s)| s.formula.clone()).collect();
     let invariant_formulas: Vec<Ctl<PropId>> = invariants.iter().map(|(_, s)| s.formula.clone()).collect();
     let report = flat::check_ctl(k, &ctl_formulas, &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
