@@ -259,3 +259,23 @@ fn empty_structure_makes_everything_vacuously_true() {
     assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
     assert!(check_invariants(&k, &[Ctl::False], true)[0].holds);
 }
+
+/// Witnesses continue into nested existential subformulas: `EF (p & EG q)` gives a path to a
+/// `p` state from which a `q`-lasso starts, like NuSMV's `explain`.
+#[test]
+fn nested_witness_continues_into_eg() {
+    // 0 -> 1 -> 2 -> 3 -> 2; p at 1 and 2, q at 2 and 3 (and 1 has no q-loop: 1 is not q)
+    let m = Model {
+        succ: vec![vec![1], vec![2], vec![3], vec![2]],
+        init: vec![0],
+        props: vec![vec![false, true, true, false], vec![false, false, true, true]],
+        fairness: vec![],
+    };
+    let k = to_kripke(&m);
+    let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(0)), Box::new(Ctl::EG(Box::new(Ctl::Atom(1)))))));
+    let r = check_ctl(&k, &[spec], &[], &CheckOptions::default());
+    assert!(r.verdicts[0].holds);
+    let trace = r.verdicts[0].trace.as_ref().unwrap();
+    assert_eq!(trace.kind, TraceKind::Witness);
+    assert_eq!((states(&r.verdicts[0]), trace.loop_start), (vec![0, 1, 2, 3], Some(2)));
+}
