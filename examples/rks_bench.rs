@@ -41,11 +41,15 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
     }
     // Entry labels per component (for virtual locations).
     let mut entry_of = std::collections::HashMap::new();
+    let mut entry_is_exit = std::collections::HashSet::new();
     for c in comps {
         for n in c["nodes"].as_array().into_iter().flatten() {
             if n["is_entry"].as_bool() == Some(true) {
                 let labels: Vec<String> = n["labels"].as_array().map(|a| a.iter().filter_map(|l| l.as_str()).filter(|l| wanted_labels(l)).map(str::to_string).collect()).unwrap_or_default();
                 entry_of.insert(name(&c["name"])?, labels);
+                if n["is_exit"].as_bool() == Some(true) {
+                    entry_is_exit.insert(name(&c["name"])?);
+                }
             }
         }
     }
@@ -79,7 +83,12 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
                     } else {
                         target
                     };
-                    b.ret(cid, &bx, &ex, &to);
+                    // RSMCheck's reading: a call into an entry without successors (an entry
+                    // that is also an exit) is a dead end (dubslaff-2024-digest.md §2.3).
+                    let dead = std::env::var("RSMCHECK_DEAD_ENDS").is_ok_and(|v| v == "1") && entry_is_exit.contains(&box_target[&bx]);
+                    if !dead {
+                        b.ret(cid, &bx, &ex, &to);
+                    }
                 }
             }
         }
@@ -138,6 +147,21 @@ fn main() -> Result<(), String> {
                 engine, threads, specs.len(), v.iter().filter(|&&x| x).count(), secs, st.context_pairs_created, st.context_pairs_checked, st.local_checks, st.fixpoint_rounds
             );
             verdicts.push(v);
+        }
+    }
+    if std::env::var("TRACE").is_ok() {
+        let r = rks::check(&rks, specs[0].0, &specs[0].1, &RksOptions { engine: RksEngine::Incremental, want_trace: true });
+        if let Some(t) = r.trace {
+            for s in &t.steps {
+                if let rks::RksStep::At { component, node, stack } = s {
+                    let c = &rks.components[*component as usize];
+                    let labels: Vec<&str> = rks.prop_names.iter().enumerate().filter(|(p, _)| c.props[*p].contains(*node as usize)).map(|(_, n)| n.as_str()).collect();
+                    println!("{} {} depth {} exit {} succ {:?} {:?}", c.name, c.node_names[*node as usize], stack.len(), c.is_exit(*node), c.succ.neighbours(*node), labels);
+                } else {
+                    println!("terminated");
+                }
+            }
+            println!("loop {:?} push {}", t.loop_start, t.loop_push.len());
         }
     }
     if verdicts.windows(2).any(|w| w[0] != w[1]) {
