@@ -45,6 +45,9 @@ pub struct Core<'a> {
     links: FxHashMap<(PairId, NodeId), PairId>,
     /// Inside a fixpoint's worklist, where a callee context without pairs must get them.
     in_fixpoint: bool,
+    /// Contexts with more `M` tops than this are stored as they are ([`MAX_ENUMERATED_MAYBES`]
+    /// by default; tests lower it to exercise ternary contexts on small models).
+    pub max_enumerated_maybes: usize,
 }
 
 /// Contexts with at most this many `M` tops stand for their `T`/`F` completions (the thesis'
@@ -73,7 +76,7 @@ impl<'a> Core<'a> {
                 v
             })
             .collect();
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false }
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -98,7 +101,7 @@ impl<'a> Core<'a> {
                 }
                 let mut ps = Vec::new();
                 let maybes = self.top_maybes(g, s, ctx);
-                if maybes > MAX_ENUMERATED_MAYBES {
+                if maybes > self.max_enumerated_maybes {
                     return match self.kb.find(g, s, ctx) {
                         Some(p) => View::Pairs(vec![p]),
                         None => View::Unknown,
@@ -129,7 +132,7 @@ impl<'a> Core<'a> {
 
     /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
     pub fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> bool {
-        self.top_maybes(g, s, ctx) > MAX_ENUMERATED_MAYBES
+        self.top_maybes(g, s, ctx) > self.max_enumerated_maybes
     }
 
     pub fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Tern {
