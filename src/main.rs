@@ -91,6 +91,7 @@ enum TerminationArg {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ImportFormat {
     /// RSMCheck JSON (`.rsm`)
+    #[value(name = "rsm-json", alias = "rsm")]
     Rsm,
     /// PuMoC pushdown systems (`.pds`)
     Pds,
@@ -151,12 +152,10 @@ fn check(args: CheckArgs) -> i32 {
 }
 
 fn import(args: ImportArgs) -> i32 {
-    let name = match args.format {
-        ImportFormat::Rsm => "rsm",
-        ImportFormat::Pds => "pds",
-        ImportFormat::Pdmu => "pdmu",
+    let format = match args.format {
+        ImportFormat::Rsm => xmv_rs::import::ImportFormat::RsmJson,
+        ImportFormat::Pds => xmv_rs::import::ImportFormat::Pds,
+        ImportFormat::Pdmu => xmv_rs::import::ImportFormat::Pdmu,
     };
-    let _ = (&args.input, &args.ctl, &args.output);
-    eprintln!("error: the `{name}` importer (`xmv_rs::import`) is not part of this build yet");
-    2
+    xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &mut std::io::stderr())
 }

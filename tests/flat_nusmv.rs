@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use support::random::{Rng, cases};
 use xmv_rs::check::flat::{CheckOptions, check_ctl, check_invariants};
+use xmv_rs::ctl::Ctl;
 
 fn nusmv() -> Option<PathBuf> {
     let Some(path) = std::env::var_os("NUSMV").map(PathBuf::from) else {
@@ -66,7 +67,8 @@ fn verdicts_agree_with_nusmv_on_generated_models() {
             assert_eq!(v.holds, *theirs, "case {case}, SPEC {}:\n{smv}", ctl_text(&model.specs[i]));
             specs_agreed += 1;
         }
-        let inv = check_invariants(&k, &model.invariant_props(), false);
+        let invariants: Vec<Ctl<u32>> = model.invariant_props().into_iter().map(Ctl::Atom).collect();
+        let inv = check_invariants(&k, &invariants, false);
         for (v, theirs) in inv.iter().zip(&their_invars) {
             assert_eq!(v.holds, *theirs, "case {case}, invariant:\n{smv}");
             invars_agreed += 1;

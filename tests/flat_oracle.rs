@@ -5,12 +5,16 @@
 mod support;
 
 use support::oracle::Model;
-use support::random::{Rng, cases, formula, model, to_kripke};
-use xmv_rs::check::flat::trace::{Trace, TraceKind};
-use xmv_rs::check::flat::{CheckOptions, has_existential_top, check_ctl, fair_states, satisfying_states};
+use support::random::{Rng, cases, formula, model, propositional, to_kripke};
+use xmv_rs::report::trace::{SpecOutcome, Trace, TraceKind};
+use xmv_rs::check::flat::{CheckOptions, check_invariants, has_existential_top, check_ctl, fair_states, satisfying_states};
 use xmv_rs::ctl::Ctl;
 
 const FORMULAS_PER_MODEL: usize = 25;
+
+fn states(outcome: &SpecOutcome) -> Vec<u32> {
+    outcome.trace.as_ref().expect("a trace").steps.iter().map(|s| s.state).collect()
+}
 
 fn fairness_ids(m: &Model) -> Vec<u32> {
     m.fairness.iter().map(|&p| p as u32).collect()
@@ -68,6 +72,34 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
     eprintln!("verdicts: {agree} specs agree with the oracle ({vacuous} models without fair initial states)");
 }
 
+/// INVARSPEC: holds iff every reachable state satisfies the (propositional) formula, whatever the
+/// fairness constraints; a counterexample is a shortest path to a violating state.
+#[test]
+fn invariants_match_reachability() {
+    let mut rng = Rng::new(0x1a7a);
+    let mut compared = 0;
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let dist = m.distances();
+        let invariants: Vec<Ctl<u32>> = (0..5).map(|_| propositional(&mut rng, 3)).collect();
+        let got = check_invariants(&k, &invariants, true);
+        for (inv, outcome) in invariants.iter().zip(&got) {
+            let value = m.eval(inv);
+            let shortest = (0..m.n()).filter(|&s| !value[s]).filter_map(|s| dist[s]).min();
+            assert_eq!(outcome.holds, shortest.is_none(), "case {case}: {inv:?} on {m:?}");
+            if let Some(d) = shortest {
+                let s = states(outcome);
+                assert_eq!(s.len(), d + 1, "counterexample is not shortest");
+                assert!(m.init.contains(&(s[0] as usize)) && !value[*s.last().unwrap() as usize]);
+                assert!(s.windows(2).all(|w| m.succ[w[0] as usize].contains(&(w[1] as usize))));
+            }
+            compared += 1;
+        }
+    }
+    eprintln!("invariants: {compared} agree with reachability");
+}
+
 /// A trace is a path from a fair initial state along transitions (closing its loop if any), and
 /// for the basic spec shapes it shows what it should.
 fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
@@ -78,7 +110,7 @@ fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
         assert!(!fair_init || !has_existential_top(spec), "true existential spec without witness: {spec:?} on {m:?}");
         return;
     };
-    let s: Vec<usize> = t.states.iter().map(|&x| x as usize).collect();
+    let s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
     assert!(!s.is_empty());
     assert!(m.init.contains(&s[0]) && fair[s[0]], "trace must start in a fair initial state");
     for w in s.windows(2) {
@@ -172,8 +204,8 @@ fn ef_and_not_ef_both_false_with_two_initial_states() {
     let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
     assert!(!r.verdicts[0].holds && !r.verdicts[1].holds);
     // The counterexample to EF b is the initial state that cannot reach b.
-    assert_eq!(r.verdicts[0].trace.as_ref().unwrap().states, vec![1]);
-    assert_eq!(r.verdicts[1].trace.as_ref().unwrap().states, vec![0, 2]);
+    assert_eq!(states(&r.verdicts[0]), vec![1]);
+    assert_eq!(states(&r.verdicts[1]), vec![0, 2]);
 }
 
 /// A deadlock reachable from a live initial state: the deadlock is unfair, so `AX false` holds
@@ -189,8 +221,7 @@ fn partial_deadlock_only_hides_the_dead_branch() {
     let got: Vec<bool> = r.verdicts.iter().map(|v| v.holds).collect();
     assert_eq!(got, vec![true, true, false, true]);
     assert!(!r.fair_states_empty);
-    let eg = r.verdicts[3].trace.as_ref().unwrap();
-    assert_eq!((eg.states.clone(), eg.loop_start), (vec![0], Some(0)));
+    assert_eq!((states(&r.verdicts[3]), r.verdicts[3].trace.as_ref().unwrap().loop_start), (vec![0], Some(0)));
 }
 
 /// Fairness: with `FAIRNESS q` the path that stays in `¬q` forever is not fair, so `AF q` holds.

@@ -346,6 +346,38 @@ SPEC EF done_label
 }
 
 #[test]
+fn procedure_specs_may_name_labels_of_other_modules() {
+    let p = load(
+        "MODULE foo
+VAR pc : {f1, f2};
+CALL bar := pc = f2;
+ASSIGN
+  init(pc) := f1;
+  next(pc) := case pc = f1 : f2; TRUE : EXIT; esac;
+SPEC AG (pc = f1 -> EF finished)
+
+MODULE bar
+VAR b : boolean;
+DEFINE finished := b;
+ASSIGN
+  init(b) := FALSE;
+  next(b) := EXIT;
+",
+    );
+    assert_eq!(p.labels, ["finished"]);
+    match &p.specs[0].formula {
+        Ctl::AG(f) => match &**f {
+            Ctl::Implies(a, b) => {
+                assert!(matches!(**a, Ctl::Atom(SpecAtom::State(_))));
+                assert_eq!(**b, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))));
+            }
+            f => panic!("{f:?}"),
+        },
+        f => panic!("{f:?}"),
+    }
+}
+
+#[test]
 fn single_module_without_main_is_the_flat_model() {
     let p = load("MODULE counter\nVAR x : 0..2;\nASSIGN init(x) := 0; next(x) := (x + 1) mod 3;\nSPEC AG x < 3\n");
     assert_eq!(p.flat, Some(0));

@@ -41,6 +41,14 @@ fn run(model: &Path, ctl: Option<&Path>) -> Result<String, String> {
 }
 
 fn check(expected_path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if expected_path.extension().is_some_and(|e| e == "smv") {
+        let file = SourceFile::new(expected_path.display().to_string(), actual);
+        let (_, diags) = xmv_rs::syntax::parse(&file);
+        if !diags.is_empty() {
+            let rendered: String = diags.iter().map(|d| d.render(&file)).collect();
+            failures.push(format!("{} does not parse:\n{rendered}", expected_path.display()));
+        }
+    }
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(expected_path, actual).expect("write golden");
         return;

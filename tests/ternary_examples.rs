@@ -147,3 +147,38 @@ fn termination_rules_at_the_bottom_level_exit() {
         verdict(&m, "EX EX !p", !expected);
     }
 }
+
+/// FindReason's cycle detection ignores the box stack: from X's exit, the stack-top return node
+/// of c1 leads through c2 back into X's entry, which closes a "cycle" in `D`, but every run from
+/// m0 ends in the p-free m3. Resolving that cycle blindly to tt would make `EG p` true.
+#[test]
+fn stack_insensitive_cycles_are_not_resolved_blindly() {
+    let model = Model::parse(
+        "props p
+         termination loop
+         component Main
+           loc m0 p
+           call c1 X
+           loc m1 p
+           call c2 X
+           loc m2 p
+           call c3 X
+           loc m3
+           edge m0 c1
+           edge c1 m1
+           edge m1 c2
+           edge c2 m2
+           edge m2 c3
+           edge c3 m3
+           edge m3 m3
+         component X exits xe
+           loc x0 p
+           loc xe p
+           edge x0 xe",
+    );
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "EG p", false);
+    verdict(&m, "AF !p", true);
+    verdict(&m, "EF EG p", false);
+    verdict(&m, "E [ p U !p ]", true);
+}

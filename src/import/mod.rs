@@ -6,6 +6,7 @@
 //! formula file ([`ctl_file`]). Readers: [`rsm_json`] (RSMCheck), [`pds`] (PuMoC) and [`pdmu`]
 //! (PDSolver); the last two share the pushdown-to-RSM construction in [`pds_to_rsm`].
 
+pub mod cli;
 pub mod ctl_file;
 pub mod json;
 pub mod names;
@@ -92,7 +93,8 @@ pub fn import(format: ImportFormat, input: &SourceFile, ctl: Option<&SourceFile>
     let procs = procedures::split(&rsm);
     let source = smv_writer::SourceNames { model: input.name.clone(), ctl: ctl.map(|c| c.name.clone()), format };
     let (smv, stats, unknown_atoms) = smv_writer::write(&rsm, &procs, &specs, &source);
-    for (atom, span, in_ctl) in unknown_atoms {
+    // Generated specs (PDSolver def/use) name atoms that need not occur; only the user's count.
+    for (atom, span, in_ctl) in unknown_atoms.into_iter().filter(|a| a.2) {
         warnings.push((Diagnostic::warning("W0802", format!("`{atom}` is not a label of any node; it is false everywhere"), span), in_ctl));
     }
     Ok(Imported { smv, warnings, stats })

@@ -26,6 +26,12 @@ fn lex(line: &str, base: usize) -> Vec<(Tok, Span)> {
         if c.is_whitespace() {
             continue;
         }
+        if c == '-' && line[i..].starts_with("-->") {
+            chars.next();
+            chars.next();
+            out.push((Tok::Word("-->".into()), Span::new(base + i, base + i + 3)));
+            continue;
+        }
         if matches!(c, '<' | '>' | '(' | ')' | ',') {
             out.push((Tok::Punct(c), Span::new(base + i, base + i + 1)));
             continue;
@@ -155,7 +161,7 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
             line.expect('>')?;
             match line.toks.get(line.pos) {
                 Some((Tok::Word(w), _)) if w == "-->" => line.pos += 1,
-                _ => return Err(Diagnostic::error("E0821", format!("expected `-->`, found {}", line.found()), line.span())),
+                _ => return Err(Diagnostic::error("E0821", format!("expected `-->`, found {}", line.found()), line.span()).with_help("write rules as `p <g> --> q <w>` with at most two symbols in `w`")),
             }
             let (q, _) = line.expect_word("a control state")?;
             line.expect('<')?;

@@ -168,5 +168,9 @@ pub fn translate(pds: &Pds) -> Rsm {
     }
     let initial_node = node_of[&pds.initial];
     comp.nodes[initial_node].is_entry = true;
-    Rsm { components: vec![comp], initial_component: 0, initial_node, format_name: pds.format_name.clone(), notes: pds.notes.clone() }
+    let mut notes = vec![
+        "Pushdown system to RSM (the standard construction, as RSMCheck's pds_to_rsm.py): the nodes are the heads `p<g>` (control state, top of stack), each module is the procedure entered at one head, and its name is that head's. A rule `p<g> --> q<g1 g2>` calls the procedure entered at `q<g1>` (the call state is `<g2>_<q<g1>>`, for the pushed return symbol g2); a head whose only rule pops to state q is an exit, and the caller continues at head `q<g2>`, so the step count is the PDS's. A pop from a head that has other rules too goes through a virtual exit `pop<q>` labelled like state q (one extra step). A head carries the labels of its control state, of its stack symbol and its own. When the initial head pops its only symbol the PDS stops; here that exit loops (TERMINATION loop).".to_string(),
+    ];
+    notes.extend(pds.notes.iter().cloned());
+    Rsm { components: vec![comp], initial_component: 0, initial_node, format_name: pds.format_name.clone(), notes }
 }

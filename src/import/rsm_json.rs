@@ -185,6 +185,10 @@ impl Reader<'_> {
         for (ci, cj) in comp_json.iter().enumerate() {
             for tj in self.array(cj, "transitions", "a component") {
                 let Some(source) = self.field(tj, "source", "a transition") else { continue };
+                // RSMCheck's own writer emits call nodes as sources with no targets: skip those.
+                if self.array(tj, "targets", "a transition").is_empty() && source.get("type").and_then(JVal::as_str) == Some("box_node") {
+                    continue;
+                }
                 let source = self.endpoint(&comps, ci, &node_index, &box_index[ci], source, true);
                 let targets: Vec<Target> = self
                     .array(tj, "targets", "a transition")

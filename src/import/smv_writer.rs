@@ -42,7 +42,6 @@ struct ModuleNames {
     locs: Vec<String>,
     calls: Vec<String>,
     single_exit: bool,
-    namer: Namer,
 }
 
 fn base_name(path: &str) -> &str {
@@ -94,6 +93,8 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
     for p in procs {
         per_component[p.component] += 1;
     }
+    // Module names are their own namespace (only `CALL` targets name modules).
+    let mut module_namer = Namer::new();
     let module_names: Vec<String> = procs
         .iter()
         .map(|p| {
@@ -106,7 +107,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
             } else {
                 comp.name.clone()
             };
-            global.fresh(&src)
+            module_namer.fresh(&src)
         })
         .collect();
     let names: Vec<ModuleNames> = procs.iter().zip(&module_names).map(|(p, m)| module_idents(rsm, p, m.clone(), &global)).collect();
@@ -140,7 +141,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
     stats.deadlocks = deadlocks.len();
 
     let mut out = String::new();
-    header(&mut out, rsm, source, &stats, &virtual_kinds, &deadlocks, &global);
+    header(&mut out, rsm, source, &stats, &virtual_kinds, &deadlocks, &[&global, &module_namer]);
     out.push_str("TERMINATION loop;\n");
     for (i, p) in procs.iter().enumerate() {
         out.push('\n');
@@ -183,7 +184,7 @@ fn module_idents(rsm: &Rsm, p: &Procedure, name: String, global: &Namer) -> Modu
         };
         locs[i] = namer.fresh_avoiding(&src, Some(global));
     }
-    ModuleNames { name, locs, calls, single_exit, namer }
+    ModuleNames { name, locs, calls, single_exit }
 }
 
 /// Node locations are all named in the first pass; this is never reached.
@@ -191,7 +192,7 @@ fn unreachable_name() -> String {
     "node".into()
 }
 
-fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virtual_kinds: &[usize; 3], deadlocks: &[String], global: &Namer) {
+fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virtual_kinds: &[usize; 3], deadlocks: &[String], namers: &[&Namer]) {
     let _ = write!(out, "-- Imported by `xmv-rs import {}` from `{}` ({})", source.format.cli_name(), base_name(&source.model), rsm.format_name);
     match &source.ctl {
         Some(c) => {
@@ -229,10 +230,10 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         if deadlocks.len() > SHOWN {
             let _ = write!(list, " and {} more", deadlocks.len() - SHOWN);
         }
-        para(&format!("Deadlocks ({}): {list} have no successors. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.", deadlocks.len()));
+        para(&format!("Deadlocks ({}), locations without successors: {list}. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.", deadlocks.len()));
     }
-    let mut ids = "Identifiers: names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit); keywords and clashes get a suffix `_2`, `_3`, ….".to_string();
-    let unusual: Vec<String> = global.unusual_renames().map(|(s, i)| format!("`{s}` is {i}")).collect();
+    let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`.".to_string();
+    let unusual: Vec<String> = namers.iter().flat_map(|n| n.unusual_renames()).map(|(s, i)| format!("`{s}` is {i}")).collect();
     if !unusual.is_empty() {
         let _ = write!(ids, " Labels and modules renamed: {}.", unusual.join(", "));
     }
@@ -308,10 +309,6 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
             })
             .collect();
         let _ = write!(comment, " Call states: {}.", calls.join("; "));
-    }
-    let unusual: Vec<String> = n.namer.unusual_renames().map(|(s, id)| format!("`{s}` is {id}")).collect();
-    if !unusual.is_empty() {
-        let _ = write!(comment, " Renamed: {}.", unusual.join(", "));
     }
     wrap(out, &comment);
     let _ = writeln!(out, "MODULE {}", n.name);

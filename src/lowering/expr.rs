@@ -11,14 +11,16 @@ use crate::source::Span;
 
 pub struct Lowerer<'c> {
     pub sys: &'c CheckedSystem,
+    /// Global labels (`LoweredProgram::labels`).
+    pub labels: &'c [String],
     /// Lowered DEFINE bodies: `[current, next]`.
     memo: Vec<[Option<Expr>; 2]>,
     pub diags: Vec<Diagnostic>,
 }
 
 impl<'c> Lowerer<'c> {
-    pub fn new(sys: &'c CheckedSystem) -> Self {
-        Lowerer { sys, memo: vec![[None, None]; sys.defines.len()], diags: vec![] }
+    pub fn new(sys: &'c CheckedSystem, labels: &'c [String]) -> Self {
+        Lowerer { sys, labels, memo: vec![[None, None]; sys.defines.len()], diags: vec![] }
     }
 
     pub fn lower(&mut self, t: &TExpr) -> Expr {
@@ -50,6 +52,14 @@ impl<'c> Lowerer<'c> {
             TKind::Define(d) => self.define(*d, in_next),
             TKind::Next(a) => self.lower_in(a, true),
             TKind::Exited => Expr::Exited,
+            TKind::ForeignLabel(name) => {
+                self.diags.push(
+                    Diagnostic::error("E0219", format!("label `{name}` of another module cannot be used inside an expression"), t.span)
+                        .with_label_message("not defined in this module")
+                        .with_help("use it as a proposition (with !, &, |, ->, <-> and CTL operators), or define it in this module"),
+                );
+                Expr::Const(Value::Bool(false))
+            }
             TKind::Unary(op, a) => {
                 let a = self.lower_in(a, in_next);
                 self.check(fold::unary(*op, a), t.span)

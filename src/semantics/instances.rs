@@ -304,12 +304,13 @@ impl<'a, 't> Flattener<'a, 't> {
             }
             TypeSpec::Enum { values, .. } => {
                 let mut vs: Vec<Value> = vec![];
+                let mut seen = FxHashSet::default();
                 for v in values {
                     let value = match v {
                         EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
                         EnumValue::Int(i, _) => Value::Int(*i),
                     };
-                    if !vs.contains(&value) {
+                    if seen.insert(value) {
                         vs.push(value);
                     }
                 }

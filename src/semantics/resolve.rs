@@ -50,6 +50,10 @@ pub struct Resolver<'a, 'f> {
     /// Exit names of the callees (`None` if the module has no CALL section).
     pub callee_exits: Option<Vec<(String, u32)>>,
     pub uses_exit_value: bool,
+    /// Top-level DEFINE names of all procedure modules (candidate global labels).
+    pub label_names: Option<&'f rustc_hash::FxHashSet<String>>,
+    /// Foreign labels used in specs, checked once all modules are known to define them.
+    pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
     defines: Vec<DefState>,
     stack: Vec<u32>,
@@ -66,6 +70,8 @@ impl<'a, 'f> Resolver<'a, 'f> {
             is_procedure,
             callee_exits: None,
             uses_exit_value: false,
+            label_names: None,
+            foreign_label_uses: vec![],
             diags,
             defines,
             stack: vec![],
@@ -611,6 +617,10 @@ impl<'a, 'f> Resolver<'a, 'f> {
         }
         if let Some(&sym) = self.flat.symbols.get(name) {
             return Target::Expr(TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span));
+        }
+        if ctx.spec && self.label_names.is_some_and(|l| l.contains(name)) {
+            self.foreign_label_uses.push((name.to_string(), span));
+            return Target::Expr(TExpr::new(TKind::ForeignLabel(name.to_string()), Ty::Bool, span));
         }
         let candidates = i.members.keys().map(|k| k.as_str()).chain(self.flat.symbols.keys().map(|k| k.as_str()));
         let mut d = Diagnostic::error("E0101", format!("`{name}` is not declared"), span).with_label_message("undeclared name");

@@ -198,3 +198,56 @@ fn atoms_by_index_agree_with_evaluation() {
     }
     let _ = Value::Bool(true);
 }
+
+/// A control-flow model as a `case` table and as the `case` it comes from: the precomputed table
+/// path and the evaluator agree state for state.
+#[test]
+fn constant_case_tables_agree_with_case_evaluation() {
+    let n = 40u32;
+    let succs = |i: u32| -> Expr {
+        let a = sym((i * 7 + 3) % n);
+        let b = sym((i + 1) % n);
+        if i % 3 == 0 { a } else { set(vec![a, b, sym((i * i) % n)]) }
+    };
+    let make = |as_table: bool| {
+        let mut m = system("main", &[("pc", syms(n))]);
+        m.init_assign[0] = Some(sym(0));
+        let span = Span::new(3, 4);
+        m.next_assign[0] = Some(if as_table {
+            // entries for even values only; odd ones fall back to `pc + 1`-like successor
+            let entries = (0..n).map(|i| (i % 2 == 0).then(|| succs(i))).collect();
+            Expr::Table { var: 0, entries, fallback: Some(Box::new(set(vec![sym(1), sym(2)]))), span }
+        } else {
+            let mut branches: Vec<(Expr, Expr)> = (0..n).filter(|i| i % 2 == 0).map(|i| (eq(var(0), sym(i)), succs(i))).collect();
+            branches.push((boolean(true), set(vec![sym(2), sym(1)])));
+            case(branches, span)
+        });
+        let names: Vec<String> = (0..n).map(|i| format!("l{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        program(vec![m], &refs)
+    };
+    let a = build_flat(&make(true), &BuildLimits::default()).expect("table builds");
+    let b = build_flat(&make(false), &BuildLimits::default()).expect("case builds");
+    assert_eq!(a.kripke.num_states, b.kripke.num_states);
+    assert_eq!(a.kripke.values, b.kripke.values);
+    assert_eq!(a.kripke.succ, b.kripke.succ);
+    assert_eq!(a.kripke.num_states, 10);
+}
+
+#[test]
+fn constant_table_errors_name_state_and_location() {
+    // pc : {l0, l1, l2}; next(pc) := case pc = l0 : l1; pc = l1 : 7; esac (7 is out of range)
+    let mut m = system("main", &[("pc", syms(3))]);
+    m.init_assign[0] = Some(sym(0));
+    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(int(7)), None], fallback: None, span: Span::new(5, 6) });
+    m.spans.next_assign = vec![Some(Span::new(1, 9))];
+    let err = build_flat(&program(vec![m.clone()], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("7 is out of range");
+    assert_eq!(err.items[0].message, "cannot assign value 7 to variable `pc`");
+    assert_eq!(err.items[0].notes[0], "in state: pc = l1");
+    // pc = l2 has no entry and there is no fallback
+    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(sym(2)), None], fallback: None, span: Span::new(5, 6) });
+    let err = build_flat(&program(vec![m], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("l2 has no branch");
+    assert_eq!(err.items[0].code, "E0301");
+    assert_eq!(err.items[0].primary_span(), Span::new(5, 6));
+    assert_eq!(err.items[0].notes[0], "in state: pc = l2");
+}
