@@ -271,7 +271,7 @@ fn rks_engines_and_oracles_agree_on_random_rks() {
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
          {exact} checked against the exact unfolding, {decided_by_bound} recursive ones against the bounded unfolding, \
          {by_contexts} against the context oracle ({only_by_contexts} decided by it alone), {undecided} engine-vs-engine only, \
-         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound); \
+         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided); \
          {batch_specs} specs through check_many",
         trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );
