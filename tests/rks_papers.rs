@@ -2,7 +2,7 @@
 //! conference example `example.rsm` with `example.ctl`, the journal's Fig. 3 model, `simple.rsm`
 //! and the multi-entry `test.rsm`, with the verdicts of the digest. Each verdict is checked with
 //! the brute-force oracle (exactly on non-recursive models, where a depth bound decides it on
-//! recursive ones) and with both engines (every verdict).
+//! recursive ones) and with all four engines (every verdict).
 
 mod rks_support;
 
@@ -11,6 +11,7 @@ use rks_support::oracle::{self, Unfolding, Verdict};
 use rks_support::rsm_json::{self, Rsm};
 use std::path::PathBuf;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+use xmv_rs::check::ternary::{self, TernaryEngine};
 
 fn shared(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel)
@@ -22,17 +23,25 @@ fn load(rel: &str) -> Rsm {
     rsm_json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Both engines, with and without traces, must give `expected` for each formula.
+/// All four engines, with and without traces, must give `expected` for each formula.
 fn assert_engines(rsm: &Rsm, cases: &[(&str, bool)]) {
     let rks = rsm.model.build();
     let mut failures = Vec::new();
     for &(f, expected) in cases {
         let formula = ctl_text::parse(f, &rsm.model.props);
-        for engine in [RksEngine::Incremental, RksEngine::Global] {
-            for want_trace in [false, true] {
+        for want_trace in [false, true] {
+            let mut verdicts = Vec::new();
+            for engine in [RksEngine::Incremental, RksEngine::Global] {
                 let holds = check(&rks, rsm.initial as u32, &formula, &RksOptions { engine, want_trace }).holds;
+                verdicts.push((format!("{engine:?}"), holds));
+            }
+            for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
+                let holds = ternary::check(&rks, rsm.initial as u32, &formula, engine, want_trace).holds;
+                verdicts.push((format!("ternary {engine:?}"), holds));
+            }
+            for (engine, holds) in verdicts {
                 if holds != expected {
-                    failures.push(format!("{f}: {engine:?} (trace {want_trace}) says {holds}, expected {expected}"));
+                    failures.push(format!("{f}: {engine} (trace {want_trace}) says {holds}, expected {expected}"));
                 }
             }
         }
