@@ -5,6 +5,7 @@
 mod rks_support;
 
 use rks_support::ctl_text;
+use rks_support::examples::*;
 use rks_support::random::{self, GenParams, Rng};
 use rks_support::model::Model;
 use rks_support::oracle::{self, Config, Unfolding, Verdict};
@@ -45,23 +46,6 @@ fn assert_undecidable_by_bound(model: &Model, initial: &str, formula: &str) {
     assert_eq!(verdict(model, initial, formula), (Verdict::Unknown, false), "{formula}");
 }
 
-// Finis digest §7.1: a C function as a plain Kripke structure.
-const FIG_1_1: &str = "
-props defX defY useX useY
-component main
-  loc decl
-  loc if
-  loc x5 defX
-  loc y2 defY
-  loc print useX
-  loc term
-  edge decl if
-  edge if x5 y2
-  edge x5 print
-  edge y2 print
-  edge print term
-  edge term term
-";
 
 #[test]
 fn finis_fig_1_1_uninitialised_read() {
@@ -75,21 +59,6 @@ fn finis_fig_1_1_uninitialised_read() {
     assert_exact(&m, "main", "AF AG !(defX | defY | useX | useY)", true);
 }
 
-// Finis digest §7.2: a Kripke structure over {p,q,r,s}.
-const FIG_2_2: &str = "
-props p q r s
-component K
-  loc s0 p r
-  loc s1 p r
-  loc s2 p
-  loc s3 q r
-  loc s4 s
-  edge s0 s1 s2
-  edge s1 s3
-  edge s2 s3
-  edge s3 s3 s4
-  edge s4 s3
-";
 
 #[test]
 fn finis_fig_2_2_flat_structure() {
@@ -109,36 +78,6 @@ fn finis_fig_2_2_flat_structure() {
     }
 }
 
-// Finis digest §7.3: the C program of Fig 2.3 as an RKS; the thesis's example run.
-const FIG_2_3: &str = "
-props
-component M exits m5
-  loc m2
-  call m2c A
-  loc m3
-  loc m4
-  call m4c A
-  loc m5
-  edge m2 m2c
-  edge m2c m3
-  edge m3 m4
-  edge m4 m4c
-  edge m4c m5
-component A exits a4
-  loc a2
-  loc a3
-  call a3c B
-  loc a4
-  edge a2 a3
-  edge a3 a3c
-  edge a3c a4
-component B exits b5
-  loc b2
-  loc b3
-  loc b5
-  edge b2 b3 b5
-  edge b3 b5
-";
 
 #[test]
 fn finis_fig_2_5_run_is_a_path_of_the_unfolding() {
@@ -169,26 +108,6 @@ fn finis_fig_2_5_run_is_a_path_of_the_unfolding() {
     assert_eq!(u.configs.len(), 4 + 2 * (3 + 3) + 1);
 }
 
-// Finis digest §7.6 (Figs 3.3/3.5): mutual recursion, EG p holds at a1.
-const FIG_3_3: &str = "
-props p
-component A exits a5
-  loc a1 p
-  call a2 B
-  call a3 B
-  loc a4 p
-  loc a5 p
-  edge a1 a2 a3
-  edge a2 a5
-  edge a3 a4
-  edge a4 a4
-component B exits b3
-  loc b1 p
-  call b2 A
-  loc b3 p
-  edge b1 b2 b3
-  edge b2 b3
-";
 
 #[test]
 fn finis_fig_3_3_eg_through_recursion() {
@@ -197,16 +116,6 @@ fn finis_fig_3_3_eg_through_recursion() {
     assert_decided(&m, "A", "!EG p", false);
 }
 
-// Finis digest §7.8 (Fig 3.6): infinite recursion, a3 never reached.
-const FIG_3_6: &str = "
-props p q
-component A exits a3
-  loc a1 p
-  call a2 A
-  loc a3 q
-  edge a1 a2
-  edge a2 a3
-";
 
 #[test]
 fn finis_fig_3_6_infinite_recursion_is_out_of_reach_of_a_bound() {
@@ -218,35 +127,6 @@ fn finis_fig_3_6_infinite_recursion_is_out_of_reach_of_a_bound() {
     assert_decided(&m, "A", "EX EX EX q", false);
 }
 
-// Finis digest §7.9 (Fig 3.7): nested EF on two mutually recursive RKSs; the witness descends
-// at least five times into the recursion.
-const FIG_3_7: &str = "
-props p q
-component A exits a3
-  loc a1 q
-  call a2 B
-  loc a3
-  edge a1 a2 a3
-  edge a2 a3
-component B exits b3
-  loc b1 p
-  call b2 A
-  loc b3
-  edge b1 b2 b3
-  edge b2 b3
-component C exits c3
-  loc c1
-  call c2 D
-  loc c3 q
-  edge c1 c2 c3
-  edge c2 c3
-component D exits d3
-  loc d1
-  call d2 C
-  loc d3 p
-  edge d1 d2 d3
-  edge d2 d3
-";
 
 #[test]
 fn finis_fig_3_7_nested_ef() {
@@ -258,34 +138,6 @@ fn finis_fig_3_7_nested_ef() {
     assert_decided(&m, "C", "EF (q & EF (p & EF q))", true);
 }
 
-// Finis digest §7.10 (Figs 4.1/4.2): incremental checking order; non-recursive.
-const FIG_4_1: &str = "
-props p q
-component A exits a4
-  loc a1 p
-  call a2 B
-  loc a3 p
-  loc a4 p
-  edge a1 a2 a3
-  edge a2 a3
-  edge a3 a3
-component B exits b3
-  loc b1 p
-  call b2 C
-  loc b3 q
-  edge b1 b2 b3
-  edge b2 b3
-component C exits c4
-  loc c1 p
-  loc c2 p
-  call c3 D
-  loc c4
-  edge c1 c1 c2
-  edge c2 c3
-  edge c3 c4
-component D exits d1
-  loc d1
-";
 
 #[test]
 fn finis_fig_4_1_eu_of_eg() {
@@ -297,35 +149,6 @@ fn finis_fig_4_1_eu_of_eg() {
     assert_exact(&m, "C", "AG p", false);
 }
 
-// Finis digest §7.11 (Listing 5.1): the derived flat Kripke structure, states (counter, state, ready).
-const LISTING_5_1: &str = "
-props in_state2 cr_reset
-component main
-  loc c0s1F cr_reset
-  loc c1s2F in_state2
-  loc c1s3F
-  loc c2s2F in_state2
-  loc c2s3F
-  loc c2s1F
-  loc c0s1T cr_reset
-  loc c1s2T in_state2
-  loc c1s3T
-  loc c2s2T in_state2
-  loc c2s3T
-  loc c2s1T
-  edge c0s1F c1s2F c1s3F
-  edge c1s2F c2s2F
-  edge c1s3F c2s3F c2s1F
-  edge c2s2F c0s1T
-  edge c2s3F c0s1T
-  edge c2s1F c0s1T
-  edge c0s1T c1s2T c1s3T
-  edge c1s2T c2s2T
-  edge c1s3T c2s3T c2s1T
-  edge c2s2T c0s1F
-  edge c2s3T c0s1F
-  edge c2s1T c0s1F
-";
 
 #[test]
 fn finis_listing_5_1() {
@@ -338,28 +161,6 @@ fn finis_listing_5_1() {
     assert_eq!(u.succ.iter().map(|s| s.len()).sum::<usize>(), 16);
 }
 
-// Finis digest §7.12 (Listing 5.2), with the call b2 unlabelled (erratum (i)).
-const LISTING_5_2: &str = "
-props p q x y
-component foo exits fexit
-  loc f1 q
-  call f2 bar
-  loc fexit p
-  edge f1 f2
-  edge f2 fexit
-component bar exits bexit
-  loc b1 q y
-  call b2 foo
-  loc b3
-  call b4 foo
-  loc b5
-  loc bexit q x
-  edge b1 b2 b4
-  edge b2 b3
-  edge b3 bexit
-  edge b4 b5
-  edge b5 bexit
-";
 
 #[test]
 fn finis_listing_5_2() {
@@ -375,82 +176,28 @@ fn finis_listing_5_2() {
 // Finis digest §7.13: additional regression tests.
 #[test]
 fn finis_7_13_eg_through_call_return_cycle() {
-    let m = Model::parse(
-        "
-props p
-component A exits a3
-  loc a1 p
-  call a2 B
-  loc a3
-  edge a1 a2 a3
-  edge a2 a1
-component B exits b1
-  loc b1 p
-",
-    );
+    let m = Model::parse(EG_CALL_RETURN_CYCLE);
     assert_exact(&m, "A", "EG p", true);
     assert_exact(&m, "A", "AG p", false);
 }
 
 #[test]
 fn finis_7_13_fix_1_twins() {
-    let m = Model::parse(
-        "
-props p q
-component A exits a1
-  loc a0 p q
-  loc a1 q
-  call ac0 A
-  call ac1 A
-  edge a0 ac1
-  edge ac1 a0
-  edge ac0 a1
-",
-    );
+    let m = Model::parse(FIX_1_TWINS);
     assert_undecidable_by_bound(&m, "A", "EG E [ q U p ]");
     assert_decided(&m, "A", "E [ q U p ]", true);
 }
 
 #[test]
 fn finis_7_13_fix_2_ex_horizontal() {
-    let m = Model::parse(
-        "
-props q
-component A exits a1
-  loc a0
-  call ac0 B
-  loc a1
-  edge a0 ac0
-  edge ac0 a1
-component B exits b0
-  loc b0 q
-",
-    );
+    let m = Model::parse(FIX_2_EX_HORIZONTAL);
     assert_exact(&m, "A", "EX !q", false);
     assert_exact(&m, "A", "EX EX !q", true);
 }
 
 #[test]
 fn finis_7_13_fix_3_inner_maybe() {
-    let m = Model::parse(
-        "
-props q
-component A exits a2
-  loc a0 q
-  loc a1
-  loc a2 q
-  call ac0 B
-  call ac1 A
-  edge a0 ac1 a2
-  edge a1 ac0 ac1
-  edge ac0 a0
-  edge ac1 a1
-component B exits b0
-  loc b0 q
-  call bc0 A
-  edge bc0 b0
-",
-    );
+    let m = Model::parse(FIX_3_INNER_MAYBE);
     // Expected f (E[φ U FALSE] is false everywhere), but a bound cannot see that below the
     // cut-off; it must not claim t.
     assert_undecidable_by_bound(&m, "A", "EG EG E [ EX q U !TRUE ]");
@@ -460,23 +207,7 @@ component B exits b0
 // Dubslaff digest §4.5: pinning EX across calls (calls transparent, C-semantics) and the loop rule.
 #[test]
 fn dubslaff_ex_across_calls() {
-    let m = Model::parse(
-        "
-props p q
-component A1 exits z
-  loc m
-  call b A2
-  loc z
-  edge m b
-  edge b z
-component A2 exits ex
-  loc en p
-  loc x q
-  loc ex
-  edge en x
-  edge x ex
-",
-    );
+    let m = Model::parse(EX_ACROSS_CALLS);
     assert_exact(&m, "A1", "EX EX q", true);
     assert_exact(&m, "A1", "EX p", true);
     assert_exact(&m, "A1", "EX EX EX q", false);
@@ -485,13 +216,7 @@ component A2 exits ex
 
 #[test]
 fn termination_rules() {
-    let text = "
-props p q
-component A exits e
-  loc a0 p
-  loc e p
-  edge a0 e
-";
+    let text = TERMINATION_BASE;
     let trap = Model::parse(&format!("termination trap\n{text}"));
     let lp = Model::parse(&format!("termination loop\n{text}"));
     for (f, under_trap, under_loop) in [
@@ -510,28 +235,7 @@ component A exits e
 #[test]
 fn several_exits_continue_at_their_own_returns() {
     // parse() returns through `ok` to `good`, through `bad` to `handler`.
-    let m = Model::parse(
-        "
-termination loop
-props p q err
-component main exits fin
-  loc s0
-  call c parse
-  loc good p
-  loc handler err
-  loc fin
-  edge s0 c
-  ret c 0 good
-  ret c 1 handler
-  edge good fin
-  edge handler handler
-component parse exits ok bad
-  loc start
-  loc ok q
-  loc bad
-  edge start ok bad
-",
-    );
+    let m = Model::parse(SEVERAL_EXITS);
     assert_exact(&m, "main", "EX EX q", true);
     assert_exact(&m, "main", "AX AX (q | !q)", true);
     assert_exact(&m, "main", "EF (q & EX p)", true);
@@ -547,28 +251,7 @@ component parse exits ok bad
 fn stack_depth_sensitivity_of_the_exit_parity() {
     // Dubslaff digest §4.2 (Fig. 3), part: each return of b1 flips n4/n5, so which exit ends the
     // run depends on the recursion depth's parity.
-    let m = Model::parse(
-        "
-termination loop
-props red blue black
-component a1 exits n4 n5
-  loc n1 red
-  loc n2 blue
-  loc n4 black
-  loc n5 blue
-  call b1 a1
-  call b2 a2
-  edge n1 b1 b2
-  ret b2 0 n2 n4
-  edge n2 b2
-  ret b1 0 n5
-  ret b1 1 n4
-component a2 exits n6
-  loc n3 blue
-  loc n6 blue
-  edge n3 n6
-",
-    );
+    let m = Model::parse(EXIT_PARITY);
     assert_decided(&m, "a1", "EF (blue & EX EX black)", true);
     assert_decided(&m, "a1", "EF EG black", true);
     assert_decided(&m, "a1", "!AG (blue -> EF black)", true);
@@ -677,4 +360,48 @@ fn engines_builder_agrees_with_the_test_builder() {
         check_invariants(&theirs).unwrap_or_else(|e| panic!("parse_rks: {e}\n{}", m.to_builder_text()));
         assert_eq!(canonical(&ours), canonical(&theirs), "\n{}", m.to_builder_text());
     }
+}
+
+#[test]
+fn oracles_give_the_papers_verdicts() {
+    // The context oracle decides every example (including the verdicts that only infinite
+    // recursion decides: §7.8, §7.12, §7.13, Fig. 3); the bounded oracle never contradicts one.
+    use rks_support::contexts;
+    for &(text, initial, formula, expected) in VERDICTS {
+        let m = Model::parse(text);
+        let f = ctl_text::parse(formula, &m.props);
+        let v = contexts::check(&m.build(), m.comp_index(initial) as u32, &f).expect("small enough");
+        assert_eq!(v, Ok(expected), "context oracle: {formula} at {initial}");
+        let (b, _) = verdict(&m, initial, formula);
+        assert!(b == Verdict::Unknown || b == expect(expected), "bounded oracle: {formula} at {initial}");
+    }
+}
+
+#[test]
+fn context_oracle_agrees_with_the_bounded_oracle() {
+    // Two independent oracles: wherever the unfolding decides, the context enumeration must
+    // give the same verdict (and its iterations must be monotone).
+    use rks_support::contexts;
+    let mut rng = Rng::new(13);
+    let (mut both, mut context_only, mut total) = (0, 0, 0);
+    for i in 0..600 {
+        let m = random::model(&mut rng, &GenParams { recursive: i % 3 != 0, max_comps: 4, max_nodes: 6 });
+        let rks = m.build();
+        let init = rng.range(0, m.comps.len() - 1) as u32;
+        for _ in 0..3 {
+            let f = random::formula(&mut rng, m.props.len(), 3);
+            total += 1;
+            let Some(exact) = contexts::check(&rks, init, &f) else { continue };
+            let exact = exact.unwrap_or_else(|e| panic!("{e}\n{}\n{}", m.to_text(), ctl_text::print(&f, &m.props)));
+            match oracle::check(&rks, init, &f, 6, 5000).0 {
+                Verdict::Unknown => context_only += 1,
+                v => {
+                    both += 1;
+                    assert_eq!(v, expect(exact), "\n{}\ninitial {init}: {}", m.to_text(), ctl_text::print(&f, &m.props));
+                }
+            }
+        }
+    }
+    eprintln!("context oracle: {both} of {total} cases agree with the bounded oracle, {context_only} decided only by contexts");
+    assert!(both * 2 > total);
 }

@@ -2,7 +2,7 @@
 //! conference example `example.rsm` with `example.ctl`, the journal's Fig. 3 model, `simple.rsm`
 //! and the multi-entry `test.rsm`, with the verdicts of the digest. Each verdict is checked with
 //! the brute-force oracle (exactly on non-recursive models, where a depth bound decides it on
-//! recursive ones).
+//! recursive ones) and with both engines (every verdict).
 
 mod rks_support;
 
@@ -10,6 +10,7 @@ use rks_support::ctl_text;
 use rks_support::oracle::{self, Unfolding, Verdict};
 use rks_support::rsm_json::{self, Rsm};
 use std::path::PathBuf;
+use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 
 fn shared(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel)
@@ -19,6 +20,24 @@ fn load(rel: &str) -> Rsm {
     let path = shared(rel);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     rsm_json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Both engines, with and without traces, must give `expected` for each formula.
+fn assert_engines(rsm: &Rsm, cases: &[(&str, bool)]) {
+    let rks = rsm.model.build();
+    let mut failures = Vec::new();
+    for &(f, expected) in cases {
+        let formula = ctl_text::parse(f, &rsm.model.props);
+        for engine in [RksEngine::Incremental, RksEngine::Global] {
+            for want_trace in [false, true] {
+                let holds = check(&rks, rsm.initial as u32, &formula, &RksOptions { engine, want_trace }).holds;
+                if holds != expected {
+                    failures.push(format!("{f}: {engine:?} (trace {want_trace}) says {holds}, expected {expected}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The formulas of `example.ctl` (RSMCheck syntax in the comments) with the digest's verdicts.
@@ -114,4 +133,40 @@ fn test_rsm_multi_entry_oracle() {
         let v = oracle::check(&rks, rsm.initial as u32, &ctl_text::parse(g, &rsm.model.props), 8, 100_000).0;
         assert_eq!(v, if expected { Verdict::Holds } else { Verdict::Fails }, "{g}");
     }
+}
+
+#[test]
+fn example_rsm_engines() {
+    assert_engines(&load("bench/rsmcheck-examples/example.rsm"), &EXAMPLE_CTL);
+}
+
+#[test]
+fn dubslaff_fig3_engines() {
+    assert_engines(&load("papers/dubslaff-2024-fig3.rsm.json"), &FIG3_CTL);
+}
+
+#[test]
+fn simple_rsm_engines() {
+    let rsm = load("bench/rsmcheck-examples/simple.rsm");
+    assert_engines(&rsm, &[("EG a", true), ("E [ a U b ]", true), ("AG a", false), ("AF b", false)]);
+}
+
+#[test]
+fn test_rsm_engines() {
+    let mut rsm = load("bench/rsmcheck-examples/test.rsm");
+    rsm.model.props.push("b".into());
+    // test.ctl, then facts decided by the oracle, then `AF !a` (false: the recursion
+    // n11 → (b11,n21) → (b21,n11) → … is labelled `a` forever).
+    assert_engines(
+        &rsm,
+        &[
+            ("AG (b -> EF a)", true),
+            ("EF !a", true),
+            ("AG a", false),
+            ("EX EX !a", false),
+            ("EX EX EX !a", true),
+            ("AF !a", false),
+            ("EG a", true),
+        ],
+    );
 }

@@ -52,6 +52,16 @@ impl<'a> Unfolding<'a> {
     /// Explores K(R) from `([c_in], entry(initial))` expanding configurations with at most
     /// `max_depth` calls on the stack. Returns `None` if more than `max_states` were reached.
     pub fn new(rks: &'a RecursiveKripkeStructure, initial: u32, max_depth: usize, max_states: usize) -> Option<Self> {
+        Self::from_config(rks, step_to(rks, Vec::new(), initial, 0), max_depth, max_states)
+    }
+
+    /// The same from an arbitrary configuration `start` (state 0); the bound counts calls pushed
+    /// above `start`'s stack.
+    pub fn from_config(rks: &'a RecursiveKripkeStructure, start: Config, max_depth: usize, max_states: usize) -> Option<Self> {
+        let max_depth = match &start {
+            Config::At { stack, .. } => stack.len() + max_depth,
+            Config::Term => max_depth,
+        };
         let mut u = Unfolding { rks, configs: Vec::new(), succ: Vec::new(), cutoff: Vec::new() };
         let mut index: FxHashMap<Config, u32> = FxHashMap::default();
         let mut todo = Vec::new();
@@ -68,13 +78,12 @@ impl<'a> Unfolding<'a> {
                 id
             })
         };
-        let init = u.step_to(Vec::new(), initial, 0);
-        intern(init, &mut u, &mut todo);
+        intern(start, &mut u, &mut todo);
         while let Some(s) = todo.pop() {
             if u.configs.len() > max_states {
                 return None;
             }
-            let succs = u.successors(&u.configs[s as usize].clone());
+            let succs = successors(rks, &u.configs[s as usize]);
             assert!(!succs.is_empty(), "deadlock in K(R) at {:?}: the RKS is not well-formed", u.configs[s as usize]);
             let mut ids: Vec<u32> = succs.into_iter().map(|c| intern(c, &mut u, &mut todo)).collect();
             ids.sort();
@@ -87,43 +96,6 @@ impl<'a> Unfolding<'a> {
     /// True if no configuration was cut off, i.e. this is all of the reachable K(R).
     pub fn is_complete(&self) -> bool {
         !self.cutoff.iter().any(|&c| c)
-    }
-
-    /// The configuration reached by stepping to `node` of `comp` under `stack`: a call is never a
-    /// configuration, so stepping to one pushes it and continues at the callee's entry.
-    fn step_to(&self, mut stack: Vec<(u32, u32)>, mut comp: u32, mut node: u32) -> Config {
-        loop {
-            let c = &self.rks.components[comp as usize];
-            if !c.is_call(node) {
-                return Config::At { stack, comp, node };
-            }
-            stack.push((comp, node));
-            comp = c.call_target[node as usize];
-            node = 0;
-            assert!(stack.len() < 1_000_000, "a call is the entry of its callee chain");
-        }
-    }
-
-    fn successors(&self, conf: &Config) -> Vec<Config> {
-        let Config::At { stack, comp, node } = conf else { return vec![Config::Term] };
-        let c = &self.rks.components[*comp as usize];
-        match c.exits.iter().position(|e| e == node) {
-            None => c.succ.neighbours(*node).iter().map(|&n| self.step_to(stack.clone(), *comp, n)).collect(),
-            Some(k) => {
-                assert!(c.succ.neighbours(*node).is_empty(), "exit {} of {} has successors", node, c.name);
-                let mut below = stack.clone();
-                match below.pop() {
-                    None => match self.rks.termination {
-                        TerminationRule::Trap => vec![Config::Term],
-                        TerminationRule::Loop => vec![conf.clone()],
-                    },
-                    Some((caller, call)) => {
-                        let cc = &self.rks.components[caller as usize];
-                        cc.returns(call, k).iter().map(|&n| self.step_to(below.clone(), caller, n)).collect()
-                    }
-                }
-            }
-        }
     }
 
     fn label(&self, s: usize, p: u32) -> bool {
@@ -233,13 +205,57 @@ impl<'a> Unfolding<'a> {
 /// up to `max_depth`) until the verdict is decided, the unfolding is complete, or it would exceed
 /// `max_states`. Also returns whether the unfolding used was complete (exact).
 pub fn check(rks: &RecursiveKripkeStructure, initial: u32, f: &F, max_depth: usize, max_states: usize) -> (Verdict, bool) {
+    check_at(rks, step_to(rks, Vec::new(), initial, 0), f, max_depth, max_states)
+}
+
+/// [`check`] at an arbitrary configuration.
+pub fn check_at(rks: &RecursiveKripkeStructure, start: Config, f: &F, max_depth: usize, max_states: usize) -> (Verdict, bool) {
     let mut last = (Verdict::Unknown, false);
     for depth in 0..=max_depth {
-        let Some(u) = Unfolding::new(rks, initial, depth, max_states) else { break };
+        let Some(u) = Unfolding::from_config(rks, start.clone(), depth, max_states) else { break };
         last = (u.verdict(f), u.is_complete());
         if last.0 != Verdict::Unknown || last.1 {
             break;
         }
     }
     last
+}
+
+/// The configuration reached by stepping to `node` of `comp` under `stack`: a call is never a
+/// configuration, so stepping to one pushes it and continues at the callee's entry.
+fn step_to(rks: &RecursiveKripkeStructure, mut stack: Vec<(u32, u32)>, mut comp: u32, mut node: u32) -> Config {
+    loop {
+        let c = &rks.components[comp as usize];
+        if !c.is_call(node) {
+            return Config::At { stack, comp, node };
+        }
+        stack.push((comp, node));
+        comp = c.call_target[node as usize];
+        node = 0;
+        assert!(stack.len() < 1_000_000, "a call is the entry of its callee chain");
+    }
+}
+
+/// The successors of `conf` in K(R) (Finis Def. 2.4.3 with several exits and the termination
+/// rule of `rks`).
+pub fn successors(rks: &RecursiveKripkeStructure, conf: &Config) -> Vec<Config> {
+    let Config::At { stack, comp, node } = conf else { return vec![Config::Term] };
+    let c = &rks.components[*comp as usize];
+    match c.exits.iter().position(|e| e == node) {
+        None => c.succ.neighbours(*node).iter().map(|&n| step_to(rks, stack.clone(), *comp, n)).collect(),
+        Some(k) => {
+            assert!(c.succ.neighbours(*node).is_empty(), "exit {} of {} has successors", node, c.name);
+            let mut below = stack.clone();
+            match below.pop() {
+                None => match rks.termination {
+                    TerminationRule::Trap => vec![Config::Term],
+                    TerminationRule::Loop => vec![conf.clone()],
+                },
+                Some((caller, call)) => {
+                    let cc = &rks.components[caller as usize];
+                    cc.returns(call, k).iter().map(|&n| step_to(rks, below.clone(), caller, n)).collect()
+                }
+            }
+        }
+    }
 }

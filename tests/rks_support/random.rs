@@ -143,3 +143,21 @@ pub fn formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
         _ => AU(sub(rng), sub(rng)),
     }
 }
+
+/// A random formula whose top operator is temporal (`EX AX EF AF EG AG EU AU`): the specs that
+/// carry witnesses or counterexamples.
+pub fn temporal_formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
+    use Ctl::*;
+    let depth = depth.max(1);
+    let sub = |rng: &mut Rng| Box::new(formula(rng, num_props, depth - 1));
+    match rng.range(0, 7) {
+        0 => EX(sub(rng)),
+        1 => AX(sub(rng)),
+        2 => EF(sub(rng)),
+        3 => AF(sub(rng)),
+        4 => EG(sub(rng)),
+        5 => AG(sub(rng)),
+        6 => EU(sub(rng), sub(rng)),
+        _ => AU(sub(rng), sub(rng)),
+    }
+}

@@ -59,8 +59,15 @@ pub struct Formula {
 
 impl Formula {
     pub fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
+        Formula::from_ctls(&[ctl]).0
+    }
+
+    /// One DAG for several formulas (identical subformulas shared); returns their roots.
+    /// [`Formula::root`] is the first one.
+    pub fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
         let mut b = DagBuilder::default();
-        let root = b.lower(ctl);
+        let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
+        let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
         let n = b.nodes.len();
         let mut deps: Vec<Vec<FId>> = vec![Vec::new(); n];
         for f in 0..n {
@@ -89,7 +96,21 @@ impl Formula {
                 proj.insert((f as FId, g), pos);
             }
         }
-        Formula { nodes: b.nodes, root, deps, proj }
+        (Formula { nodes: b.nodes, root, deps, proj }, roots)
+    }
+
+    /// The nodes of `root`'s sub-DAG, children before parents.
+    pub fn sub_dag(&self, root: FId) -> Vec<FId> {
+        let mut keep = vec![false; root as usize + 1];
+        keep[root as usize] = true;
+        for f in (0..=root as usize).rev() {
+            if keep[f] {
+                for c in self.nodes[f].children() {
+                    keep[c as usize] = true;
+                }
+            }
+        }
+        (0..=root).filter(|&f| keep[f as usize]).collect()
     }
 
     pub fn op(&self, f: FId) -> Op {

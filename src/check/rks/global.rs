@@ -15,8 +15,13 @@ use rustc_hash::FxHashSet;
 /// Labels every node of the formula in all reachable pairs; returns the root's value at the
 /// initial configuration.
 pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
+    run_root(core, core.fm.root, init, icc)
+}
+
+/// [`run`] for the formula rooted at `root` of a shared DAG.
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
     let fm = core.fm;
-    for f in 0..fm.nodes.len() as FId {
+    for f in fm.sub_dag(root) {
         if fm.op(f).is_leaf() {
             continue;
         }
@@ -30,7 +35,7 @@ pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -
             }
         }
     }
-    core.get(fm.root, init, &icc(fm.root), 0)
+    core.get(root, init, &icc(root), 0)
 }
 
 /// `collectContexts` (Alg. 3.2): the pairs of `f` reachable from `(init, ctx)`, in DFS order.

@@ -41,7 +41,11 @@ impl Xi {
 
 /// Decides the root at the initial configuration, labelling as little as possible.
 pub fn run(core: &mut Core, init: ComponentId, icc: &[Tern]) -> Tern {
-    let root = core.fm.root;
+    run_root(core, core.fm.root, init, icc)
+}
+
+/// [`run`] for the formula rooted at `root` of a shared DAG; `icc` is `root`'s initial context.
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Tern]) -> Tern {
     label(core, root, init, icc, Mode::Partly);
     core.get(root, init, icc, 0)
 }

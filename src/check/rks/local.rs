@@ -193,7 +193,10 @@ impl<'a> Core<'a> {
         let targets = self.pairs_of(f, s, ctx);
         self.stats.local_checks += 1;
         for &p in &targets {
-            self.kb.checked[p as usize] = true;
+            if !self.kb.checked[p as usize] {
+                self.kb.checked[p as usize] = true;
+                self.stats.context_pairs_checked += 1;
+            }
         }
         let comp = self.comp(s);
         let n = comp.num_nodes as usize;
@@ -201,7 +204,7 @@ impl<'a> Core<'a> {
         let new: Vec<Tern> = match fm.op(f) {
             Op::Not(a) => {
                 let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
-                (0..n).map(|l| self.val(&v, s, l as NodeId).not()).collect()
+                (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
             }
             Op::Or(a, b) | Op::And(a, b) => {
                 let va = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
@@ -407,7 +410,6 @@ impl<'a> Core<'a> {
     pub fn finish_stats(&mut self) -> RksStats {
         let mut st = self.stats.clone();
         st.context_pairs_created = self.kb.pairs.len() as u64;
-        st.context_pairs_checked = self.kb.checked.iter().filter(|&&c| c).count() as u64;
         st
     }
 }

@@ -18,7 +18,7 @@ impl Tern {
     pub fn is_known(self) -> bool {
         self != Tern::M
     }
-    pub fn not(self) -> Tern {
+    pub fn negate(self) -> Tern {
         match self {
             Tern::T => Tern::F,
             Tern::F => Tern::T,
@@ -33,7 +33,7 @@ impl Tern {
         }
     }
     pub fn and(self, o: Tern) -> Tern {
-        self.not().or(o.not()).not()
+        self.negate().or(o.negate()).negate()
     }
     pub fn join(self, o: Tern) -> Tern {
         if self == o { self } else { Tern::M }
@@ -49,7 +49,7 @@ mod tests {
         let all = [F, T, M];
         for a in all {
             for b in all {
-                assert_eq!(a.and(b), a.not().or(b.not()).not());
+                assert_eq!(a.and(b), a.negate().or(b.negate()).negate());
                 if a.is_known() && b.is_known() {
                     let (x, y) = (a == T, b == T);
                     assert_eq!(a.or(b), Tern::from_bool(x || y));

@@ -54,13 +54,13 @@ pub struct RksTrace {
 
 /// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
 /// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
-pub fn explain(core: &mut Core, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
     let fm = core.fm;
     let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
     let (goal, counterexample) = if existential && holds {
-        (fm.root, false)
+        (root, false)
     } else if formula.is_universal() && !holds {
-        match fm.op(fm.root) {
+        match fm.op(root) {
             Op::Not(g) => (g, true),
             _ => return None,
         }
@@ -68,7 +68,7 @@ pub fn explain(core: &mut Core, init: ComponentId, formula: &Ctl<PropId>, holds:
         return None;
     };
     let mut g = Core::new(core.rks, fm);
-    super::global::run(&mut g, init, icc);
+    super::global::run_root(&mut g, root, init, icc);
     let w = Walker { core: &g, fm, init, icc };
     let start = Conf { stack: Vec::new(), comp: init, node: 0, term: false };
     let goal = w.pick_disjunct(goal, &start)?;
