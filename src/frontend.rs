@@ -1,9 +1,10 @@
 //! The front end in one call: source text → parse → name resolution and typing → lowering.
 //!
 //! All diagnostics of all stages are collected; the result is `None` when any of them is an
-//! error. Semantic checking runs even after syntax errors (the parser leaves `Error` nodes that
-//! later stages skip), so one run reports as much as possible. Lowering only runs on an
-//! error-free checked program.
+//! error. The parser recovers and reports every syntax error of the file; semantic checking only
+//! runs on a file without syntax errors, because items dropped by recovery would otherwise cause
+//! cascades of bogus errors (`x` not declared when its declaration had the syntax error).
+//! Lowering only runs on an error-free checked program.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::{self, program::LoweredProgram};
@@ -42,7 +43,7 @@ pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) ->
         let mut diags = Diagnostics::new();
         let (program, syntax) = crate::syntax::parse(file);
         diags.extend(syntax);
-        let lowered = check_and_lower(&program, termination_override, &mut diags);
+        let lowered = if diags.has_errors() { None } else { check_and_lower(&program, termination_override, &mut diags) };
         (lowered, diags)
     };
     std::thread::scope(|s| match std::thread::Builder::new().stack_size(FRONT_END_STACK).spawn_scoped(s, run) {

@@ -147,3 +147,63 @@ fn termination_rules_at_the_bottom_level_exit() {
         verdict(&m, "EX EX !p", !expected);
     }
 }
+
+/// FindReason's cycle detection ignores the box stack: from X's exit, the stack-top return node
+/// of c1 leads through c2 back into X's entry, which closes a "cycle" in `D`, but every run from
+/// m0 ends in the p-free m3. Resolving that cycle blindly to tt would make `EG p` true.
+#[test]
+fn stack_insensitive_cycles_are_not_resolved_blindly() {
+    let model = Model::parse(
+        "props p
+         termination loop
+         component Main
+           loc m0 p
+           call c1 X
+           loc m1 p
+           call c2 X
+           loc m2 p
+           call c3 X
+           loc m3
+           edge m0 c1
+           edge c1 m1
+           edge m1 c2
+           edge c2 m2
+           edge m2 c3
+           edge c3 m3
+           edge m3 m3
+         component X exits xe
+           loc x0 p
+           loc xe p
+           edge x0 xe",
+    );
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "EG p", false);
+    verdict(&m, "AF !p", true);
+    verdict(&m, "EF EG p", false);
+    verdict(&m, "E [ p U !p ]", true);
+}
+
+/// A call chain 3000 components deep: the engines, FindReason and the witness search are
+/// iterative, so nothing overflows the call stack.
+#[test]
+fn deep_call_chains_do_not_overflow() {
+    let depth = 3000;
+    let mut text = String::from("props p\ntermination trap\n");
+    for i in 0..depth {
+        text += &format!("component C{i} exits x{i}\n  loc e{i}\n");
+        if i + 1 < depth {
+            text += &format!("  call c{i} C{}\n  loc x{i}\n  edge e{i} c{i}\n  edge c{i} x{i}\n", i + 1);
+        } else {
+            text += &format!("  loc x{i} p\n  edge e{i} x{i}\n");
+        }
+    }
+    let model = Model::parse(&text);
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "EF p", true);
+    verdict(&m, "EG !p", false);
+    // Eager builds one context per level here, one level per Contextualize round (quadratic).
+    assert!(!run(&m, "AG !p", TernaryEngine::Lazy).holds);
+    let r = check(&m.rks, 0, &ctl_text::parse("EF p", &m.props), TernaryEngine::Lazy, true);
+    let trace = r.trace.expect("a witness for a true EF");
+    assert_eq!(trace.steps.len(), depth + 1, "e0 .. e2999, x2999");
+}

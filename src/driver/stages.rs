@@ -29,10 +29,9 @@ pub struct Stages {
     pub check_rks: Option<CheckRksFn>,
 }
 
-/// The stages present in this build. The front end is developed in parallel and is linked here
-/// once it is merged.
+/// The stages of this build.
 pub fn linked() -> Stages {
-    Stages { load: None, check_flat: Some(check_flat), check_rks: Some(check_rks) }
+    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
@@ -40,17 +39,13 @@ pub fn linked() -> Stages {
 pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     use crate::check::flat;
     let k = &model.kripke;
-    let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant && matches!(s.formula, Ctl::Atom(_)));
-    let ctl_formulas: Vec<Ctl<PropId>> = ctl.iter().map(|(_, s)| if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() }).collect();
-    let invariant_props: Vec<PropId> = invariants.iter().filter_map(|(_, s)| if let Ctl::Atom(p) = s.formula { Some(p) } else { None }).collect();
-    let report = flat::check_ctl(k, &ctl_formulas, &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
-    let invar = flat::check_invariants(k, &invariant_props, options.traces);
+    let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant);
+    let formulas = |specs: &[(usize, &crate::explicit::build_flat::FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
+    let report = flat::check_ctl(k, &formulas(&ctl), &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
+    let invar = flat::check_invariants(k, &formulas(&invariants), options.traces);
     let mut outcomes = vec![None; model.specs.len()];
-    for ((i, _), v) in ctl.iter().zip(report.verdicts) {
-        outcomes[*i] = Some(SpecOutcome { holds: v.holds, trace: v.trace.map(|t| flat_trace(&t)) });
-    }
-    for ((i, _), v) in invariants.iter().zip(invar) {
-        outcomes[*i] = Some(SpecOutcome { holds: v.holds, trace: v.counterexample.map(|t| flat_trace(&t)) });
+    for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {
+        outcomes[*i] = Some(v);
     }
     let outcomes = outcomes.into_iter().collect::<Option<Vec<_>>>().ok_or("the flat checker returned fewer verdicts than specs")?;
     let mut warnings = vec![];
@@ -61,15 +56,6 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     }
     let stats = vec![format!("distinct subformulas: {}", report.distinct_subformulas)];
     Ok(CheckedSpecs { outcomes, stats, warnings })
-}
-
-fn flat_trace(t: &crate::check::flat::trace::Trace) -> Trace {
-    use crate::check::flat::trace::TraceKind as K;
-    let kind = match t.kind {
-        K::Counterexample => TraceKind::Counterexample,
-        K::Witness => TraceKind::Witness,
-    };
-    Trace::flat(kind, &t.states, t.loop_start)
 }
 
 /// `check::rks` (engines `incremental`, `global`) and `check::ternary` (`eager`, `lazy`); an
@@ -110,7 +96,7 @@ pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpec
                 let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(rks_model, *c, f, engine, options.traces)).collect();
                 let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
                 let outcomes = (results.into_iter())
-                    .map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| ternary_trace(&t, r.holds)) })
+                    .map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) })
                     .collect();
                 CheckedSpecs { outcomes, stats: vec![format!("engine: {}", options.engine.name()), format!("contexts created: {contexts}")], warnings: vec![] }
             }
@@ -137,10 +123,4 @@ fn rks_trace(t: &crate::check::rks::RksTrace) -> Trace {
         .collect();
     let kind = if t.counterexample { TraceKind::Counterexample } else { TraceKind::Witness };
     Trace { kind, steps, loop_start: t.loop_start, loop_push: frames(&t.loop_push) }
-}
-
-fn ternary_trace(t: &crate::check::ternary::TernaryTrace, holds: bool) -> Trace {
-    let steps = t.steps.iter().map(|s| TraceStep { component: s.component, state: s.node, stack: frames(&s.stack) }).collect();
-    let kind = if holds { TraceKind::Witness } else { TraceKind::Counterexample };
-    Trace { kind, steps, loop_start: t.loop_start, loop_push: vec![] }
 }

@@ -103,11 +103,26 @@ impl DomainIndex {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Source<'p> {
     Expr(&'p Expr),
     Domain,
     Keep,
+    /// A constant value or set, precomputed as value indices (or the first value out of range).
+    Const(Consts),
+    /// A `case` table over one variable whose entries are all constant (the usual control-flow
+    /// `next(pc)`), precomputed: one lookup per state, no evaluation.
+    Table(Box<ConstTable>),
+}
+
+type Consts = Result<Vec<u32>, Value>;
+
+#[derive(Clone, Debug)]
+struct ConstTable {
+    var: VarId,
+    entries: Vec<Option<Consts>>,
+    fallback: Option<Consts>,
+    span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -272,8 +287,52 @@ impl<'p> Plan<'p> {
             let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
             placed[depth].push(c);
         }
-        let ordered = order.into_iter().map(|i| slots[i].clone()).collect();
-        Ok(Plan { system, domains, slots: ordered, checks: placed, procedure: system.is_procedure })
+        let mut plan = Plan { system, domains, slots: vec![], checks: placed, procedure: system.is_procedure };
+        plan.slots = (order.into_iter())
+            .map(|i| {
+                let mut slot = slots[i].clone();
+                if let Source::Expr(e) = slot.source {
+                    slot.source = plan.precompute(slot.var, e).unwrap_or(slot.source);
+                }
+                slot
+            })
+            .collect();
+        Ok(plan)
+    }
+
+    /// A precomputed source for constant assignments and constant case tables.
+    fn precompute(&self, var: VarId, e: &Expr) -> Option<Source<'p>> {
+        match e {
+            Expr::Table { var: on, entries, fallback, span } => {
+                // Outer `None`: not constant; inner `None`: no entry (falls through).
+                let optional = |x: Option<&Expr>| match x {
+                    None => Some(None),
+                    Some(e) => self.consts(var, e).map(Some),
+                };
+                let entries = entries.iter().map(|x| optional(x.as_ref())).collect::<Option<Vec<_>>>()?;
+                let fallback = optional(fallback.as_deref())?;
+                Some(Source::Table(Box::new(ConstTable { var: *on, entries, fallback, span: *span })))
+            }
+            _ => self.consts(var, e).map(Source::Const),
+        }
+    }
+
+    /// The value indices of a constant (set) expression assigned to `var`, in the order the
+    /// evaluator would produce them; `None` if `e` is not constant.
+    fn consts(&self, var: VarId, e: &Expr) -> Option<Consts> {
+        let mut values: Vec<Value> = match e {
+            Expr::Const(v) => vec![*v],
+            Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect::<Option<_>>()?,
+            _ => return None,
+        };
+        values.sort_unstable();
+        values.dedup();
+        let mut out = Vec::with_capacity(values.len());
+        if self.to_indices(var, &values, &mut out).is_err() {
+            let bad = values.into_iter().find(|&v| self.index(var, v).is_none());
+            return bad.map(Err);
+        }
+        Some(Ok(out))
     }
 
     /// Emits every complete vector. `cur` is the current state (with inputs) for `Trans`
@@ -362,7 +421,17 @@ impl<'p> Plan<'p> {
             out.push(EXIT_INDEX);
             Ok(())
         } else {
-            match slot.source {
+            match &slot.source {
+                Source::Const(c) => extend(&mut out, slot.var, c),
+                Source::Table(t) => {
+                    let on = t.var as usize;
+                    let idx = if slot.frame == Frame::Trans { cur.get(on) } else { scratch.vec.get(on) }.copied().unwrap_or(UNSET);
+                    match t.entries.get(idx as usize).and_then(Option::as_ref).or(t.fallback.as_ref()) {
+                        Some(c) => extend(&mut out, slot.var, c),
+                        None if idx == UNSET => Err(StepErrorKind::Eval(EvalError::Unset(t.var))),
+                        None => Err(StepErrorKind::Eval(EvalError::NonExhaustiveCase { span: t.span })),
+                    }
+                }
                 Source::Keep => {
                     out.push(cur[v]);
                     Ok(())
@@ -374,7 +443,7 @@ impl<'p> Plan<'p> {
                 Source::Expr(e) => {
                     let env = Self::env(slot.frame, cur, &scratch.vec, exited);
                     match ev.values(e, &env, &mut scratch.values) {
-                        Ok(()) => self.to_indices(slot, &scratch.values, &mut out),
+                        Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
                         Err(err) => Err(StepErrorKind::Eval(err)),
                     }
                 }
@@ -384,18 +453,32 @@ impl<'p> Plan<'p> {
         result.map_err(|kind| StepError { kind, origin: slot.origin, span: slot.span, partial: scratch.vec.clone() })
     }
 
-    fn to_indices(&self, slot: &Slot, values: &[Value], out: &mut Vec<u32>) -> Result<(), StepErrorKind> {
+    fn index(&self, var: VarId, value: Value) -> Option<u32> {
+        match value {
+            Value::Exit if self.procedure => Some(EXIT_INDEX),
+            _ => self.domains.index_of(self.system, var, value),
+        }
+    }
+
+    fn to_indices(&self, var: VarId, values: &[Value], out: &mut Vec<u32>) -> Result<(), StepErrorKind> {
         for &value in values {
-            let idx = match value {
-                Value::Exit if self.procedure => Some(EXIT_INDEX),
-                _ => self.domains.index_of(self.system, slot.var, value),
-            };
-            match idx {
+            match self.index(var, value) {
                 Some(i) => out.push(i),
-                None => return Err(StepErrorKind::OutOfRange { var: slot.var, value }),
+                None => return Err(StepErrorKind::OutOfRange { var, value }),
             }
         }
         Ok(())
+    }
+}
+
+/// Appends precomputed candidates (or reports the value out of range).
+fn extend(out: &mut Vec<u32>, var: VarId, c: &Consts) -> Result<(), StepErrorKind> {
+    match c {
+        Ok(indices) => {
+            out.extend_from_slice(indices);
+            Ok(())
+        }
+        Err(value) => Err(StepErrorKind::OutOfRange { var, value: *value }),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::lowering::ops::{self, EvalError};
 use crate::lowering::program::{BinOp, Builtin, Expr, UnOp, Value};
+use rustc_hash::FxHashSet;
 
 const TRUE: Expr = Expr::Const(Value::Bool(true));
 const FALSE: Expr = Expr::Const(Value::Bool(false));
@@ -90,20 +91,23 @@ pub fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
     Err(out)
 }
 
-/// `{a, {b, c}}` → `{a, b, c}`, duplicate constants removed.
+/// `{a, {b, c}}` → `{a, b, c}`, duplicate constants removed (linear time for constants).
 pub fn set(xs: Vec<Expr>) -> Expr {
     let mut out: Vec<Expr> = Vec::with_capacity(xs.len());
+    let mut consts: FxHashSet<Value> = FxHashSet::default();
+    let mut add = |x: Expr, out: &mut Vec<Expr>| {
+        let fresh = match &x {
+            Expr::Const(v) => consts.insert(*v),
+            x => !out.contains(x),
+        };
+        if fresh {
+            out.push(x);
+        }
+    };
     for x in xs {
         match x {
-            Expr::Set(inner) => {
-                for y in inner {
-                    if !out.contains(&y) {
-                        out.push(y);
-                    }
-                }
-            }
-            x if out.contains(&x) => {}
-            x => out.push(x),
+            Expr::Set(inner) => inner.into_iter().for_each(|y| add(y, &mut out)),
+            x => add(x, &mut out),
         }
     }
     Expr::Set(out)

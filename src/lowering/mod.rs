@@ -32,7 +32,7 @@ pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
     let mut systems = vec![];
     let mut specs = vec![];
     for (id, sys) in checked.systems.iter().enumerate() {
-        let mut l = Lowerer::new(sys);
+        let mut l = Lowerer::new(sys, &checked.labels);
         let system = lower_system(&mut l, sys);
         checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
         if sys.is_procedure {

@@ -59,8 +59,9 @@ pub fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
 
 /// The label of a bare DEFINE name in a procedure module.
 pub fn bare_label(l: &Lowerer, t: &TExpr) -> Option<u32> {
-    match t.kind {
-        TKind::Define(d) if l.sys.is_procedure => l.sys.defines[d as usize].label,
+    match &t.kind {
+        TKind::Define(d) if l.sys.is_procedure => l.sys.defines[*d as usize].label,
+        TKind::ForeignLabel(name) => l.labels.iter().position(|x| x == name).map(|i| i as u32),
         _ => None,
     }
 }

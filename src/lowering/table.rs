@@ -8,6 +8,7 @@
 use crate::lowering::fold::const_set;
 use crate::lowering::program::{BinOp, Domain, Expr, UnOp, Value, Variable};
 use crate::source::Span;
+use rustc_hash::FxHashMap;
 
 /// The variable and the values a condition tests for, if it has a table-able form.
 fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>)> {
@@ -50,15 +51,21 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
     }
     let Some(var) = var else { return Expr::Case { branches, span } };
     let domain = &vars[var as usize].domain;
+    let index: FxHashMap<Value, usize> = match domain {
+        Domain::Enum(vs) => vs.iter().enumerate().map(|(i, v)| (*v, i)).collect(),
+        _ => FxHashMap::default(),
+    };
+    let index_of = |v: Value| if index.is_empty() { domain.index_of(v) } else { index.get(&v).copied() };
     let mut entries: Vec<Option<Expr>> = vec![None; domain.len()];
     let mut branches = branches;
     let fallback = if fallback { branches.pop().map(|(_, v)| Box::new(v)) } else { None };
     for ((_, value), values) in branches.into_iter().zip(tests) {
         for v in values {
-            if let Some(i) = domain.index_of(v)
-                && entries[i].is_none() {
-                    entries[i] = Some(value.clone());
-                }
+            if let Some(i) = index_of(v)
+                && entries[i].is_none()
+            {
+                entries[i] = Some(value.clone());
+            }
         }
     }
     Expr::Table { var, entries, fallback, span }

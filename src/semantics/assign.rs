@@ -7,6 +7,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::lowering::program::Variable;
 use crate::semantics::checked::{TExpr, TKind};
+use crate::semantics::instances::Flattened;
 use crate::semantics::types::{unify_scalar, Ty};
 use crate::source::Span;
 use crate::syntax::ast::{AssignKind, VarKind};
@@ -37,8 +38,8 @@ impl Assignments {
     }
 
     /// Records `kind(v) := value`, reporting rule violations.
-    pub fn record(&mut self, vars: &[Variable], var_ty: &[Ty], v: u32, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
-        let var = &vars[v as usize];
+    pub fn record(&mut self, flat: &Flattened, v: u32, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
+        let var = &flat.vars[v as usize];
         let name = &var.name;
         if var.kind == VarKind::Input {
             diags.push(
@@ -56,7 +57,7 @@ impl Assignments {
             );
             return;
         }
-        check_value_type(var, var_ty[v as usize], &slot.value, diags);
+        check_value_type(var, flat.var_ty[v as usize], &slot.value, diags);
         let (list, other, kw) = match kind {
             AssignKind::Init => (&self.init, &self.invar, "init"),
             AssignKind::Next => (&self.next, &self.invar, "next"),

@@ -101,6 +101,9 @@ pub enum TKind {
     /// `next(e)`; `e` contains no further `next`.
     Next(Box<TExpr>),
     Exited,
+    /// In a spec of a procedure module: a label defined only in other procedure modules (labels
+    /// are global); it never holds in this module's own locations.
+    ForeignLabel(String),
     Unary(UnOp, Box<TExpr>),
     Binary(BinOp, Box<TExpr>, Box<TExpr>),
     Ite(Box<TExpr>, Box<TExpr>, Box<TExpr>),
@@ -125,7 +128,7 @@ impl TExpr {
     /// Calls `f` on every direct subexpression.
     pub fn for_each_child<'s>(&'s self, mut f: impl FnMut(&'s TExpr)) {
         match &self.kind {
-            TKind::Const(_) | TKind::Var(_) | TKind::Define(_) | TKind::Exited | TKind::Error => {}
+            TKind::Const(_) | TKind::Var(_) | TKind::Define(_) | TKind::Exited | TKind::ForeignLabel(_) | TKind::Error => {}
             TKind::Next(a) | TKind::Unary(_, a) | TKind::Ctl(_, a) => f(a),
             TKind::Binary(_, a, b) | TKind::Range(a, b) | TKind::Until { lhs: a, rhs: b, .. } => {
                 f(a);

@@ -11,9 +11,11 @@ pub struct Ctx {
     pub exited: bool,
     /// Inside `next(...)`.
     pub in_next: bool,
+    /// A specification: names of labels defined in other procedure modules are allowed.
+    pub spec: bool,
 }
 
-const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, exited: false, in_next: false };
+const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, exited: false, in_next: false, spec: false };
 
 impl Ctx {
     pub const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
@@ -24,8 +26,8 @@ impl Ctx {
     pub const NEXT_RHS: Ctx = Ctx { where_: "in a `next()` assignment", next: true, input: true, exited: true, ..NONE };
     pub const INVAR_RHS: Ctx = Ctx { where_: "in an invariant assignment `x := e`", ..NONE };
     pub const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
-    pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, ..NONE };
-    pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", ..NONE };
+    pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
+    pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
     pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", ..NONE };
     pub const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };
     pub const EXIT: Ctx = Ctx { where_: "in an EXIT condition", ..NONE };

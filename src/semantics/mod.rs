@@ -51,6 +51,8 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         exit_names: Interner::default(),
         procedure_system: FxHashMap::default(),
         module_exits: FxHashMap::default(),
+        label_names: FxHashSet::default(),
+        foreign_label_uses: vec![],
     };
     g.exit_names.intern("EXIT");
     let mut roots: Vec<modules::ModId> = table.flat.into_iter().collect();
@@ -71,6 +73,11 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
             exits.push(("EXIT".to_string(), 0));
         }
         g.module_exits.insert(m, exits);
+        for s in &table.modules[m].sections {
+            if let Section::Define { defs, .. } = s {
+                g.label_names.extend(defs.iter().map(|d| d.name.name.clone()));
+            }
+        }
     }
     let mut systems = vec![];
     let mut specs = vec![];
@@ -81,6 +88,14 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
     }
     if !roots.is_empty() {
         warn_unused(&table, &roots, &mut diags);
+    }
+    for (name, span) in std::mem::take(&mut g.foreign_label_uses) {
+        if g.labels.get(&name).is_none() {
+            diags.push(
+                Diagnostic::error("E0114", format!("`{name}` is not a label: no procedure module defines it as a boolean DEFINE"), span)
+                    .with_help("labels are boolean DEFINEs; make the DEFINE boolean or declare the name in this module"),
+            );
+        }
     }
     let termination = termination(program, &mut diags);
     let checked = CheckedProgram {

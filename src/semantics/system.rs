@@ -25,6 +25,10 @@ pub struct Globals {
     pub procedure_system: FxHashMap<ModId, SystemId>,
     /// Exit names of each procedure module (named exits, plus `EXIT` if it uses the value).
     pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
+    /// Top-level DEFINE names of procedure modules: candidate global labels.
+    pub label_names: rustc_hash::FxHashSet<String>,
+    /// Labels of other modules used in procedure specs, verified at the end.
+    pub foreign_label_uses: Vec<(String, crate::source::Span)>,
 }
 
 pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, diags: &mut Vec<Diagnostic>) -> (CheckedSystem, Vec<CheckedSpec>) {
@@ -38,7 +42,11 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
             );
         }
     let flat = instances::flatten(table, root, is_procedure, &mut g.symbols, diags);
+    let label_names = g.label_names.clone();
     let mut r = Resolver::new(&flat, table, is_procedure, diags);
+    if is_procedure {
+        r.label_names = Some(&label_names);
+    }
     let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
     let mut assigns = Assignments::new(flat.vars.len());
     let mut sys = CheckedSystem {
@@ -66,7 +74,9 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
     }
     let defines = r.finish_defines();
     sys.uses_exit_value = r.uses_exit_value;
+    let foreign = std::mem::take(&mut r.foreign_label_uses);
     drop(r);
+    g.foreign_label_uses.extend(foreign);
     finish(&flat, defines, assigns, &mut sys, g, diags);
     (sys, specs)
 }
@@ -140,7 +150,7 @@ fn sections(
                     let value = r.resolve(&a.value, inst, ctx);
                     if let Some((v, tspan)) = target {
                         let slot = Slot { value, span: a.span, process: instance.process };
-                        assigns.record(&flat.vars, &flat.var_ty, v, a.kind, slot, tspan, &mut *r.diags);
+                        assigns.record(flat, v, a.kind, slot, tspan, &mut *r.diags);
                     }
                 }
             }
@@ -260,6 +270,13 @@ fn finish(
     sys.spans.next_assign = spans(&assigns.next);
     sys.spans.invar_assign = spans(&assigns.invar);
     sys.init_assign = assigns.init.into_iter().map(|s| s.map(|s| s.value)).collect();
+    if let (Some(sel), true) = (flat.selector, flat.selector_in_state) {
+        // Initially no process has moved: the selector starts at `main`.
+        if let Some(main) = flat.symbols.get("main") {
+            sys.init_assign[sel as usize] = Some(TExpr::new(TKind::Const(Value::Sym(*main)), Ty::Sym, sys.span));
+            sys.spans.init_assign[sel as usize] = Some(sys.span);
+        }
+    }
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
     sys.next_assign = assigns
@@ -301,7 +318,15 @@ fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) ->
     let mut ty = first.value.ty;
     let mut branches = vec![];
     for s in std::iter::once(first).chain(others) {
-        let running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        let mut running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        if flat.selector_in_state {
+            // The selector holds the process that made the last step: the step being taken is
+            // by process k when the next state's selector is k.
+            if let TKind::Binary(_, sel, _) = &mut running.kind {
+                let current = std::mem::replace(&mut **sel, TExpr::error(span));
+                **sel = TExpr::new(TKind::Next(Box::new(current)), Ty::Sym, span);
+            }
+        }
         ty = crate::semantics::types::unify(ty, s.value.ty, true).unwrap_or(ty);
         branches.push((running, s.value));
     }

@@ -152,6 +152,29 @@ impl Model {
         }
     }
 
+    /// Length of a shortest path from an initial state to each state (`None` if unreachable),
+    /// by relaxing all edges until nothing changes.
+    pub fn distances(&self) -> Vec<Option<usize>> {
+        let mut d: Vec<Option<usize>> = vec![None; self.n()];
+        for &s in &self.init {
+            d[s] = Some(0);
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for u in 0..self.n() {
+                let Some(du) = d[u] else { continue };
+                for &t in &self.succ[u] {
+                    if d[t].is_none_or(|dt| dt > du + 1) {
+                        d[t] = Some(du + 1);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        d
+    }
+
     /// NuSMV's verdict: `f` holds in every fair initial state.
     pub fn holds(&self, f: &Ctl<u32>) -> bool {
         let v = self.eval(f);

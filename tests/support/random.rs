@@ -117,3 +117,18 @@ pub fn formula(rng: &mut Rng, depth: usize) -> Ctl<u32> {
         _ => Ctl::EF(Box::new(Ctl::And(b(rng), Box::new(Ctl::EG(b(rng)))))),
     }
 }
+
+/// A random propositional formula (no temporal operators) of depth ≤ `depth`.
+pub fn propositional(rng: &mut Rng, depth: usize) -> Ctl<u32> {
+    if depth == 0 || rng.chance(30) {
+        return Ctl::Atom(rng.below(NUM_LABELS) as u32);
+    }
+    let x = Box::new(propositional(rng, depth - 1));
+    let y = Box::new(propositional(rng, depth - 1));
+    match rng.below(4) {
+        0 => Ctl::Not(x),
+        1 => Ctl::And(x, y),
+        2 => Ctl::Or(x, y),
+        _ => Ctl::Implies(x, y),
+    }
+}

@@ -19,6 +19,10 @@ use super::formula::{Arena, Lit, Node, NodeId};
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
+
+const NOT_STORED: u32 = u32::MAX;
 
 pub struct Labelling<'k> {
     kripke: &'k KripkeStructure,
@@ -26,8 +30,12 @@ pub struct Labelling<'k> {
     constraints: Vec<&'k FixedBitSet>,
     all: FixedBitSet,
     fair: FixedBitSet,
-    /// Satisfaction sets of operator nodes (`None` for `True` and atoms, which are borrowed).
-    sets: Vec<Option<FixedBitSet>>,
+    /// Satisfaction sets of operator nodes as indices into `pool` (`NOT_STORED` for `True` and
+    /// atoms, which are borrowed). Equal sets are stored once: in spec-heavy models most
+    /// subformulas denote one of a few sets (all states, none, …).
+    sets: Vec<u32>,
+    pool: Vec<FixedBitSet>,
+    pool_index: FxHashMap<u64, Vec<u32>>,
     condensation: Condensation,
     out_degree: Vec<u32>,
 }
@@ -42,7 +50,18 @@ impl<'k> Labelling<'k> {
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Condensation::new(&kripke.succ);
-        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), condensation, out_degree }
+        Labelling {
+            kripke,
+            arena,
+            constraints,
+            all,
+            fair,
+            sets: Vec::new(),
+            pool: Vec::new(),
+            pool_index: FxHashMap::default(),
+            condensation,
+            out_degree,
+        }
     }
 
     pub fn kripke(&self) -> &'k KripkeStructure {
@@ -64,13 +83,32 @@ impl<'k> Labelling<'k> {
         for id in 0..self.arena.len() as NodeId {
             by_level[self.arena.level(id) as usize].push(id);
         }
-        self.sets.resize(self.arena.len(), None);
+        self.sets.resize(self.arena.len(), NOT_STORED);
         for level in by_level.iter().skip(1) {
             let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
             for (&id, set) in level.iter().zip(computed) {
-                self.sets[id as usize] = Some(set);
+                self.sets[id as usize] = self.intern(set);
             }
         }
+    }
+
+    /// Stores `set` in the pool unless an equal set is there already; returns its pool index.
+    fn intern(&mut self, set: FixedBitSet) -> u32 {
+        let mut hasher = FxHasher::default();
+        set.as_slice().hash(&mut hasher);
+        let candidates = self.pool_index.entry(hasher.finish()).or_default();
+        if let Some(&same) = candidates.iter().find(|&&i| self.pool[i as usize] == set) {
+            return same;
+        }
+        let index = self.pool.len() as u32;
+        candidates.push(index);
+        self.pool.push(set);
+        index
+    }
+
+    /// Number of distinct satisfaction sets stored.
+    pub fn distinct_sets(&self) -> usize {
+        self.pool.len()
     }
 
     fn compute(&self, id: NodeId) -> FixedBitSet {
@@ -104,7 +142,11 @@ impl<'k> Labelling<'k> {
         match self.arena.node(id) {
             Node::True => &self.all,
             Node::Atom(p) => &self.kripke.props[p as usize],
-            _ => self.sets[id as usize].as_ref().expect("nodes are labelled bottom-up before use"),
+            _ => {
+                let index = self.sets[id as usize];
+                assert!(index != NOT_STORED, "nodes are labelled bottom-up before use");
+                &self.pool[index as usize]
+            }
         }
     }
 

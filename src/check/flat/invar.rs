@@ -3,7 +3,10 @@
 //! shortest path to the violating state that is first in breadth-first order. Fairness is ignored,
 //! as in NuSMV.
 
-use super::trace::{Trace, TraceKind};
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
+use super::eval::Labelling;
+use super::formula::{Arena, Lit};
+use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 
 /// Breadth-first order of the reachable states with parent links.
@@ -57,31 +60,25 @@ impl Reachability {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvarVerdict {
-    pub holds: bool,
-    pub counterexample: Option<Trace>,
-}
-
-/// Checks each invariant (a proposition that must hold in every reachable state).
-pub fn check_invariants(k: &KripkeStructure, invariants: &[PropId], traces: bool) -> Vec<InvarVerdict> {
+/// Checks each invariant: a state formula (propositional over the structure's propositions) that
+/// must hold in every reachable state.
+pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces: bool) -> Vec<SpecOutcome> {
+    let mut arena = Arena::new();
+    let roots: Vec<Lit> = invariants.iter().map(|f| arena.lower(f)).collect();
+    let mut lab = Labelling::new(k, arena, &[]);
+    lab.compute_all();
     let reach = Reachability::new(k);
-    invariants
+    roots
         .iter()
-        .map(|&p| {
-            let holds_in = &k.props[p as usize];
+        .map(|&root| {
             let first_bad = (0..k.num_states)
-                .filter(|&s| !holds_in.contains(s as usize) && reach.is_reachable(s))
+                .filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s))
                 .min_by_key(|&s| reach.rank[s as usize]);
             match first_bad {
-                None => InvarVerdict { holds: true, counterexample: None },
-                Some(bad) => InvarVerdict {
+                None => SpecOutcome { holds: true, trace: None },
+                Some(bad) => SpecOutcome {
                     holds: false,
-                    counterexample: traces.then(|| Trace {
-                        kind: TraceKind::Counterexample,
-                        states: reach.path_to(bad),
-                        loop_start: None,
-                    }),
+                    trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)),
                 },
             }
         })

@@ -19,7 +19,7 @@
 //!   [`CtlReport::fair_states_empty`] / [`CtlReport::no_fair_initial_state`] let the report warn
 //!   (NuSMV prints "Fair states set of the finite state machine is empty" in the first case).
 //!
-//! Traces ([`trace::Trace`], state ids from an initial state, optionally a lasso):
+//! Traces ([`crate::report::trace::Trace`] of state ids from an initial state, optionally a lasso):
 //! - every false spec gets a counterexample: the explanation of its negation from the first fair
 //!   initial state that violates it. For `AG`, `AF`, `AX`, `A[U]` (and negated existentials)
 //!   this is a path to the violation, a lasso for `AF`/`A[U]` violated by an infinite path, and so
@@ -27,8 +27,11 @@
 //!   initial state, as in NuSMV;
 //! - a true spec whose top operator is existential (`EX`, `EF`, `EG`, `E[U]`, or a negated
 //!   universal) gets a witness from the first fair initial state; other true specs get none.
+//! - a finite path whose last state occurs earlier is returned as the lasso it is (NuSMV prints
+//!   `-- Loop starts here` for such paths too).
 
 pub mod condense;
+pub mod driver;
 pub mod eval;
 pub mod explain;
 pub mod fixpoint;
@@ -36,7 +39,6 @@ pub mod formula;
 pub mod invar;
 pub mod paths;
 pub mod scc;
-pub mod trace;
 
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
@@ -45,9 +47,9 @@ use explain::Explainer;
 use fixedbitset::FixedBitSet;
 use formula::{Arena, Lit};
 use rayon::prelude::*;
-use trace::{Trace, TraceKind};
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 
-pub use invar::{InvarVerdict, check_invariants};
+pub use invar::check_invariants;
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -63,16 +65,10 @@ impl Default for CheckOptions {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CtlVerdict {
-    pub holds: bool,
-    pub trace: Option<Trace>,
-}
-
 #[derive(Clone, Debug)]
 pub struct CtlReport {
     /// One verdict per spec, in input order.
-    pub verdicts: Vec<CtlVerdict>,
+    pub verdicts: Vec<SpecOutcome>,
     /// No state is fair (NuSMV warns; every spec is then vacuously true).
     pub fair_states_empty: bool,
     /// No initial state is fair (every spec is vacuously true).
@@ -143,19 +139,28 @@ fn verdict(
     root: Lit,
     witness: bool,
     traces: bool,
-) -> CtlVerdict {
+) -> SpecOutcome {
     let violating = fair_initial.iter().copied().find(|&s| !lab.holds_at(root, s));
     let trace = match violating {
         Some(s) if traces => Some(make_trace(explainer, s, root.negate(), TraceKind::Counterexample)),
         None if witness => fair_initial.first().map(|&s| make_trace(explainer, s, root, TraceKind::Witness)),
         _ => None,
     };
-    CtlVerdict { holds: violating.is_none(), trace }
+    SpecOutcome { holds: violating.is_none(), trace }
 }
 
 fn make_trace(explainer: &Explainer, start: StateId, lit: Lit, kind: TraceKind) -> Trace {
-    let (states, loop_start) = explainer.explain(start, lit);
-    Trace { kind, states, loop_start }
+    let (mut states, mut loop_start) = explainer.explain(start, lit);
+    // A finite path that returns to a state it visited is a lasso; NuSMV marks it as one too
+    // (`-- Loop starts here`), e.g. `AX FALSE` on a self-loop.
+    if loop_start.is_none() && states.len() > 1 {
+        let last = states[states.len() - 1];
+        if let Some(i) = states[..states.len() - 1].iter().rposition(|&s| s == last) {
+            states.pop();
+            loop_start = Some(i);
+        }
+    }
+    Trace::flat(kind, &states, loop_start)
 }
 
 /// Whether a spec's top operator, under its leading negations, is existential (`EX EF EG E[U]`,

@@ -25,7 +25,7 @@
 //! Submodules: [`tv`] three-valued logic, [`formula`] ENF DAG, [`model`] copies, Initialize and
 //! Contextualize, [`refine`] RefineTernary, [`eager`] EagerCheck, [`find_reason`]
 //! GetNextExpansion/FindReason, [`lazy`] LazyCheck′ (with the soundness guard described there),
-//! [`witness`] traces.
+//! [`witness`] witnesses and counterexamples (as `check::rks`'s [`RksTrace`]).
 
 pub mod eager;
 pub mod find_reason;
@@ -40,7 +40,7 @@ use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use formula::Formula;
 use model::Model;
-pub use witness::{TernaryTrace, TraceStep};
+pub use crate::check::rks::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TernaryEngine {
@@ -69,7 +69,7 @@ pub struct TernaryResult {
     pub holds: bool,
     pub stats: TernaryStats,
     /// A witness (true existential spec) or counterexample (false universal spec), if asked for.
-    pub trace: Option<TernaryTrace>,
+    pub trace: Option<RksTrace>,
 }
 
 /// Checks `formula` on `rks` from the entry of component `initial`.
@@ -89,6 +89,6 @@ pub fn check(
     let holds = m.root_value() == tv::Tv::Tt;
     debug_assert!(m.root_value().is_known());
     m.stats.contexts_live = m.live.len() as u64;
-    let trace = if want_trace { witness::explain(&mut m, formula, holds) } else { None };
+    let trace = if want_trace { witness::explain(&m, formula, holds) } else { None };
     TernaryResult { holds, stats: m.stats, trace }
 }

@@ -436,7 +436,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
 }
 
 /// Truth of each subformula in the label-free self-looping trap state.
-fn trap_values(phi: &Formula) -> Vec<bool> {
+pub fn trap_values(phi: &Formula) -> Vec<bool> {
     let mut t = vec![false; phi.len()];
     for f in 0..phi.len() {
         t[f] = match phi.ops[f] {

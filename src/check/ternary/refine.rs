@@ -39,6 +39,9 @@ pub fn refine(m: &mut Model, f: FormulaId) -> u64 {
     m.stats.refine_runs += 1;
     let op = m.phi.op(f);
     let before = unknown_count(m, f);
+    if before == 0 {
+        return 0;
+    }
     match op {
         Op::True | Op::Atom(_) | Op::Not(_) | Op::And(..) | Op::Or(..) => pointwise(m, f, op),
         Op::EX(a) => next(m, f, a),
