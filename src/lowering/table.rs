@@ -109,10 +109,8 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
             0 => None,
             1 if closed => chain.pop().map(|(_, v)| v),
             _ => {
-                if !closed {
-                    if let Some(f) = &fallback {
-                        chain.push((Expr::Const(Value::Bool(true)), f.clone()));
-                    }
+                if !closed && let Some(f) = &fallback {
+                    chain.push((Expr::Const(Value::Bool(true)), f.clone()));
                 }
                 Some(compile(chain, span, vars))
             }
