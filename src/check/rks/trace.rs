@@ -175,15 +175,27 @@ impl Walker<'_, '_> {
             .collect()
     }
 
-    /// Breadth-first over configurations satisfying `a` and the goal, one per key, until `b`.
+    /// A path through configurations satisfying `a` and the goal to one satisfying `b`: first
+    /// breadth-first expanding one configuration per key (finite, fast, but it may miss a
+    /// witness that returns into another caller than the expanded one), then plainly
+    /// breadth-first (complete, capped). Every path found is a real run.
     fn until_path(&self, a: FId, b: FId, start: Conf) -> Option<Vec<Conf>> {
+        self.until_bfs(a, b, start.clone(), true).or_else(|| self.until_bfs(a, b, start, false))
+    }
+
+    fn until_bfs(&self, a: FId, b: FId, start: Conf, by_key: bool) -> Option<Vec<Conf>> {
         let mut nodes: Vec<(Conf, usize)> = vec![(start.clone(), usize::MAX)];
-        let mut seen: FxHashSet<(ComponentId, NodeId, bool, Vec<Tern>)> = FxHashSet::default();
-        let owned_key = |c: &Conf| {
-            let (x, y, z, w) = c.key();
-            (x, y, z, w.to_vec())
+        let mut seen_keys: FxHashSet<(ComponentId, NodeId, bool, Vec<Tern>)> = FxHashSet::default();
+        let mut seen_confs: FxHashSet<Conf> = FxHashSet::default();
+        let mut first_visit = |c: &Conf| {
+            if by_key {
+                let (x, y, z, w) = c.key();
+                seen_keys.insert((x, y, z, w.to_vec()))
+            } else {
+                seen_confs.insert(c.clone())
+            }
         };
-        seen.insert(owned_key(&start));
+        first_visit(&start);
         let mut head = 0;
         while head < nodes.len() {
             let c = nodes[head].0.clone();
@@ -202,7 +214,7 @@ impl Walker<'_, '_> {
                     if nodes.len() >= SEARCH_LIMIT {
                         return None;
                     }
-                    if self.value(self.goal, &n) == Tern::T && seen.insert(owned_key(&n)) {
+                    if self.value(self.goal, &n) == Tern::T && first_visit(&n) {
                         nodes.push((n, head));
                     }
                 }
