@@ -18,7 +18,9 @@
 pub mod check;
 pub mod ctl;
 pub mod diagnostics;
+pub mod driver;
 pub mod explicit;
+pub mod frontend;
 pub mod import;
 pub mod lowering;
 pub mod report;

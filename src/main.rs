@@ -1,5 +1,176 @@
-//! The `xmv-rs` command line.
+//! The `xmv-rs` command line: `check` (NuSMV-style model checking) and `import` (other tools'
+//! formats to `.smv`). Exit codes: 0 all specs hold, 1 some spec fails, 2 input errors.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use xmv_rs::driver::{self, CheckOptions, Engine, Format};
+use xmv_rs::source::SourceFile;
+use xmv_rs::syntax::ast::TerminationRule;
+
+#[derive(Parser, Debug)]
+#[command(name = "xmv-rs", version, about = "Explicit-state CTL model checker for SMV models and recursive procedure modules")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check the specifications of an .smv file (like `NuSMV FILE`).
+    Check(CheckArgs),
+    /// Translate another tool's model into .smv.
+    Import(ImportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The .smv file.
+    file: PathBuf,
+    /// No counterexamples or witnesses (NuSMV's `-dcx` is accepted too).
+    #[arg(long = "no-trace")]
+    no_trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// Print the number of reachable states.
+    #[arg(short = 'r')]
+    reachable: bool,
+    /// Stop with an error when more states (or procedure locations) are reachable.
+    #[arg(long = "max-states", value_name = "N")]
+    max_states: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// Engine for procedure modules.
+    #[arg(long, value_enum, default_value_t = EngineArg::Incremental)]
+    engine: EngineArg,
+    /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
+    #[arg(long, value_enum)]
+    termination: Option<TerminationArg>,
+    /// Print timings and checker counters to stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct ImportArgs {
+    /// Input format.
+    #[arg(value_enum)]
+    format: ImportFormat,
+    /// The file to translate.
+    input: PathBuf,
+    /// CTL specifications to add (`.ctl` file).
+    #[arg(long, value_name = "FILE")]
+    ctl: Option<PathBuf>,
+    /// Where to write the .smv file.
+    #[arg(short = 'o', value_name = "OUT")]
+    output: PathBuf,
+    /// RSMCheck JSON: a call into an entry that is also an exit is stuck there (`stuck`,
+    /// RSMCheck's semantics) or returns at once (`return`, the converted program's semantics).
+    #[arg(long = "entry-exit", value_enum, default_value_t = EntryExitArg::Stuck)]
+    entry_exit: EntryExitArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EntryExitArg {
+    Stuck,
+    Return,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    Incremental,
+    Global,
+    Eager,
+    Lazy,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TerminationArg {
+    Trap,
+    Loop,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ImportFormat {
+    /// RSMCheck JSON (`.rsm`)
+    #[value(name = "rsm-json", alias = "rsm")]
+    Rsm,
+    /// PuMoC pushdown systems (`.pds`)
+    Pds,
+    /// PDSolver (`.pdmu`)
+    Pdmu,
+}
 
 fn main() {
-    std::process::exit(2);
+    // NuSMV's `-dcx` is one flag; clap would read it as `-d -c -x`.
+    let args = std::env::args_os().map(|a| if a == "-dcx" { "--no-trace".into() } else { a });
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let code = match cli.command {
+        Command::Check(args) => check(args),
+        Command::Import(args) => import(args),
+    };
+    std::process::exit(code);
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let file = match SourceFile::read(&args.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let options = CheckOptions {
+        format: match args.format {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+        },
+        traces: !args.no_trace,
+        reachable: args.reachable,
+        max_states: args.max_states,
+        threads: args.jobs.unwrap_or(0),
+        engine: match args.engine {
+            EngineArg::Incremental => Engine::Incremental,
+            EngineArg::Global => Engine::Global,
+            EngineArg::Eager => Engine::Eager,
+            EngineArg::Lazy => Engine::Lazy,
+        },
+        termination: args.termination.map(|t| match t {
+            TerminationArg::Trap => TerminationRule::Trap,
+            TerminationArg::Loop => TerminationRule::Loop,
+        }),
+        stats: args.stats,
+    };
+    let out = driver::run_check(&file, &options, &driver::stages::linked());
+    let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+    out.exit_code
+}
+
+fn import(args: ImportArgs) -> i32 {
+    let format = match args.format {
+        ImportFormat::Rsm => xmv_rs::import::ImportFormat::RsmJson,
+        ImportFormat::Pds => xmv_rs::import::ImportFormat::Pds,
+        ImportFormat::Pdmu => xmv_rs::import::ImportFormat::Pdmu,
+    };
+    let entry_exit = match args.entry_exit {
+        EntryExitArg::Stuck => xmv_rs::import::procedures::EntryExit::Stuck,
+        EntryExitArg::Return => xmv_rs::import::procedures::EntryExit::Return,
+    };
+    let options = xmv_rs::import::ImportOptions { entry_exit };
+    xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &options, &mut std::io::stderr())
 }

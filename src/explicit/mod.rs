@@ -2,7 +2,17 @@
 //! [`kripke::KripkeStructure`] for flat models, a [`rks::RecursiveKripkeStructure`] for
 //! procedure modules.
 
+pub mod atoms;
+pub mod build_diag;
+pub mod build_flat;
+pub mod build_rks;
 pub mod csr;
+pub mod eval;
 pub mod kripke;
+pub mod names;
 pub mod rks;
 pub mod rks_builder;
+pub mod state_table;
+pub mod step;
+#[cfg(test)]
+pub mod test_support;

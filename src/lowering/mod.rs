@@ -1,4 +1,102 @@
 //! Stage 3, lowering: constant propagation and `case`-to-table compilation, producing the
 //! [`program::LoweredProgram`] the state-space builder consumes.
+//!
+//! | module | job |
+//! |---|---|
+//! | [`ops`] | operator semantics on values (shared with the state-space builder) |
+//! | [`fold`] | constant folding and boolean simplification |
+//! | [`table`] | `case` over one variable → [`program::Expr::Table`] |
+//! | [`expr`] | typed expressions → lowered expressions (DEFINE expansion, `next` push-down) |
+//! | [`spec`] | specifications → `Ctl<SpecAtom>` |
+//! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
+pub mod checks;
+pub mod expr;
+pub mod fold;
+pub mod ops;
 pub mod program;
+pub mod spec;
+pub mod table;
+
+use crate::ctl::Ctl;
+use crate::diagnostics::Diagnostic;
+use crate::semantics::checked::{CheckedProgram, CheckedSystem};
+use crate::syntax::ast::SpecKind;
+use expr::Lowerer;
+use crate::source::Span;
+use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, SystemSpans, Value};
+
+/// Lowers a checked program (which must be free of errors).
+pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
+    let mut diags = vec![];
+    let mut systems = vec![];
+    let mut specs = vec![];
+    for (id, sys) in checked.systems.iter().enumerate() {
+        let mut l = Lowerer::new(sys, &checked.labels);
+        let system = lower_system(&mut l, sys);
+        checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
+        if sys.is_procedure {
+            checks::single_entry(sys, &system, &mut l.diags);
+        }
+        for s in checked.specs.iter().filter(|s| s.system as usize == id) {
+            let formula = match s.kind {
+                SpecKind::Invar => match spec::bare_label(&l, &s.expr) {
+                    Some(label) => Ctl::Atom(SpecAtom::Label(label)),
+                    None => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
+                },
+                _ => spec::to_ctl(&mut l, &s.expr),
+            };
+            specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, text: s.text.clone(), span: s.span });
+        }
+        diags.append(&mut l.diags);
+        systems.push(system);
+    }
+    // Specs in file order (they were grouped by system above).
+    specs.sort_by_key(|s| s.span.start);
+    let program = LoweredProgram {
+        systems,
+        flat: checked.flat,
+        symbols: checked.symbols.clone(),
+        labels: checked.labels.clone(),
+        exit_names: checked.exit_names.clone(),
+        specs,
+        termination: checked.termination,
+    };
+    (program, diags)
+}
+
+fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
+    let lower_opt = |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> {
+        xs.iter().map(|x| x.as_ref().map(|t| l.lower(t))).collect()
+    };
+    // Constraints that fold to TRUE are dropped, with their spans.
+    let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr], spans: &[Span]| -> (Vec<Expr>, Vec<Span>) {
+        xs.iter().zip(spans).map(|(t, s)| (l.lower(t), *s)).filter(|(e, _)| *e != Expr::Const(Value::Bool(true))).unzip()
+    };
+    let (init, init_spans) = constraints(l, &sys.init, &sys.spans.init);
+    let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans);
+    let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar);
+    let spans = SystemSpans { init: init_spans, trans: trans_spans, invar: invar_spans, ..sys.spans.clone() };
+    let defines = (0..sys.defines.len())
+        .map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32, false), span: sys.defines[d].span })
+        .collect();
+    System {
+        name: sys.name.clone(),
+        span: sys.span,
+        is_procedure: sys.is_procedure,
+        vars: sys.vars.clone(),
+        init_assign: lower_opt(l, &sys.init_assign),
+        next_assign: lower_opt(l, &sys.next_assign),
+        invar_assign: lower_opt(l, &sys.invar_assign),
+        init,
+        trans,
+        invar,
+        defines,
+        define_labels: sys.defines.iter().map(|d| d.label).collect(),
+        fairness: sys.fairness.iter().map(|t| l.lower(t)).collect(),
+        calls: sys.calls.iter().map(|c| CallEntry { target: c.target, condition: l.lower(&c.condition), span: c.span }).collect(),
+        exits: sys.exits.iter().map(|e| ExitEntry { name: e.name, condition: l.lower(&e.condition), span: e.span }).collect(),
+        uses_exit_value: sys.uses_exit_value,
+        spans,
+    }
+}

@@ -71,6 +71,25 @@ pub struct System {
     pub exits: Vec<ExitEntry>,
     /// Whether the module mentions the `EXIT` value (then the all-`EXIT` location is an exit).
     pub uses_exit_value: bool,
+    /// Source locations of the assignments and constraints above (for the state-space builder's
+    /// diagnostics). May be left empty (`SystemSpans::default()`): diagnostics then fall back to
+    /// the variable's declaration or the `MODULE` header.
+    pub spans: SystemSpans,
+}
+
+/// Where each assignment and constraint of a [`System`] is written: the whole `init(x) := e;`
+/// (resp. `INIT e`, …) statement. Vectors are parallel to the corresponding [`System`] fields.
+#[derive(Clone, Debug, Default)]
+pub struct SystemSpans {
+    /// Indexed by [`VarId`].
+    pub init_assign: Vec<Option<Span>>,
+    pub next_assign: Vec<Option<Span>>,
+    pub invar_assign: Vec<Option<Span>>,
+    /// Parallel to `System::init`, `trans`, `invar`, `fairness`.
+    pub init: Vec<Span>,
+    pub trans: Vec<Span>,
+    pub invar: Vec<Span>,
+    pub fairness: Vec<Span>,
 }
 
 #[derive(Clone, Debug)]

@@ -1,1 +1,30 @@
 //! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.
+//!
+//! Checkers return [`trace::Trace`]s of ids; [`view`] maps them to names and values;
+//! [`text`] and [`json`] format a list of [`SpecReport`]s (one per spec, in file order).
+
+pub mod json;
+pub mod text;
+pub mod trace;
+pub mod view;
+
+use crate::syntax::ast::SpecKind;
+
+/// Everything printed about one spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecReport {
+    pub kind: SpecKind,
+    pub name: Option<String>,
+    /// The formula as NuSMV prints it.
+    pub text: String,
+    /// The spec's system name (the flat model or the initial procedure module).
+    pub system_name: String,
+    /// `Some(module)` for procedure specs: printed as `… IN module`.
+    pub module: Option<String>,
+    pub holds: bool,
+    pub trace: Option<view::TraceView>,
+    pub time_ms: f64,
+}
+
+#[cfg(test)]
+mod tests;

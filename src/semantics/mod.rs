@@ -1,2 +1,154 @@
 //! Stage 2, name resolution and typing: module flattening, DEFINE expansion with cycle detection,
 //! scoping of procedure modules, type checking.
+//!
+//! [`check`] turns an [`ast::Program`] into a [`CheckedProgram`]: one [`checked::CheckedSystem`]
+//! for the flat model (`main`, or the file's only module) and one per procedure module, each
+//! with resolved, typed expressions. The passes, one module each:
+//!
+//! | module | job |
+//! |---|---|
+//! | [`modules`] | module table, procedure classification, instantiation checks and cycles, choice of the flat model |
+//! | [`instances`] | flattening an instance tree: qualified names, domains, arrays, processes |
+//! | [`consteval`] | constant integer expressions for bounds and indices |
+//! | [`resolve`] | names → ids, typing, DEFINE cycle detection, `next`/input/`EXITED`/CTL placement |
+//! | [`assign`] | single-assignment rules and combinational cycles |
+//! | [`system`] | one system: sections, calls, exits, specs |
+//! | [`print`] | specifications printed as NuSMV prints them |
+//!
+//! All diagnostics of a file are collected (duplicates from several instances of one module are
+//! reported once); the caller stops before lowering when there are errors.
+
+pub mod assign;
+pub mod checked;
+pub mod consteval;
+pub mod context;
+pub mod instances;
+pub mod interner;
+pub mod modules;
+pub mod print;
+pub mod resolve;
+pub mod suggest;
+pub mod system;
+pub mod types;
+
+pub use checked::CheckedProgram;
+
+use crate::diagnostics::Diagnostic;
+use crate::lowering::program::SystemId;
+use crate::syntax::ast::{self, Section, TerminationRule, TypeSpec};
+use interner::Interner;
+use modules::ModuleTable;
+use rustc_hash::{FxHashMap, FxHashSet};
+use system::Globals;
+
+/// Checks a parsed program. Diagnostics come back deduplicated, in the order found.
+pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
+    let mut diags = vec![];
+    let table = modules::build(program, &mut diags);
+    let mut g = Globals {
+        symbols: Interner::default(),
+        labels: Interner::default(),
+        exit_names: Interner::default(),
+        procedure_system: FxHashMap::default(),
+        module_exits: FxHashMap::default(),
+        label_names: FxHashSet::default(),
+        foreign_label_uses: vec![],
+    };
+    g.exit_names.intern("EXIT");
+    let mut roots: Vec<modules::ModId> = table.flat.into_iter().collect();
+    for m in table.procedures() {
+        g.procedure_system.insert(m, roots.len() as SystemId);
+        roots.push(m);
+        let mut exits = vec![];
+        for s in &table.modules[m].sections {
+            if let Section::Exit { exits: list, .. } = s {
+                for e in list {
+                    if e.name.name != "EXIT" && !exits.iter().any(|(n, _): &(String, u32)| n == &e.name.name) {
+                        exits.push((e.name.name.clone(), g.exit_names.intern(&e.name.name)));
+                    }
+                }
+            }
+        }
+        if modules::module_exprs(table.modules[m]).any(modules::mentions_exit_value) {
+            exits.push(("EXIT".to_string(), 0));
+        }
+        g.module_exits.insert(m, exits);
+        for s in &table.modules[m].sections {
+            if let Section::Define { defs, .. } = s {
+                g.label_names.extend(defs.iter().map(|d| d.name.name.clone()));
+            }
+        }
+    }
+    let mut systems = vec![];
+    let mut specs = vec![];
+    for (id, &root) in roots.iter().enumerate() {
+        let (sys, mut s) = system::build(&table, root, id as SystemId, &mut g, &mut diags);
+        systems.push(sys);
+        specs.append(&mut s);
+    }
+    if !roots.is_empty() {
+        warn_unused(&table, &roots, &mut diags);
+    }
+    for (name, span) in std::mem::take(&mut g.foreign_label_uses) {
+        if g.labels.get(&name).is_none() {
+            diags.push(
+                Diagnostic::error("E0114", format!("`{name}` is not a label: no procedure module defines it as a boolean DEFINE"), span)
+                    .with_help("labels are boolean DEFINEs; make the DEFINE boolean or declare the name in this module"),
+            );
+        }
+    }
+    let termination = termination(program, &mut diags);
+    let checked = CheckedProgram {
+        systems,
+        flat: table.flat.map(|_| 0),
+        symbols: g.symbols.names,
+        labels: g.labels.names,
+        exit_names: g.exit_names.names,
+        specs,
+        termination,
+    };
+    (checked, dedup(diags))
+}
+
+fn termination(program: &ast::Program, diags: &mut Vec<Diagnostic>) -> TerminationRule {
+    let mut rule: Option<&ast::TerminationDirective> = None;
+    for d in &program.termination {
+        match rule {
+            Some(first) if first.rule != d.rule => diags.push(
+                Diagnostic::error("E0409", "conflicting TERMINATION directives", d.span)
+                    .with_secondary(first.span, "first directive")
+                    .with_help("keep one `TERMINATION trap;` or `TERMINATION loop;`; `--termination` on the command line overrides it"),
+            ),
+            Some(_) => {}
+            None => rule = Some(d),
+        }
+    }
+    rule.map_or(TerminationRule::Trap, |d| d.rule)
+}
+
+fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], diags: &mut Vec<Diagnostic>) {
+    let mut seen: FxHashSet<modules::ModId> = roots.iter().copied().collect();
+    let mut stack: Vec<modules::ModId> = roots.to_vec();
+    while let Some(m) = stack.pop() {
+        for (ty, _) in modules::instance_decls(table.modules[m]) {
+            if let TypeSpec::Instance { module, .. } = ty
+                && let Some(t) = table.get(&module.name)
+                    && seen.insert(t) {
+                        stack.push(t);
+                    }
+        }
+    }
+    for (m, module) in table.modules.iter().enumerate() {
+        if !seen.contains(&m) {
+            diags.push(
+                Diagnostic::warning("W0003", format!("module `{}` is never used", module.name.name), module.name.span)
+                    .with_help("it is not instantiated from the checked model, so it is not checked; instantiate it in VAR or remove it"),
+            );
+        }
+    }
+}
+
+fn dedup(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = FxHashSet::default();
+    diags.into_iter().filter(|d| seen.insert((d.code, d.primary_span(), d.message.clone()))).collect()
+}

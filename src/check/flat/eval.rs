@@ -1,0 +1,170 @@
+//! Bottom-up labelling of the shared formula DAG: every operator node gets the bitset of states
+//! satisfying it, computed exactly once per model.
+//!
+//! Fair CTL as NuSMV 2.5.4 defines it (`mcMc.c`): the fair states are `E_f G true`; `EX a`
+//! holds where some successor is in `a ∧ fair`; `E[a U b]` is reachability through `a` into
+//! `b ∧ fair`; `EG a` needs an infinite path in `a` visiting every fairness constraint infinitely
+//! often. With no constraints the fair states are those with an infinite path, so deadlock states
+//! (and states that can only reach deadlocks) are not fair — the source of NuSMV's vacuous
+//! verdicts on deadlocked models, which we reproduce.
+//!
+//! `E[true U b]` (`EF`, `AG`) uses the precomputed condensation of the graph instead of a search.
+//! Nodes are grouped by DAG level; the nodes of one level only read lower levels, so each level is
+//! computed in parallel with rayon and stored in id order (results do not depend on the number of
+//! threads).
+
+use super::condense::Condensation;
+use super::fixpoint::{always, num_states, predecessors, until};
+use super::formula::{Arena, Lit, Node, NodeId};
+use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use fixedbitset::FixedBitSet;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
+
+const NOT_STORED: u32 = u32::MAX;
+
+pub struct Labelling<'k> {
+    kripke: &'k KripkeStructure,
+    arena: Arena,
+    constraints: Vec<&'k FixedBitSet>,
+    all: FixedBitSet,
+    fair: FixedBitSet,
+    /// Satisfaction sets of operator nodes as indices into `pool` (`NOT_STORED` for `True` and
+    /// atoms, which are borrowed). Equal sets are stored once: in spec-heavy models most
+    /// subformulas denote one of a few sets (all states, none, …).
+    sets: Vec<u32>,
+    pool: Vec<FixedBitSet>,
+    pool_index: FxHashMap<u64, Vec<u32>>,
+    condensation: Condensation,
+    out_degree: Vec<u32>,
+}
+
+impl<'k> Labelling<'k> {
+    /// Computes the fair states; `fairness` lists the `FAIRNESS`/`JUSTICE` propositions.
+    pub fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &[PropId]) -> Labelling<'k> {
+        let n = num_states(kripke);
+        let mut all = FixedBitSet::with_capacity(n);
+        all.insert_range(..);
+        let constraints: Vec<&FixedBitSet> = fairness.iter().map(|&p| &kripke.props[p as usize]).collect();
+        let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
+        let fair = always(kripke, &all, &constraints, &out_degree);
+        let condensation = Condensation::new(&kripke.succ);
+        Labelling {
+            kripke,
+            arena,
+            constraints,
+            all,
+            fair,
+            sets: Vec::new(),
+            pool: Vec::new(),
+            pool_index: FxHashMap::default(),
+            condensation,
+            out_degree,
+        }
+    }
+
+    pub fn kripke(&self) -> &'k KripkeStructure {
+        self.kripke
+    }
+    pub fn arena(&self) -> &Arena {
+        &self.arena
+    }
+    pub fn fair(&self) -> &FixedBitSet {
+        &self.fair
+    }
+    pub fn constraints(&self) -> &[&'k FixedBitSet] {
+        &self.constraints
+    }
+
+    /// Labels every node of the arena, level by level, on the current rayon pool.
+    pub fn compute_all(&mut self) {
+        let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); self.arena.max_level() as usize + 1];
+        for id in 0..self.arena.len() as NodeId {
+            by_level[self.arena.level(id) as usize].push(id);
+        }
+        self.sets.resize(self.arena.len(), NOT_STORED);
+        for level in by_level.iter().skip(1) {
+            let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
+            for (&id, set) in level.iter().zip(computed) {
+                self.sets[id as usize] = self.intern(set);
+            }
+        }
+    }
+
+    /// Stores `set` in the pool unless an equal set is there already; returns its pool index.
+    fn intern(&mut self, set: FixedBitSet) -> u32 {
+        let mut hasher = FxHasher::default();
+        set.as_slice().hash(&mut hasher);
+        let candidates = self.pool_index.entry(hasher.finish()).or_default();
+        if let Some(&same) = candidates.iter().find(|&&i| self.pool[i as usize] == set) {
+            return same;
+        }
+        let index = self.pool.len() as u32;
+        candidates.push(index);
+        self.pool.push(set);
+        index
+    }
+
+    /// Number of distinct satisfaction sets stored.
+    pub fn distinct_sets(&self) -> usize {
+        self.pool.len()
+    }
+
+    fn compute(&self, id: NodeId) -> FixedBitSet {
+        match self.arena.node(id) {
+            Node::True | Node::Atom(_) => self.node_set(id).clone(),
+            Node::And(a, b) => {
+                let mut result = self.lit_set(a);
+                if b.is_negated() {
+                    result.difference_with(self.node_set(b.node()));
+                } else {
+                    result.intersect_with(self.node_set(b.node()));
+                }
+                result
+            }
+            Node::EX(a) => predecessors(self.kripke, &self.fair_part(a), &self.out_degree),
+            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.fair_part(b)),
+            Node::EU(a, b) => until(self.kripke, &self.lit_set(a), self.fair_part(b)),
+            Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints, &self.out_degree),
+        }
+    }
+
+    /// The states of `lit` that are fair.
+    fn fair_part(&self, lit: Lit) -> FixedBitSet {
+        let mut set = self.lit_set(lit);
+        set.intersect_with(&self.fair);
+        set
+    }
+
+    /// The satisfaction set of a node (it must have been computed).
+    pub fn node_set(&self, id: NodeId) -> &FixedBitSet {
+        match self.arena.node(id) {
+            Node::True => &self.all,
+            Node::Atom(p) => &self.kripke.props[p as usize],
+            _ => {
+                let index = self.sets[id as usize];
+                assert!(index != NOT_STORED, "nodes are labelled bottom-up before use");
+                &self.pool[index as usize]
+            }
+        }
+    }
+
+    /// The satisfaction set of a literal, as a fresh set over all states.
+    pub fn lit_set(&self, lit: Lit) -> FixedBitSet {
+        let mut set = self.node_set(lit.node()).clone();
+        set.grow(num_states(self.kripke));
+        if lit.is_negated() {
+            set.toggle_range(..);
+        }
+        set
+    }
+
+    pub fn holds_at(&self, lit: Lit, s: StateId) -> bool {
+        self.node_set(lit.node()).contains(s as usize) != lit.is_negated()
+    }
+
+    pub fn is_fair(&self, s: StateId) -> bool {
+        self.fair.contains(s as usize)
+    }
+}

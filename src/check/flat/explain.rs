@@ -1,0 +1,147 @@
+//! Witness paths for existential core formulas, used both for counterexamples (a path for the
+//! negation of a false spec) and for witnesses (a path for a true existential spec).
+//!
+//! Like NuSMV's `explain` (`mcExplain.c`), a path is built by following the formula from the
+//! first state: `EX a` adds a fair successor in `a`, `E[a U b]` a shortest path through `a` to a
+//! fair `b` state, `EG a` a lasso inside the `EG a` states (without fairness constraints a
+//! depth-first walk closing the first loop it meets; with constraints a shortest path into a fair
+//! SCC, then through every constraint and back); then the explanation continues from the last state with the
+//! operand (`a` for `EX`, `b` for `EU`), so `EF (p & EG q)` yields a path to `p` followed by a
+//! `q`-lasso. Boolean nodes pick an operand that holds (preferring one with a temporal operator);
+//! universal operators (negated `EX`/`EU`/`EG`) end the path, as there is no single path to show.
+//! Unlike NuSMV, the walk follows negations with their polarity, so it never explains an
+//! existential that does not hold.
+
+use super::eval::Labelling;
+use super::formula::{Lit, Node};
+use super::paths::{closed_walk, shortest_path};
+use super::fixpoint::fair_components;
+use super::scc::{Components, components};
+use std::sync::OnceLock;
+use crate::explicit::kripke::StateId;
+
+/// Builds explanations; caches, per `EG` node, the SCCs of its satisfaction set (shared by all
+/// traces and threads).
+pub struct Explainer<'l, 'k> {
+    lab: &'l Labelling<'k>,
+    eg_cycles: Vec<OnceLock<FairCycles>>,
+}
+
+/// The SCCs of an `EG` node's states and which of them a fair path can cycle in.
+struct FairCycles {
+    sccs: Components,
+    fair: Vec<bool>,
+}
+
+impl<'l, 'k> Explainer<'l, 'k> {
+    pub fn new(lab: &'l Labelling<'k>) -> Self {
+        Explainer { lab, eg_cycles: (0..lab.arena().len()).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// A path from `start` (where `lit` must hold) and its optional loop start.
+    pub fn explain(&self, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+        explain(self, start, lit)
+    }
+
+    fn cycles(&self, eg: Lit) -> &FairCycles {
+        self.eg_cycles[eg.node() as usize].get_or_init(|| {
+            let sccs = components(&self.lab.kripke().succ, self.lab.node_set(eg.node()));
+            let fair = fair_components(&sccs, self.lab.constraints());
+            FairCycles { sccs, fair }
+        })
+    }
+}
+
+fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+    let lab = ex.lab;
+    let arena = lab.arena();
+    let mut path = vec![start];
+    let mut lit = lit;
+    loop {
+        let s = *path.last().expect("paths start with one state");
+        let positive = !lit.is_negated();
+        let next = match (arena.node(lit.node()), positive) {
+            (Node::True | Node::Atom(_), _) => None,
+            (Node::And(a, b), true) => Some(if is_temporal(lab, a) || !is_temporal(lab, b) { a } else { b }),
+            (Node::And(a, b), false) => {
+                let (na, nb) = (a.negate(), b.negate());
+                let (ha, hb) = (lab.holds_at(na, s), lab.holds_at(nb, s));
+                Some(if ha && (is_temporal(lab, na) || !hb || !is_temporal(lab, nb)) { na } else { nb })
+            }
+            (Node::EX(a), true) => {
+                let k = lab.kripke();
+                let t = k.succ.neighbours(s).iter().copied().find(|&t| lab.is_fair(t) && lab.holds_at(a, t));
+                t.map(|t| {
+                    path.push(t);
+                    a
+                })
+            }
+            (Node::EU(a, b), true) => {
+                let found = shortest_path(
+                    lab.kripke(),
+                    s,
+                    |v| lab.holds_at(a, v) || (lab.holds_at(b, v) && lab.is_fair(v)),
+                    |v| lab.holds_at(b, v) && lab.is_fair(v),
+                    false,
+                );
+                // From a non-target state the search may only leave through `a` states.
+                found.map(|p| {
+                    path.extend_from_slice(&p[1..]);
+                    b
+                })
+            }
+            (Node::EG(_), true) => {
+                let loop_start = lasso(ex, lit, &mut path);
+                return (path, loop_start);
+            }
+            (Node::EX(_) | Node::EU(..) | Node::EG(_), false) => None,
+        };
+        match next {
+            Some(l) => lit = l,
+            None => return (path, None),
+        }
+    }
+}
+
+/// Whether a literal's top is an existential temporal operator worth following.
+fn is_temporal(lab: &Labelling, lit: Lit) -> bool {
+    match lab.arena().node(lit.node()) {
+        Node::True | Node::Atom(_) => false,
+        Node::And(..) => true,
+        Node::EX(_) | Node::EU(..) | Node::EG(_) => !lit.is_negated(),
+    }
+}
+
+/// Extends `path` (ending in a state of `eg`, a positive `EG` literal) into a lasso through a fair
+/// SCC of the `eg` states; returns the loop start index.
+fn lasso(ex: &Explainer, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
+    let lab = ex.lab;
+    let k = lab.kripke();
+    let inside = lab.node_set(eg.node());
+    if lab.constraints().is_empty() {
+        let start = *path.last()?;
+        let (walk, loop_start) = closed_walk(k, start, |v| inside.contains(v as usize))?;
+        let offset = path.len() - 1;
+        path.extend_from_slice(&walk[1..]);
+        return Some(offset + loop_start);
+    }
+    let FairCycles { sccs, fair } = ex.cycles(eg);
+    let in_fair_scc = |v: StateId| inside.contains(v as usize) && fair[sccs.of_state[v as usize] as usize];
+    let start = *path.last()?;
+    let prefix = shortest_path(k, start, |v| inside.contains(v as usize), &in_fair_scc, false)?;
+    path.extend_from_slice(&prefix[1..]);
+    let entry = *path.last()?;
+    let component = sccs.of_state[entry as usize];
+    let loop_start = path.len() - 1;
+    let in_component = |v: StateId| inside.contains(v as usize) && sccs.of_state[v as usize] == component;
+    for constraint in lab.constraints() {
+        let here = *path.last()?;
+        let step = shortest_path(k, here, in_component, |v| constraint.contains(v as usize), false)?;
+        path.extend_from_slice(&step[1..]);
+    }
+    let here = *path.last()?;
+    let back = shortest_path(k, here, in_component, |v| v == entry, true)?;
+    // `back` ends with `entry` again: the loop closes onto `path[loop_start]`.
+    path.extend_from_slice(&back[1..back.len() - 1]);
+    Some(loop_start)
+}

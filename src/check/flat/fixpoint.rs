@@ -1,0 +1,230 @@
+//! The graph algorithms behind the core operators, each linear in states + transitions:
+//! existential predecessors (`EX`), backward breadth-first search (`EU`), and `EG` — by
+//! successor counting when there are no fairness constraints, by SCC decomposition otherwise.
+//!
+//! These functions know nothing about fairness restrictions of `EX`/`EU` targets: callers
+//! intersect targets with the fair states first (see `eval.rs`).
+
+use super::scc::{Components, components};
+use crate::explicit::kripke::KripkeStructure;
+use fixedbitset::FixedBitSet;
+
+pub fn num_states(k: &KripkeStructure) -> usize {
+    k.num_states as usize
+}
+
+/// States with at least one successor in `target`. When `target` is most of the graph, the
+/// states outside it are visited instead: a state is dropped once all its successors are outside.
+pub fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
+    let n = num_states(k);
+    let mut result = FixedBitSet::with_capacity(n);
+    if target.count_ones(..) * 2 < n {
+        for v in target.ones() {
+            for &u in k.pred.neighbours(v as u32) {
+                result.insert(u as usize);
+            }
+        }
+        return result;
+    }
+    let mut count = out_degree.to_vec();
+    for (u, &d) in out_degree.iter().enumerate() {
+        result.set(u, d > 0);
+    }
+    for v in target.zeroes() {
+        for &u in k.pred.neighbours(v as u32) {
+            count[u as usize] -= 1;
+            if count[u as usize] == 0 {
+                result.set(u as usize, false);
+            }
+        }
+    }
+    result
+}
+
+/// `E[hold U target]` without fairness: `target` plus every `hold` state with a path through
+/// `hold` states into `target`. When the candidates (`hold ∖ target`) are fewer than the targets,
+/// they are scanned for a successor in the result and newly added states wake up their
+/// candidate predecessors; otherwise a backward breadth-first search runs from the targets.
+pub fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet) -> FixedBitSet {
+    let mut candidates = hold.clone();
+    candidates.difference_with(&target);
+    if candidates.count_ones(..) < target.count_ones(..) {
+        let mut result = target;
+        let mut queue: Vec<u32> = Vec::new();
+        for u in candidates.ones() {
+            if k.succ.neighbours(u as u32).iter().any(|&v| result.contains(v as usize)) {
+                queue.push(u as u32);
+            }
+        }
+        for &u in &queue {
+            result.insert(u as usize);
+        }
+        grow_backward(k, &candidates, &mut result, queue);
+        return result;
+    }
+    let mut result = target;
+    let queue: Vec<u32> = result.ones().map(|v| v as u32).collect();
+    grow_backward(k, hold, &mut result, queue);
+    result
+}
+
+/// Backward search from `queue` (already in `result`), adding predecessors inside `allowed`.
+fn grow_backward(k: &KripkeStructure, allowed: &FixedBitSet, result: &mut FixedBitSet, mut queue: Vec<u32>) {
+    let mut head = 0;
+    while head < queue.len() {
+        let v = queue[head];
+        head += 1;
+        for &u in k.pred.neighbours(v) {
+            if allowed.contains(u as usize) && !result.put(u as usize) {
+                queue.push(u);
+            }
+        }
+    }
+}
+
+/// States of `mask` reaching `seeds` backwards within `mask` (seeds must lie inside `mask`).
+fn backward_within(k: &KripkeStructure, mask: &FixedBitSet, seeds: FixedBitSet) -> FixedBitSet {
+    until(k, mask, seeds)
+}
+
+/// `EG mask` without fairness constraints: the greatest set `Z ⊆ mask` in which every state has
+/// a successor in `Z`, i.e. the states with an infinite path inside `mask`. Computed by counting
+/// each state's successors in the candidate set and peeling states whose count drops to zero.
+/// `out_degree[v]` is the number of successors of `v`; when `mask` is most of the graph the
+/// counts start from it and only the states outside `mask` are visited.
+pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
+    let n = num_states(k);
+    let mut result = mask.clone();
+    let mut dead: Vec<u32> = Vec::new();
+    let mut count: Vec<u32>;
+    if mask.count_ones(..) * 2 >= n {
+        count = out_degree.to_vec();
+        for v in mask.zeroes() {
+            for &u in k.pred.neighbours(v as u32) {
+                count[u as usize] -= 1;
+                if count[u as usize] == 0 && mask.contains(u as usize) {
+                    dead.push(u);
+                }
+            }
+        }
+        dead.extend(mask.ones().filter(|&u| out_degree[u] == 0).map(|u| u as u32));
+    } else {
+        count = vec![0u32; n];
+        for u in mask.ones() {
+            let c = k.succ.neighbours(u as u32).iter().filter(|&&v| mask.contains(v as usize)).count();
+            count[u] = c as u32;
+            if c == 0 {
+                dead.push(u as u32);
+            }
+        }
+    }
+    while let Some(v) = dead.pop() {
+        result.set(v as usize, false);
+        for &u in k.pred.neighbours(v) {
+            let u = u as usize;
+            if result.contains(u) {
+                count[u] -= 1;
+                if count[u] == 0 {
+                    dead.push(u as u32);
+                }
+            }
+        }
+    }
+    result
+}
+
+/// Fair `EG mask` (Emerson–Lei via SCCs): the states of `mask` that can reach, inside `mask`, a
+/// nontrivial strongly connected component of the `mask` subgraph that meets every constraint.
+/// From such a component a path can cycle forever visiting each constraint infinitely often.
+pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[&FixedBitSet]) -> FixedBitSet {
+    let sccs = components(&k.succ, mask);
+    let fair = fair_components(&sccs, constraints);
+    let mut seeds = FixedBitSet::with_capacity(num_states(k));
+    for v in mask.ones() {
+        if fair[sccs.of_state[v] as usize] {
+            seeds.insert(v);
+        }
+    }
+    backward_within(k, mask, seeds)
+}
+
+/// For each component: nontrivial and meeting every constraint (a fair path can cycle in it).
+pub fn fair_components(sccs: &Components, constraints: &[&FixedBitSet]) -> Vec<bool> {
+    // met[c] = number of leading constraints (in order) that component c meets.
+    let mut met = vec![0u32; sccs.count()];
+    for (i, constraint) in constraints.iter().enumerate() {
+        for v in constraint.ones() {
+            let c = sccs.of_state.get(v).copied().unwrap_or(Components::NONE);
+            if c != Components::NONE && met[c as usize] == i as u32 {
+                met[c as usize] = i as u32 + 1;
+            }
+        }
+    }
+    (0..sccs.count()).map(|c| sccs.nontrivial[c] && met[c] == constraints.len() as u32).collect()
+}
+
+/// Fair `EG mask` under the given constraints (no constraints: every infinite path is fair).
+pub fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[&FixedBitSet], out_degree: &[u32]) -> FixedBitSet {
+    if constraints.is_empty() { always_infinite(k, mask, out_degree) } else { always_fair(k, mask, constraints) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explicit::csr::Csr;
+
+    fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
+        let succ = Csr::from_edges(n as usize, edges);
+        let pred = succ.transpose();
+        KripkeStructure {
+            num_states: n,
+            initial: vec![0],
+            succ,
+            pred,
+            props: vec![],
+            prop_names: vec![],
+            values: vec![],
+            num_vars: 0,
+        }
+    }
+
+    fn set(n: usize, states: &[usize]) -> FixedBitSet {
+        let mut s = FixedBitSet::with_capacity(n);
+        for &v in states {
+            s.insert(v);
+        }
+        s
+    }
+
+    #[test]
+    fn counting_and_scc_agree_without_constraints() {
+        // 0 -> 1 -> 2 -> 1, 0 -> 3 (deadlock), 4 -> 4
+        let k = kripke(5, &[(0, 1), (1, 2), (2, 1), (0, 3), (4, 4)]);
+        let deg = [2, 1, 1, 0, 1];
+        for mask in [set(5, &[0, 1, 2, 3, 4]), set(5, &[0, 1, 3, 4]), set(5, &[0, 2, 1]), set(5, &[4])] {
+            assert_eq!(always_infinite(&k, &mask, &deg), always_fair(&k, &mask, &[]));
+        }
+        assert_eq!(always_infinite(&k, &set(5, &[0, 1, 2, 3, 4]), &deg), set(5, &[0, 1, 2, 4]));
+    }
+
+    #[test]
+    fn fair_eg_needs_every_constraint_on_the_cycle() {
+        // two cycles: 0 <-> 1 and 2 <-> 3, 1 -> 2
+        let k = kripke(4, &[(0, 1), (1, 0), (1, 2), (2, 3), (3, 2)]);
+        let all = set(4, &[0, 1, 2, 3]);
+        let f1 = set(4, &[0]);
+        let f2 = set(4, &[3]);
+        assert_eq!(always_fair(&k, &all, &[&f1]), set(4, &[0, 1]));
+        assert_eq!(always_fair(&k, &all, &[&f2]), all);
+        assert_eq!(always_fair(&k, &all, &[&f1, &f2]), set(4, &[]));
+    }
+
+    #[test]
+    fn until_is_backward_reachability_through_hold() {
+        let k = kripke(4, &[(0, 1), (1, 2), (3, 2)]);
+        let r = until(&k, &set(4, &[0, 1]), set(4, &[2]));
+        assert_eq!(r, set(4, &[0, 1, 2]));
+        assert_eq!(predecessors(&k, &set(4, &[2]), &[1, 1, 0, 1]), set(4, &[1, 3]));
+        assert_eq!(predecessors(&k, &set(4, &[1, 2, 3]), &[1, 1, 0, 1]), set(4, &[0, 1, 3]));
+    }
+}

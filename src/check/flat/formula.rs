@@ -1,0 +1,309 @@
+//! Hash-consed core formulas: every CTL spec is reduced to `True`, atoms, `And`, `EX`, `EU` and
+//! `EG` over literals (a node id plus a negation bit, as in and-inverter graphs), and identical
+//! subformulas — within one spec or across thousands of specs — share one node.
+//!
+//! Reductions (the same dualities NuSMV's `mcEval.c` uses, so fair semantics carry over):
+//! `AX a = ¬EX ¬a`, `EF a = E[true U a]`, `AG a = ¬E[true U ¬a]`, `AF a = ¬EG ¬a`,
+//! `A[a U b] = ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)`; boolean connectives become `And` and negation.
+//! Lowering walks the formula with an explicit stack, so deep nesting cannot overflow the stack.
+
+use crate::ctl::Ctl;
+use crate::explicit::kripke::PropId;
+use rustc_hash::FxHashMap;
+
+pub type NodeId = u32;
+
+/// A node reference with a negation bit: `node << 1 | negated`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit(u32);
+
+impl Lit {
+    pub const TRUE: Lit = Lit(0);
+    pub const FALSE: Lit = Lit(1);
+
+    pub fn positive(node: NodeId) -> Lit {
+        Lit(node << 1)
+    }
+    pub fn node(self) -> NodeId {
+        self.0 >> 1
+    }
+    pub fn is_negated(self) -> bool {
+        self.0 & 1 == 1
+    }
+    pub fn negate(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+/// A core operator; its operands are literals of nodes created earlier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    True,
+    Atom(PropId),
+    And(Lit, Lit),
+    /// Fair `EX`: some successor satisfies the operand and is fair.
+    EX(Lit),
+    /// Fair `E[a U b]`: a finite path through `a` to a fair `b` state.
+    EU(Lit, Lit),
+    /// Fair `EG`: an infinite fair path staying in the operand.
+    EG(Lit),
+}
+
+impl Node {
+    /// The operand literals, in order.
+    pub fn operands(&self) -> impl Iterator<Item = Lit> {
+        let (a, b) = match *self {
+            Node::True | Node::Atom(_) => (None, None),
+            Node::EX(a) | Node::EG(a) => (Some(a), None),
+            Node::And(a, b) | Node::EU(a, b) => (Some(a), Some(b)),
+        };
+        a.into_iter().chain(b)
+    }
+}
+
+/// The shared formula DAG. Node 0 is `True`; nodes only refer to smaller ids.
+#[derive(Clone, Debug)]
+pub struct Arena {
+    nodes: Vec<Node>,
+    /// Height in the DAG: atoms and `True` are 0, an operator is one more than its operands.
+    levels: Vec<u32>,
+    index: FxHashMap<Node, NodeId>,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Arena {
+    pub fn new() -> Arena {
+        let mut arena = Arena { nodes: Vec::new(), levels: Vec::new(), index: FxHashMap::default() };
+        arena.intern(Node::True);
+        arena
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+    pub fn node(&self, id: NodeId) -> Node {
+        self.nodes[id as usize]
+    }
+    pub fn level(&self, id: NodeId) -> u32 {
+        self.levels[id as usize]
+    }
+    pub fn max_level(&self) -> u32 {
+        self.levels.iter().copied().max().unwrap_or(0)
+    }
+
+    fn intern(&mut self, node: Node) -> Lit {
+        if let Some(&id) = self.index.get(&node) {
+            return Lit::positive(id);
+        }
+        let id = self.nodes.len() as NodeId;
+        let level = node.operands().map(|l| self.levels[l.node() as usize] + 1).max().unwrap_or(0);
+        self.nodes.push(node);
+        self.levels.push(level);
+        self.index.insert(node, id);
+        Lit::positive(id)
+    }
+
+    pub fn atom(&mut self, p: PropId) -> Lit {
+        self.intern(Node::Atom(p))
+    }
+
+    pub fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        if a == Lit::FALSE || b == Lit::FALSE || a == b.negate() {
+            return Lit::FALSE;
+        }
+        if a == Lit::TRUE || a == b {
+            return b;
+        }
+        if b == Lit::TRUE {
+            return a;
+        }
+        self.intern(Node::And(a.min(b), a.max(b)))
+    }
+
+    pub fn or(&mut self, a: Lit, b: Lit) -> Lit {
+        self.and(a.negate(), b.negate()).negate()
+    }
+
+    pub fn ex(&mut self, a: Lit) -> Lit {
+        if a == Lit::FALSE {
+            return Lit::FALSE;
+        }
+        self.intern(Node::EX(a))
+    }
+
+    pub fn eu(&mut self, a: Lit, b: Lit) -> Lit {
+        if b == Lit::FALSE {
+            return Lit::FALSE;
+        }
+        self.intern(Node::EU(a, b))
+    }
+
+    pub fn eg(&mut self, a: Lit) -> Lit {
+        if a == Lit::FALSE {
+            return Lit::FALSE;
+        }
+        self.intern(Node::EG(a))
+    }
+
+    /// Lowers a spec into the arena and returns its literal.
+    pub fn lower(&mut self, formula: &Ctl<PropId>) -> Lit {
+        enum Step<'f> {
+            Enter(&'f Ctl<PropId>),
+            Combine(&'f Ctl<PropId>),
+        }
+        let mut work = vec![Step::Enter(formula)];
+        let mut done: Vec<Lit> = Vec::new();
+        while let Some(step) = work.pop() {
+            match step {
+                Step::Enter(f) => match f {
+                    Ctl::True => done.push(Lit::TRUE),
+                    Ctl::False => done.push(Lit::FALSE),
+                    Ctl::Atom(p) => {
+                        let lit = self.atom(*p);
+                        done.push(lit);
+                    }
+                    _ => {
+                        work.push(Step::Combine(f));
+                        let (a, b) = children(f);
+                        if let Some(b) = b {
+                            work.push(Step::Enter(b));
+                        }
+                        if let Some(a) = a {
+                            work.push(Step::Enter(a));
+                        }
+                    }
+                },
+                Step::Combine(f) => {
+                    let lit = match f {
+                        Ctl::Not(_) | Ctl::EX(_) | Ctl::AX(_) | Ctl::EF(_) | Ctl::AF(_) | Ctl::EG(_) | Ctl::AG(_) => {
+                            let a = pop(&mut done);
+                            self.combine_unary(f, a)
+                        }
+                        _ => {
+                            let b = pop(&mut done);
+                            let a = pop(&mut done);
+                            self.combine_binary(f, a, b)
+                        }
+                    };
+                    done.push(lit);
+                }
+            }
+        }
+        pop(&mut done)
+    }
+
+    fn combine_unary(&mut self, f: &Ctl<PropId>, a: Lit) -> Lit {
+        match f {
+            Ctl::Not(_) => a.negate(),
+            Ctl::EX(_) => self.ex(a),
+            Ctl::AX(_) => self.ex(a.negate()).negate(),
+            Ctl::EF(_) => self.eu(Lit::TRUE, a),
+            Ctl::AG(_) => self.eu(Lit::TRUE, a.negate()).negate(),
+            Ctl::EG(_) => self.eg(a),
+            Ctl::AF(_) => self.eg(a.negate()).negate(),
+            _ => unreachable!("combine_unary called on a binary operator"),
+        }
+    }
+
+    fn combine_binary(&mut self, f: &Ctl<PropId>, a: Lit, b: Lit) -> Lit {
+        match f {
+            Ctl::And(..) => self.and(a, b),
+            Ctl::Or(..) => self.or(a, b),
+            Ctl::Implies(..) => self.or(a.negate(), b),
+            Ctl::Xor(..) => self.xor(a, b),
+            Ctl::Xnor(..) | Ctl::Iff(..) => self.xor(a, b).negate(),
+            Ctl::EU(..) => self.eu(a, b),
+            Ctl::AU(..) => {
+                let not_b = b.negate();
+                let stuck = self.and(a.negate(), not_b);
+                let reach_stuck = self.eu(not_b, stuck);
+                let never_b = self.eg(not_b);
+                self.or(reach_stuck, never_b).negate()
+            }
+            _ => unreachable!("combine_binary called on a unary operator"),
+        }
+    }
+
+    fn xor(&mut self, a: Lit, b: Lit) -> Lit {
+        let left = self.and(a, b.negate());
+        let right = self.and(a.negate(), b);
+        self.or(left, right)
+    }
+}
+
+fn children<A>(f: &Ctl<A>) -> (Option<&Ctl<A>>, Option<&Ctl<A>>) {
+    use Ctl::*;
+    match f {
+        True | False | Atom(_) => (None, None),
+        Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) => (Some(a), None),
+        And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) => {
+            (Some(a), Some(b))
+        }
+    }
+}
+
+fn pop(done: &mut Vec<Lit>) -> Lit {
+    done.pop().expect("formula lowering keeps one result per finished subformula")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atom(p: PropId) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(p))
+    }
+
+    #[test]
+    fn shared_subformulas_are_one_node() {
+        let mut arena = Arena::new();
+        let f1 = arena.lower(&Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::AF(atom(1)))))));
+        let before = arena.len();
+        let f2 = arena.lower(&Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::AF(atom(1)))))));
+        assert_eq!(f1, f2);
+        assert_eq!(arena.len(), before);
+        // EF p and AG !p are one node with opposite signs.
+        let ef = arena.lower(&Ctl::EF(atom(2)));
+        let ag = arena.lower(&Ctl::AG(Box::new(Ctl::Not(atom(2)))));
+        assert_eq!(ef, ag.negate());
+    }
+
+    #[test]
+    fn boolean_simplifications() {
+        let mut arena = Arena::new();
+        let p = arena.atom(0);
+        assert_eq!(arena.and(p, p.negate()), Lit::FALSE);
+        assert_eq!(arena.or(p, p.negate()), Lit::TRUE);
+        assert_eq!(arena.and(p, Lit::TRUE), p);
+        assert_eq!(arena.and(p, Lit::FALSE), Lit::FALSE);
+        let q = arena.atom(1);
+        assert_eq!(arena.and(p, q), arena.and(q, p));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let mut f = Ctl::Atom(0);
+        for i in 0..100_000 {
+            f = if i % 2 == 0 { Ctl::EX(Box::new(f)) } else { Ctl::Not(Box::new(f)) };
+        }
+        let mut arena = Arena::new();
+        arena.lower(&f);
+        assert_eq!(arena.max_level(), 50_000);
+        // Dropping a deep Box chain recurses; unwind it iteratively.
+        let mut cur = f;
+        loop {
+            cur = match cur {
+                Ctl::EX(inner) | Ctl::Not(inner) => *inner,
+                _ => break,
+            };
+        }
+    }
+}

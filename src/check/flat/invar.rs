@@ -1,0 +1,86 @@
+//! `INVARSPEC` by reachability: one breadth-first search from the initial states, shared by all
+//! invariants; an invariant fails iff a reachable state violates it, and its counterexample is a
+//! shortest path to the violating state that is first in breadth-first order. Fairness is ignored,
+//! as in NuSMV.
+
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
+use super::eval::Labelling;
+use super::formula::{Arena, Lit};
+use crate::ctl::Ctl;
+use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+
+/// Breadth-first order of the reachable states with parent links.
+pub struct Reachability {
+    /// `rank[s]`: position of `s` in breadth-first order, `u32::MAX` if unreachable.
+    rank: Vec<u32>,
+    parent: Vec<StateId>,
+}
+
+impl Reachability {
+    pub fn new(k: &KripkeStructure) -> Reachability {
+        let n = k.num_states as usize;
+        let mut rank = vec![u32::MAX; n];
+        let mut parent = vec![u32::MAX; n];
+        let mut queue: Vec<StateId> = Vec::with_capacity(n);
+        for &s in &k.initial {
+            if rank[s as usize] == u32::MAX {
+                rank[s as usize] = queue.len() as u32;
+                queue.push(s);
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let u = queue[head];
+            head += 1;
+            for &v in k.succ.neighbours(u) {
+                if rank[v as usize] == u32::MAX {
+                    rank[v as usize] = queue.len() as u32;
+                    parent[v as usize] = u;
+                    queue.push(v);
+                }
+            }
+        }
+        Reachability { rank, parent }
+    }
+
+    pub fn is_reachable(&self, s: StateId) -> bool {
+        self.rank[s as usize] != u32::MAX
+    }
+
+    /// The path from an initial state to `s` along breadth-first parents.
+    pub fn path_to(&self, s: StateId) -> Vec<StateId> {
+        let mut path = vec![s];
+        let mut cur = s;
+        while self.parent[cur as usize] != u32::MAX {
+            cur = self.parent[cur as usize];
+            path.push(cur);
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Checks each invariant: a state formula (propositional over the structure's propositions) that
+/// must hold in every reachable state.
+pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces: bool) -> Vec<SpecOutcome> {
+    let mut arena = Arena::new();
+    let roots: Vec<Lit> = invariants.iter().map(|f| arena.lower(f)).collect();
+    let mut lab = Labelling::new(k, arena, &[]);
+    lab.compute_all();
+    let reach = Reachability::new(k);
+    roots
+        .iter()
+        .map(|&root| {
+            let first_bad = (0..k.num_states)
+                .filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s))
+                .min_by_key(|&s| reach.rank[s as usize]);
+            match first_bad {
+                None => SpecOutcome { holds: true, trace: None },
+                Some(bad) => SpecOutcome {
+                    holds: false,
+                    trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)),
+                },
+            }
+        })
+        .collect()
+}

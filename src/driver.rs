@@ -1,0 +1,260 @@
+//! The `check` pipeline: front end → state-space construction → checking → report.
+//!
+//! Used by the command line and by integration tests. The driver owns the order of things, exit
+//! codes and timings; the stages it calls are the crate's public functions, reached through
+//! [`stages::Stages`] (tests may start from a hand-built `LoweredProgram`; a missing stage is
+//! reported as such, never replaced by invented verdicts). [`stages::linked`] returns the stages
+//! of this build.
+//!
+//! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
+//! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.
+
+pub mod stages;
+
+use crate::diagnostics::Diagnostics;
+use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::build_rks::{RksModel, build_rks};
+use crate::lowering::program::LoweredProgram;
+use crate::report::trace::SpecOutcome;
+use crate::report::view::{ModelRef, trace_view};
+use crate::report::{SpecReport, json, text};
+use crate::source::SourceFile;
+use crate::syntax::ast::{TerminationRule, VarKind};
+use std::fmt::Write;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Which RKS engine checks procedure specs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    #[default]
+    Incremental,
+    Global,
+    Eager,
+    Lazy,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Incremental => "incremental",
+            Engine::Global => "global",
+            Engine::Eager => "eager",
+            Engine::Lazy => "lazy",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    pub format: Format,
+    /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
+    pub traces: bool,
+    /// `-r`: print the number of reachable states.
+    pub reachable: bool,
+    pub max_states: Option<u64>,
+    /// Worker threads, 0 = all cores.
+    pub threads: usize,
+    pub engine: Engine,
+    pub termination: Option<TerminationRule>,
+    /// `--stats`: time per phase and checker counters on stderr.
+    pub stats: bool,
+}
+
+/// What checking one model produced: an outcome per spec (in the model's spec order) and
+/// counters for `--stats`.
+#[derive(Clone, Debug, Default)]
+pub struct CheckedSpecs {
+    pub outcomes: Vec<SpecOutcome>,
+    /// `name: value` lines for `--stats`.
+    pub stats: Vec<String>,
+    /// Warnings about the verdicts (e.g. no fair state).
+    pub warnings: Vec<String>,
+}
+
+/// The result of a run, ready to print.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOutput {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: i32,
+}
+
+/// Runs `xmv-rs check` on one file.
+pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> RunOutput {
+    let mut out = RunOutput::default();
+    let mut stats = String::new();
+    let t0 = Instant::now();
+    let Some(load) = stages.load else {
+        return unavailable("the front end (`xmv_rs::frontend::load`)");
+    };
+    let (program, diags) = load(file, options.termination);
+    out.stderr.push_str(&diags.render(file));
+    let program = match program {
+        Some(p) if !diags.has_errors() => p,
+        _ => {
+            out.exit_code = 2;
+            return out;
+        }
+    };
+    let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
+
+    let limits = BuildLimits { max_states: options.max_states };
+    let uses_flat = program.flat.is_some_and(|f| options.reachable || program.specs.iter().any(|s| s.system == f));
+    let uses_rks = program.systems.iter().any(|s| s.is_procedure);
+    let t1 = Instant::now();
+    let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
+    let rks = if uses_rks { built(build_rks(&program, &limits), file, &mut out) } else { Ok(None) };
+    let (Ok(flat), Ok(rks)) = (flat, rks) else {
+        out.exit_code = 2;
+        return out;
+    };
+    for w in flat.iter().flat_map(|m| &m.warnings).chain(rks.iter().flat_map(|m| &m.warnings)) {
+        out.stderr.push_str(&w.render(file));
+    }
+    let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
+    if let Some(m) = &flat {
+        let _ = writeln!(stats, "flat states: {}, transitions: {}, propositions: {}", m.kripke.num_states, m.kripke.succ.edge_count(), m.kripke.props.len());
+    }
+    if let Some(m) = &rks {
+        for c in &m.rks.components {
+            let _ = writeln!(stats, "module {}: {} nodes ({} calls, {} exits)", c.name, c.num_nodes, c.calls.len(), c.exits.len());
+        }
+    }
+
+    // Check.
+    let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
+    if let Some(m) = flat.as_ref().filter(|m| !m.specs.is_empty()) {
+        let ids = m.specs.iter().map(|s| s.spec);
+        if let Err(e) = run_checker(stages.check_flat.map(|f| move |o: &CheckOptions| f(m, o)), "the flat checker (`xmv_rs::check::flat`)", "flat", ids, options, &mut outcomes, &mut stats, &mut out) {
+            return e;
+        }
+    }
+    if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
+        let ids = m.specs.iter().map(|s| s.spec);
+        if let Err(e) = run_checker(stages.check_rks.map(|f| move |o: &CheckOptions| f(m, o)), "the RKS checker (`xmv_rs::check::rks`)", "rks", ids, options, &mut outcomes, &mut stats, &mut out) {
+            return e;
+        }
+    }
+
+    // Report.
+    let t3 = Instant::now();
+    let mut reports = vec![];
+    for (i, spec) in program.specs.iter().enumerate() {
+        let Some((outcome, time_ms)) = outcomes[i].take() else { continue };
+        let system = &program.systems[spec.system as usize];
+        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(ModelRef::Flat) };
+        let trace = match (options.traces, &outcome.trace, model) {
+            (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
+            _ => None,
+        };
+        reports.push(SpecReport {
+            kind: spec.kind,
+            name: spec.name.clone(),
+            text: spec.text.clone(),
+            system_name: system.name.clone(),
+            module: system.is_procedure.then(|| system.name.clone()),
+            holds: outcome.holds,
+            trace,
+            time_ms,
+        });
+    }
+    match options.format {
+        Format::Text => {
+            out.stdout.push_str(&text::render_text(&reports));
+            if options.reachable {
+                out.stdout.push_str(&reachable_text(&program, flat.as_ref(), rks.as_ref()));
+            }
+        }
+        Format::Json => out.stdout.push_str(&json::render_json(&reports)),
+    }
+    let _ = writeln!(stats, "report: {:.3} ms", ms(t3));
+    let _ = writeln!(stats, "total: {:.3} ms", ms(t0));
+    if options.stats {
+        for line in stats.lines() {
+            let _ = writeln!(out.stderr, "-- stats: {line}");
+        }
+    }
+    out.exit_code = if reports.iter().all(|r| r.holds) { 0 } else { 1 };
+    out
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Renders a build's errors, or passes its model on.
+fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, out: &mut RunOutput) -> Result<Option<T>, ()> {
+    match r {
+        Ok(m) => Ok(Some(m)),
+        Err(d) => {
+            out.stderr.push_str(&d.render(file));
+            Err(())
+        }
+    }
+}
+
+/// Runs one checker (if linked) and files its outcomes under their spec indices.
+#[allow(clippy::too_many_arguments)]
+fn run_checker(
+    check: Option<impl FnOnce(&CheckOptions) -> Result<CheckedSpecs, String>>,
+    missing: &str,
+    what: &str,
+    spec_ids: impl Iterator<Item = usize>,
+    options: &CheckOptions,
+    outcomes: &mut [Option<(SpecOutcome, f64)>],
+    stats: &mut String,
+    out: &mut RunOutput,
+) -> Result<(), RunOutput> {
+    let Some(check) = check else { return Err(unavailable(missing)) };
+    let t = Instant::now();
+    let checked = check(options).map_err(|e| failure(std::mem::take(out), e))?;
+    let elapsed = ms(t);
+    for (spec, outcome) in spec_ids.zip(checked.outcomes) {
+        outcomes[spec] = Some((outcome, elapsed));
+    }
+    let _ = writeln!(stats, "{what} checking: {elapsed:.3} ms");
+    for line in checked.stats {
+        let _ = writeln!(stats, "{what} {line}");
+    }
+    for w in checked.warnings {
+        let _ = writeln!(out.stderr, "warning: {w}");
+    }
+    Ok(())
+}
+
+fn unavailable(what: &str) -> RunOutput {
+    RunOutput { stdout: String::new(), stderr: format!("error: {what} is not part of this build yet\n"), exit_code: 2 }
+}
+
+fn failure(mut out: RunOutput, message: String) -> RunOutput {
+    let _ = writeln!(out.stderr, "error: {message}");
+    out.exit_code = 2;
+    out
+}
+
+/// `-r`: NuSMV's `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
+/// of locations of each procedure module.
+pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: Option<&RksModel>) -> String {
+    let mut out = String::new();
+    if let Some(m) = flat {
+        let system = &program.systems[m.system as usize];
+        let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
+        let _ = writeln!(out, "{}", text::reachable_line(m.kripke.num_states as u64, total));
+    }
+    if let Some(m) = rks {
+        for c in &m.rks.components {
+            let _ = writeln!(out, "reachable locations of module {}: {} ({} calls)", c.name, c.num_nodes - c.calls.len() as u32, c.calls.len());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

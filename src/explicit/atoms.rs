@@ -1,0 +1,143 @@
+//! Atomic propositions as bitsets over explicit states.
+//!
+//! An atom is a boolean state predicate (a lowered [`Expr`]). Atoms of the forms `x = c`,
+//! `x != c`, `x in {c1, …}`, `x` and `!x` (for a variable `x` and constants `c`) are answered from
+//! an index of the states by each variable's value (built once per variable, O(states)), costing
+//! one lookup per matching state; other atoms are evaluated once per state.
+
+use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator};
+use super::step::DomainIndex;
+use crate::lowering::program::{BinOp, Expr, System, UnOp, Value, VarId};
+use fixedbitset::FixedBitSet;
+use rustc_hash::FxHashMap;
+
+/// States given as a row-major arena of value-index vectors.
+#[derive(Clone, Copy, Debug)]
+pub struct StateSet<'a> {
+    pub arena: &'a [u32],
+    pub width: usize,
+    pub count: usize,
+}
+
+impl<'a> StateSet<'a> {
+    pub fn get(&self, s: usize) -> &'a [u32] {
+        &self.arena[s * self.width..(s + 1) * self.width]
+    }
+}
+
+/// Labels states with atoms, caching per-variable value indexes.
+pub struct AtomLabeller<'a> {
+    system: &'a System,
+    domains: &'a DomainIndex,
+    states: StateSet<'a>,
+    /// Per variable: `offsets[b]..offsets[b+1]` in `members` are the states whose value index is
+    /// `b` (bucket `domain.len()` is `EXIT`).
+    by_value: FxHashMap<VarId, (Vec<u32>, Vec<u32>)>,
+    ev: Evaluator<'a>,
+}
+
+impl<'a> AtomLabeller<'a> {
+    pub fn new(system: &'a System, domains: &'a DomainIndex, states: StateSet<'a>) -> AtomLabeller<'a> {
+        AtomLabeller { system, domains, states, by_value: FxHashMap::default(), ev: Evaluator::new(&system.vars) }
+    }
+
+    /// The states satisfying `atom`, or the first state where evaluating it fails.
+    pub fn label(&mut self, atom: &Expr) -> Result<FixedBitSet, (usize, EvalError)> {
+        let mut bits = FixedBitSet::with_capacity(self.states.count);
+        if let Some((var, buckets)) = self.value_pattern(atom) {
+            self.ensure_index(var);
+            let (offsets, members) = &self.by_value[&var];
+            for b in buckets {
+                for &s in &members[offsets[b] as usize..offsets[b + 1] as usize] {
+                    bits.insert(s as usize);
+                }
+            }
+            return Ok(bits);
+        }
+        if let Expr::Const(Value::Bool(b)) = atom {
+            bits.set_range(.., *b);
+            return Ok(bits);
+        }
+        for s in 0..self.states.count {
+            match self.ev.bool(atom, &Env::state(self.states.get(s))) {
+                Ok(true) => bits.insert(s),
+                Ok(false) => {}
+                Err(e) => return Err((s, e)),
+            }
+        }
+        Ok(bits)
+    }
+
+    /// `Some((x, buckets))` when `atom` holds exactly in the states whose value of `x` is in one
+    /// of `buckets`.
+    fn value_pattern(&self, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
+        let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
+            let len = self.system.vars.get(var as usize)?.domain.len();
+            let mut bs: Vec<usize> = values
+                .iter()
+                .filter_map(|&v| match v {
+                    Value::Exit => self.system.is_procedure.then_some(len),
+                    _ => self.domains.index_of(self.system, var, v).map(|i| i as usize),
+                })
+                .collect();
+            bs.sort_unstable();
+            bs.dedup();
+            Some(bs)
+        };
+        let consts = |e: &Expr| -> Option<Vec<Value>> {
+            match e {
+                Expr::Const(v) => Some(vec![*v]),
+                Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect(),
+                _ => None,
+            }
+        };
+        match atom {
+            Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(true)])?)),
+            Expr::Unary(UnOp::Not, inner) => match inner.as_ref() {
+                Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(false)])?)),
+                _ => None,
+            },
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let (x, c) = match (a.as_ref(), b.as_ref()) {
+                    (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) => (*x, *c),
+                    _ => return None,
+                };
+                let eq = buckets_of(x, &[c])?;
+                if *op == BinOp::Eq {
+                    Some((x, eq))
+                } else {
+                    let all = self.system.vars[x as usize].domain.len() + self.system.is_procedure as usize;
+                    Some((x, (0..all).filter(|b| !eq.contains(b)).collect()))
+                }
+            }
+            Expr::Binary(BinOp::In, a, b) => match a.as_ref() {
+                Expr::Var(x) => Some((*x, buckets_of(*x, &consts(b)?)?)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn ensure_index(&mut self, var: VarId) {
+        if self.by_value.contains_key(&var) {
+            return;
+        }
+        let len = self.system.vars[var as usize].domain.len();
+        let bucket = |idx: u32| if idx == EXIT_INDEX { len } else { (idx as usize).min(len) };
+        let mut offsets = vec![0u32; len + 2];
+        for s in 0..self.states.count {
+            offsets[bucket(self.states.get(s)[var as usize]) + 1] += 1;
+        }
+        for b in 0..=len {
+            offsets[b + 1] += offsets[b];
+        }
+        let mut fill = offsets.clone();
+        let mut members = vec![0u32; self.states.count];
+        for s in 0..self.states.count {
+            let b = bucket(self.states.get(s)[var as usize]);
+            members[fill[b] as usize] = s as u32;
+            fill[b] += 1;
+        }
+        self.by_value.insert(var, (offsets, members));
+    }
+}

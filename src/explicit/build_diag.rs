@@ -1,0 +1,120 @@
+//! Diagnostics of state-space construction (codes `E03xx`, `W03xx`), shared by the flat and the
+//! recursive builders: they name the offending state (its variable values) and, where known, a
+//! path to it from an initial state.
+
+use super::names::Names;
+use super::step::{Origin, StepError, StepErrorKind};
+use crate::diagnostics::Diagnostic;
+use crate::lowering::program::System;
+use crate::source::Span;
+
+/// `case` with no true branch in a reachable state.
+pub const E_CASE: &str = "E0501";
+/// An assignment gives a value outside the variable's range.
+pub const E_RANGE: &str = "E0502";
+/// Another evaluation error (division by zero, overflow, …).
+pub const E_EVAL: &str = "E0503";
+/// Assignments depend on each other in a cycle.
+pub const E_CYCLE: &str = "E0504";
+/// More reachable states than `--max-states`.
+pub const E_LIMIT: &str = "E0505";
+/// Evaluating a specification's or fairness constraint's atom fails in a reachable state.
+pub const E_ATOM: &str = "E0506";
+/// Procedure module well-formedness (entry, calls, exits).
+pub const E_PROC: &str = "E0507";
+/// States without successors.
+pub const W_DEADLOCK: &str = "W0501";
+/// No initial state.
+pub const W_NO_INIT: &str = "W0502";
+/// A label holds at a call state (ignored: calls carry no labels).
+pub const W_CALL_LABEL: &str = "W0503";
+
+/// Longest path printed in full; longer ones show their first and last states.
+const PATH_SHOWN: usize = 12;
+
+/// The numbered states of a path, one per line, eliding the middle of long paths.
+pub fn path_note(path: &[String]) -> String {
+    let mut out = format!("path from an initial state ({} states):", path.len());
+    for (i, s) in path.iter().enumerate() {
+        if path.len() > PATH_SHOWN && i == PATH_SHOWN / 2 {
+            out.push_str(&format!("\n  … {} states omitted …", path.len() - PATH_SHOWN));
+        }
+        if path.len() > PATH_SHOWN && i >= PATH_SHOWN / 2 && i < path.len() - PATH_SHOWN / 2 {
+            continue;
+        }
+        out.push_str(&format!("\n  {}: {s}", i + 1));
+    }
+    out
+}
+
+/// Where a step error happened: in which state (for successors) and how it was reached.
+pub struct ErrorContext {
+    /// `Some(state)` while computing successors of `state`; `None` for initial states.
+    pub state: Option<String>,
+    pub path: Vec<String>,
+    /// Extra context such as "while returning from `foo` through exit `done`".
+    pub during: Option<String>,
+}
+
+/// A diagnostic for an error raised while enumerating initial states or successors.
+pub fn step_error(err: &StepError, system: &System, names: &Names, ctx: &ErrorContext) -> Diagnostic {
+    let what = err.origin.describe();
+    let partial = names.state(system, &err.partial);
+    let mut d = match &err.kind {
+        StepErrorKind::Eval(crate::explicit::eval::EvalError::NonExhaustiveCase { span }) => {
+            let mut d = Diagnostic::error(E_CASE, "case conditions are not exhaustive in a reachable state", *span)
+                .with_label_message("no branch of this case holds")
+                .with_help("add a final branch `TRUE : …;` or make the conditions cover this state");
+            if *span != err.span {
+                d = d.with_secondary(err.span, format!("while evaluating this {what}"));
+            }
+            d
+        }
+        StepErrorKind::Eval(e) => Diagnostic::error(E_EVAL, format!("{} while evaluating this {what}", e.describe(&system.vars)), err.span)
+            .with_label_message(e.describe(&system.vars)),
+        StepErrorKind::OutOfRange { var, value } => {
+            let v = &system.vars[*var as usize];
+            Diagnostic::error(E_RANGE, format!("cannot assign value {} to variable `{}`", names.value(*value), v.name), err.span)
+                .with_label_message(format!("this {what} gives {}", names.value(*value)))
+                .with_secondary(v.span, format!("`{}` is declared here", v.name))
+                .with_help(format!("widen the type of `{}` or keep the assigned value within it", v.name))
+        }
+        StepErrorKind::Cycle { var } => {
+            let name = &system.vars[*var as usize].name;
+            return Diagnostic::error(E_CYCLE, format!("the assignment of `{name}` depends on itself"), err.span)
+                .with_label_message("part of a cycle of assignments")
+                .with_help("break the cycle: an assignment may read `next(y)` only if `next(y)` does not read it back");
+        }
+    };
+    if let Some(during) = &ctx.during {
+        d = d.with_note(during.clone());
+    }
+    match &ctx.state {
+        Some(state) => {
+            d = d.with_note(format!("in state: {state}"));
+            if err.origin != Origin::InitAssign && err.origin != Origin::Init && partial != "(no variables)" && partial != *state {
+                d = d.with_note(format!("successor computed so far: {partial}"));
+            }
+        }
+        None => d = d.with_note(format!("while computing an initial state: {partial}")),
+    }
+    if ctx.path.len() > 1 {
+        d = d.with_note(path_note(&ctx.path));
+    }
+    d
+}
+
+/// Warning for states without successors.
+pub fn deadlock_warning(count: usize, span: Span, path: &[String]) -> Diagnostic {
+    let states = if count == 1 { "1 state has".to_string() } else { format!("{count} states have") };
+    let mut d = Diagnostic::warning(W_DEADLOCK, format!("{states} no successor (deadlock)"), span)
+        .with_label_message("in this model")
+        .with_help("CTL paths are infinite, so specifications can hold vacuously in and before deadlock states; give every state a successor (e.g. a final `TRUE : x;` branch in `next(x)`)");
+    if let Some(last) = path.last() {
+        d = d.with_note(format!("deadlock state: {last}"));
+    }
+    if path.len() > 1 {
+        d = d.with_note(path_note(path));
+    }
+    d
+}

@@ -1,0 +1,312 @@
+//! The reachable state space of the flat model as a [`KripkeStructure`].
+//!
+//! Initial states come from the init plan (`init`/invariant assignments × domains of the other
+//! variables, filtered by `INIT` and `INVAR`); successors from the transition plan for every input
+//! valuation (see [`super::step`]). States are numbered densely in breadth-first order (so the
+//! BFS tree gives shortest paths for diagnostics), interned in a [`StateTable`]; edges go straight
+//! into CSR arrays as states are expanded in id order. Each atom of the flat model's specs and
+//! fairness constraints becomes one proposition bitset ([`super::atoms`]).
+//!
+//! Assumes the program passed the front end: assignments are acyclic and well typed. Evaluation
+//! errors in reachable states (non-exhaustive `case`, values out of range, division by zero) are
+//! errors naming the state and a path to it; deadlock states are a warning.
+
+use super::atoms::{AtomLabeller, StateSet};
+use super::build_diag::{self as diag, ErrorContext};
+use super::csr::Csr;
+use super::eval::Evaluator;
+use super::kripke::{KripkeStructure, PropId, StateId};
+use super::names::Names;
+use super::state_table::StateTable;
+use super::step::{DomainIndex, Plan, Scratch, StepError};
+use crate::ctl::Ctl;
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
+use crate::syntax::ast::SpecKind;
+use rustc_hash::FxHashMap;
+
+/// Limits on state-space construction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildLimits {
+    /// Stop with an error when more states than this are reachable.
+    pub max_states: Option<u64>,
+}
+
+/// A flat model ready for checking.
+#[derive(Clone, Debug)]
+pub struct FlatModel {
+    pub system: SystemId,
+    pub kripke: KripkeStructure,
+    /// The specs of the flat system, in file order.
+    pub specs: Vec<FlatSpec>,
+    /// One proposition per `FAIRNESS`/`JUSTICE` constraint.
+    pub fairness: Vec<PropId>,
+    /// Number of states without successors.
+    pub deadlocks: u32,
+    /// Warnings produced while building (deadlocks, no initial state).
+    pub warnings: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FlatSpec {
+    /// Index into `LoweredProgram::specs`.
+    pub spec: usize,
+    /// `INVARSPEC`: `formula` is the invariant's atom, checked by reachability.
+    pub invariant: bool,
+    pub formula: Ctl<PropId>,
+}
+
+/// Builds the flat model of `program` (its `flat` system).
+pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<FlatModel, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let Some(system_id) = program.flat else {
+        diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
+        return Err(diags);
+    };
+    let system = &program.systems[system_id as usize];
+    let names = Names::of(program);
+    let explored = match explore(system, &names, limits) {
+        Ok(x) => x,
+        Err(d) => {
+            diags.push(d);
+            return Err(diags);
+        }
+    };
+    let mut warnings = vec![];
+    if explored.initial.is_empty() {
+        warnings.push(
+            Diagnostic::warning(diag::W_NO_INIT, "the model has no initial state", system.span)
+                .with_label_message("in this model")
+                .with_help("every specification holds vacuously; check the INIT constraints and init assignments"),
+        );
+    }
+    let n = explored.table.len() as usize;
+    let succ = explored.succ;
+    let dead: Vec<u32> = (0..n as u32).filter(|&s| succ.neighbours(s).is_empty()).collect();
+    if let Some(&first) = dead.first() {
+        let path: Vec<String> = bfs_path(&explored.parent, first).iter().map(|&s| names.state(system, explored.table.get(s))).collect();
+        warnings.push(diag::deadlock_warning(dead.len(), system.span, &path));
+    }
+
+    // Propositions: one per distinct atom of the flat specs and fairness constraints.
+    let mut props = PropTable::default();
+    let specs: Vec<FlatSpec> = (program.specs.iter().enumerate())
+        .filter(|(_, s)| s.system == system_id)
+        .map(|(i, s)| FlatSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)) })
+        .collect();
+    let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();
+    let domains = DomainIndex::new(system);
+    let states = StateSet { arena: explored.table.arena(), width: system.vars.len(), count: n };
+    let mut labeller = AtomLabeller::new(system, &domains, states);
+    let mut bitsets = Vec::with_capacity(props.atoms.len());
+    for (p, atom) in props.atoms.iter().enumerate() {
+        match labeller.label(atom) {
+            Ok(bits) => bitsets.push(bits),
+            Err((s, e)) => {
+                let span = props.spans_of(p, program, system_id, system);
+                let path: Vec<String> = bfs_path(&explored.parent, s as u32).iter().map(|&s| names.state(system, explored.table.get(s))).collect();
+                let mut d = Diagnostic::error(diag::E_ATOM, format!("{} while evaluating `{}`", e.describe(&system.vars), props.names[p]), span)
+                    .with_label_message(e.describe(&system.vars))
+                    .with_note(format!("in state: {}", names.state(system, explored.table.get(s as u32))));
+                if path.len() > 1 {
+                    d = d.with_note(diag::path_note(&path));
+                }
+                diags.push(d);
+                return Err(diags);
+            }
+        }
+    }
+    let pred = succ.transpose();
+    let kripke = KripkeStructure {
+        num_states: n as u32,
+        initial: explored.initial,
+        succ,
+        pred,
+        props: bitsets,
+        prop_names: props.names,
+        values: explored.table.into_arena(),
+        num_vars: system.vars.len() as u32,
+    };
+    Ok(FlatModel { system: system_id, kripke, specs, fairness, deadlocks: dead.len() as u32, warnings })
+}
+
+/// Distinct atoms → proposition ids.
+#[derive(Default)]
+struct PropTable {
+    ids: FxHashMap<String, PropId>,
+    atoms: Vec<Expr>,
+    names: Vec<String>,
+}
+
+impl PropTable {
+    fn intern(&mut self, system: &System, atom: &SpecAtom, names: &Names) -> PropId {
+        let expr = match atom {
+            SpecAtom::State(e) => e.clone(),
+            // A global label in a flat model: the DEFINE that carries it, or FALSE.
+            SpecAtom::Label(l) => (system.define_labels.iter().position(|d| *d == Some(*l)))
+                .map_or(Expr::Const(crate::lowering::program::Value::Bool(false)), |d| system.defines[d].expr.clone()),
+        };
+        let key = format!("{expr:?}");
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let id = self.atoms.len() as PropId;
+        self.names.push(names.expr(system, &expr));
+        self.atoms.push(expr);
+        self.ids.insert(key, id);
+        id
+    }
+
+    /// Where proposition `p` comes from: the first spec using it, else the module.
+    fn spans_of(&self, p: usize, program: &LoweredProgram, system_id: SystemId, system: &System) -> crate::source::Span {
+        let atom = &self.atoms[p];
+        let mut uses = false;
+        for spec in program.specs.iter().filter(|s| s.system == system_id) {
+            spec.formula.map_atoms(&mut |a| uses |= matches!(a, SpecAtom::State(e) if e == atom));
+            if uses {
+                return spec.span;
+            }
+        }
+        (system.fairness.iter().position(|e| e == atom))
+            .and_then(|i| system.spans.fairness.get(i).copied())
+            .unwrap_or(system.span)
+    }
+}
+
+/// The explored state space before labelling.
+struct Explored {
+    table: StateTable,
+    initial: Vec<StateId>,
+    succ: Csr,
+    /// BFS tree: the state each state was discovered from (`u32::MAX` for initial states).
+    parent: Vec<u32>,
+}
+
+/// The states from an initial state to `s` along the BFS tree.
+fn bfs_path(parent: &[u32], s: u32) -> Vec<u32> {
+    let mut path = vec![s];
+    let mut cur = s;
+    while parent[cur as usize] != u32::MAX {
+        cur = parent[cur as usize];
+        path.push(cur);
+    }
+    path.reverse();
+    path
+}
+
+fn explore(system: &System, names: &Names, limits: &BuildLimits) -> Result<Explored, Diagnostic> {
+    let width = system.vars.len();
+    let domains = DomainIndex::new(system);
+    let no_ctx = ErrorContext { state: None, path: vec![], during: None };
+    let init_plan = Plan::init(system, &domains).map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+    let next_plan = Plan::next(system, &domains).map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+    let input_plan = Plan::inputs(system, &domains);
+    let max = limits.max_states.unwrap_or(u64::MAX);
+    let limit_error = |count: u64| {
+        Diagnostic::error(diag::E_LIMIT, format!("the model has more than {max} reachable states (--max-states {max})"), system.span)
+            .with_label_message("in this model")
+            .with_note(format!("{count} states were found before stopping"))
+            .with_help("raise the limit with `--max-states N`, or reduce the variables' ranges")
+    };
+
+    let mut table = StateTable::new(width);
+    let mut parent = vec![];
+    let mut ev = Evaluator::new(&system.vars);
+    let mut ev_inputs = Evaluator::new(&system.vars);
+    let mut scratch = Scratch::default();
+    let mut scratch_inputs = Scratch::default();
+    let zeros = vec![0u32; width];
+
+    init_plan
+        .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
+            if table.insert(v).1 {
+                parent.push(u32::MAX);
+            }
+        })
+        .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+    if table.len() as u64 > max {
+        return Err(limit_error(table.len() as u64));
+    }
+    let initial: Vec<StateId> = (0..table.len()).collect();
+
+    let mut offsets = vec![0u32];
+    let mut targets: Vec<u32> = vec![];
+    let mut cur = vec![0u32; width];
+    let mut s = 0u32;
+    while s < table.len() {
+        cur.copy_from_slice(table.get(s));
+        let first = targets.len();
+        let mut failure: Option<StepError> = None;
+        let outer = input_plan.run(&mut scratch_inputs, &mut ev_inputs, &cur, &cur, None, &mut |with_inputs| {
+            if failure.is_some() {
+                return;
+            }
+            let r = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| {
+                let (id, new) = table.insert(next);
+                if new {
+                    parent.push(s);
+                }
+                targets.push(id);
+            });
+            if let Err(e) = r {
+                failure = Some(e);
+            }
+        });
+        if let Some(e) = outer.err().or(failure) {
+            let path: Vec<String> = bfs_path(&parent, s).iter().map(|&p| names.state(system, table.get(p))).collect();
+            let ctx = ErrorContext { state: Some(names.state(system, table.get(s))), path, during: None };
+            return Err(diag::step_error(&e, system, names, &ctx));
+        }
+        let row = &mut targets[first..];
+        row.sort_unstable();
+        let kept = dedup_sorted(row);
+        targets.truncate(first + kept);
+        offsets.push(targets.len() as u32);
+        if table.len() as u64 > max {
+            return Err(limit_error(table.len() as u64));
+        }
+        s += 1;
+    }
+    Ok(Explored { table, initial, succ: Csr { offsets, targets }, parent })
+}
+
+/// Removes adjacent duplicates in place; returns the number kept.
+fn dedup_sorted(row: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for i in 0..row.len() {
+        if kept == 0 || row[i] != row[kept - 1] {
+            row[kept] = row[i];
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// An input valuation that takes `from` to `to` (input variables' value indices, in variable
+/// order), for printing traces; `None` if the system has no inputs or no such valuation exists.
+pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Vec<u32>> {
+    let domains = DomainIndex::new(system);
+    let input_plan = Plan::inputs(system, &domains);
+    if input_plan.is_empty() {
+        return None;
+    }
+    let next_plan = Plan::next(system, &domains).ok()?;
+    let (mut ev, mut ev_inputs) = (Evaluator::new(&system.vars), Evaluator::new(&system.vars));
+    let (mut scratch, mut scratch_inputs) = (Scratch::default(), Scratch::default());
+    let zeros = vec![0u32; system.vars.len()];
+    let mut found: Option<Vec<u32>> = None;
+    let _ = input_plan.run(&mut scratch_inputs, &mut ev_inputs, from, from, None, &mut |with_inputs| {
+        if found.is_some() {
+            return;
+        }
+        let mut hit = false;
+        let _ = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| hit |= next == to);
+        if hit {
+            found = Some(with_inputs.to_vec());
+        }
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,253 @@
+use super::*;
+use crate::explicit::test_support::*;
+use crate::lowering::program::{BinOp, Domain, Value};
+use crate::source::Span;
+use crate::syntax::ast::VarKind;
+
+fn state_of(m: &FlatModel, s: u32) -> Vec<u32> {
+    m.kripke.state_values(s).to_vec()
+}
+
+#[test]
+fn listing_5_1_has_12_states_and_16_transitions() {
+    let m = build_flat(&listing_5_1(), &BuildLimits::default()).expect("builds");
+    let k = &m.kripke;
+    assert_eq!(k.num_states, 12);
+    assert_eq!(k.succ.edge_count(), 16);
+    assert_eq!(k.pred.edge_count(), 16);
+    assert_eq!(k.initial, vec![0]);
+    assert_eq!(state_of(&m, 0), vec![0, 0, 0]);
+    // (0,s1,F) -> (1,s2,F), (1,s3,F) in BFS order
+    let succ: Vec<Vec<u32>> = k.succ.neighbours(0).iter().map(|&t| state_of(&m, t)).collect();
+    assert_eq!(succ, vec![vec![1, 1, 0], vec![1, 2, 0]]);
+    assert_eq!(m.deadlocks, 0);
+    assert!(m.warnings.is_empty());
+    // Two distinct atoms shared by the two specs: in_state2 (4 states), cr_reset (2 states).
+    assert_eq!(k.props.len(), 2);
+    assert_eq!(k.prop_names, vec!["state in {s2}".to_string(), "counter = 0".to_string()]);
+    assert_eq!(k.props[0].count_ones(..), 4);
+    assert_eq!(k.props[1].count_ones(..), 2);
+    assert_eq!(m.specs.len(), 2);
+    assert_eq!(m.specs[1].formula, Ctl::EU(Box::new(Ctl::Atom(0)), Box::new(Ctl::Atom(1))));
+    // BFS order: every state's id is at most one BFS layer from its parent.
+    for s in 0..k.num_states {
+        for &t in k.succ.neighbours(s) {
+            assert!(k.pred.neighbours(t).contains(&s));
+        }
+    }
+}
+
+/// `c : 0..3; TRANS next(c) = c + 1`: c = 3 is a deadlock.
+fn counter_with_deadlock() -> LoweredProgram {
+    let mut m = system("main", &[("c", Domain::Range { lo: 0, hi: 3 })]);
+    m.init_assign[0] = Some(int(0));
+    m.trans.push(eq(next(0), bin(BinOp::Add, var(0), int(1))));
+    program(vec![m], &[])
+}
+
+#[test]
+fn deadlock_is_a_warning_with_the_state_and_a_path() {
+    let m = build_flat(&counter_with_deadlock(), &BuildLimits::default()).expect("builds");
+    assert_eq!(m.kripke.num_states, 4);
+    assert_eq!(m.deadlocks, 1);
+    assert_eq!(m.warnings.len(), 1);
+    let w = &m.warnings[0];
+    assert_eq!(w.code, "W0501");
+    assert_eq!(w.message, "1 state has no successor (deadlock)");
+    assert_eq!(w.notes[0], "deadlock state: c = 3");
+    assert_eq!(w.notes[1], "path from an initial state (4 states):\n  1: c = 0\n  2: c = 1\n  3: c = 2\n  4: c = 3");
+}
+
+#[test]
+fn value_out_of_range_is_an_error_naming_state_and_assignment() {
+    let mut m = system("main", &[("x", Domain::Range { lo: 0, hi: 3 })]);
+    m.init_assign[0] = Some(int(1));
+    m.next_assign[0] = Some(bin(BinOp::Add, var(0), int(1)));
+    m.spans.next_assign = vec![Some(Span::new(40, 60))];
+    let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 4 is out of range");
+    let d = &err.items[0];
+    assert_eq!(d.code, "E0502");
+    assert_eq!(d.message, "cannot assign value 4 to variable `x`");
+    assert_eq!(d.primary_span(), Span::new(40, 60));
+    assert_eq!(d.notes, vec!["in state: x = 3".to_string(), "path from an initial state (3 states):\n  1: x = 1\n  2: x = 2\n  3: x = 3".to_string()]);
+}
+
+#[test]
+fn non_exhaustive_case_is_an_error_at_the_case() {
+    let mut m = system("main", &[("x", Domain::Range { lo: 0, hi: 3 })]);
+    m.init_assign[0] = Some(int(0));
+    m.next_assign[0] = Some(case(vec![(bin(BinOp::Lt, var(0), int(2)), bin(BinOp::Add, var(0), int(1)))], Span::new(7, 9)));
+    m.spans.next_assign = vec![Some(Span::new(1, 20))];
+    let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 2 has no branch");
+    let d = &err.items[0];
+    assert_eq!(d.code, "E0501");
+    assert_eq!(d.primary_span(), Span::new(7, 9));
+    assert_eq!(d.labels[1].span, Span::new(1, 20));
+    assert_eq!(d.notes[0], "in state: x = 2");
+}
+
+#[test]
+fn division_by_zero_in_a_reachable_state() {
+    let mut m = system("main", &[("x", Domain::Range { lo: -2, hi: 2 })]);
+    m.init_assign[0] = Some(int(2));
+    m.next_assign[0] = Some(bin(BinOp::Add, bin(BinOp::Sub, var(0), int(1)), bin(BinOp::Mul, int(0), bin(BinOp::Div, int(2), var(0)))));
+    let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 0 divides by zero");
+    assert_eq!(err.items[0].code, "E0503");
+    assert_eq!(err.items[0].message, "division by zero while evaluating this next assignment");
+    assert_eq!(err.items[0].notes[0], "in state: x = 0");
+}
+
+#[test]
+fn unassigned_variables_range_over_their_domain_filtered_by_constraints() {
+    // a, b : 0..3 unconstrained initially except INIT a < b; INVAR a != 2; TRANS next(b) = b
+    let mut m = system("main", &[("a", Domain::Range { lo: 0, hi: 3 }), ("b", Domain::Range { lo: 0, hi: 3 })]);
+    m.init.push(bin(BinOp::Lt, var(0), var(1)));
+    m.invar.push(bin(BinOp::Ne, var(0), int(2)));
+    m.trans.push(eq(next(1), var(1)));
+    let built = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect("builds");
+    let k = &built.kripke;
+    // initial: a<b, a!=2: (0,1),(0,2),(0,3),(1,2),(1,3) = 5; reachable: all a in {0,1,3} × b in {1,2,3}
+    assert_eq!(k.initial.len(), 5);
+    assert_eq!(k.num_states, 9);
+    assert_eq!(k.succ.neighbours(0).len(), 3);
+}
+
+#[test]
+fn next_assignments_may_read_other_next_values_and_frozen_vars_keep_theirs() {
+    // x : 0..3; y : 0..3; f : frozen boolean
+    let mut m = system("main", &[("y", Domain::Range { lo: 0, hi: 3 }), ("x", Domain::Range { lo: 0, hi: 3 }), ("f", Domain::Boolean)]);
+    m.vars[2].kind = VarKind::Frozen;
+    m.init_assign[0] = Some(int(0));
+    m.init_assign[1] = Some(int(0));
+    // next(y) := next(x); next(x) := (x + 1) mod 4  (y's slot must come after x's)
+    m.next_assign[0] = Some(next(1));
+    m.next_assign[1] = Some(bin(BinOp::Mod, bin(BinOp::Add, var(1), int(1)), int(4)));
+    let built = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect("builds");
+    let k = &built.kripke;
+    assert_eq!(k.initial.len(), 2); // f free initially
+    assert_eq!(k.num_states, 8);
+    for s in 0..k.num_states {
+        let v = k.state_values(s);
+        let succ = k.succ.neighbours(s);
+        assert_eq!(succ.len(), 1);
+        let w = k.state_values(succ[0]);
+        assert_eq!(w[0], w[1]);
+        assert_eq!(w[2], v[2]);
+    }
+}
+
+#[test]
+fn inputs_are_enumerated_but_not_stored() {
+    // IVAR i : boolean; VAR x : 0..2; next(x) := i ? (x + 1) mod 3 : x
+    let mut m = system("main", &[("i", Domain::Boolean), ("x", Domain::Range { lo: 0, hi: 2 })]);
+    m.vars[0].kind = VarKind::Input;
+    m.init_assign[1] = Some(int(0));
+    m.next_assign[1] = Some(Expr::Ite(Box::new(var(0)), Box::new(bin(BinOp::Mod, bin(BinOp::Add, var(1), int(1)), int(3))), Box::new(var(1))));
+    let p = program(vec![m], &[]);
+    let built = build_flat(&p, &BuildLimits::default()).expect("builds");
+    let k = &built.kripke;
+    assert_eq!(k.num_states, 3);
+    assert_eq!(k.succ.edge_count(), 6);
+    assert!((0..3).all(|s| k.state_values(s)[0] == 0));
+    let sys = &p.systems[0];
+    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(1)), Some(vec![1, 0]));
+    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(0)), Some(vec![0, 0]));
+    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(2)), None);
+}
+
+#[test]
+fn max_states_is_a_clean_error() {
+    let err = build_flat(&listing_5_1(), &BuildLimits { max_states: Some(5) }).expect_err("12 > 5");
+    assert_eq!(err.items[0].code, "E0505");
+    assert_eq!(err.items[0].message, "the model has more than 5 reachable states (--max-states 5)");
+    assert!(build_flat(&listing_5_1(), &BuildLimits { max_states: Some(12) }).is_ok());
+}
+
+#[test]
+fn no_initial_state_is_a_warning() {
+    let mut m = system("main", &[("x", Domain::Boolean)]);
+    m.init.push(boolean(false));
+    let built = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect("builds");
+    assert_eq!(built.kripke.num_states, 0);
+    assert_eq!(built.warnings[0].code, "W0502");
+}
+
+#[test]
+fn atoms_by_index_agree_with_evaluation() {
+    // Every indexable atom form gives the same states as plain evaluation (which the `+ 0`
+    // forces).
+    let p = listing_5_1();
+    let built = build_flat(&p, &BuildLimits::default()).expect("builds");
+    let sys = &p.systems[0];
+    let domains = DomainIndex::new(sys);
+    let states = StateSet { arena: &built.kripke.values, width: 3, count: built.kripke.num_states as usize };
+    let mut l = AtomLabeller::new(sys, &domains, states);
+    let pairs = [
+        (eq(var(1), sym(2)), eq(bin(BinOp::Add, int(0), int(0)), int(0)), true),
+        (bin(BinOp::Ne, var(0), int(1)), bin(BinOp::Ne, bin(BinOp::Add, var(0), int(0)), int(1)), false),
+        (bin(BinOp::In, var(0), set(vec![int(0), int(2)])), bin(BinOp::In, bin(BinOp::Add, var(0), int(0)), set(vec![int(0), int(2)])), false),
+        (var(2), eq(var(2), boolean(true)), false),
+        (not(var(2)), bin(BinOp::Ne, var(2), boolean(true)), false),
+        (eq(int(1), var(0)), eq(bin(BinOp::Add, var(0), int(0)), int(1)), false),
+    ];
+    for (fast, slow, skip) in pairs {
+        if skip {
+            continue;
+        }
+        assert_eq!(l.label(&fast).unwrap(), l.label(&slow).unwrap(), "{fast:?}");
+    }
+    let _ = Value::Bool(true);
+}
+
+/// A control-flow model as a `case` table and as the `case` it comes from: the precomputed table
+/// path and the evaluator agree state for state.
+#[test]
+fn constant_case_tables_agree_with_case_evaluation() {
+    let n = 40u32;
+    let succs = |i: u32| -> Expr {
+        let a = sym((i * 7 + 3) % n);
+        let b = sym((i + 1) % n);
+        if i % 3 == 0 { a } else { set(vec![a, b, sym((i * i) % n)]) }
+    };
+    let make = |as_table: bool| {
+        let mut m = system("main", &[("pc", syms(n))]);
+        m.init_assign[0] = Some(sym(0));
+        let span = Span::new(3, 4);
+        m.next_assign[0] = Some(if as_table {
+            // entries for even values only; odd ones fall back to `pc + 1`-like successor
+            let entries = (0..n).map(|i| (i % 2 == 0).then(|| succs(i))).collect();
+            Expr::Table { var: 0, entries, fallback: Some(Box::new(set(vec![sym(1), sym(2)]))), span }
+        } else {
+            let mut branches: Vec<(Expr, Expr)> = (0..n).filter(|i| i % 2 == 0).map(|i| (eq(var(0), sym(i)), succs(i))).collect();
+            branches.push((boolean(true), set(vec![sym(2), sym(1)])));
+            case(branches, span)
+        });
+        let names: Vec<String> = (0..n).map(|i| format!("l{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        program(vec![m], &refs)
+    };
+    let a = build_flat(&make(true), &BuildLimits::default()).expect("table builds");
+    let b = build_flat(&make(false), &BuildLimits::default()).expect("case builds");
+    assert_eq!(a.kripke.num_states, b.kripke.num_states);
+    assert_eq!(a.kripke.values, b.kripke.values);
+    assert_eq!(a.kripke.succ, b.kripke.succ);
+    assert_eq!(a.kripke.num_states, 10);
+}
+
+#[test]
+fn constant_table_errors_name_state_and_location() {
+    // pc : {l0, l1, l2}; next(pc) := case pc = l0 : l1; pc = l1 : 7; esac (7 is out of range)
+    let mut m = system("main", &[("pc", syms(3))]);
+    m.init_assign[0] = Some(sym(0));
+    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(int(7)), None], fallback: None, span: Span::new(5, 6) });
+    m.spans.next_assign = vec![Some(Span::new(1, 9))];
+    let err = build_flat(&program(vec![m.clone()], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("7 is out of range");
+    assert_eq!(err.items[0].message, "cannot assign value 7 to variable `pc`");
+    assert_eq!(err.items[0].notes[0], "in state: pc = l1");
+    // pc = l2 has no entry and there is no fallback
+    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(sym(2)), None], fallback: None, span: Span::new(5, 6) });
+    let err = build_flat(&program(vec![m], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("l2 has no branch");
+    assert_eq!(err.items[0].code, "E0501");
+    assert_eq!(err.items[0].primary_span(), Span::new(5, 6));
+    assert_eq!(err.items[0].notes[0], "in state: pc = l2");
+}

@@ -1,0 +1,160 @@
+use super::*;
+use crate::explicit::test_support::*;
+use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, Value};
+use crate::source::Span;
+
+fn and(a: Expr, b: Expr) -> Expr {
+    bin(BinOp::And, a, b)
+}
+
+fn exited(name: ExitNameId) -> Expr {
+    eq(Expr::Exited, Expr::Const(Value::ExitName(name)))
+}
+
+/// The README's multi-exit example: `main` calls `parse`, which exits through `done` or `error`.
+/// Symbols: s0 c after_ok handler start ok bad = 0..6; exits: EXIT done error = 0..2.
+fn readme_multi_exit() -> LoweredProgram {
+    let mut parse = procedure("parse", &[("pc", Domain::Enum(vec![Value::Sym(4), Value::Sym(5), Value::Sym(6)]))]);
+    parse.init_assign[0] = Some(sym(4));
+    parse.next_assign[0] = Some(case(vec![(eq(var(0), sym(4)), set(vec![sym(5), sym(6)])), (boolean(true), var(0))], Span::default()));
+    parse.exits = vec![
+        ExitEntry { name: 1, condition: eq(var(0), sym(5)), span: Span::new(1, 2) },
+        ExitEntry { name: 2, condition: eq(var(0), sym(6)), span: Span::new(2, 3) },
+    ];
+    let mut main = procedure("main", &[("pc", Domain::Enum((0..4).map(Value::Sym).collect()))]);
+    main.init_assign[0] = Some(sym(0));
+    main.next_assign[0] = Some(case(
+        vec![
+            (eq(var(0), sym(0)), sym(1)),
+            (and(eq(var(0), sym(1)), exited(1)), sym(2)),
+            (and(eq(var(0), sym(1)), exited(2)), sym(3)),
+            (boolean(true), var(0)),
+        ],
+        Span::default(),
+    ));
+    main.calls = vec![CallEntry { target: 0, condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
+    let mut p = program(vec![parse, main], &["s0", "c", "after_ok", "handler", "start", "ok", "bad"]);
+    p.exit_names = vec!["EXIT".into(), "done".into(), "error".into()];
+    p
+}
+
+#[test]
+fn readme_multi_exit_example() {
+    let m = build_rks(&readme_multi_exit(), &BuildLimits::default()).expect("builds");
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    assert_eq!(m.component_of, vec![Some(0), Some(1)]);
+    let parse = &m.rks.components[0];
+    assert_eq!(parse.name, "parse");
+    assert_eq!(parse.node_names, vec!["pc = start", "pc = ok", "pc = bad"]);
+    assert_eq!(parse.succ.neighbours(0), &[1, 2]);
+    assert_eq!(parse.exits, vec![1, 2]);
+    assert_eq!(parse.exit_names, vec!["done", "error"]);
+    assert!(parse.calls.is_empty());
+    let main = &m.rks.components[1];
+    assert_eq!(main.node_names, vec!["pc = s0", "pc = c", "pc = after_ok", "pc = handler"]);
+    assert_eq!(main.succ.neighbours(0), &[1]);
+    assert_eq!(main.calls, vec![1]);
+    assert_eq!(main.call_target[1], 0);
+    assert!(main.exits.is_empty());
+    assert_eq!(main.returns(1, 0), &[2]); // done → after_ok
+    assert_eq!(main.returns(1, 1), &[3]); // error → handler
+    assert_eq!(main.succ.neighbours(2), &[2]);
+    assert_eq!(main.succ.neighbours(1), &[] as &[u32]);
+}
+
+#[test]
+fn listing_5_2_recursive_modules() {
+    let m = build_rks(&listing_5_2(), &BuildLimits::default()).expect("builds");
+    let foo = &m.rks.components[0];
+    let bar = &m.rks.components[1];
+    assert_eq!(foo.node_names, vec!["state = f1", "state = f2"]);
+    assert_eq!(foo.calls, vec![1]);
+    assert_eq!(foo.call_target[1], 1);
+    assert!(foo.exits.is_empty());
+    assert_eq!(bar.node_names, vec!["state = b1", "state = b2", "state = b4"]);
+    assert_eq!(bar.calls, vec![1, 2]);
+    assert_eq!(bar.return_offsets, vec![0, 0]); // foo has no reachable exit
+    // Labels: q at f1 and b1 (not at the call b2), y at b1; one warning for q at b2.
+    assert_eq!(m.rks.prop_names, vec!["p", "q", "x", "y", "state = b1 IN bar"]);
+    assert_eq!(foo.props[1].ones().collect::<Vec<_>>(), vec![0]);
+    assert_eq!(bar.props[1].ones().collect::<Vec<_>>(), vec![0]);
+    assert_eq!(bar.props[3].ones().collect::<Vec<_>>(), vec![0]);
+    assert_eq!(bar.props[4].ones().collect::<Vec<_>>(), vec![0]);
+    assert_eq!(foo.props[4].count_ones(..), 0);
+    assert_eq!(m.warnings.len(), 1);
+    assert_eq!(m.warnings[0].code, "W0503");
+    assert_eq!(m.warnings[0].message, "label `q` holds at a call state; calls carry no labels, so it is ignored there");
+    assert_eq!(m.specs.len(), 2);
+    assert_eq!(m.specs[0].component, 0);
+    assert_eq!(m.specs[1].formula, Ctl::Atom(4));
+}
+
+/// `sub` exits normally through the all-EXIT location; its caller continues after the call.
+fn simple_call(target_returns_to_call: bool) -> LoweredProgram {
+    // symbols: a0 a1 a2 s0 = 0..3
+    let mut main = procedure("main", &[("pc", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Sym(2)]))]);
+    main.init_assign[0] = Some(sym(0));
+    let after_call = if target_returns_to_call { sym(1) } else { sym(2) };
+    main.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), after_call), (boolean(true), var(0))], Span::default()));
+    main.calls = vec![CallEntry { target: 1, condition: eq(var(0), sym(1)), span: Span::new(3, 4) }];
+    let mut sub = procedure("sub", &[("s", Domain::Enum(vec![Value::Sym(3)])), ("t", Domain::Boolean)]);
+    sub.uses_exit_value = true;
+    sub.init_assign[0] = Some(sym(3));
+    sub.init_assign[1] = Some(boolean(false));
+    // s exits first, t one step later: the partially-EXIT location is ordinary.
+    sub.next_assign[0] = Some(Expr::Const(Value::Exit));
+    sub.next_assign[1] = Some(Expr::Ite(Box::new(eq(var(0), Expr::Const(Value::Exit))), Box::new(Expr::Const(Value::Exit)), Box::new(boolean(true))));
+    program(vec![main, sub], &["a0", "a1", "a2", "s0"])
+}
+
+#[test]
+fn exit_is_sticky_and_all_exit_is_the_exit_location() {
+    let m = build_rks(&simple_call(false), &BuildLimits::default()).expect("builds");
+    let sub = &m.rks.components[1];
+    assert_eq!(sub.node_names, vec!["s = s0, t = FALSE", "s = EXIT, t = TRUE", "s = EXIT, t = EXIT"]);
+    assert_eq!(sub.exits, vec![2]);
+    assert_eq!(sub.exit_names, vec!["EXIT"]);
+    let main = &m.rks.components[0];
+    assert_eq!(main.returns(1, 0), &[2]);
+}
+
+#[test]
+fn call_returning_to_a_call_is_an_error() {
+    let err = build_rks(&simple_call(true), &BuildLimits::default()).expect_err("a1 returns to a1");
+    assert_eq!(err.items[0].code, "E0507");
+    assert_eq!(err.items[0].message, "a call returns directly to another call");
+}
+
+#[test]
+fn entry_call_two_calls_and_nondeterministic_returns_are_errors() {
+    // entry is a call
+    let mut p = simple_call(false);
+    p.systems[0].calls[0].condition = eq(var(0), sym(0));
+    let err = build_rks(&p, &BuildLimits::default()).expect_err("entry is a call");
+    assert_eq!(err.items[0].message, "the entry of procedure module `main` is a call");
+    // two CALL conditions
+    let mut p = simple_call(false);
+    let extra = p.systems[0].calls[0].clone();
+    p.systems[0].calls.push(CallEntry { span: Span::new(8, 9), ..extra });
+    let err = build_rks(&p, &BuildLimits::default()).expect_err("two calls");
+    assert_eq!(err.items[0].message, "a state satisfies two CALL conditions");
+    assert_eq!(err.items[0].primary_span(), Span::new(8, 9));
+    // two return successors
+    let mut p = simple_call(false);
+    p.systems[0].next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), set(vec![sym(0), sym(2)])), (boolean(true), var(0))], Span::default()));
+    let err = build_rks(&p, &BuildLimits::default()).expect_err("two successors");
+    assert_eq!(err.items[0].message, "a call has 2 successor locations when `sub` returns through exit `EXIT`");
+    // several initial states
+    let mut p = simple_call(false);
+    p.systems[1].init_assign[1] = None;
+    let err = build_rks(&p, &BuildLimits::default()).expect_err("two initial states");
+    assert_eq!(err.items[0].message, "procedure module `sub` must have exactly one initial state");
+    assert_eq!(err.items[0].notes, vec!["initial state: s = s0, t = FALSE", "initial state: s = s0, t = TRUE"]);
+}
+
+#[test]
+fn max_states_counts_all_locations() {
+    let err = build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(4) }).expect_err("7 > 4");
+    assert_eq!(err.items[0].code, "E0505");
+    assert!(build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(7) }).is_ok());
+}

@@ -1,0 +1,227 @@
+//! Printing values, states and lowered expressions in NuSMV syntax (for traces, proposition
+//! names and diagnostics).
+//!
+//! Expressions are printed with the fewest parentheses NuSMV's precedence table allows; a lowered
+//! `Table` is printed back as the `case` it came from.
+
+use super::eval::{EXIT_INDEX, UNSET};
+use crate::lowering::program::{BinOp, Builtin, Expr, LoweredProgram, System, UnOp, Value, Variable};
+use std::fmt::Write;
+
+/// The name tables needed to print values.
+#[derive(Clone, Copy, Debug)]
+pub struct Names<'a> {
+    pub symbols: &'a [String],
+    pub exit_names: &'a [String],
+}
+
+impl<'a> Names<'a> {
+    pub fn of(program: &'a LoweredProgram) -> Names<'a> {
+        Names { symbols: &program.symbols, exit_names: &program.exit_names }
+    }
+
+    pub fn value(&self, v: Value) -> String {
+        let mut s = String::new();
+        self.write_value(&mut s, v);
+        s
+    }
+
+    pub fn write_value(&self, out: &mut String, v: Value) {
+        let lookup = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_else(|| format!("#{i}"));
+        match v {
+            Value::Bool(true) => out.push_str("TRUE"),
+            Value::Bool(false) => out.push_str("FALSE"),
+            Value::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Value::Sym(s) => out.push_str(&lookup(self.symbols, s)),
+            Value::Exit => out.push_str("EXIT"),
+            Value::ExitName(x) => out.push_str(&lookup(self.exit_names, x)),
+        }
+    }
+
+    /// The value of variable `var` stored as index `idx` in a state vector.
+    pub fn var_value(&self, var: &Variable, idx: u32) -> String {
+        match idx {
+            EXIT_INDEX => "EXIT".into(),
+            UNSET => "?".into(),
+            i if (i as usize) < var.domain.len() => self.value(var.domain.value(i as usize)),
+            i => format!("#{i}"),
+        }
+    }
+
+    /// `x = 1, state = s2` for the given variables of a state vector (all state variables when
+    /// `only` is `None`; input variables are skipped).
+    pub fn state(&self, system: &System, values: &[u32]) -> String {
+        let mut out = String::new();
+        for (i, var) in system.vars.iter().enumerate() {
+            if var.kind == crate::syntax::ast::VarKind::Input || values.get(i) == Some(&UNSET) {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{} = {}", var.name, self.var_value(var, values.get(i).copied().unwrap_or(UNSET)));
+        }
+        if out.is_empty() {
+            out.push_str("(no variables)");
+        }
+        out
+    }
+
+    /// An expression of `system` in NuSMV syntax.
+    pub fn expr(&self, system: &System, e: &Expr) -> String {
+        let mut out = String::new();
+        self.write_expr(&mut out, system, e, LOWEST);
+        out
+    }
+
+    fn write_expr(&self, out: &mut String, sys: &System, e: &Expr, context: u8) {
+        let var_name = |v: u32| sys.vars.get(v as usize).map_or_else(|| format!("#var{v}"), |x| x.name.clone());
+        let prec = precedence(e);
+        let paren = prec > context;
+        if paren {
+            out.push('(');
+        }
+        match e {
+            Expr::Const(v) => self.write_value(out, *v),
+            Expr::Var(v) => out.push_str(&var_name(*v)),
+            Expr::Next(v) => {
+                let _ = write!(out, "next({})", var_name(*v));
+            }
+            Expr::Exited => out.push_str("EXITED"),
+            Expr::Unary(op, a) => {
+                out.push_str(if *op == UnOp::Not { "!" } else { "-" });
+                self.write_expr(out, sys, a, prec);
+            }
+            Expr::Binary(op, a, b) => {
+                // Left-associative except `->`.
+                let (lctx, rctx) = if *op == BinOp::Implies { (prec - 1, prec) } else { (prec, prec - 1) };
+                self.write_expr(out, sys, a, lctx);
+                let _ = write!(out, " {} ", binop_text(*op));
+                self.write_expr(out, sys, b, rctx);
+            }
+            Expr::Ite(c, a, b) => {
+                self.write_expr(out, sys, c, prec - 1);
+                out.push_str(" ? ");
+                self.write_expr(out, sys, a, prec - 1);
+                out.push_str(" : ");
+                self.write_expr(out, sys, b, prec);
+            }
+            Expr::Case { branches, .. } => {
+                out.push_str("case ");
+                for (c, v) in branches {
+                    self.write_expr(out, sys, c, LOWEST);
+                    out.push_str(" : ");
+                    self.write_expr(out, sys, v, LOWEST);
+                    out.push_str("; ");
+                }
+                out.push_str("esac");
+            }
+            Expr::Table { var, entries, fallback, .. } => {
+                out.push_str("case ");
+                for (i, entry) in entries.iter().enumerate() {
+                    if let (Some(v), Some(var)) = (entry, sys.vars.get(*var as usize)) {
+                        let _ = write!(out, "{} = {} : ", var.name, self.var_value(var, i as u32));
+                        self.write_expr(out, sys, v, LOWEST);
+                        out.push_str("; ");
+                    }
+                }
+                if let Some(f) = fallback {
+                    out.push_str("TRUE : ");
+                    self.write_expr(out, sys, f, LOWEST);
+                    out.push_str("; ");
+                }
+                out.push_str("esac");
+            }
+            Expr::Set(items) => {
+                out.push('{');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_expr(out, sys, item, LOWEST);
+                }
+                out.push('}');
+            }
+            Expr::Range(lo, hi) => {
+                self.write_expr(out, sys, lo, prec - 1);
+                out.push_str(" .. ");
+                self.write_expr(out, sys, hi, prec - 1);
+            }
+            Expr::Builtin(f, args) => {
+                out.push_str(builtin_text(*f));
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_expr(out, sys, a, LOWEST);
+                }
+                out.push(')');
+            }
+        }
+        if paren {
+            out.push(')');
+        }
+    }
+}
+
+const LOWEST: u8 = 100;
+
+/// Binding strength: smaller binds tighter (NuSMV 2.6 manual's table).
+fn precedence(e: &Expr) -> u8 {
+    match e {
+        Expr::Unary(..) => 1,
+        Expr::Binary(op, ..) => match op {
+            BinOp::Mul | BinOp::Div | BinOp::Mod => 3,
+            BinOp::Add | BinOp::Sub => 4,
+            BinOp::Shl | BinOp::Shr => 5,
+            BinOp::In => 8,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 9,
+            BinOp::And => 10,
+            BinOp::Or | BinOp::Xor | BinOp::Xnor => 11,
+            BinOp::Iff => 13,
+            BinOp::Implies => 14,
+        },
+        Expr::Range(..) => 6,
+        Expr::Ite(..) => 12,
+        _ => 0,
+    }
+}
+
+fn binop_text(op: BinOp) -> &'static str {
+    match op {
+        BinOp::And => "&",
+        BinOp::Or => "|",
+        BinOp::Xor => "xor",
+        BinOp::Xnor => "xnor",
+        BinOp::Implies => "->",
+        BinOp::Iff => "<->",
+        BinOp::Eq => "=",
+        BinOp::Ne => "!=",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Mod => "mod",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+        BinOp::In => "in",
+    }
+}
+
+fn builtin_text(f: Builtin) -> &'static str {
+    match f {
+        Builtin::Abs => "abs",
+        Builtin::Min => "min",
+        Builtin::Max => "max",
+        Builtin::ToInt => "toint",
+        Builtin::Bool => "bool",
+        Builtin::Count => "count",
+    }
+}

@@ -1,0 +1,142 @@
+//! `StateTable`: interning of fixed-width state vectors to dense ids.
+//!
+//! All vectors live in one flat `Vec<u32>` arena (`width` words per state, row-major, id order);
+//! an open-addressing hash table of ids (linear probing, Fx hash of the vector, load ≤ 1/2) maps a
+//! vector to its id without storing a separate key per state. Ids are assigned in insertion order.
+
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
+
+const EMPTY: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub struct StateTable {
+    width: usize,
+    arena: Vec<u32>,
+    /// Slots hold state ids or `EMPTY`; the length is a power of two.
+    slots: Vec<u32>,
+    len: u32,
+}
+
+impl StateTable {
+    pub fn new(width: usize) -> StateTable {
+        StateTable { width, arena: Vec::new(), slots: vec![EMPTY; 64], len: 0 }
+    }
+
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The vector of state `id`.
+    pub fn get(&self, id: u32) -> &[u32] {
+        let start = id as usize * self.width;
+        &self.arena[start..start + self.width]
+    }
+
+    /// All vectors, row-major in id order.
+    pub fn arena(&self) -> &[u32] {
+        &self.arena
+    }
+
+    pub fn into_arena(self) -> Vec<u32> {
+        self.arena
+    }
+
+    /// The id of `state` if present.
+    pub fn find(&self, state: &[u32]) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash(state) as usize & mask;
+        loop {
+            match self.slots[i] {
+                EMPTY => return None,
+                id if self.get(id) == state => return Some(id),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The id of `state`, inserting it if new; `true` when it was inserted.
+    pub fn insert(&mut self, state: &[u32]) -> (u32, bool) {
+        debug_assert_eq!(state.len(), self.width);
+        if (self.len as usize + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = hash(state) as usize & mask;
+        loop {
+            match self.slots[i] {
+                EMPTY => break,
+                id if self.get(id) == state => return (id, false),
+                _ => i = (i + 1) & mask,
+            }
+        }
+        let id = self.len;
+        self.slots[i] = id;
+        self.arena.extend_from_slice(state);
+        self.len += 1;
+        (id, true)
+    }
+
+    fn grow(&mut self) {
+        let mut slots = vec![EMPTY; self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for id in 0..self.len {
+            let mut i = hash(self.get(id)) as usize & mask;
+            while slots[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            slots[i] = id;
+        }
+        self.slots = slots;
+    }
+}
+
+fn hash(state: &[u32]) -> u64 {
+    let mut h = FxHasher::default();
+    for &w in state {
+        h.write_u32(w);
+    }
+    // Fx leaves the low bits weak for small inputs; mix the high bits down.
+    let x = h.finish();
+    x ^ (x >> 29) ^ (x >> 47)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interns_vectors_densely_in_insertion_order() {
+        let mut t = StateTable::new(3);
+        let mut ids = vec![];
+        for i in 0..1000u32 {
+            let (id, new) = t.insert(&[i % 7, i / 7, 5]);
+            assert!(new);
+            ids.push(id);
+        }
+        assert_eq!(ids, (0..1000).collect::<Vec<_>>());
+        for i in 0..1000u32 {
+            assert_eq!(t.insert(&[i % 7, i / 7, 5]), (i, false));
+            assert_eq!(t.find(&[i % 7, i / 7, 5]), Some(i));
+            assert_eq!(t.get(i), &[i % 7, i / 7, 5]);
+        }
+        assert_eq!(t.find(&[0, 0, 4]), None);
+        assert_eq!(t.len(), 1000);
+    }
+
+    #[test]
+    fn zero_width_states() {
+        let mut t = StateTable::new(0);
+        assert_eq!(t.insert(&[]), (0, true));
+        assert_eq!(t.insert(&[]), (0, false));
+        assert_eq!(t.len(), 1);
+    }
+}

@@ -1,0 +1,542 @@
+//! Enumeration of a system's initial states, input valuations and successor states.
+//!
+//! A [`Plan`] is an ordered list of variable slots, each with a source of candidate values (an
+//! assignment evaluated in some frame, the whole domain, or the current value for frozen
+//! variables), plus constraints (`INIT`, `TRANS`, `INVAR` conjuncts) attached to the earliest slot
+//! after which everything they read is known. Running a plan is a depth-first product over the
+//! slots' candidate sets that prunes with each constraint as soon as it can be decided, emitting
+//! every complete vector. Slots are ordered so an assignment reading `next(y)` (or, for `x := e`,
+//! reading `y`) comes after `y`'s slot; a cycle is reported as an error.
+//!
+//! Frames say what `Var`/`Next` mean while evaluating: `Init` reads the vector being built,
+//! `Trans` reads the current state for `Var` and the vector being built for `Next`, `NextInvar`
+//! (invariants and `x := e` in the next state) reads the vector being built for `Var`.
+//!
+//! Procedure modules: a variable that is `EXIT` in the current state stays `EXIT` (its `next` is
+//! not evaluated), and `Value::Exit` is an allowed assignment value. Input variables are never
+//! part of stored states: their slots are 0 in every emitted state vector and are enumerated by
+//! [`Plan::inputs`] into a copy of the current state before the transition plan runs.
+
+use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator, UNSET};
+use crate::lowering::program::{BinOp, Domain, Expr, ExitNameId, System, Value, VarId};
+use crate::source::Span;
+use crate::syntax::ast::VarKind;
+use rustc_hash::FxHashMap;
+
+/// How `Var` and `Next` are read while evaluating an expression of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    Init,
+    Trans,
+    NextInvar,
+}
+
+/// Which statement an assignment or constraint is (for messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    InitAssign,
+    NextAssign,
+    InvarAssign,
+    Init,
+    Trans,
+    Invar,
+    Input,
+}
+
+impl Origin {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Origin::InitAssign => "init assignment",
+            Origin::NextAssign => "next assignment",
+            Origin::InvarAssign => "invariant assignment",
+            Origin::Init => "INIT constraint",
+            Origin::Trans => "TRANS constraint",
+            Origin::Invar => "INVAR constraint",
+            Origin::Input => "input variable",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepErrorKind {
+    Eval(EvalError),
+    /// An assignment produced a value outside the variable's domain.
+    OutOfRange { var: VarId, value: Value },
+    /// Assignments depend on each other in a cycle (the front end should have rejected this).
+    Cycle { var: VarId },
+}
+
+/// An error while enumerating: what, where (the statement's span), and the partial vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepError {
+    pub kind: StepErrorKind,
+    pub origin: Origin,
+    pub span: Span,
+    /// The vector being built when it happened (`UNSET` where not yet computed).
+    pub partial: Vec<u32>,
+}
+
+/// Value → index maps of each variable's domain (hash maps for enumerations).
+#[derive(Clone, Debug)]
+pub struct DomainIndex {
+    enums: Vec<Option<FxHashMap<Value, u32>>>,
+}
+
+impl DomainIndex {
+    pub fn new(system: &System) -> DomainIndex {
+        let enums = system
+            .vars
+            .iter()
+            .map(|v| match &v.domain {
+                Domain::Enum(values) => Some(values.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect()),
+                _ => None,
+            })
+            .collect();
+        DomainIndex { enums }
+    }
+
+    pub fn index_of(&self, system: &System, var: VarId, value: Value) -> Option<u32> {
+        match &self.enums[var as usize] {
+            Some(map) => map.get(&value).copied(),
+            None => system.vars[var as usize].domain.index_of(value).map(|i| i as u32),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Source<'p> {
+    Expr(&'p Expr),
+    Domain,
+    Keep,
+    /// A constant value or set, precomputed as value indices (or the first value out of range).
+    Const(Consts),
+    /// A `case` table over one variable whose entries are all constant (the usual control-flow
+    /// `next(pc)`), precomputed: one lookup per state, no evaluation.
+    Table(Box<ConstTable>),
+}
+
+type Consts = Result<Vec<u32>, Value>;
+
+#[derive(Clone, Debug)]
+struct ConstTable {
+    var: VarId,
+    entries: Vec<Option<Consts>>,
+    fallback: Option<Consts>,
+    span: Span,
+}
+
+#[derive(Clone, Debug)]
+struct Slot<'p> {
+    var: VarId,
+    source: Source<'p>,
+    frame: Frame,
+    origin: Origin,
+    span: Span,
+}
+
+#[derive(Clone, Debug)]
+struct Check<'p> {
+    expr: &'p Expr,
+    frame: Frame,
+    origin: Origin,
+    span: Span,
+}
+
+/// Reusable buffers for running plans (one per plan per thread).
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    vec: Vec<u32>,
+    candidates: Vec<Vec<u32>>,
+    pos: Vec<usize>,
+    values: Vec<Value>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Plan<'p> {
+    system: &'p System,
+    domains: &'p DomainIndex,
+    slots: Vec<Slot<'p>>,
+    /// `checks[d]` run once the first `d` slots are assigned.
+    checks: Vec<Vec<Check<'p>>>,
+    /// Procedure semantics: `EXIT` is sticky and assignable.
+    procedure: bool,
+}
+
+impl<'p> Plan<'p> {
+    /// Initial states: `init(x)`/`x :=` assignments or the domain, filtered by `INIT` and `INVAR`.
+    pub fn init(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
+        let spans = &system.spans;
+        let mut slots = vec![];
+        for (v, var) in system.vars.iter().enumerate() {
+            if var.kind == VarKind::Input {
+                continue;
+            }
+            let var_span = var.span;
+            let slot = if let Some(e) = &system.init_assign[v] {
+                Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Init, origin: Origin::InitAssign, span: opt_span(&spans.init_assign, v, var_span) }
+            } else if let Some(e) = &system.invar_assign[v] {
+                Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Init, origin: Origin::InvarAssign, span: opt_span(&spans.invar_assign, v, var_span) }
+            } else {
+                Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::InitAssign, span: var_span }
+            };
+            slots.push(slot);
+        }
+        let mut checks = vec![];
+        push_conjuncts(&mut checks, &system.init, &spans.init, Frame::Init, Origin::Init, system.span);
+        push_conjuncts(&mut checks, &system.invar, &spans.invar, Frame::Init, Origin::Invar, system.span);
+        Plan::order(system, domains, slots, checks)
+    }
+
+    /// Successors of a state (whose input slots hold the chosen inputs): `next(x)` assignments,
+    /// `x :=` assignments in the next state, the current value for frozen variables, the domain
+    /// otherwise; filtered by `TRANS` and `INVAR`.
+    pub fn next(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
+        let spans = &system.spans;
+        let mut slots = vec![];
+        for (v, var) in system.vars.iter().enumerate() {
+            let var_span = var.span;
+            let slot = match var.kind {
+                VarKind::Input => continue,
+                VarKind::Frozen => Slot { var: v as VarId, source: Source::Keep, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span },
+                VarKind::State => {
+                    if let Some(e) = &system.next_assign[v] {
+                        Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Trans, origin: Origin::NextAssign, span: opt_span(&spans.next_assign, v, var_span) }
+                    } else if let Some(e) = &system.invar_assign[v] {
+                        Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::NextInvar, origin: Origin::InvarAssign, span: opt_span(&spans.invar_assign, v, var_span) }
+                    } else {
+                        Slot { var: v as VarId, source: Source::Domain, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span }
+                    }
+                }
+            };
+            slots.push(slot);
+        }
+        let mut checks = vec![];
+        push_conjuncts(&mut checks, &system.trans, &spans.trans, Frame::Trans, Origin::Trans, system.span);
+        push_conjuncts(&mut checks, &system.invar, &spans.invar, Frame::NextInvar, Origin::Invar, system.span);
+        Plan::order(system, domains, slots, checks)
+    }
+
+    /// Input valuations: every combination of the input variables' domains.
+    pub fn inputs(system: &'p System, domains: &'p DomainIndex) -> Plan<'p> {
+        let slots = (system.vars.iter().enumerate())
+            .filter(|(_, var)| var.kind == VarKind::Input)
+            .map(|(v, var)| Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
+            .collect::<Vec<_>>();
+        let checks = vec![vec![]; slots.len() + 1];
+        Plan { system, domains, slots, checks, procedure: system.is_procedure }
+    }
+
+    /// Whether the system has input variables.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Orders slots by their dependencies (stable otherwise) and attaches each check to the
+    /// earliest depth at which everything it reads is assigned.
+    fn order(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Check<'p>>) -> Result<Plan<'p>, StepError> {
+        let n = system.vars.len();
+        let mut slot_of_var = vec![usize::MAX; n];
+        for (i, s) in slots.iter().enumerate() {
+            slot_of_var[s.var as usize] = i;
+        }
+        let deps_of = |e: &Expr, frame: Frame| -> Vec<usize> {
+            let mut vars = vec![];
+            reads(e, frame, &mut vars);
+            let mut ds: Vec<usize> = vars.into_iter().map(|v| slot_of_var.get(v as usize).copied().unwrap_or(usize::MAX)).filter(|&i| i != usize::MAX).collect();
+            ds.sort_unstable();
+            ds.dedup();
+            ds
+        };
+        let deps: Vec<Vec<usize>> = slots
+            .iter()
+            .map(|s| match s.source {
+                Source::Expr(e) => deps_of(e, s.frame),
+                _ => vec![],
+            })
+            .collect();
+        // Kahn's algorithm, smallest slot index first among the ready ones.
+        let mut remaining: Vec<usize> = deps.iter().map(Vec::len).collect();
+        let mut users = vec![vec![]; slots.len()];
+        for (i, ds) in deps.iter().enumerate() {
+            for &d in ds {
+                users[d].push(i);
+            }
+        }
+        let mut ready: std::collections::BTreeSet<usize> = (0..slots.len()).filter(|&i| remaining[i] == 0).collect();
+        let mut order = Vec::with_capacity(slots.len());
+        while let Some(i) = ready.pop_first() {
+            order.push(i);
+            for &u in &users[i] {
+                remaining[u] -= 1;
+                if remaining[u] == 0 {
+                    ready.insert(u);
+                }
+            }
+        }
+        if order.len() < slots.len() {
+            let stuck = (0..slots.len()).find(|&i| remaining[i] > 0).unwrap_or(0);
+            let s = &slots[stuck];
+            return Err(StepError { kind: StepErrorKind::Cycle { var: s.var }, origin: s.origin, span: s.span, partial: vec![] });
+        }
+        let mut depth_of_slot = vec![0usize; slots.len()];
+        for (depth, &i) in order.iter().enumerate() {
+            depth_of_slot[i] = depth + 1;
+        }
+        let mut placed = vec![vec![]; slots.len() + 1];
+        for c in checks {
+            let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
+            placed[depth].push(c);
+        }
+        let mut plan = Plan { system, domains, slots: vec![], checks: placed, procedure: system.is_procedure };
+        plan.slots = (order.into_iter())
+            .map(|i| {
+                let mut slot = slots[i].clone();
+                if let Source::Expr(e) = slot.source {
+                    slot.source = plan.precompute(slot.var, e).unwrap_or(slot.source);
+                }
+                slot
+            })
+            .collect();
+        Ok(plan)
+    }
+
+    /// A precomputed source for constant assignments and constant case tables.
+    fn precompute(&self, var: VarId, e: &Expr) -> Option<Source<'p>> {
+        match e {
+            Expr::Table { var: on, entries, fallback, span } => {
+                // Outer `None`: not constant; inner `None`: no entry (falls through).
+                let optional = |x: Option<&Expr>| match x {
+                    None => Some(None),
+                    Some(e) => self.consts(var, e).map(Some),
+                };
+                let entries = entries.iter().map(|x| optional(x.as_ref())).collect::<Option<Vec<_>>>()?;
+                let fallback = optional(fallback.as_deref())?;
+                Some(Source::Table(Box::new(ConstTable { var: *on, entries, fallback, span: *span })))
+            }
+            _ => self.consts(var, e).map(Source::Const),
+        }
+    }
+
+    /// The value indices of a constant (set) expression assigned to `var`, in the order the
+    /// evaluator would produce them; `None` if `e` is not constant.
+    fn consts(&self, var: VarId, e: &Expr) -> Option<Consts> {
+        let mut values: Vec<Value> = match e {
+            Expr::Const(v) => vec![*v],
+            Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect::<Option<_>>()?,
+            _ => return None,
+        };
+        values.sort_unstable();
+        values.dedup();
+        let mut out = Vec::with_capacity(values.len());
+        if self.to_indices(var, &values, &mut out).is_err() {
+            let bad = values.into_iter().find(|&v| self.index(var, v).is_none());
+            return bad.map(Err);
+        }
+        Some(Ok(out))
+    }
+
+    /// Emits every complete vector. `cur` is the current state (with inputs) for `Trans`
+    /// frames; `base` gives the values of the slots the plan does not assign; `exited` is the
+    /// value of `EXITED` (returns of calls).
+    pub fn run(
+        &self,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        exited: Option<ExitNameId>,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<(), StepError> {
+        let n = self.slots.len();
+        scratch.vec.clear();
+        scratch.vec.extend_from_slice(base);
+        for s in &self.slots {
+            scratch.vec[s.var as usize] = UNSET;
+        }
+        if scratch.candidates.len() < n {
+            scratch.candidates.resize_with(n, Vec::new);
+            scratch.pos.resize(n, 0);
+        }
+        if !self.checks_hold(0, scratch, ev, cur, exited)? {
+            return Ok(());
+        }
+        if n == 0 {
+            emit(&scratch.vec);
+            return Ok(());
+        }
+        self.fill(0, scratch, ev, cur, exited)?;
+        let mut d = 0;
+        loop {
+            if scratch.pos[d] == scratch.candidates[d].len() {
+                scratch.vec[self.slots[d].var as usize] = UNSET;
+                if d == 0 {
+                    return Ok(());
+                }
+                d -= 1;
+                continue;
+            }
+            let value = scratch.candidates[d][scratch.pos[d]];
+            scratch.pos[d] += 1;
+            scratch.vec[self.slots[d].var as usize] = value;
+            if !self.checks_hold(d + 1, scratch, ev, cur, exited)? {
+                continue;
+            }
+            if d + 1 == n {
+                emit(&scratch.vec);
+                continue;
+            }
+            d += 1;
+            self.fill(d, scratch, ev, cur, exited)?;
+        }
+    }
+
+    fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {
+        match frame {
+            Frame::Init | Frame::NextInvar => Env { cur: vec, next: None, exited: None },
+            Frame::Trans => Env { cur, next: Some(vec), exited },
+        }
+    }
+
+    fn checks_hold(&self, depth: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
+        for c in &self.checks[depth] {
+            let env = Self::env(c.frame, cur, &scratch.vec, exited);
+            match ev.bool(c.expr, &env) {
+                Ok(true) => {}
+                Ok(false) => return Ok(false),
+                Err(e) => return Err(StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: scratch.vec.clone() }),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Computes the candidate value indices of slot `d` and resets its cursor.
+    fn fill(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
+        let slot = &self.slots[d];
+        let v = slot.var as usize;
+        let mut out = std::mem::take(&mut scratch.candidates[d]);
+        out.clear();
+        scratch.pos[d] = 0;
+        let sticky = self.procedure && slot.frame != Frame::Init && cur.get(v) == Some(&EXIT_INDEX);
+        let result = if sticky {
+            out.push(EXIT_INDEX);
+            Ok(())
+        } else {
+            match &slot.source {
+                Source::Const(c) => extend(&mut out, slot.var, c),
+                Source::Table(t) => {
+                    let on = t.var as usize;
+                    let idx = if slot.frame == Frame::Trans { cur.get(on) } else { scratch.vec.get(on) }.copied().unwrap_or(UNSET);
+                    match t.entries.get(idx as usize).and_then(Option::as_ref).or(t.fallback.as_ref()) {
+                        Some(c) => extend(&mut out, slot.var, c),
+                        None if idx == UNSET => Err(StepErrorKind::Eval(EvalError::Unset(t.var))),
+                        None => Err(StepErrorKind::Eval(EvalError::NonExhaustiveCase { span: t.span })),
+                    }
+                }
+                Source::Keep => {
+                    out.push(cur[v]);
+                    Ok(())
+                }
+                Source::Domain => {
+                    out.extend(0..self.system.vars[v].domain.len() as u32);
+                    Ok(())
+                }
+                Source::Expr(e) => {
+                    let env = Self::env(slot.frame, cur, &scratch.vec, exited);
+                    match ev.values(e, &env, &mut scratch.values) {
+                        Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
+                        Err(err) => Err(StepErrorKind::Eval(err)),
+                    }
+                }
+            }
+        };
+        scratch.candidates[d] = out;
+        result.map_err(|kind| StepError { kind, origin: slot.origin, span: slot.span, partial: scratch.vec.clone() })
+    }
+
+    fn index(&self, var: VarId, value: Value) -> Option<u32> {
+        match value {
+            Value::Exit if self.procedure => Some(EXIT_INDEX),
+            _ => self.domains.index_of(self.system, var, value),
+        }
+    }
+
+    fn to_indices(&self, var: VarId, values: &[Value], out: &mut Vec<u32>) -> Result<(), StepErrorKind> {
+        for &value in values {
+            match self.index(var, value) {
+                Some(i) => out.push(i),
+                None => return Err(StepErrorKind::OutOfRange { var, value }),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends precomputed candidates (or reports the value out of range).
+fn extend(out: &mut Vec<u32>, var: VarId, c: &Consts) -> Result<(), StepErrorKind> {
+    match c {
+        Ok(indices) => {
+            out.extend_from_slice(indices);
+            Ok(())
+        }
+        Err(value) => Err(StepErrorKind::OutOfRange { var, value: *value }),
+    }
+}
+
+fn opt_span(spans: &[Option<Span>], v: usize, fallback: Span) -> Span {
+    spans.get(v).copied().flatten().unwrap_or(fallback)
+}
+
+/// Splits each constraint into its top-level conjuncts (so each can be checked as early as
+/// possible) and appends them as checks.
+fn push_conjuncts<'p>(checks: &mut Vec<Check<'p>>, exprs: &'p [Expr], spans: &[Span], frame: Frame, origin: Origin, fallback: Span) {
+    for (i, e) in exprs.iter().enumerate() {
+        let span = spans.get(i).copied().unwrap_or(fallback);
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Binary(BinOp::And, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                Expr::Const(Value::Bool(true)) => {}
+                _ => checks.push(Check { expr: e, frame, origin, span }),
+            }
+        }
+    }
+}
+
+/// The variables whose slot must be assigned before `e` can be evaluated in `frame`.
+fn reads(e: &Expr, frame: Frame, out: &mut Vec<VarId>) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Var(v) if frame != Frame::Trans => out.push(*v),
+            Expr::Next(v) if frame == Frame::Trans => out.push(*v),
+            Expr::Const(_) | Expr::Var(_) | Expr::Next(_) | Expr::Exited => {}
+            Expr::Unary(_, a) => stack.push(a),
+            Expr::Binary(_, a, b) | Expr::Range(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Expr::Ite(c, a, b) => {
+                stack.push(c);
+                stack.push(a);
+                stack.push(b);
+            }
+            Expr::Case { branches, .. } => {
+                for (c, v) in branches {
+                    stack.push(c);
+                    stack.push(v);
+                }
+            }
+            Expr::Table { var, entries, fallback, .. } => {
+                if frame != Frame::Trans {
+                    out.push(*var);
+                }
+                stack.extend(entries.iter().flatten());
+                stack.extend(fallback.as_deref());
+            }
+            Expr::Set(items) | Expr::Builtin(_, items) => stack.extend(items.iter()),
+        }
+    }
+}

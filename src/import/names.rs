@@ -1,0 +1,107 @@
+//! Turning source names into valid, unique `.smv` identifiers.
+//!
+//! A source name is kept when it is already an identifier (`[A-Za-z_][A-Za-z0-9_]*`), not a
+//! keyword and not taken; otherwise every other character becomes `_`, a leading digit gets a `_`
+//! prefix, and a clash gets a numeric suffix (`_2`, `_3`, …). Every change is recorded so the
+//! writer can list the mapping in a comment. One [`Namer`] is one namespace.
+
+use rustc_hash::FxHashSet;
+
+/// Words the `.smv` reader treats specially (NuSMV keywords, CTL operators, xmv-rs extensions).
+const RESERVED: &[&str] = &[
+    "MODULE", "VAR", "IVAR", "FROZENVAR", "DEFINE", "CONSTANTS", "ASSIGN", "INIT", "TRANS", "INVAR", "SPEC",
+    "CTLSPEC", "LTLSPEC", "PSLSPEC", "INVARSPEC", "COMPUTE", "FAIRNESS", "JUSTICE", "COMPASSION", "ISA", "PRED",
+    "MIRROR", "NAME", "init", "next", "case", "esac", "TRUE", "FALSE", "A", "E", "F", "G", "X", "U", "V", "W",
+    "Y", "Z", "H", "O", "S", "T", "BU", "EBF", "ABF", "EBG", "ABG", "MIN", "MAX", "AF", "AG", "AX", "EF", "EG",
+    "EX", "AU", "EU", "mod", "xor", "xnor", "in", "union", "process", "self", "boolean", "integer", "real",
+    "word", "array", "of", "signed", "unsigned", "extend", "resize", "sizeof", "toint", "count", "abs", "max",
+    "min", "bool", "swconst", "uwconst", "word1", "floor", "pi", "sin", "cos", "exp", "ln", "tan", "CALL",
+    "EXIT", "EXITED", "TERMINATION", "loop", "trap", "pc", "main",
+];
+
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The identifier a name becomes before clash resolution.
+pub fn sanitize(name: &str) -> String {
+    let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+#[derive(Clone, Debug)]
+pub struct Namer {
+    used: FxHashSet<String>,
+    /// `(source name, identifier)` for every name that had to change.
+    pub renamed: Vec<(String, String)>,
+}
+
+impl Namer {
+    /// Renames that the sanitising rule alone does not explain (keywords, clashes).
+    pub fn unusual_renames(&self) -> impl Iterator<Item = &(String, String)> {
+        self.renamed.iter().filter(|(src, id)| sanitize(src) != *id)
+    }
+}
+
+impl Default for Namer {
+    fn default() -> Namer {
+        Namer::new()
+    }
+}
+
+impl Namer {
+    /// A namespace in which the reserved words are taken.
+    pub fn new() -> Namer {
+        Namer { used: RESERVED.iter().map(|s| s.to_string()).collect(), renamed: Vec::new() }
+    }
+    /// Marks an identifier as taken (e.g. names of another namespace that must not be shadowed).
+    pub fn reserve(&mut self, ident: &str) {
+        self.used.insert(ident.to_string());
+    }
+    pub fn is_taken(&self, ident: &str) -> bool {
+        self.used.contains(ident)
+    }
+    /// A fresh identifier for `source`, recorded in [`Namer::renamed`] if it differs.
+    pub fn fresh(&mut self, source: &str) -> String {
+        self.fresh_avoiding(source, None)
+    }
+    /// Like [`Namer::fresh`], also avoiding the identifiers taken in `outer` (an enclosing
+    /// namespace whose names must not be shadowed).
+    pub fn fresh_avoiding(&mut self, source: &str, outer: Option<&Namer>) -> String {
+        let base = sanitize(source);
+        let mut ident = base.clone();
+        let mut k = 2;
+        while self.used.contains(&ident) || outer.is_some_and(|o| o.used.contains(&ident)) {
+            ident = format!("{base}_{k}");
+            k += 1;
+        }
+        self.used.insert(ident.clone());
+        if ident != source {
+            self.renamed.push((source.to_string(), ident.clone()));
+        }
+        ident
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_identifiers_and_fixes_the_rest() {
+        let mut n = Namer::new();
+        assert_eq!(n.fresh("n1"), "n1");
+        assert_eq!(n.fresh("csq<cp#1>"), "csq_cp_1_");
+        assert_eq!(n.fresh("9lives"), "_9lives");
+        assert_eq!(n.fresh("next"), "next_2");
+        assert_eq!(n.fresh("n1"), "n1_2");
+        assert_eq!(n.fresh(""), "_");
+        assert_eq!(n.renamed.len(), 5);
+        assert!(is_identifier("a_b1") && !is_identifier("1a") && !is_identifier("a-b"));
+    }
+}

@@ -1,0 +1,89 @@
+//! Checks that need folded expressions.
+//!
+//! - A constant assigned to a variable must be in its domain (NuSMV: "cannot assign value 4 to
+//!   variable x"). Only constant right-hand sides (and constant sets) are checked here; computed
+//!   values are range-checked by the state-space builder.
+//! - A procedure module's `init` must give exactly one state (its entry). This is decided here
+//!   when every variable's `init` is a constant (or a constant set); when some `init` depends on
+//!   other variables, or `INIT` constraints exist, the builder decides it on the state space.
+
+use crate::diagnostics::Diagnostic;
+use crate::lowering::fold::const_set;
+use crate::lowering::program::{Domain, System, Value};
+use crate::semantics::checked::CheckedSystem;
+use crate::syntax::ast::VarKind;
+
+pub fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[String], diags: &mut Vec<Diagnostic>) {
+    let lists = [(&sys.init_assign, &checked.init_assign), (&sys.next_assign, &checked.next_assign), (&sys.invar_assign, &checked.invar_assign)];
+    for (lowered, typed) in lists {
+        for (v, (e, t)) in lowered.iter().zip(typed.iter()).enumerate() {
+            let (Some(e), Some(t)) = (e, t) else { continue };
+            let Some(values) = const_set(e) else { continue };
+            let var = &sys.vars[v];
+            for value in values {
+                if value == Value::Exit && sys.is_procedure {
+                    continue;
+                }
+                if var.domain.index_of(value).is_none() {
+                    diags.push(
+                        Diagnostic::error("E0209", format!("cannot assign value {} to variable `{}`", show(value, symbols), var.name), t.span)
+                            .with_label_message("not in the variable's domain")
+                            .with_secondary(var.span, "variable declared here")
+                            .with_help(format!("the values of `{}` are {}", var.name, describe(&var.domain, symbols))),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
+pub fn single_entry(checked: &CheckedSystem, sys: &System, diags: &mut Vec<Diagnostic>) {
+    if checked.has_init_constraints {
+        return; // INIT constraints: decided by the state-space builder.
+    }
+    for (v, var) in sys.vars.iter().enumerate() {
+        if var.kind == VarKind::Input || sys.invar_assign[v].is_some() {
+            continue;
+        }
+        match &sys.init_assign[v] {
+            None if var.domain.len() > 1 => diags.push(
+                Diagnostic::error("E0405", format!("variable `{}` of procedure module `{}` has no initial value", var.name, sys.name), var.span)
+                    .with_label_message("no `init` assignment")
+                    .with_help(format!("a procedure module has exactly one entry state: add `init({}) := value;`", var.name)),
+            ),
+            Some(e) => {
+                let Some(mut values) = const_set(e) else { continue }; // computed: the builder decides
+                values.sort();
+                values.dedup();
+                if values.len() > 1 {
+                    let span = checked.init_assign[v].as_ref().map_or(var.span, |t| t.span);
+                    diags.push(
+                        Diagnostic::error("E0405", format!("`init({})` gives {} values, but a procedure module has exactly one entry state", var.name, values.len()), span)
+                            .with_label_message("several initial values")
+                            .with_help("choose one initial value; branch nondeterministically in `next()` instead"),
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+fn show(v: Value, symbols: &[String]) -> String {
+    match v {
+        Value::Bool(b) => if b { "TRUE" } else { "FALSE" }.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Sym(s) => symbols.get(s as usize).cloned().unwrap_or_default(),
+        Value::Exit => "EXIT".to_string(),
+        Value::ExitName(n) => format!("exit {n}"),
+    }
+}
+
+fn describe(d: &Domain, symbols: &[String]) -> String {
+    match d {
+        Domain::Boolean => "TRUE and FALSE".to_string(),
+        Domain::Range { lo, hi } => format!("{lo}..{hi}"),
+        Domain::Enum(vs) => format!("{{{}}}", vs.iter().map(|&v| show(v, symbols)).collect::<Vec<_>>().join(", ")),
+    }
+}

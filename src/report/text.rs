@@ -1,0 +1,137 @@
+//! NuSMV 2.5.4-style text output: one verdict line per spec, traces with changed values only.
+//!
+//! ```text
+//! -- specification AG (x = 1 -> AF y)  is false
+//! -- as demonstrated by the following execution sequence
+//! Trace Description: CTL Counterexample 
+//! Trace Type: Counterexample 
+//! -> State: 1.1 <-
+//!   x = 1
+//! -> Input: 1.2 <-
+//!   i = TRUE
+//! -- Loop starts here
+//! -> State: 1.2 <-
+//!   y = FALSE
+//! ```
+//! Procedure specs name their module (`-- specification EF p IN foo is true`, one space before
+//! `is` as NuSMV prints specs with a context) and each step shows the call stack and the module:
+//! `-> State: 1.3 <- [main(pc = c) > parse]` (calls outermost first, as `module(call location)`).
+//! The termination state of an RKS run is `-> State: 1.k <- [terminated]`.
+
+use super::SpecReport;
+use super::trace::TraceKind;
+use super::view::{StepView, TraceView};
+use crate::syntax::ast::SpecKind;
+use std::fmt::Write;
+
+/// The verdict line of a spec, without the newline.
+pub fn verdict_line(r: &SpecReport) -> String {
+    let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
+    let verdict = if r.holds { "true" } else { "false" };
+    match &r.module {
+        Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text),
+        None => format!("-- {what} {}  is {verdict}", r.text),
+    }
+}
+
+/// All verdict lines and traces; traces are numbered from 1 in order of appearance.
+pub fn render_text(reports: &[SpecReport]) -> String {
+    let mut out = String::new();
+    let mut trace_no = 0;
+    for r in reports {
+        out.push_str(&verdict_line(r));
+        out.push('\n');
+        if let Some(view) = &r.trace {
+            trace_no += 1;
+            out.push_str(&trace_text(view, trace_no, r.kind == SpecKind::Invar));
+        }
+    }
+    out
+}
+
+/// One trace in NuSMV's format.
+pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String {
+    let mut out = String::from("-- as demonstrated by the following execution sequence\n");
+    let (description, kind) = match (view.kind, invariant) {
+        (TraceKind::Counterexample, false) => ("CTL Counterexample", "Counterexample"),
+        (TraceKind::Counterexample, true) => ("AG alpha Counterexample", "Counterexample"),
+        (TraceKind::Witness, _) => ("CTL Witness", "Example"),
+    };
+    let _ = writeln!(out, "Trace Description: {description} ");
+    let _ = writeln!(out, "Trace Type: {kind} ");
+    let mut prev: Option<&StepView> = None;
+    let mut prev_inputs: Option<&StepView> = None;
+    for (i, step) in view.steps.iter().enumerate() {
+        let n = i + 1;
+        if !step.inputs.is_empty() {
+            let _ = writeln!(out, "-> Input: {trace_no}.{n} <-");
+            write_changed(&mut out, &step.inputs, prev_inputs.map(|p| &p.inputs[..]));
+            prev_inputs = Some(step);
+        }
+        if view.loop_start == Some(i) {
+            out.push_str("-- Loop starts here\n");
+            if !view.loop_push.is_empty() {
+                let _ = writeln!(out, "-- each repetition of the loop calls again: {}", view.loop_push.join(" > "));
+            }
+        }
+        let _ = write!(out, "-> State: {trace_no}.{n} <-");
+        if step.terminated {
+            out.push_str(" [terminated]");
+        } else if view.recursive {
+            out.push_str(" [");
+            for frame in &step.stack {
+                let _ = write!(out, "{frame} > ");
+            }
+            let _ = write!(out, "{}]", step.module);
+        }
+        out.push('\n');
+        let same_module = prev.is_some_and(|p| p.module == step.module && !p.terminated);
+        write_changed(&mut out, &step.values, if same_module { prev.map(|p| &p.values[..]) } else { None });
+        prev = Some(step);
+    }
+    out
+}
+
+/// `  name = value` lines for the pairs that differ from `before` (all of them without `before`).
+fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>) {
+    for (name, value) in now {
+        let unchanged = before.is_some_and(|b| b.iter().any(|(n, v)| n == name && v == value));
+        if !unchanged {
+            let _ = writeln!(out, "  {name} = {value}");
+        }
+    }
+}
+
+/// NuSMV's `-r` line: `reachable states: N (2^x) out of M (2^y)`.
+pub fn reachable_line(reachable: u64, total: f64) -> String {
+    format!("reachable states: {} (2^{}) out of {} (2^{})", reachable, g6((reachable as f64).log2()), g6_int(total), g6(total.log2()))
+}
+
+/// A number the way C's `%g` prints it (6 significant digits, no trailing zeros).
+pub fn g6(x: f64) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() { "nan".into() } else if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let exp = x.abs().log10().floor() as i32;
+    if !(-5..6).contains(&exp) {
+        let s = format!("{:.5e}", x);
+        let (mantissa, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = trim_zeros(mantissa);
+        let e: i32 = e.parse().unwrap_or(0);
+        return format!("{mantissa}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+    let decimals = (5 - exp).max(0) as usize;
+    trim_zeros(&format!("{:.*}", decimals, x)).to_string()
+}
+
+/// Counts print as integers while exact, else like `%g`.
+fn g6_int(x: f64) -> String {
+    if x < 1e15 && x.fract() == 0.0 { format!("{}", x as u64) } else { g6(x) }
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+}

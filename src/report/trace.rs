@@ -1,0 +1,77 @@
+//! Traces and verdicts as the checkers return them: dense ids only, no values or names.
+//!
+//! A flat-model checker returns state ids of the [`crate::explicit::kripke::KripkeStructure`]
+//! with `component = 0` and an empty stack. An RKS checker returns, per step, the component and
+//! node of the location and the call stack below it (outermost call first). The report layer
+//! (`report::text`, `report::json`) maps ids to variable values, DEFINEs, inputs and module names.
+//!
+//! Lassos: when `loop_start = Some(i)`, the successor of the last step is `steps[i]`; the report
+//! prints `-- Loop starts here` before step `i` and repeats step `i` at the end, as NuSMV does.
+
+use serde::Serialize;
+
+/// The `state` of a [`TraceStep`] for the termination configuration of an RKS run (the initial
+/// module exited with an empty stack under the `trap` rule): no component, no values.
+pub const TERMINATED: u32 = u32::MAX;
+
+/// Whether the trace refutes the spec or demonstrates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TraceKind {
+    /// For a false spec (printed `Trace Type: Counterexample`).
+    Counterexample,
+    /// For a true existential spec (printed `Trace Type: Example`).
+    Witness,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    pub kind: TraceKind,
+    /// At least one step; `steps[0]` is an initial state (flat) / the entry of the spec's module.
+    pub steps: Vec<TraceStep>,
+    /// The successor of the last step is `steps[loop_start]` (an infinite lasso-shaped path).
+    pub loop_start: Option<usize>,
+    /// RKS lassos through recursion: the calls pushed by each repetition of the loop (inserted
+    /// in the stacks of the looping steps at the depth of the loop start). Empty otherwise.
+    pub loop_push: Vec<CallFrame>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceStep {
+    /// RKS only: the component holding `state` (0 for flat models).
+    pub component: u32,
+    /// Flat: a `StateId`. RKS: a location `NodeId` of `component`, or [`TERMINATED`].
+    pub state: u32,
+    /// RKS only: the pending calls, outermost first (empty for flat models and for steps in the
+    /// spec's initial module at the bottom of the stack).
+    pub stack: Vec<CallFrame>,
+}
+
+/// One pending call: the call node `call` of component `component`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CallFrame {
+    pub component: u32,
+    pub call: u32,
+}
+
+impl TraceStep {
+    /// A step of a flat-model trace.
+    pub fn flat(state: u32) -> TraceStep {
+        TraceStep { component: 0, state, stack: Vec::new() }
+    }
+}
+
+impl Trace {
+    /// A flat-model trace from state ids.
+    pub fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
+        Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start, loop_push: Vec::new() }
+    }
+}
+
+/// What a checker says about one spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecOutcome {
+    pub holds: bool,
+    /// A counterexample (false spec) or witness (true existential spec) when traces are on and
+    /// one exists; `None` otherwise.
+    pub trace: Option<Trace>,
+}

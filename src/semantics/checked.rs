@@ -1,0 +1,149 @@
+//! `CheckedProgram`: the output of name resolution and typing, the input of lowering.
+//!
+//! Names are resolved to dense ids, module instances and processes are flattened into one
+//! [`CheckedSystem`] per state machine (the flat model and each procedure module), every
+//! expression is typed ([`TExpr`]), DEFINE references are kept as [`TKind::Define`] (acyclic:
+//! cycles were rejected) so lowering can expand them once and specifications can recognise
+//! labels. Nothing here is simplified yet; that is lowering's job.
+
+use crate::lowering::program::{BinOp, Builtin, SystemId, SystemSpans, UnOp, Value, Variable};
+use crate::semantics::types::Ty;
+use crate::source::Span;
+use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
+
+pub type DefineId = u32;
+
+#[derive(Clone, Debug)]
+pub struct CheckedProgram {
+    pub systems: Vec<CheckedSystem>,
+    pub flat: Option<SystemId>,
+    /// Symbolic constants, indexed by `SymId`.
+    pub symbols: Vec<String>,
+    /// Global labels of procedure modules, indexed by `LabelId`.
+    pub labels: Vec<String>,
+    /// Exit names; id 0 is always `EXIT`.
+    pub exit_names: Vec<String>,
+    pub specs: Vec<CheckedSpec>,
+    pub termination: TerminationRule,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckedSystem {
+    pub name: String,
+    pub span: Span,
+    pub is_procedure: bool,
+    pub vars: Vec<Variable>,
+    pub init_assign: Vec<Option<TExpr>>,
+    pub next_assign: Vec<Option<TExpr>>,
+    pub invar_assign: Vec<Option<TExpr>>,
+    pub init: Vec<TExpr>,
+    pub trans: Vec<TExpr>,
+    pub invar: Vec<TExpr>,
+    pub fairness: Vec<TExpr>,
+    pub defines: Vec<CheckedDefine>,
+    pub calls: Vec<CheckedCall>,
+    pub exits: Vec<CheckedExit>,
+    pub uses_exit_value: bool,
+    /// Whether some `INIT` constraint applies (then a procedure's entry is decided by the builder).
+    pub has_init_constraints: bool,
+    /// Statement spans, parallel to the assignment and constraint lists.
+    pub spans: SystemSpans,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckedDefine {
+    /// Qualified name (`proc1.running`).
+    pub name: String,
+    pub expr: TExpr,
+    pub span: Span,
+    /// For top-level boolean DEFINEs of procedure modules: the global label.
+    pub label: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckedCall {
+    pub target: SystemId,
+    pub condition: TExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckedExit {
+    pub name: u32,
+    pub condition: TExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckedSpec {
+    pub kind: SpecKind,
+    pub name: Option<String>,
+    pub system: SystemId,
+    pub expr: TExpr,
+    /// The formula as NuSMV prints it, with ` IN inst` for specs of sub-module instances.
+    pub text: String,
+    pub span: Span,
+}
+
+/// A resolved, typed expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TExpr {
+    pub kind: TKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TKind {
+    Const(Value),
+    Var(u32),
+    Define(DefineId),
+    /// `next(e)`; `e` contains no further `next`.
+    Next(Box<TExpr>),
+    Exited,
+    /// In a spec of a procedure module: a label defined only in other procedure modules (labels
+    /// are global); it never holds in this module's own locations.
+    ForeignLabel(String),
+    Unary(UnOp, Box<TExpr>),
+    Binary(BinOp, Box<TExpr>, Box<TExpr>),
+    Ite(Box<TExpr>, Box<TExpr>, Box<TExpr>),
+    Case(Vec<(TExpr, TExpr)>),
+    /// `{a, b}` and `a union b`
+    Set(Vec<TExpr>),
+    Range(Box<TExpr>, Box<TExpr>),
+    Builtin(Builtin, Vec<TExpr>),
+    Ctl(CtlOp, Box<TExpr>),
+    Until { universal: bool, lhs: Box<TExpr>, rhs: Box<TExpr> },
+    /// Already reported; lowering never sees it (errors stop the pipeline before lowering).
+    Error,
+}
+
+impl TExpr {
+    pub fn new(kind: TKind, ty: Ty, span: Span) -> TExpr {
+        TExpr { kind, ty, span }
+    }
+    pub fn error(span: Span) -> TExpr {
+        TExpr { kind: TKind::Error, ty: Ty::Error, span }
+    }
+    /// Calls `f` on every direct subexpression.
+    pub fn for_each_child<'s>(&'s self, mut f: impl FnMut(&'s TExpr)) {
+        match &self.kind {
+            TKind::Const(_) | TKind::Var(_) | TKind::Define(_) | TKind::Exited | TKind::ForeignLabel(_) | TKind::Error => {}
+            TKind::Next(a) | TKind::Unary(_, a) | TKind::Ctl(_, a) => f(a),
+            TKind::Binary(_, a, b) | TKind::Range(a, b) | TKind::Until { lhs: a, rhs: b, .. } => {
+                f(a);
+                f(b)
+            }
+            TKind::Ite(a, b, c) => {
+                f(a);
+                f(b);
+                f(c)
+            }
+            TKind::Case(bs) => bs.iter().for_each(|(c, v)| {
+                f(c);
+                f(v)
+            }),
+            TKind::Set(xs) | TKind::Builtin(_, xs) => xs.iter().for_each(f),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Where an expression is written decides what it may contain: `next`, input variables, CTL
+//! operators, `EXITED`. A [`Ctx`] carries those permissions through name resolution.
+
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    /// Shown in messages: "not allowed {where_}" (e.g. `in INIT`).
+    pub where_: &'static str,
+    pub next: bool,
+    pub input: bool,
+    pub ctl: bool,
+    pub exited: bool,
+    /// Inside `next(...)`.
+    pub in_next: bool,
+    /// A specification: names of labels defined in other procedure modules are allowed.
+    pub spec: bool,
+}
+
+const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, exited: false, in_next: false, spec: false };
+
+impl Ctx {
+    pub const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
+    pub const INIT: Ctx = Ctx { where_: "in INIT", ..NONE };
+    pub const INVAR: Ctx = Ctx { where_: "in INVAR", ..NONE };
+    pub const TRANS: Ctx = Ctx { where_: "in TRANS", next: true, input: true, exited: true, ..NONE };
+    pub const INIT_RHS: Ctx = Ctx { where_: "in an `init()` assignment", ..NONE };
+    pub const NEXT_RHS: Ctx = Ctx { where_: "in a `next()` assignment", next: true, input: true, exited: true, ..NONE };
+    pub const INVAR_RHS: Ctx = Ctx { where_: "in an invariant assignment `x := e`", ..NONE };
+    pub const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
+    pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
+    pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
+    pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", ..NONE };
+    pub const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };
+    pub const EXIT: Ctx = Ctx { where_: "in an EXIT condition", ..NONE };
+}

@@ -1,0 +1,455 @@
+//! Flattening: the instance tree of one system (the flat model or one procedure module).
+//!
+//! Starting from the root module, every `VAR` instance of a non-procedure module is
+//! instantiated recursively with a qualified path (`proc1`, `a.b`), as NuSMV's
+//! `flatten_hierarchy` does. Each instance gets a member table (variables, DEFINEs, sub-instances,
+//! arrays, parameters) in the single namespace NuSMV uses for them. Variables get their final
+//! qualified names (`proc1.state`, `a[2]`) and domains (range bounds are evaluated as constant
+//! expressions here). `process` instances get a process index; when there are processes, the
+//! `_process_selector_` variable and the `running` DEFINEs are added. The selector is an input
+//! variable, as in NuSMV, unless a FAIRNESS constraint mentions `running`: fairness in xmv-rs is
+//! over states, so then the selector becomes a state variable holding the process that made the
+//! last step (initially `main`), and `next(x)` of process k is guarded by
+//! `next(_process_selector_) = k`. "Process k runs infinitely often" means the same on both
+//! encodings; only traces differ (the selector is shown with the state).
+//!
+//! Errors already reported by [`super::modules`] (unknown module, procedure instance, arity,
+//! cycles) leave a [`Member::Broken`] so later uses do not cascade.
+
+use crate::diagnostics::Diagnostic;
+use crate::lowering::program::{BinOp, Domain, Value, Variable};
+use crate::semantics::checked::{TExpr, TKind};
+use crate::semantics::consteval;
+use crate::semantics::interner::Interner;
+use crate::semantics::modules::{ModId, ModuleTable};
+use crate::semantics::types::Ty;
+use crate::source::Span;
+use crate::syntax::ast::{EnumValue, Expr, Section, TypeSpec, VarKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub type InstId = u32;
+
+/// Largest number of values of a range variable, and of elements of an array.
+pub const MAX_DOMAIN: i64 = 1 << 24;
+const MAX_ARRAY: i64 = 1 << 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    Var(u32),
+    Define(u32),
+    Instance(InstId),
+    Array(u32),
+    /// The i-th formal parameter: resolved as the actual in the parent instance.
+    Param(usize),
+    /// A declaration whose error was already reported.
+    Broken,
+}
+
+pub struct Instance<'a> {
+    pub module: ModId,
+    /// `""` for the root, else the dotted instance path.
+    pub path: String,
+    pub parent: Option<InstId>,
+    pub args: &'a [Expr],
+    pub members: FxHashMap<String, (Member, Span)>,
+    /// Process index: 0 = the root (`main`), k = the k-th process instance.
+    pub process: u32,
+}
+
+pub enum DefBody<'a> {
+    Ast(&'a Expr),
+    /// `running` of process k: `_process_selector_ = <name of k>`.
+    Running(u32),
+}
+
+pub struct DefineSlot<'a> {
+    pub name: String,
+    pub inst: InstId,
+    pub body: DefBody<'a>,
+    pub span: Span,
+}
+
+pub struct ArrayInfo {
+    pub lo: i64,
+    pub elems: Vec<Member>,
+}
+
+pub struct Flattened<'a> {
+    pub instances: Vec<Instance<'a>>,
+    pub vars: Vec<Variable>,
+    pub var_ty: Vec<Ty>,
+    pub var_inst: Vec<InstId>,
+    pub defines: Vec<DefineSlot<'a>>,
+    pub arrays: Vec<ArrayInfo>,
+    /// Process instances, index k-1 for process k (process 0 is the root).
+    pub processes: Vec<InstId>,
+    pub selector: Option<u32>,
+    /// The selector is a state variable (see the module comment).
+    pub selector_in_state: bool,
+    /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
+    pub symbols: FxHashMap<String, u32>,
+    /// Symbolic constants declared per module (for the variable/constant ambiguity check).
+    pub module_symbols: FxHashMap<ModId, FxHashSet<String>>,
+}
+
+impl<'a> Flattened<'a> {
+    pub fn qualified(&self, inst: InstId, name: &str) -> String {
+        let path = &self.instances[inst as usize].path;
+        if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
+    }
+    /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
+    pub fn running(&self, k: u32, span: Span) -> Option<TExpr> {
+        let sel = self.selector?;
+        let sym = self.symbols.get(&self.process_name(k)).copied()?;
+        let lhs = TExpr::new(TKind::Var(sel), Ty::Sym, span);
+        let rhs = TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span);
+        Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
+    }
+    pub fn process_name(&self, k: u32) -> String {
+        if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1] as usize].path.clone() }
+    }
+}
+
+/// The type of a variable with this domain.
+pub fn domain_type(d: &Domain) -> Ty {
+    match d {
+        Domain::Boolean => Ty::Bool,
+        Domain::Range { .. } => Ty::Int,
+        Domain::Enum(vs) => {
+            let ints = vs.iter().any(|v| matches!(v, Value::Int(_)));
+            let syms = vs.iter().any(|v| matches!(v, Value::Sym(_)));
+            match (ints, syms) {
+                (true, true) => Ty::IntSym,
+                (true, false) => Ty::Int,
+                _ => Ty::Sym,
+            }
+        }
+    }
+}
+
+pub struct Flattener<'a, 't> {
+    pub table: &'t ModuleTable<'a>,
+    pub syms: &'t mut Interner,
+    pub diags: &'t mut Vec<Diagnostic>,
+    pub is_procedure: bool,
+    pub out: Flattened<'a>,
+    stack: Vec<ModId>,
+}
+
+/// Flattens the instance tree rooted at `root`.
+pub fn flatten<'a>(
+    table: &ModuleTable<'a>,
+    root: ModId,
+    is_procedure: bool,
+    syms: &mut Interner,
+    diags: &mut Vec<Diagnostic>,
+) -> Flattened<'a> {
+    let out = Flattened {
+        instances: vec![],
+        vars: vec![],
+        var_ty: vec![],
+        var_inst: vec![],
+        defines: vec![],
+        arrays: vec![],
+        processes: vec![],
+        selector: None,
+        selector_in_state: false,
+        symbols: FxHashMap::default(),
+        module_symbols: FxHashMap::default(),
+    };
+    let mut f = Flattener { table, syms, diags, is_procedure, out, stack: vec![] };
+    f.instantiate(root, String::new(), None, &[], 0);
+    if !f.out.processes.is_empty() {
+        f.out.selector_in_state = f.fairness_mentions_running();
+        f.add_process_selector();
+    }
+    f.out
+}
+
+impl<'a, 't> Flattener<'a, 't> {
+    fn instantiate(&mut self, module: ModId, path: String, parent: Option<InstId>, args: &'a [Expr], process: u32) -> InstId {
+        let id = self.out.instances.len() as InstId;
+        let m = self.table.modules[module];
+        self.out.instances.push(Instance { module, path, parent, args, members: FxHashMap::default(), process });
+        self.stack.push(module);
+        for (i, p) in m.params.iter().enumerate() {
+            self.declare(id, &p.name, Member::Param(i), p.span);
+        }
+        self.collect_symbols(module);
+        // DEFINEs first so range bounds and array bounds may refer to them.
+        for s in &m.sections {
+            if let Section::Define { defs, .. } = s {
+                for d in defs {
+                    let did = self.out.defines.len() as u32;
+                    let name = self.out.qualified(id, &d.name.name);
+                    self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(&d.expr), span: d.name.span });
+                    self.declare(id, &d.name.name, Member::Define(did), d.name.span);
+                }
+            }
+        }
+        let mut children = vec![];
+        for s in &m.sections {
+            if let Section::Var { kind, decls, .. } = s {
+                for d in decls {
+                    let qualified = self.out.qualified(id, &d.name.name);
+                    let member = match &d.ty {
+                        TypeSpec::Instance { module: target, args, process: is_process, span } => {
+                            self.instance_member(id, *kind, &qualified, target, args, *is_process, *span, &mut children)
+                        }
+                        ty => self.data_member(id, *kind, qualified, ty, d.name.span),
+                    };
+                    self.declare(id, &d.name.name, member, d.name.span);
+                }
+            }
+        }
+        for (slot, target, path, args, proc_index) in children {
+            let child = self.instantiate(target, path, Some(id), args, proc_index);
+            if let Some((Member::Broken, s)) = self.out.instances[id as usize].members.get(&slot).copied() {
+                self.out.instances[id as usize].members.insert(slot, (Member::Instance(child), s));
+            }
+        }
+        self.stack.pop();
+        id
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn instance_member(
+        &mut self,
+        id: InstId,
+        kind: VarKind,
+        qualified: &str,
+        target: &crate::syntax::ast::Ident,
+        args: &'a [Expr],
+        is_process: bool,
+        span: Span,
+        children: &mut Vec<(String, ModId, String, &'a [Expr], u32)>,
+    ) -> Member {
+        if kind != VarKind::State {
+            self.diags.push(
+                Diagnostic::error("E0310", "module instances must be declared in VAR", span)
+                    .with_label_message(if kind == VarKind::Input { "instance declared in IVAR" } else { "instance declared in FROZENVAR" })
+                    .with_help("move the instance to a VAR section"),
+            );
+            return Member::Broken;
+        }
+        let Some(t) = self.table.get(&target.name) else { return Member::Broken };
+        let ok = !self.table.is_procedure[t] && self.table.modules[t].params.len() == args.len() && !self.stack.contains(&t);
+        if !ok {
+            return Member::Broken;
+        }
+        let mut process = self.out.instances[id as usize].process;
+        if is_process {
+            if self.is_procedure {
+                self.diags.push(
+                    Diagnostic::error("E0408", "processes are not supported inside procedure modules", span)
+                        .with_help("remove `process`; a procedure module is one sequential state machine"),
+                );
+            } else {
+                self.out.processes.push(u32::MAX); // patched once the child exists
+                process = self.out.processes.len() as u32;
+            }
+        }
+        let local = qualified.rsplit('.').next().unwrap_or(qualified).to_string();
+        children.push((local, t, qualified.to_string(), args, process));
+        // Registered as Broken until the child is built, then replaced.
+        Member::Broken
+    }
+
+    fn data_member(&mut self, id: InstId, kind: VarKind, qualified: String, ty: &TypeSpec, span: Span) -> Member {
+        if let TypeSpec::Array { lo, hi, elem, span: arr_span } = ty {
+            let (Some(lo), Some(hi)) = (self.const_bound(id, lo), self.const_bound(id, hi)) else { return Member::Broken };
+            let problem = if lo > hi {
+                Some(("empty", "the lower bound must not exceed the upper bound".to_string()))
+            } else if hi.checked_sub(lo).is_none_or(|n| n >= MAX_ARRAY) {
+                Some(("too large", format!("arrays have at most {MAX_ARRAY} elements")))
+            } else {
+                None
+            };
+            if let Some((what, help)) = problem {
+                self.diags.push(Diagnostic::error("E0210", format!("array bounds {lo}..{hi} are {what}"), *arr_span).with_help(help));
+                return Member::Broken;
+            }
+            if matches!(**elem, TypeSpec::Instance { .. }) {
+                self.diags.push(
+                    Diagnostic::error("E0211", "arrays of module instances are not supported", *arr_span)
+                        .with_help("declare the instances one by one"),
+                );
+                return Member::Broken;
+            }
+            let elems = (lo..=hi).map(|i| self.data_member(id, kind, format!("{qualified}[{i}]"), elem, span)).collect();
+            let aid = self.out.arrays.len() as u32;
+            self.out.arrays.push(ArrayInfo { lo, elems });
+            return Member::Array(aid);
+        }
+        let Some(domain) = self.domain(id, ty) else { return Member::Broken };
+        let v = self.out.vars.len() as u32;
+        self.out.var_ty.push(domain_type(&domain));
+        self.out.vars.push(Variable { name: qualified, domain, kind, span });
+        self.out.var_inst.push(id);
+        Member::Var(v)
+    }
+
+    fn domain(&mut self, id: InstId, ty: &TypeSpec) -> Option<Domain> {
+        match ty {
+            TypeSpec::Boolean(_) => Some(Domain::Boolean),
+            TypeSpec::Range { lo, hi, span } => {
+                let (lo, hi) = (self.const_bound(id, lo)?, self.const_bound(id, hi)?);
+                if lo > hi {
+                    self.diags.push(
+                        Diagnostic::error("E0210", format!("the range {lo}..{hi} is empty"), *span)
+                            .with_help("the lower bound must not exceed the upper bound"),
+                    );
+                    return None;
+                }
+                if hi.checked_sub(lo).is_none_or(|n| n >= MAX_DOMAIN) {
+                    self.diags.push(
+                        Diagnostic::error("E0210", format!("the range {lo}..{hi} is too large"), *span)
+                            .with_label_message(format!("more than {MAX_DOMAIN} values"))
+                            .with_help("xmv-rs enumerates every value of a variable: use a smaller range"),
+                    );
+                    return None;
+                }
+                Some(Domain::Range { lo, hi })
+            }
+            TypeSpec::Enum { values, .. } => {
+                let mut vs: Vec<Value> = vec![];
+                let mut seen = FxHashSet::default();
+                for v in values {
+                    let value = match v {
+                        EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
+                        EnumValue::Int(i, _) => Value::Int(*i),
+                    };
+                    if seen.insert(value) {
+                        vs.push(value);
+                    }
+                }
+                Some(Domain::Enum(vs))
+            }
+            TypeSpec::Unsupported { what, span } => {
+                self.diags.push(
+                    Diagnostic::error("E0211", format!("type `{what}` is not supported"), *span)
+                        .with_label_message("unsupported type")
+                        .with_help("xmv-rs is explicit-state: use `boolean`, a range `lo..hi` or an enumeration `{a, b}`"),
+                );
+                None
+            }
+            TypeSpec::Array { .. } | TypeSpec::Instance { .. } => None,
+        }
+    }
+
+    fn const_bound(&mut self, id: InstId, e: &Expr) -> Option<i64> {
+        match consteval::const_int(&self.out, id, e, 0) {
+            Ok(v) => Some(v),
+            Err(d) => {
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    fn declare(&mut self, id: InstId, name: &str, member: Member, span: Span) {
+        let inst = &mut self.out.instances[id as usize];
+        if let Some(&(_, first)) = inst.members.get(name) {
+            self.diags.push(
+                Diagnostic::error("E0104", format!("`{name}` is declared twice in module `{}`", self.table.modules[inst.module].name.name), span)
+                    .with_label_message("second declaration")
+                    .with_secondary(first, "first declared here")
+                    .with_help("variables, DEFINEs, instances and parameters share one namespace; rename one of them"),
+            );
+            return;
+        }
+        inst.members.insert(name.to_string(), (member, span));
+    }
+
+    fn collect_symbols(&mut self, module: ModId) {
+        if self.out.module_symbols.contains_key(&module) {
+            return;
+        }
+        // Declaration order, so symbol ids are stable and readable.
+        let mut names: Vec<&str> = vec![];
+        for s in &self.table.modules[module].sections {
+            match s {
+                Section::Var { decls, .. } => {
+                    for d in decls {
+                        let mut ty = &d.ty;
+                        while let TypeSpec::Array { elem, .. } = ty {
+                            ty = elem;
+                        }
+                        if let TypeSpec::Enum { values, .. } = ty {
+                            names.extend(values.iter().filter_map(|v| if let EnumValue::Symbol(s) = v { Some(s.name.as_str()) } else { None }));
+                        }
+                    }
+                }
+                Section::Constants { names: list, .. } => names.extend(list.iter().map(|n| n.name.as_str())),
+                _ => {}
+            }
+        }
+        let mut set = FxHashSet::default();
+        for name in names {
+            let id = self.syms.intern(name);
+            self.out.symbols.insert(name.to_string(), id);
+            set.insert(name.to_string());
+        }
+        self.out.module_symbols.insert(module, set);
+    }
+
+    /// Whether some FAIRNESS/JUSTICE constraint of an instantiated module names `running`.
+    fn fairness_mentions_running(&self) -> bool {
+        let mut modules: Vec<ModId> = self.out.instances.iter().map(|i| i.module).collect();
+        modules.sort_unstable();
+        modules.dedup();
+        modules.into_iter().any(|m| {
+            self.table.modules[m].sections.iter().any(|s| match s {
+                Section::Fairness { expr, .. } => mentions_running(expr),
+                _ => false,
+            })
+        })
+    }
+
+    fn add_process_selector(&mut self) {
+        // Patch process indices to instance ids: processes were numbered in creation order.
+        let mut procs: Vec<(u32, InstId)> = vec![];
+        for (i, inst) in self.out.instances.iter().enumerate() {
+            if inst.process != 0 && !procs.iter().any(|&(p, _)| p == inst.process) {
+                procs.push((inst.process, i as InstId));
+            }
+        }
+        procs.sort();
+        for (p, i) in procs {
+            self.out.processes[p as usize - 1] = i;
+        }
+        let n = self.out.processes.len() as u32;
+        let names: Vec<String> = (0..=n).map(|k| self.out.process_name(k)).collect();
+        let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
+        for s in &names {
+            let id = self.syms.get(s).unwrap_or(0);
+            self.out.symbols.insert(s.clone(), id);
+        }
+        let v = self.out.vars.len() as u32;
+        let span = self.table.modules[self.out.instances[0].module].name.span;
+        let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
+        self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });
+        self.out.var_ty.push(Ty::Sym);
+        self.out.var_inst.push(0);
+        self.out.selector = Some(v);
+        for k in 0..=n {
+            let inst = if k == 0 { 0 } else { self.out.processes[k as usize - 1] };
+            let did = self.out.defines.len() as u32;
+            let name = self.out.qualified(inst, "running");
+            self.out.defines.push(DefineSlot { name, inst, body: DefBody::Running(k), span });
+            self.declare(inst, "running", Member::Define(did), span);
+        }
+    }
+}
+
+fn mentions_running(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            crate::syntax::ast::ExprKind::Name(n) if n == "running" => return true,
+            crate::syntax::ast::ExprKind::Dot(_, f) if f.name == "running" => return true,
+            _ => crate::semantics::modules::push_children(e, &mut stack),
+        }
+    }
+    false
+}

@@ -1,0 +1,197 @@
+//! Prints a formula as NuSMV 2.5.4 prints specifications in verdict lines
+//! (`-- specification AG (x = 1 -> AF y)  is true`).
+//!
+//! This follows NuSMV's `PrinterWffCore`: every operator has a priority; a subexpression is
+//! parenthesised when its priority is at most its parent's; `&`, `|`, `xor`, `xnor`, `->`,
+//! `<->` are always parenthesised (they compare against a raised priority), so redundant user
+//! parentheses disappear, `AG (AF p)` keeps its parentheses and `a & b` prints as `(a & b)`.
+//! Set literals `{a, b, c}` are unions in NuSMV's parse tree and print as
+//! `(a union b) union c`. `E [ a U b ]` gets NuSMV's spacing.
+
+use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, UnaryOp};
+
+/// The formula as NuSMV prints it, without trailing blanks.
+pub fn formula(e: &Expr) -> String {
+    let mut out = String::new();
+    print(e, 0, &mut out, 0);
+    out.trim_end().to_string()
+}
+
+const MAX_DEPTH: usize = 2000;
+
+fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
+    if depth > MAX_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ExprKind::Bool(b) => out.push_str(if *b { "TRUE" } else { "FALSE" }),
+        ExprKind::Int(i) => out.push_str(&i.to_string()),
+        ExprKind::Name(n) => out.push_str(n),
+        ExprKind::Error => out.push_str("<error>"),
+        ExprKind::Dot(a, f) => {
+            print(a, 0, out, d);
+            out.push('.');
+            out.push_str(&f.name);
+        }
+        ExprKind::Index(a, i) => {
+            print(a, 0, out, d);
+            out.push('[');
+            print(i, 0, out, d);
+            out.push(']');
+        }
+        ExprKind::Unary(op, a) => {
+            let sym = match op {
+                UnaryOp::Not => "!",
+                UnaryOp::Neg => "-",
+            };
+            prefix(sym, 17, a, priority, out, d);
+        }
+        ExprKind::Ctl(op, a) => {
+            let sym = match op {
+                CtlOp::EX => "EX ",
+                CtlOp::AX => "AX ",
+                CtlOp::EF => "EF ",
+                CtlOp::AF => "AF ",
+                CtlOp::EG => "EG ",
+                CtlOp::AG => "AG ",
+            };
+            prefix(sym, 8, a, priority, out, d);
+        }
+        ExprKind::Next(a) | ExprKind::Init(a) => {
+            out.push_str(if matches!(e.kind, ExprKind::Next(_)) { "next(" } else { "init(" });
+            print(a, 0, out, d);
+            out.push(')');
+        }
+        ExprKind::Until { universal, lhs, rhs } => {
+            out.push_str(if *universal { "A" } else { "E" });
+            out.push_str(" [ ");
+            print(lhs, 8, out, d);
+            out.push_str(" U ");
+            print(rhs, 8, out, d);
+            out.push_str(" ] ");
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (sym, own, raised) = binary_priority(*op);
+            infix(sym, own, raised.max(priority), a, b, out, d);
+        }
+        ExprKind::Set(xs) => {
+            // `{a, b, c}` is `(a union b) union c` in NuSMV's tree.
+            print_union_chain(xs, priority, out, d);
+        }
+        ExprKind::Range(a, b) => infix("..", 3, priority, a, b, out, d),
+        ExprKind::Ite(c, a, b) => {
+            out.push_str(" (");
+            print(c, 0, out, d);
+            out.push_str(" ? ");
+            print(a, 0, out, d);
+            out.push_str(" : ");
+            print(b, 0, out, d);
+            out.push_str(") ");
+        }
+        ExprKind::Case(branches) => {
+            out.push_str("case\n");
+            for b in branches {
+                print(&b.condition, 0, out, d);
+                out.push_str(" : ");
+                print(&b.value, 0, out, d);
+                out.push_str(";\n");
+            }
+            out.push_str("esac");
+        }
+        ExprKind::Call(f, args) => call(&f.name, args, out, d),
+        ExprKind::Ltl(op, args) => match args.as_slice() {
+            [a] => prefix(&format!("{op} "), 8, a, priority, out, d),
+            [a, b] => infix(op, 8, priority.max(9), a, b, out, d),
+            _ => call(op, args, out, d),
+        },
+    }
+}
+
+fn call(name: &str, args: &[Expr], out: &mut String, d: usize) {
+    out.push_str(name);
+    out.push('(');
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        print(a, 0, out, d);
+    }
+    out.push(')');
+}
+
+fn prefix(sym: &str, own: u8, a: &Expr, priority: u8, out: &mut String, d: usize) {
+    let paren = own <= priority;
+    if paren {
+        out.push('(');
+    }
+    out.push_str(sym);
+    print(a, own, out, d);
+    if paren {
+        out.push(')');
+    }
+}
+
+fn infix(sym: &str, own: u8, priority: u8, a: &Expr, b: &Expr, out: &mut String, d: usize) {
+    let paren = own <= priority;
+    if paren {
+        out.push('(');
+    }
+    print(a, own, out, d);
+    out.push(' ');
+    out.push_str(sym);
+    out.push(' ');
+    print(b, own, out, d);
+    if paren {
+        out.push(')');
+    }
+}
+
+fn print_union_chain(xs: &[Expr], priority: u8, out: &mut String, d: usize) {
+    match xs {
+        [] => out.push_str("{}"),
+        [x] => print(x, priority, out, d),
+        [init @ .., last] => {
+            let paren = 11 <= priority;
+            if paren {
+                out.push('(');
+            }
+            print_union_chain(init, 11, out, d);
+            out.push_str(" union ");
+            print(last, 11, out, d);
+            if paren {
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// `(symbol, own priority, raised priority)` of a binary operator (NuSMV's `pr_tmp`/`priority`).
+fn binary_priority(op: BinaryOp) -> (&'static str, u8, u8) {
+    use BinaryOp::*;
+    match op {
+        Implies => ("->", 4, 5),
+        Iff => ("<->", 4, 5),
+        Xor => ("xor", 4, 5),
+        Xnor => ("xnor", 4, 5),
+        Or => ("|", 5, 6),
+        And => ("&", 6, 7),
+        Eq => ("=", 9, 0),
+        Ne => ("!=", 9, 0),
+        Lt => ("<", 9, 0),
+        Gt => (">", 9, 0),
+        Le => ("<=", 9, 0),
+        Ge => (">=", 9, 0),
+        In => ("in", 10, 0),
+        Union => ("union", 11, 0),
+        Shl => ("<<", 12, 0),
+        Shr => (">>", 12, 0),
+        Add => ("+", 13, 0),
+        Sub => ("-", 13, 0),
+        Mod => ("mod", 14, 0),
+        Mul => ("*", 15, 0),
+        Div => ("/", 15, 0),
+        Concat => ("::", 16, 0),
+    }
+}

@@ -1,0 +1,853 @@
+//! Name resolution and type checking of expressions: AST → [`TExpr`].
+//!
+//! A name is looked up in the instance's members (variables, DEFINEs, sub-instances, arrays,
+//! parameters), then as `self`, `EXIT` (procedure modules), `EXITED`, and finally as a
+//! symbolic constant visible in the system. Parameters are call-by-reference: a parameter
+//! stands for its actual expression, resolved in the parent instance. DEFINEs are resolved on
+//! first use (memoised) with cycle detection; a use site checks what the DEFINE's body contains
+//! (`next`, inputs, `EXITED`) against the context ([`Ctx`]). Types follow [`super::types`].
+
+use crate::diagnostics::Diagnostic;
+use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
+use crate::semantics::checked::{TExpr, TKind};
+use crate::semantics::consteval;
+use crate::semantics::context::Ctx;
+use crate::semantics::instances::{DefBody, Flattened, InstId, Member};
+use crate::semantics::modules::ModuleTable;
+use crate::semantics::suggest::closest;
+use crate::semantics::types::{unify, Scalar, Ty};
+use crate::source::Span;
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::VarKind;
+
+/// Deeper expressions are rejected instead of risking the stack.
+pub const MAX_DEPTH: usize = 1000;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flags {
+    pub next: bool,
+    pub input: Option<u32>,
+    pub exited: bool,
+}
+
+enum DefState {
+    Todo,
+    Active,
+    Done(TExpr, Flags),
+}
+
+enum Target {
+    Expr(TExpr),
+    Instance(InstId),
+    Array(u32),
+    Broken,
+}
+
+pub struct Resolver<'a, 'f> {
+    pub flat: &'f Flattened<'a>,
+    pub table: &'f ModuleTable<'a>,
+    pub is_procedure: bool,
+    /// Exit names of the callees (`None` if the module has no CALL section).
+    pub callee_exits: Option<Vec<(String, u32)>>,
+    pub uses_exit_value: bool,
+    /// Top-level DEFINE names of all procedure modules (candidate global labels).
+    pub label_names: Option<&'f rustc_hash::FxHashSet<String>>,
+    /// Foreign labels used in specs, checked once all modules are known to define them.
+    pub foreign_label_uses: Vec<(String, Span)>,
+    pub diags: &'f mut Vec<Diagnostic>,
+    defines: Vec<DefState>,
+    stack: Vec<u32>,
+    /// Parameters being resolved (instance, index): a parameter whose actual leads back to
+    /// itself is an error, not an endless recursion.
+    params: Vec<(InstId, usize)>,
+    depth: usize,
+    depth_reported: bool,
+}
+
+impl<'a, 'f> Resolver<'a, 'f> {
+    pub fn new(flat: &'f Flattened<'a>, table: &'f ModuleTable<'a>, is_procedure: bool, diags: &'f mut Vec<Diagnostic>) -> Self {
+        let defines = flat.defines.iter().map(|_| DefState::Todo).collect();
+        Resolver {
+            flat,
+            table,
+            is_procedure,
+            callee_exits: None,
+            uses_exit_value: false,
+            label_names: None,
+            foreign_label_uses: vec![],
+            diags,
+            defines,
+            stack: vec![],
+            params: vec![],
+            depth: 0,
+            depth_reported: false,
+        }
+    }
+
+    /// Resolves every DEFINE and returns them in declaration order.
+    pub fn finish_defines(&mut self) -> Vec<(TExpr, Flags)> {
+        for d in 0..self.defines.len() {
+            self.ensure_define(d as u32, self.flat.defines[d].span);
+        }
+        std::mem::take(&mut self.defines)
+            .into_iter()
+            .zip(&self.flat.defines)
+            .map(|(s, slot)| match s {
+                DefState::Done(t, f) => (t, f),
+                _ => (TExpr::error(slot.span), Flags::default()),
+            })
+            .collect()
+    }
+
+    pub fn define_type(&mut self, d: u32) -> Ty {
+        self.ensure_define(d, self.flat.defines[d as usize].span).0
+    }
+
+    /// Resolves a variable reference used as an assignment target.
+    pub fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(u32, Span)> {
+        match self.target(e, inst, Ctx::TARGET) {
+            Target::Expr(TExpr { kind: TKind::Var(v), span, .. }) => Some((v, span)),
+            Target::Broken | Target::Expr(TExpr { kind: TKind::Error, .. }) => None,
+            other => {
+                let what = match other {
+                    Target::Instance(_) => "a module instance",
+                    Target::Array(_) => "an array (assign its elements)",
+                    Target::Expr(TExpr { kind: TKind::Define(_), .. }) => "a DEFINE",
+                    Target::Expr(TExpr { kind: TKind::Const(_), .. }) => "a constant",
+                    _ => "not a variable",
+                };
+                self.diags.push(
+                    Diagnostic::error("E0306", "only variables can be assigned", e.span)
+                        .with_label_message(format!("this is {what}"))
+                        .with_help("declare it in VAR"),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn resolve(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> TExpr {
+        if self.depth >= MAX_DEPTH {
+            if !self.depth_reported {
+                self.depth_reported = true;
+                self.diags.push(
+                    Diagnostic::error("E0216", format!("expression nested more than {MAX_DEPTH} levels deep"), e.span)
+                        .with_help("DEFINE expansion counts too: shorten the chain of nested DEFINEs or split the expression"),
+                );
+            }
+            return TExpr::error(e.span);
+        }
+        self.depth += 1;
+        let t = self.resolve_inner(e, inst, ctx);
+        self.depth -= 1;
+        t
+    }
+
+    fn resolve_inner(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> TExpr {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Bool(b) => TExpr::new(TKind::Const(Value::Bool(*b)), Ty::Bool, span),
+            ExprKind::Int(i) => TExpr::new(TKind::Const(Value::Int(*i)), Ty::Int, span),
+            ExprKind::Name(_) | ExprKind::Dot(..) | ExprKind::Index(..) => match self.target(e, inst, ctx) {
+                Target::Expr(mut t) => {
+                    t.span = span;
+                    t
+                }
+                Target::Broken => TExpr::error(span),
+                Target::Instance(_) => {
+                    self.diags.push(
+                        Diagnostic::error("E0113", "a module instance is not a value", span)
+                            .with_help("refer to one of its variables or DEFINEs: `instance.name`"),
+                    );
+                    TExpr::error(span)
+                }
+                Target::Array(_) => {
+                    self.diags.push(
+                        Diagnostic::error("E0113", "an array is not a value", span).with_help("index it: `a[i]`"),
+                    );
+                    TExpr::error(span)
+                }
+            },
+            ExprKind::Unary(op, a) => {
+                let a = self.resolve(a, inst, ctx);
+                let (op, ty) = match op {
+                    UnaryOp::Not => {
+                        self.expect_bool(&a, "!");
+                        (UnOp::Not, Ty::Bool)
+                    }
+                    UnaryOp::Neg => {
+                        self.expect_int(&a, "-");
+                        (UnOp::Neg, Ty::Int)
+                    }
+                };
+                TExpr::new(TKind::Unary(op, Box::new(a)), ty, span)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, span, inst, ctx),
+            ExprKind::Ite(c, a, b) => {
+                let c = self.resolve(c, inst, ctx);
+                self.expect_bool(&c, "? :");
+                let (a, b) = (self.resolve(a, inst, ctx), self.resolve(b, inst, ctx));
+                let ty = self.unify_values(&[&a, &b], span, "the branches of `? :`");
+                TExpr::new(TKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+            }
+            ExprKind::Case(branches) => {
+                let mut out = Vec::with_capacity(branches.len());
+                for b in branches {
+                    let c = self.resolve(&b.condition, inst, ctx);
+                    self.expect_bool(&c, "case condition");
+                    let v = self.resolve(&b.value, inst, ctx);
+                    out.push((c, v));
+                }
+                let values: Vec<&TExpr> = out.iter().map(|(_, v)| v).collect();
+                let ty = self.unify_values(&values, span, "the branches of `case`");
+                TExpr::new(TKind::Case(out), ty, span)
+            }
+            ExprKind::Set(xs) => {
+                let xs: Vec<TExpr> = xs.iter().map(|x| self.resolve(x, inst, ctx)).collect();
+                let refs: Vec<&TExpr> = xs.iter().collect();
+                let ty = self.unify_values(&refs, span, "the elements of the set").to_set();
+                TExpr::new(TKind::Set(xs), ty, span)
+            }
+            ExprKind::Range(lo, hi) => {
+                let (lo, hi) = (self.resolve(lo, inst, ctx), self.resolve(hi, inst, ctx));
+                self.expect_int(&lo, "..");
+                self.expect_int(&hi, "..");
+                TExpr::new(TKind::Range(Box::new(lo), Box::new(hi)), Ty::Set(Scalar::Int), span)
+            }
+            ExprKind::Next(a) => {
+                if !ctx.next {
+                    self.diags.push(
+                        Diagnostic::error("E0204", format!("`next` is not allowed {}", ctx.where_), span)
+                            .with_help("`next` may be used in TRANS, in `next(x) := …` and in DEFINEs used there"),
+                    );
+                    return TExpr::error(span);
+                }
+                if ctx.in_next {
+                    self.diags.push(Diagnostic::error("E0205", "`next` cannot be nested", span).with_help("write `next(x)` around variables only once"));
+                    return TExpr::error(span);
+                }
+                let a = self.resolve(a, inst, Ctx { in_next: true, ..ctx });
+                let ty = a.ty;
+                TExpr::new(TKind::Next(Box::new(a)), ty, span)
+            }
+            ExprKind::Init(_) => {
+                self.diags.push(
+                    Diagnostic::error("E0204", format!("`init` is not allowed {}", ctx.where_), span)
+                        .with_help("`init(x)` may only appear on the left of `:=` in ASSIGN"),
+                );
+                TExpr::error(span)
+            }
+            ExprKind::Call(f, args) => self.builtin(f, args, span, inst, ctx),
+            ExprKind::Ctl(op, a) => {
+                if !self.ctl_allowed(ctx, span) {
+                    return TExpr::error(span);
+                }
+                let a = self.resolve(a, inst, ctx);
+                self.expect_bool(&a, "a CTL operator");
+                TExpr::new(TKind::Ctl(*op, Box::new(a)), Ty::Bool, span)
+            }
+            ExprKind::Until { universal, lhs, rhs } => {
+                if !self.ctl_allowed(ctx, span) {
+                    return TExpr::error(span);
+                }
+                let (l, r) = (self.resolve(lhs, inst, ctx), self.resolve(rhs, inst, ctx));
+                self.expect_bool(&l, "U");
+                self.expect_bool(&r, "U");
+                TExpr::new(TKind::Until { universal: *universal, lhs: Box::new(l), rhs: Box::new(r) }, Ty::Bool, span)
+            }
+            ExprKind::Ltl(op, _) => {
+                self.diags.push(
+                    Diagnostic::error("E0214", format!("LTL operator `{op}` outside LTLSPEC"), span)
+                        .with_help("LTL operators may only appear in LTLSPEC (which xmv-rs does not check)"),
+                );
+                TExpr::error(span)
+            }
+            ExprKind::Error => TExpr::error(span),
+        }
+    }
+
+    fn ctl_allowed(&mut self, ctx: Ctx, span: Span) -> bool {
+        if !ctx.ctl {
+            self.diags.push(
+                Diagnostic::error("E0207", format!("CTL operators are not allowed {}", ctx.where_), span)
+                    .with_help("temporal operators may only appear in SPEC/CTLSPEC"),
+            );
+        }
+        ctx.ctl
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, inst: InstId, ctx: Ctx) -> TExpr {
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::In) {
+            if is_exited(a) {
+                return self.exited_comparison(op, a, b, span, ctx);
+            }
+            if is_exited(b) && op != BinaryOp::In {
+                return self.exited_comparison(op, b, a, span, ctx);
+            }
+        }
+        let (ta, tb) = (self.resolve(a, inst, ctx), self.resolve(b, inst, ctx));
+        let sym = op_symbol(op);
+        let (bop, ty) = match op {
+            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Xnor | BinaryOp::Implies | BinaryOp::Iff => {
+                self.expect_bool(&ta, sym);
+                self.expect_bool(&tb, sym);
+                (logic_op(op), Ty::Bool)
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                for t in [&ta, &tb] {
+                    if t.ty.is_set() {
+                        self.diags.push(
+                            Diagnostic::error("E0203", format!("`{sym}` compares single values, not sets"), t.span)
+                                .with_label_message(format!("this is a {}", t.ty))
+                                .with_help("use `in` to test membership: `x in {a, b}`"),
+                        );
+                        return TExpr::error(span);
+                    }
+                }
+                self.check_compatible(&ta, &tb, span, sym);
+                (if op == BinaryOp::Eq { BinOp::Eq } else { BinOp::Ne }, Ty::Bool)
+            }
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                self.expect_int(&ta, sym);
+                self.expect_int(&tb, sym);
+                (compare_op(op), Ty::Bool)
+            }
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Shl | BinaryOp::Shr => {
+                self.expect_int(&ta, sym);
+                self.expect_int(&tb, sym);
+                (arith_op(op), Ty::Int)
+            }
+            BinaryOp::Union => {
+                let ty = self.unify_values(&[&ta, &tb], span, "the operands of `union`").to_set();
+                return TExpr::new(TKind::Set(flatten_union(ta, tb)), ty, span);
+            }
+            BinaryOp::In => {
+                self.check_compatible(&ta, &tb, span, "in");
+                (BinOp::In, Ty::Bool)
+            }
+            BinaryOp::Concat => {
+                self.diags.push(
+                    Diagnostic::error("E0214", "word concatenation `::` is not supported", span)
+                        .with_help("xmv-rs has no word types"),
+                );
+                return TExpr::error(span);
+            }
+        };
+        TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span)
+    }
+
+    fn check_compatible(&mut self, a: &TExpr, b: &TExpr, span: Span, sym: &str) {
+        if unify(a.ty, b.ty, sym == "in").is_none() {
+            self.diags.push(
+                Diagnostic::error("E0203", format!("operands of `{sym}` have incompatible types"), span)
+                    .with_secondary(a.span, format!("{}", a.ty))
+                    .with_secondary(b.span, format!("{}", b.ty))
+                    .with_help(incompatible_help(a.ty, b.ty)),
+            );
+        }
+    }
+
+    /// The common type of several values (case branches, set elements…).
+    fn unify_values(&mut self, values: &[&TExpr], span: Span, what: &str) -> Ty {
+        let mut ty = Ty::Error;
+        let mut first: Option<&TExpr> = None;
+        for v in values {
+            match unify(ty, v.ty, true) {
+                Some(t) => {
+                    ty = t;
+                    if first.is_none() && !v.ty.is_error() {
+                        first = Some(v);
+                    }
+                }
+                None => {
+                    let mut d = Diagnostic::error("E0203", format!("{what} have incompatible types"), v.span)
+                        .with_label_message(format!("this is {}", v.ty));
+                    if let Some(f) = first {
+                        d = d.with_secondary(f.span, format!("this is {}", f.ty));
+                    }
+                    let _ = span;
+                    self.diags.push(d.with_help(incompatible_help(ty, v.ty)));
+                    return Ty::Error;
+                }
+            }
+        }
+        ty
+    }
+
+    fn expect_bool(&mut self, t: &TExpr, op: &str) {
+        if t.ty.is_bool() {
+            return;
+        }
+        let mut d = Diagnostic::error("E0201", format!("expected a boolean operand of `{op}`, found {}", t.ty), t.span)
+            .with_label_message(format!("this is {}", t.ty));
+        if t.ty == Ty::Int {
+            d = d.with_help("there is no implicit integer-to-boolean conversion (NuSMV ≥ 2.5.1): compare it, e.g. `x != 0`, or use `bool(x)`");
+        }
+        self.diags.push(d);
+    }
+
+    fn expect_int(&mut self, t: &TExpr, op: &str) {
+        if t.ty.is_int() {
+            return;
+        }
+        let mut d = Diagnostic::error("E0202", format!("expected an integer operand of `{op}`, found {}", t.ty), t.span)
+            .with_label_message(format!("this is {}", t.ty));
+        if t.ty == Ty::Bool {
+            d = d.with_help("there is no implicit boolean-to-integer conversion: use `toint(b)`");
+        }
+        self.diags.push(d);
+    }
+
+    fn builtin(&mut self, f: &crate::syntax::ast::Ident, args: &[Expr], span: Span, inst: InstId, ctx: Ctx) -> TExpr {
+        let (b, arity, result): (Builtin, Option<usize>, Ty) = match f.name.as_str() {
+            "abs" => (Builtin::Abs, Some(1), Ty::Int),
+            "min" => (Builtin::Min, Some(2), Ty::Int),
+            "max" => (Builtin::Max, Some(2), Ty::Int),
+            "toint" => (Builtin::ToInt, Some(1), Ty::Int),
+            "bool" => (Builtin::Bool, Some(1), Ty::Bool),
+            "count" => (Builtin::Count, None, Ty::Int),
+            other => {
+                let known = ["abs", "min", "max", "toint", "bool", "count"];
+                let mut d = Diagnostic::error("E0214", format!("function `{other}` is not supported"), f.span);
+                d = match closest(other, known) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help("supported functions: abs, min, max, toint, bool, count"),
+                };
+                self.diags.push(d);
+                return TExpr::error(span);
+            }
+        };
+        if arity.is_some_and(|n| n != args.len()) || args.is_empty() {
+            self.diags.push(Diagnostic::error(
+                "E0217",
+                format!("`{}` takes {} argument{}, {} given", f.name, arity.unwrap_or(1), if arity == Some(1) { "" } else { "s" }, args.len()),
+                span,
+            ));
+            return TExpr::error(span);
+        }
+        let targs: Vec<TExpr> = args.iter().map(|a| self.resolve(a, inst, ctx)).collect();
+        for t in &targs {
+            match b {
+                Builtin::Abs | Builtin::Min | Builtin::Max => self.expect_int(t, &f.name),
+                Builtin::Count => self.expect_bool(t, &f.name),
+                Builtin::ToInt | Builtin::Bool => {
+                    if !(t.ty.is_bool() || t.ty.is_int()) {
+                        self.expect_int(t, &f.name)
+                    }
+                }
+            }
+        }
+        TExpr::new(TKind::Builtin(b, targs), result, span)
+    }
+
+    fn exited_comparison(&mut self, op: BinaryOp, exited: &Expr, other: &Expr, span: Span, ctx: Ctx) -> TExpr {
+        let Some(lhs) = self.exited(exited.span, ctx) else { return TExpr::error(span) };
+        let rhs = match (&other.kind, op) {
+            (ExprKind::Name(n), _) => self.exit_name(n, other.span),
+            (ExprKind::Set(xs), BinaryOp::In) => {
+                let mut out = vec![];
+                for x in xs {
+                    match &x.kind {
+                        ExprKind::Name(n) => out.push(self.exit_name(n, x.span)),
+                        _ => out.push(self.not_exit_name(x.span)),
+                    }
+                }
+                TExpr::new(TKind::Set(out), Ty::Set(Scalar::ExitName), other.span)
+            }
+            _ => self.not_exit_name(other.span),
+        };
+        let bop = match op {
+            BinaryOp::Eq => BinOp::Eq,
+            BinaryOp::Ne => BinOp::Ne,
+            _ => BinOp::In,
+        };
+        TExpr::new(TKind::Binary(bop, Box::new(lhs), Box::new(rhs)), Ty::Bool, span)
+    }
+
+    fn not_exit_name(&mut self, span: Span) -> TExpr {
+        self.diags.push(
+            Diagnostic::error("E0404", "`EXITED` can only be compared with exit names", span)
+                .with_help("write `EXITED = name` where `name` is an exit of a called module"),
+        );
+        TExpr::error(span)
+    }
+
+    fn exited(&mut self, span: Span, ctx: Ctx) -> Option<TExpr> {
+        if self.callee_exits.is_none() {
+            self.diags.push(
+                Diagnostic::error("E0403", "`EXITED` used in a module without CALL", span)
+                    .with_help("`EXITED` is the exit through which a callee returned; add a CALL section"),
+            );
+            return None;
+        }
+        if !ctx.exited {
+            self.diags.push(
+                Diagnostic::error("E0403", format!("`EXITED` is not allowed {}", ctx.where_), span)
+                    .with_help("`EXITED` may only be used in `next()` assignments and TRANS"),
+            );
+            return None;
+        }
+        Some(TExpr::new(TKind::Exited, Ty::ExitName, span))
+    }
+
+    fn exit_name(&mut self, name: &str, span: Span) -> TExpr {
+        let exits = self.callee_exits.as_deref().unwrap_or(&[]);
+        if let Some(&(_, id)) = exits.iter().find(|(n, _)| n == name) {
+            return TExpr::new(TKind::Const(Value::ExitName(id)), Ty::ExitName, span);
+        }
+        let names: Vec<&str> = exits.iter().map(|(n, _)| n.as_str()).collect();
+        let mut d = Diagnostic::error("E0404", format!("`{name}` is not an exit of any module called here"), span)
+            .with_label_message("unknown exit name");
+        if let Some(s) = closest(name, names.iter().copied()) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        d = d.with_note(if names.is_empty() { "the called modules have no exits".to_string() } else { format!("exits of the called modules: {}", names.join(", ")) });
+        self.diags.push(d);
+        TExpr::error(span)
+    }
+
+    fn target(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> Target {
+        match &e.kind {
+            ExprKind::Name(name) => self.name_target(name, e.span, inst, ctx),
+            ExprKind::Dot(base, field) => match self.target(base, inst, ctx) {
+                Target::Instance(j) => match self.flat.instances[j as usize].members.get(&field.name) {
+                    Some(&(m, _)) => self.member_target(m, j, field.span, ctx),
+                    None => {
+                        let i = &self.flat.instances[j as usize];
+                        let module = &self.table.modules[i.module].name.name;
+                        let mut d = Diagnostic::error("E0105", format!("instance `{}` of module `{module}` has no member `{}`", i.path, field.name), field.span)
+                            .with_label_message("unknown member");
+                        if let Some(s) = closest(&field.name, i.members.keys().map(|k| k.as_str())) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        }
+                        self.diags.push(d);
+                        Target::Broken
+                    }
+                },
+                Target::Broken => Target::Broken,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("E0105", format!("cannot access `.{}`: not a module instance", field.name), base.span)
+                            .with_label_message("not a module instance"),
+                    );
+                    Target::Broken
+                }
+            },
+            ExprKind::Index(base, index) => match self.target(base, inst, ctx) {
+                Target::Array(a) => self.index_target(a, index, e.span, inst, ctx),
+                Target::Broken => Target::Broken,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("E0106", "only arrays can be indexed", base.span).with_label_message("not an array"),
+                    );
+                    Target::Broken
+                }
+            },
+            _ => Target::Expr(self.resolve(e, inst, ctx)),
+        }
+    }
+
+    fn index_target(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx) -> Target {
+        let info = &self.flat.arrays[a as usize];
+        let (lo, n) = (info.lo, info.elems.len() as i64);
+        if let Ok(k) = consteval::const_int(self.flat, inst, index, 0) {
+            let Some(&m) = k.checked_sub(lo).filter(|i| (0..n).contains(i)).and_then(|i| info.elems.get(i as usize)) else {
+                self.diags.push(
+                    Diagnostic::error("E0107", format!("index {k} is out of the array bounds {lo}..{}", lo + n - 1), index.span)
+                        .with_label_message("out of bounds"),
+                );
+                return Target::Broken;
+            };
+            return self.member_target(m, inst, span, ctx);
+        }
+        // A variable index: `a[i]` becomes `case i = lo : a[lo]; … esac`.
+        let idx = self.resolve(index, inst, ctx);
+        self.expect_int(&idx, "[]");
+        let mut branches = vec![];
+        let mut ty = Ty::Error;
+        for (k, &m) in info.elems.iter().enumerate() {
+            let elem = match self.member_target(m, inst, span, ctx) {
+                Target::Expr(t) => t,
+                Target::Broken => return Target::Broken,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("E0106", "a variable index into an array of arrays is not supported", index.span)
+                            .with_help("index with constants, or use a one-dimensional array"),
+                    );
+                    return Target::Broken;
+                }
+            };
+            ty = unify(ty, elem.ty, true).unwrap_or(Ty::Error);
+            let value = TExpr::new(TKind::Const(Value::Int(lo + k as i64)), Ty::Int, index.span);
+            let cond = TExpr::new(TKind::Binary(BinOp::Eq, Box::new(idx.clone()), Box::new(value)), Ty::Bool, index.span);
+            branches.push((cond, elem));
+        }
+        Target::Expr(TExpr::new(TKind::Case(branches), ty, span))
+    }
+
+    fn name_target(&mut self, name: &str, span: Span, inst: InstId, ctx: Ctx) -> Target {
+        let i = &self.flat.instances[inst as usize];
+        if let Some(&(m, _)) = i.members.get(name) {
+            if self.flat.module_symbols.get(&i.module).is_some_and(|s| s.contains(name)) {
+                self.diags.push(
+                    Diagnostic::error("E0103", format!("`{name}` is both a symbolic constant and a declared name"), span)
+                        .with_label_message("ambiguous")
+                        .with_help("rename the variable/DEFINE or the enumeration value; NuSMV rejects this ambiguity too"),
+                );
+                return Target::Broken;
+            }
+            return self.member_target(m, inst, span, ctx);
+        }
+        match name {
+            "self" => return Target::Instance(inst),
+            "EXIT" if self.is_procedure => {
+                self.uses_exit_value = true;
+                return Target::Expr(TExpr::new(TKind::Const(Value::Exit), Ty::Exit, span));
+            }
+            "EXITED" => {
+                return match self.exited(span, ctx) {
+                    Some(t) => {
+                        self.diags.push(
+                            Diagnostic::error("E0404", "`EXITED` must be compared with an exit name", span)
+                                .with_help("write `EXITED = name` or `EXITED in {a, b}`"),
+                        );
+                        drop(t);
+                        Target::Broken
+                    }
+                    None => Target::Broken,
+                };
+            }
+            _ => {}
+        }
+        if let Some(&sym) = self.flat.symbols.get(name) {
+            return Target::Expr(TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span));
+        }
+        if ctx.spec && self.label_names.is_some_and(|l| l.contains(name)) {
+            self.foreign_label_uses.push((name.to_string(), span));
+            return Target::Expr(TExpr::new(TKind::ForeignLabel(name.to_string()), Ty::Bool, span));
+        }
+        let candidates = i.members.keys().map(|k| k.as_str()).chain(self.flat.symbols.keys().map(|k| k.as_str()));
+        let mut d = Diagnostic::error("E0101", format!("`{name}` is not declared"), span).with_label_message("undeclared name");
+        d = match closest(name, candidates) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if name == "EXIT" => d.with_help("`EXIT` is only a value in procedure modules (modules with CALL/EXIT)"),
+            None => d.with_help("declare it in VAR, DEFINE or as an enumeration value"),
+        };
+        self.diags.push(d);
+        Target::Broken
+    }
+
+    fn member_target(&mut self, m: Member, inst: InstId, span: Span, ctx: Ctx) -> Target {
+        match m {
+            Member::Var(v) => {
+                let var = &self.flat.vars[v as usize];
+                if var.kind == VarKind::Input && (!ctx.input || ctx.in_next) {
+                    let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
+                    self.diags.push(
+                        Diagnostic::error("E0206", format!("input variable `{}` is not allowed {where_}", var.name), span)
+                            .with_label_message("IVAR")
+                            .with_help("input variables may be read in TRANS and on the right of `next(x) :=`"),
+                    );
+                    return Target::Broken;
+                }
+                Target::Expr(TExpr::new(TKind::Var(v), self.flat.var_ty[v as usize], span))
+            }
+            Member::Define(d) => {
+                let (ty, flags) = self.ensure_define(d, span);
+                let name = &self.flat.defines[d as usize].name;
+                if flags.next && (!ctx.next || ctx.in_next) {
+                    let (code, msg) = if ctx.in_next {
+                        ("E0205", format!("DEFINE `{name}` uses `next` and cannot be used inside `next(...)`"))
+                    } else {
+                        ("E0204", format!("DEFINE `{name}` uses `next`, which is not allowed {}", ctx.where_))
+                    };
+                    self.diags.push(Diagnostic::error(code, msg, span));
+                    return Target::Broken;
+                }
+                if let Some(v) = flags.input
+                    && (!ctx.input || ctx.in_next) {
+                        let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
+                        let input = &self.flat.vars[v as usize].name;
+                        let help = if Some(v) == self.flat.selector {
+                            "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
+                        } else {
+                            "input variables may be read in TRANS and on the right of `next(x) :=`"
+                        };
+                        self.diags.push(
+                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{input}`, which is not allowed {where_}"), span).with_help(help),
+                        );
+                        return Target::Broken;
+                    }
+                if flags.exited && !ctx.exited {
+                    self.diags.push(Diagnostic::error("E0403", format!("DEFINE `{name}` uses `EXITED`, which is not allowed {}", ctx.where_), span));
+                    return Target::Broken;
+                }
+                Target::Expr(TExpr::new(TKind::Define(d), ty, span))
+            }
+            Member::Instance(j) => Target::Instance(j),
+            Member::Array(a) => Target::Array(a),
+            Member::Param(k) => {
+                let i = &self.flat.instances[inst as usize];
+                let (Some(p), Some(actual)) = (i.parent, i.args.get(k)) else { return Target::Broken };
+                let actual: &Expr = actual;
+                if self.params.contains(&(inst, k)) {
+                    let module = self.table.modules[i.module];
+                    let name = &module.params[k].name;
+                    self.diags.push(
+                        Diagnostic::error("E0115", format!("parameter `{name}` of instance `{}` is defined in terms of itself", i.path), actual.span)
+                            .with_label_message("this argument refers back to the parameter")
+                            .with_help("pass a variable or an expression that does not go through the parameter itself"),
+                    );
+                    return Target::Broken;
+                }
+                self.params.push((inst, k));
+                let t = self.target(actual, p, ctx);
+                self.params.pop();
+                t
+            }
+            Member::Broken => Target::Broken,
+        }
+    }
+
+    fn ensure_define(&mut self, d: u32, use_span: Span) -> (Ty, Flags) {
+        match &self.defines[d as usize] {
+            DefState::Done(t, f) => return (t.ty, *f),
+            DefState::Active => {
+                let pos = self.stack.iter().position(|&x| x == d).unwrap_or(0);
+                let mut names: Vec<&str> = self.stack[pos..].iter().map(|&x| self.flat.defines[x as usize].name.as_str()).collect();
+                names.push(&self.flat.defines[d as usize].name);
+                let slot = &self.flat.defines[d as usize];
+                self.diags.push(
+                    Diagnostic::error("E0305", format!("DEFINE `{}` is defined in terms of itself", slot.name), slot.span)
+                        .with_label_message("circular definition")
+                        .with_secondary(use_span, "used here")
+                        .with_note(format!("cycle: {}", names.join(" -> ")))
+                        .with_help("a DEFINE is a macro; use a variable with `next()` for recursive definitions"),
+                );
+                return (Ty::Error, Flags::default());
+            }
+            DefState::Todo => {}
+        }
+        self.defines[d as usize] = DefState::Active;
+        self.stack.push(d);
+        let slot = &self.flat.defines[d as usize];
+        let saved_depth = self.depth;
+        let t = match slot.body {
+            DefBody::Ast(body) => self.resolve(body, slot.inst, Ctx::DEFINE),
+            DefBody::Running(k) => self.flat.running(k, slot.span).unwrap_or_else(|| TExpr::error(slot.span)),
+        };
+        self.depth = saved_depth;
+        let flags = self.flags_of(&t);
+        self.stack.pop();
+        let ty = t.ty;
+        self.defines[d as usize] = DefState::Done(t, flags);
+        (ty, flags)
+    }
+
+    fn flags_of(&self, t: &TExpr) -> Flags {
+        let mut f = Flags::default();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            match &t.kind {
+                TKind::Next(_) => f.next = true,
+                TKind::Exited => f.exited = true,
+                TKind::Var(v) if self.flat.vars[*v as usize].kind == VarKind::Input => f.input = f.input.or(Some(*v)),
+                TKind::Define(d) => {
+                    if let DefState::Done(_, g) = &self.defines[*d as usize] {
+                        f.next |= g.next;
+                        f.exited |= g.exited;
+                        f.input = f.input.or(g.input);
+                    }
+                }
+                _ => {}
+            }
+            t.for_each_child(|c| stack.push(c));
+        }
+        f
+    }
+}
+
+fn is_exited(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Name(n) if n == "EXITED")
+}
+
+fn flatten_union(a: TExpr, b: TExpr) -> Vec<TExpr> {
+    let mut out = vec![];
+    for t in [a, b] {
+        match t.kind {
+            TKind::Set(xs) => out.extend(xs),
+            _ => out.push(t),
+        }
+    }
+    out
+}
+
+fn incompatible_help(a: Ty, b: Ty) -> String {
+    let pair = |x: Ty, y: Ty| (a == x && b == y) || (a == y && b == x);
+    if pair(Ty::Int, Ty::Bool) || pair(Ty::Set(Scalar::Int), Ty::Bool) {
+        "integers and booleans do not mix (NuSMV ≥ 2.5.1): use TRUE/FALSE for booleans, or `toint`/`bool` to convert".into()
+    } else if pair(Ty::Int, Ty::Sym) {
+        "an integer is never equal to a symbolic constant; check the variable's type".into()
+    } else {
+        format!("{a} and {b} values cannot be mixed here")
+    }
+}
+
+pub fn op_symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::And => "&",
+        BinaryOp::Or => "|",
+        BinaryOp::Xor => "xor",
+        BinaryOp::Xnor => "xnor",
+        BinaryOp::Implies => "->",
+        BinaryOp::Iff => "<->",
+        BinaryOp::Eq => "=",
+        BinaryOp::Ne => "!=",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Mod => "mod",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::Union => "union",
+        BinaryOp::In => "in",
+        BinaryOp::Concat => "::",
+    }
+}
+
+fn logic_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::And => BinOp::And,
+        BinaryOp::Or => BinOp::Or,
+        BinaryOp::Xor => BinOp::Xor,
+        BinaryOp::Xnor => BinOp::Xnor,
+        BinaryOp::Implies => BinOp::Implies,
+        _ => BinOp::Iff,
+    }
+}
+
+fn compare_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::Lt => BinOp::Lt,
+        BinaryOp::Le => BinOp::Le,
+        BinaryOp::Gt => BinOp::Gt,
+        _ => BinOp::Ge,
+    }
+}
+
+fn arith_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::Div => BinOp::Div,
+        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::Shl => BinOp::Shl,
+        _ => BinOp::Shr,
+    }
+}

@@ -1,0 +1,342 @@
+//! Builds one [`CheckedSystem`]: flattens the instance tree of a root module, resolves and types
+//! every section of every instance, applies the assignment rules, and collects the specs.
+
+use crate::diagnostics::Diagnostic;
+use crate::lowering::program::{SystemId, Value};
+use crate::semantics::assign::{self, Assignments, Reads, Slot};
+use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
+use crate::semantics::context::Ctx;
+use crate::semantics::instances::{self, Flattened, InstId};
+use crate::semantics::interner::Interner;
+use crate::semantics::modules::{ModId, ModuleTable};
+use crate::semantics::print;
+use crate::semantics::resolve::{Flags, Resolver};
+use crate::semantics::suggest::closest;
+use crate::semantics::types::Ty;
+use crate::syntax::ast::{Section, Spec, SpecKind};
+use rustc_hash::FxHashMap;
+
+/// Program-wide tables shared by all systems.
+pub struct Globals {
+    pub symbols: Interner,
+    pub labels: Interner,
+    pub exit_names: Interner,
+    /// System id of each procedure module.
+    pub procedure_system: FxHashMap<ModId, SystemId>,
+    /// Exit names of each procedure module (named exits, plus `EXIT` if it uses the value).
+    pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
+    /// Top-level DEFINE names of procedure modules: candidate global labels.
+    pub label_names: rustc_hash::FxHashSet<String>,
+    /// Labels of other modules used in procedure specs, verified at the end.
+    pub foreign_label_uses: Vec<(String, crate::source::Span)>,
+}
+
+pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, diags: &mut Vec<Diagnostic>) -> (CheckedSystem, Vec<CheckedSpec>) {
+    let is_procedure = table.is_procedure[root];
+    let module = table.modules[root];
+    if is_procedure
+        && let Some(p) = module.params.first() {
+            diags.push(
+                Diagnostic::error("E0411", format!("procedure module `{}` cannot have parameters", module.name.name), p.span)
+                    .with_help("CALL passes no arguments; share data through labels or make it a plain module"),
+            );
+        }
+    let flat = instances::flatten(table, root, is_procedure, &mut g.symbols, diags);
+    let label_names = g.label_names.clone();
+    let mut r = Resolver::new(&flat, table, is_procedure, diags);
+    if is_procedure {
+        r.label_names = Some(&label_names);
+    }
+    let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
+    let mut assigns = Assignments::new(flat.vars.len());
+    let mut sys = CheckedSystem {
+        name: module.name.name.clone(),
+        span: module.name.span,
+        is_procedure,
+        vars: vec![],
+        init_assign: vec![],
+        next_assign: vec![],
+        invar_assign: vec![],
+        init: vec![],
+        trans: vec![],
+        invar: vec![],
+        fairness: vec![],
+        defines: vec![],
+        calls,
+        exits: vec![],
+        uses_exit_value: false,
+        has_init_constraints: false,
+        spans: Default::default(),
+    };
+    let mut specs = vec![];
+    for inst in 0..flat.instances.len() as InstId {
+        sections(table, &flat, inst, id, g, &mut r, &mut assigns, &mut sys, &mut specs);
+    }
+    let defines = r.finish_defines();
+    sys.uses_exit_value = r.uses_exit_value;
+    let foreign = std::mem::take(&mut r.foreign_label_uses);
+    drop(r);
+    g.foreign_label_uses.extend(foreign);
+    finish(&flat, defines, assigns, &mut sys, g, diags);
+    (sys, specs)
+}
+
+/// Resolves the CALL section of a procedure module's root and sets up `EXITED`'s names.
+fn callee_exits(table: &ModuleTable, root: ModId, g: &mut Globals, r: &mut Resolver) -> Vec<CheckedCall> {
+    let mut has_calls = false;
+    let mut names: Vec<(String, u32)> = vec![];
+    let mut out = vec![];
+    for s in &table.modules[root].sections {
+        let Section::Call { calls, .. } = s else { continue };
+        has_calls = true;
+        for c in calls {
+            let condition = r.resolve(&c.condition, 0, Ctx::CALL);
+            if !condition.ty.is_bool() {
+                r.diags.push(bool_expected(&condition, "a CALL condition"));
+            }
+            let Some(target) = table.get(&c.target.name) else {
+                let mut d = Diagnostic::error("E0401", format!("CALL target `{}` is not a defined module", c.target.name), c.target.span)
+                    .with_label_message("no MODULE with this name");
+                if let Some(s) = closest(&c.target.name, table.names()) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                r.diags.push(d);
+                continue;
+            };
+            for (n, id) in g.module_exits.get(&target).into_iter().flatten() {
+                if !names.iter().any(|(m, _)| m == n) {
+                    names.push((n.clone(), *id));
+                }
+            }
+            if let Some(&sys) = g.procedure_system.get(&target) {
+                out.push(CheckedCall { target: sys, condition, span: c.span });
+            }
+        }
+    }
+    if has_calls {
+        r.callee_exits = Some(names);
+    }
+    out
+}
+
+fn bool_expected(t: &TExpr, what: &str) -> Diagnostic {
+    Diagnostic::error("E0201", format!("{what} must be boolean, found {}", t.ty), t.span).with_label_message(format!("this is {}", t.ty))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sections(
+    table: &ModuleTable,
+    flat: &Flattened,
+    inst: InstId,
+    system: SystemId,
+    g: &mut Globals,
+    r: &mut Resolver,
+    assigns: &mut Assignments,
+    sys: &mut CheckedSystem,
+    specs: &mut Vec<CheckedSpec>,
+) {
+    let instance = &flat.instances[inst as usize];
+    let module = table.modules[instance.module];
+    for s in &module.sections {
+        match s {
+            Section::Assign { assigns: list, .. } => {
+                for a in list {
+                    let ctx = match a.kind {
+                        crate::syntax::ast::AssignKind::Init => Ctx::INIT_RHS,
+                        crate::syntax::ast::AssignKind::Next => Ctx::NEXT_RHS,
+                        crate::syntax::ast::AssignKind::Invariant => Ctx::INVAR_RHS,
+                    };
+                    let target = r.resolve_target_var(&a.target, inst);
+                    let value = r.resolve(&a.value, inst, ctx);
+                    if let Some((v, tspan)) = target {
+                        let slot = Slot { value, span: a.span, process: instance.process };
+                        assigns.record(flat, v, a.kind, slot, tspan, &mut *r.diags);
+                    }
+                }
+            }
+            Section::Init { expr, span } => {
+                sys.spans.init.push(*span);
+                sys.has_init_constraints = true;
+                let t = constraint(r, expr, inst, Ctx::INIT, "INIT");
+                sys.init.push(t);
+            }
+            Section::Trans { expr, span } => {
+                sys.spans.trans.push(*span);
+                let t = constraint(r, expr, inst, Ctx::TRANS, "TRANS");
+                sys.trans.push(t);
+            }
+            Section::Invar { expr, span } => {
+                sys.spans.invar.push(*span);
+                let t = constraint(r, expr, inst, Ctx::INVAR, "INVAR");
+                sys.invar.push(t);
+            }
+            Section::Fairness { expr, justice, span } => {
+                sys.spans.fairness.push(*span);
+                let t = constraint(r, expr, inst, Ctx::FAIRNESS, if *justice { "JUSTICE" } else { "FAIRNESS" });
+                sys.fairness.push(t);
+            }
+            Section::Compassion { span, .. } => r.diags.push(
+                Diagnostic::warning("W0002", "COMPASSION constraints are not supported; this one is ignored", keyword_span(*span, "COMPASSION"))
+                    .with_help("use FAIRNESS/JUSTICE, or check the model with NuSMV's LTL engine"),
+            ),
+            Section::Exit { exits, .. } if inst == 0 => {
+                for e in exits {
+                    let condition = constraint(r, &e.condition, inst, Ctx::EXIT, "an EXIT condition");
+                    if e.name.name == "EXIT" || sys.exits.iter().any(|x| g.exit_names.names[x.name as usize] == e.name.name) {
+                        r.diags.push(
+                            Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span)
+                                .with_help(if e.name.name == "EXIT" { "`EXIT` is the implicit all-EXIT exit; choose another name" } else { "give each exit its own name" }),
+                        );
+                        continue;
+                    }
+                    let name = g.exit_names.intern(&e.name.name);
+                    sys.exits.push(CheckedExit { name, condition, span: e.span });
+                }
+            }
+            Section::Spec(spec) => spec_entry(r, spec, inst, &instance.path, system, specs),
+            _ => {}
+        }
+    }
+}
+
+fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx: Ctx, what: &str) -> TExpr {
+    let t = r.resolve(e, inst, ctx);
+    if !t.ty.is_bool() {
+        r.diags.push(bool_expected(&t, what));
+    }
+    t
+}
+
+fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
+    let keyword = match spec.kind {
+        SpecKind::Ltl => "LTLSPEC",
+        SpecKind::Psl => "PSLSPEC",
+        SpecKind::Compute => "COMPUTE",
+        SpecKind::Ctl | SpecKind::Invar => "",
+    };
+    let text = spec.expr.as_ref().map(|e| {
+        let f = print::formula(e);
+        if path.is_empty() { f } else { format!("{f} IN {path}") }
+    });
+    if !keyword.is_empty() {
+        let what = match (&spec.name, &text) {
+            (Some(n), _) => format!("{keyword} `{}`", n.name),
+            (None, Some(t)) => format!("{keyword} `{t}`"),
+            (None, None) => keyword.to_string(),
+        };
+        r.diags.push(
+            Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword)
+                .with_help("xmv-rs checks CTL (SPEC/CTLSPEC) and INVARSPEC; the other specifications are ignored"),
+        );
+        return;
+    }
+    let Some(expr) = &spec.expr else { return };
+    let ctx = if spec.kind == SpecKind::Ctl { Ctx::SPEC } else { Ctx::INVARSPEC };
+    let t = r.resolve(expr, inst, ctx);
+    if !t.ty.is_bool() {
+        r.diags.push(bool_expected(&t, "a specification"));
+    }
+    specs.push(CheckedSpec {
+        kind: spec.kind,
+        name: spec.name.as_ref().map(|n| n.name.clone()),
+        system,
+        expr: t,
+        text: text.unwrap_or_default(),
+        span: spec.span,
+    });
+}
+
+fn finish(
+    flat: &Flattened,
+    defines: Vec<(TExpr, Flags)>,
+    assigns: Assignments,
+    sys: &mut CheckedSystem,
+    g: &mut Globals,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let bodies: Vec<TExpr> = defines.iter().map(|(t, _)| t.clone()).collect();
+    check_cycles(flat, &bodies, &assigns, diags);
+    sys.defines = defines
+        .into_iter()
+        .zip(&flat.defines)
+        .map(|((expr, _), slot)| {
+            let label = (sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).then(|| g.labels.intern(&slot.name));
+            CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label }
+        })
+        .collect();
+    sys.vars = flat.vars.clone();
+    let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
+    sys.spans.init_assign = spans(&assigns.init);
+    sys.spans.next_assign = spans(&assigns.next);
+    sys.spans.invar_assign = spans(&assigns.invar);
+    sys.init_assign = assigns.init.into_iter().map(|s| s.map(|s| s.value)).collect();
+    if let (Some(sel), true) = (flat.selector, flat.selector_in_state) {
+        // Initially no process has moved: the selector starts at `main`.
+        if let Some(main) = flat.symbols.get("main") {
+            sys.init_assign[sel as usize] = Some(TExpr::new(TKind::Const(Value::Sym(*main)), Ty::Sym, sys.span));
+            sys.spans.init_assign[sel as usize] = Some(sys.span);
+        }
+    }
+    sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
+    let mut others = assigns.other_processes_next;
+    sys.next_assign = assigns
+        .next
+        .into_iter()
+        .enumerate()
+        .map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v]))))
+        .collect();
+}
+
+fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diags: &mut Vec<Diagnostic>) {
+    let mut reads = Reads::new(defines);
+    let n = flat.vars.len();
+    let mut now_edges = vec![vec![]; n];
+    let mut next_edges = vec![vec![]; n];
+    for v in 0..n {
+        if let Some(s) = &assigns.invar[v] {
+            let (cur, _) = reads.of(&s.value);
+            now_edges[v] = cur.into_iter().filter(|&y| assigns.invar[y as usize].is_some()).collect();
+        }
+        for s in assigns.next[v].iter().chain(&assigns.other_processes_next[v]) {
+            let (_, nxt) = reads.of(&s.value);
+            next_edges[v].extend(nxt.into_iter().filter(|&y| assigns.next[y as usize].is_some()));
+        }
+    }
+    let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
+    assign::report_cycles(&flat.vars, &now_edges, &spans(&assigns.invar), "invariant", diags);
+    assign::report_cycles(&flat.vars, &next_edges, &spans(&assigns.next), "next", diags);
+}
+
+/// With processes, `next(x) := e` written in process k means
+/// `next(x) := case _process_selector_ = k : e; TRUE : x; esac` (NuSMV's interleaving); a
+/// variable assigned in several processes gets one branch per process.
+fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) -> TExpr {
+    if flat.selector.is_none() {
+        return first.value;
+    }
+    let span = first.value.span;
+    let mut ty = first.value.ty;
+    let mut branches = vec![];
+    for s in std::iter::once(first).chain(others) {
+        let mut running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        if flat.selector_in_state {
+            // The selector holds the process that made the last step: the step being taken is
+            // by process k when the next state's selector is k.
+            if let TKind::Binary(_, sel, _) = &mut running.kind {
+                let current = std::mem::replace(&mut **sel, TExpr::error(span));
+                **sel = TExpr::new(TKind::Next(Box::new(current)), Ty::Sym, span);
+            }
+        }
+        ty = crate::semantics::types::unify(ty, s.value.ty, true).unwrap_or(ty);
+        branches.push((running, s.value));
+    }
+    let keep = TExpr::new(TKind::Var(v), flat.var_ty[v as usize], span);
+    let otherwise = TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, span);
+    branches.push((otherwise, keep));
+    TExpr::new(TKind::Case(branches), ty, span)
+}
+
+/// The span of a section's leading keyword.
+fn keyword_span(section: crate::source::Span, keyword: &str) -> crate::source::Span {
+    crate::source::Span { start: section.start, end: section.start + keyword.len() as u32 }
+}

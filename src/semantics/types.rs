@@ -1,0 +1,157 @@
+//! The types of the SMV expression language as NuSMV ≥ 2.5.1 checks them: `boolean`, integers
+//! (ranges and integer enumerations), symbolic enumerations, mixed integer-symbolic
+//! enumerations, the set versions of each (`{..}`, `a..b`, `union`), and two xmv-rs additions:
+//! the `EXIT` value (compatible with every variable of a procedure module) and exit names (the
+//! values of `EXITED`). There is no implicit integer↔boolean conversion.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Int,
+    Sym,
+    IntSym,
+    /// The `EXIT` value: compatible with any scalar type.
+    Exit,
+    /// An exit name (`EXITED`, and the names it is compared with).
+    ExitName,
+    /// A set of values of the given scalar type.
+    Set(Scalar),
+    /// A subexpression already reported as wrong: compatible with everything.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Bool,
+    Int,
+    Sym,
+    IntSym,
+    Exit,
+    ExitName,
+}
+
+impl Ty {
+    /// The element type: sets give their elements, scalars themselves.
+    pub fn scalar(self) -> Option<Scalar> {
+        Some(match self {
+            Ty::Bool => Scalar::Bool,
+            Ty::Int => Scalar::Int,
+            Ty::Sym => Scalar::Sym,
+            Ty::IntSym => Scalar::IntSym,
+            Ty::Exit => Scalar::Exit,
+            Ty::ExitName => Scalar::ExitName,
+            Ty::Set(s) => s,
+            Ty::Error => return None,
+        })
+    }
+    pub fn from_scalar(s: Scalar) -> Ty {
+        match s {
+            Scalar::Bool => Ty::Bool,
+            Scalar::Int => Ty::Int,
+            Scalar::Sym => Ty::Sym,
+            Scalar::IntSym => Ty::IntSym,
+            Scalar::Exit => Ty::Exit,
+            Scalar::ExitName => Ty::ExitName,
+        }
+    }
+    pub fn is_set(self) -> bool {
+        matches!(self, Ty::Set(_))
+    }
+    pub fn is_error(self) -> bool {
+        self == Ty::Error
+    }
+    /// Boolean (or already-reported error, or `EXIT`, which a boolean variable may hold).
+    pub fn is_bool(self) -> bool {
+        matches!(self, Ty::Bool | Ty::Error | Ty::Exit)
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self, Ty::Int | Ty::Error)
+    }
+    /// The type of a set of values of this type (a set stays a set).
+    pub fn to_set(self) -> Ty {
+        match self.scalar() {
+            Some(s) => Ty::Set(s),
+            None => Ty::Error,
+        }
+    }
+}
+
+/// The common scalar type of two operands of `=`, `union`, `case` branches…, if any.
+pub fn unify_scalar(a: Scalar, b: Scalar) -> Option<Scalar> {
+    use Scalar::*;
+    match (a, b) {
+        _ if a == b => Some(a),
+        (Exit, x) | (x, Exit) => Some(x),
+        (Int, IntSym) | (IntSym, Int) | (Sym, IntSym) | (IntSym, Sym) => Some(IntSym),
+        _ => None,
+    }
+}
+
+/// Like [`unify_scalar`] but for set-valued unions (`{a, 1}` is an integer-symbolic set).
+pub fn unify_for_union(a: Scalar, b: Scalar) -> Option<Scalar> {
+    match (a, b) {
+        (Scalar::Int, Scalar::Sym) | (Scalar::Sym, Scalar::Int) => Some(Scalar::IntSym),
+        _ => unify_scalar(a, b),
+    }
+}
+
+/// The common type of two values (scalars or sets); a set wins over a scalar.
+pub fn unify(a: Ty, b: Ty, mixed_ok: bool) -> Option<Ty> {
+    if a.is_error() {
+        return Some(b);
+    }
+    if b.is_error() {
+        return Some(a);
+    }
+    let (sa, sb) = (a.scalar()?, b.scalar()?);
+    let s = if mixed_ok { unify_for_union(sa, sb)? } else { unify_scalar(sa, sb)? };
+    Some(if a.is_set() || b.is_set() { Ty::Set(s) } else { Ty::from_scalar(s) })
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Scalar::Bool => "boolean",
+            Scalar::Int => "integer",
+            Scalar::Sym => "symbolic",
+            Scalar::IntSym => "integer-symbolic",
+            Scalar::Exit => "EXIT",
+            Scalar::ExitName => "exit name",
+        })
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Set(s) => write!(f, "set of {s}"),
+            Ty::Error => f.write_str("error"),
+            t => write!(f, "{}", t.scalar().map_or(Scalar::Bool, |s| s)),
+        }
+    }
+}
+
+/// "a boolean", "an integer", "a set of …".
+pub fn with_article(t: Ty) -> String {
+    let s = t.to_string();
+    let vowel = s.starts_with(['a', 'e', 'i', 'o', 'u', 'E']);
+    format!("{} {s}", if vowel { "an" } else { "a" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unification_rules() {
+        assert_eq!(unify(Ty::Int, Ty::Bool, false), None);
+        assert_eq!(unify(Ty::Int, Ty::IntSym, false), Some(Ty::IntSym));
+        assert_eq!(unify(Ty::Sym, Ty::Int, false), None);
+        assert_eq!(unify(Ty::Sym, Ty::Int, true), Some(Ty::IntSym));
+        assert_eq!(unify(Ty::Exit, Ty::Bool, false), Some(Ty::Bool));
+        assert_eq!(unify(Ty::Set(Scalar::Int), Ty::Int, false), Some(Ty::Set(Scalar::Int)));
+        assert_eq!(unify(Ty::Error, Ty::Sym, false), Some(Ty::Sym));
+    }
+}

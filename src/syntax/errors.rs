@@ -1,0 +1,217 @@
+//! Turning pest's syntax errors into user-facing diagnostics.
+//!
+//! pest reports the furthest position it reached and the grammar rules it tried there. This
+//! module names the token found at that position (from the pre-scan) and translates the rules
+//! into user terms ("an expression", "`;`", "a type", …), then picks the most helpful form:
+//! a keyword used as a name (E0008), a missing `;` (E0002), or the general
+//! "expected …, found …" (E0001).
+
+use super::parser::Rule;
+use super::scan::{Tok, TokKind, is_keyword};
+use crate::diagnostics::Diagnostic;
+use crate::source::Span;
+
+/// What the parser expected, in user terms, most specific first.
+fn describe_rule(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        semi => "`;`",
+        colon => "`:`",
+        assign_op => "`:=`",
+        comma => "`,`",
+        lparen | module_params | call_args => "`(`",
+        rparen => "`)`",
+        lbrack => "`[`",
+        rbrack => "`]`",
+        lbrace => "`{`",
+        rbrace => "`}`",
+        dotdot => "`..`",
+        k_esac => "`esac`",
+        k_of => "`of`",
+        k_U => "`U`",
+        case_branch => "a case branch `condition : value;`",
+        var_decl => "a variable declaration `name : type;`",
+        define => "a definition `name := expression;`",
+        assign | init_target | next_target | plain_target | var_ref => "an assignment `next(x) := expression;`",
+        call_decl => "a call `module := condition;`",
+        exit_decl => "an exit `name := condition;`",
+        boolean_type | array_type | enum_type | process_type | instance_type | range_type | word_type
+        | unsupported_type => "a type",
+        enum_int => "an enumeration value",
+        ident => "an identifier",
+        EOI => "a section keyword",
+        r if is_infix(r) => "an operator",
+        r if is_expression_start(r) => "an expression",
+        _ => return None,
+    })
+}
+
+fn is_expression_start(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        expr | until_operand
+            | bound
+            | paren
+            | case_expr
+            | set_expr
+            | next_expr
+            | init_expr
+            | func_call
+            | func_name
+            | until_e
+            | until_a
+            | word_lit
+            | int_lit
+            | k_TRUE
+            | k_FALSE
+            | k_self
+            | k_EXIT
+            | k_case
+            | k_next
+            | k_init
+            | k_E
+            | k_A
+            | op_not
+            | op_neg
+            | op_EX
+            | op_AX
+            | op_EF
+            | op_AF
+            | op_EG
+            | op_AG
+            | op_X
+            | op_G
+            | op_F
+            | op_Y
+            | op_Z
+            | op_H
+            | op_O
+    )
+}
+
+fn is_infix(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        op_implies
+            | op_iff
+            | op_ite
+            | op_or
+            | op_xor
+            | op_xnor
+            | op_and
+            | op_U
+            | op_S
+            | op_V
+            | op_T
+            | op_eq
+            | op_ne
+            | op_lt
+            | op_le
+            | op_gt
+            | op_ge
+            | op_in
+            | op_union
+            | op_range
+            | op_shl
+            | op_shr
+            | op_add
+            | op_sub
+            | op_mul
+            | op_div
+            | op_mod
+            | op_concat
+            | dot_access
+            | index
+            | bit_select
+    )
+}
+
+/// The user-facing list of expected things, deduplicated, in a fixed order.
+pub fn expected_list(positives: &[Rule]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for &r in positives {
+        if let Some(d) = describe_rule(r) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    // An expression can be an identifier: say "an expression" only.
+    if out.contains(&"an expression") {
+        out.retain(|d| *d != "an identifier");
+    }
+    const ORDER: &[&str] = &["`;`", "`:`", "`:=`", "`,`", "`(`", "`)`", "`[`", "`]`", "`{`", "`}`", "`..`"];
+    out.sort_by_key(|d| (d.starts_with('`') && !ORDER.contains(d), ORDER.iter().position(|o| o == d).unwrap_or(usize::MAX), *d == "a section keyword"));
+    out
+}
+
+fn join_alternatives(items: &[&str]) -> String {
+    match items {
+        [] => "something else".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// How the token at a syntax error is named in the message.
+pub fn describe_token(text: &str, tok: Option<&Tok>) -> String {
+    let Some(t) = tok else { return "end of file".to_string() };
+    let s = &text[t.span.range()];
+    match t.kind {
+        TokKind::Word if is_keyword(s) => format!("keyword `{s}`"),
+        TokKind::Word => format!("identifier `{s}`"),
+        TokKind::Number => format!("number `{s}`"),
+        TokKind::Punct => format!("`{s}`"),
+        TokKind::Invalid => format!("character `{s}`"),
+    }
+}
+
+/// A syntax error at byte `pos` of the file, where the parser tried `positives`.
+/// `toks` is the whole file's token list; `chunk_end` is where the chunk being parsed ends.
+pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, positives: &[Rule]) -> Diagnostic {
+    let idx = toks.partition_point(|t| (t.span.start as usize) < pos);
+    let found = toks.get(idx);
+    let prev = idx.checked_sub(1).and_then(|i| toks.get(i));
+    let at_chunk_end = found.is_none_or(|t| t.span.start as usize >= chunk_end);
+    let found_desc = describe_token(text, found);
+    let found_span = found.map_or(Span::new(text.len(), text.len()), |t| t.span);
+    let expected = expected_list(positives);
+
+    if let Some(t) = found.filter(|t| t.kind == TokKind::Word && !at_chunk_end) {
+        let word = &text[t.span.range()];
+        if is_keyword(word) && expected.contains(&"an identifier") {
+            return Diagnostic::error("E0008", format!("`{word}` is a keyword and cannot be used as a name"), t.span)
+                .with_label_message("reserved word")
+                .with_help(format!("rename it, e.g. `{word}_`; the reserved words are listed in the README"));
+        }
+    }
+
+    let on_later_line = |a: &Tok, b: Option<&Tok>| b.is_none_or(|b| text[a.span.end as usize..b.span.start as usize].contains('\n'));
+    let found_text = found.map_or("", |t| &text[t.span.range()]);
+    if expected.contains(&"`;`") {
+        if let Some(p) = prev.filter(|p| at_chunk_end || on_later_line(p, found) || found_text == "esac") {
+            let after = &text[p.span.range()];
+            return Diagnostic::error("E0002", format!("expected `;`, found {found_desc}"), Span::new(p.span.end as usize, p.span.end as usize))
+                .with_label_message("expected `;` here")
+                .with_secondary(found_span, "unexpected token")
+                .with_help(format!("add `;` after `{after}`"));
+        }
+    }
+
+    let message = format!("expected {}, found {found_desc}", join_alternatives(&expected));
+    let mut d = match prev.filter(|_| at_chunk_end) {
+        // The section ended early: point just after its last token, where something is missing.
+        Some(p) => Diagnostic::error("E0001", message, Span::new(p.span.end as usize, p.span.end as usize))
+            .with_label_message(format!("expected {} here", join_alternatives(&expected)))
+            .with_secondary(found_span, "the next section starts here"),
+        None => Diagnostic::error("E0001", message, found_span).with_label_message(format!("unexpected {found_desc}")),
+    };
+    if found_text == "=" && expected.contains(&"`:=`") {
+        d = d.with_help("assignments and definitions use `:=`; `=` compares");
+    } else if found_text == ":=" && expected.contains(&"an operator") {
+        d = d.with_help("`:=` assigns only in ASSIGN, DEFINE, CALL and EXIT sections; use `=` to compare");
+    }
+    d
+}

@@ -1,0 +1,624 @@
+//! The pest parser for one chunk, and the conversion of its parse tree into the AST.
+//!
+//! [`SmvParser`] is generated from `grammar/smv.pest`. [`Builder`] turns pest pairs into
+//! [`ast`] nodes, adding the chunk's byte offset to every span. Expressions are flat operator
+//! sequences folded by pest's Pratt parser with the NuSMV 2.6 precedence table ([`pratt`]).
+//! Problems found while building (integer out of range, word constants, too deep expressions)
+//! are pushed as diagnostics and the offending node becomes [`ExprKind::Error`].
+//!
+//! Depth: brackets are limited by the pre-scan ([`super::chunks::MAX_NESTING`]); operator chains
+//! are limited here: an expression whose tree is deeper than [`MAX_EXPR_DEPTH`] is rejected, and
+//! runs of prefix or right-associative operators (which pest's Pratt parser folds recursively)
+//! are counted before folding.
+
+use super::ast::*;
+use crate::diagnostics::Diagnostic;
+use crate::source::Span;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::cell::RefCell;
+use std::sync::LazyLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/smv.pest"]
+pub struct SmvParser;
+
+/// Deepest expression tree accepted (every operator, bracket and `case` is one level).
+pub const MAX_EXPR_DEPTH: u32 = 1000;
+
+/// Largest integer constant: NuSMV accepts −(2^31−1) … 2^31−1.
+pub const MAX_INT: i64 = i32::MAX as i64;
+
+/// NuSMV 2.6 precedence, loosest first (see README "Operator precedence").
+pub fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+        use Rule::*;
+        PrattParser::new()
+            .op(Op::infix(op_implies, Assoc::Right))
+            .op(Op::infix(op_iff, Assoc::Left))
+            .op(Op::infix(op_ite, Assoc::Right))
+            .op(Op::infix(op_or, Assoc::Left) | Op::infix(op_xor, Assoc::Left) | Op::infix(op_xnor, Assoc::Left))
+            .op(Op::infix(op_and, Assoc::Left))
+            .op(Op::infix(op_U, Assoc::Left)
+                | Op::infix(op_S, Assoc::Left)
+                | Op::infix(op_V, Assoc::Left)
+                | Op::infix(op_T, Assoc::Left))
+            .op(Op::prefix(op_X)
+                | Op::prefix(op_G)
+                | Op::prefix(op_F)
+                | Op::prefix(op_Y)
+                | Op::prefix(op_Z)
+                | Op::prefix(op_H)
+                | Op::prefix(op_O))
+            .op(Op::prefix(op_EX)
+                | Op::prefix(op_AX)
+                | Op::prefix(op_EF)
+                | Op::prefix(op_AF)
+                | Op::prefix(op_EG)
+                | Op::prefix(op_AG))
+            .op(Op::infix(op_eq, Assoc::Left)
+                | Op::infix(op_ne, Assoc::Left)
+                | Op::infix(op_lt, Assoc::Left)
+                | Op::infix(op_le, Assoc::Left)
+                | Op::infix(op_gt, Assoc::Left)
+                | Op::infix(op_ge, Assoc::Left))
+            .op(Op::infix(op_in, Assoc::Left))
+            .op(Op::infix(op_union, Assoc::Left))
+            .op(Op::infix(op_range, Assoc::Left))
+            .op(Op::infix(op_shl, Assoc::Left) | Op::infix(op_shr, Assoc::Left))
+            .op(Op::infix(op_add, Assoc::Left) | Op::infix(op_sub, Assoc::Left))
+            .op(Op::infix(op_mul, Assoc::Left) | Op::infix(op_div, Assoc::Left) | Op::infix(op_mod, Assoc::Left))
+            .op(Op::prefix(op_neg))
+            .op(Op::infix(op_concat, Assoc::Left))
+            .op(Op::prefix(op_not))
+            .op(Op::postfix(dot_access) | Op::postfix(index) | Op::postfix(bit_select))
+    });
+    &PRATT
+}
+
+/// One `…;` item of a list section.
+pub enum Item {
+    Var(VarDecl),
+    Define(Define),
+    Assign(Assign),
+    Call(CallDecl),
+    Exit(ExitDecl),
+}
+
+/// An expression with the depth of its tree; depth `POISONED` marks an error already reported.
+type Built = (Expr, u32);
+const POISONED: u32 = u32::MAX;
+
+/// Converts pest pairs of one chunk into AST nodes.
+pub struct Builder {
+    /// Byte offset of the chunk in the file.
+    base: usize,
+    diags: RefCell<Vec<Diagnostic>>,
+}
+
+impl Builder {
+    pub fn new(base: usize) -> Builder {
+        Builder { base, diags: RefCell::new(Vec::new()) }
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diags.into_inner()
+    }
+
+    fn report(&self, d: Diagnostic) {
+        self.diags.borrow_mut().push(d);
+    }
+
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.base + s.start(), self.base + s.end())
+    }
+
+    fn ident(&self, p: &Pair<Rule>) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(p) }
+    }
+
+    /// Pairs that carry meaning (named punctuation and keywords are skipped).
+    fn meaningful<'i>(p: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
+        p.into_inner().filter(|c| !is_token(c.as_rule()))
+    }
+
+    // ------------------------------------------------------------------ top level
+
+    /// `TERMINATION rule;` → the rule name and its span.
+    pub fn termination(&self, chunk: Pair<Rule>) -> Option<Ident> {
+        chunk.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.ident(&p))
+    }
+
+    /// `MODULE name(params)` → name and parameters.
+    pub fn module_header(&self, chunk: Pair<Rule>) -> (Ident, Vec<Ident>) {
+        let mut name = None;
+        let mut params = Vec::new();
+        for p in chunk.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(&p)),
+                Rule::module_params => {
+                    params = p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(|q| self.ident(&q)).collect()
+                }
+                _ => {}
+            }
+        }
+        let name = name.unwrap_or(Ident { name: String::new(), span: Span::new(self.base, self.base) });
+        (name, params)
+    }
+
+    /// `section_chunk` → the section.
+    pub fn section_chunk(&self, chunk: Pair<Rule>) -> Option<Section> {
+        let section = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+        Some(self.section(section))
+    }
+
+    fn section(&self, p: Pair<Rule>) -> Section {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::constants_section => {
+                let names = children(p, Rule::ident).map(|q| self.ident(&q)).collect();
+                Section::Constants { names, span }
+            }
+            Rule::init_section => Section::Init { expr: self.single_expr(p), span },
+            Rule::trans_section => Section::Trans { expr: self.single_expr(p), span },
+            Rule::invar_section => Section::Invar { expr: self.single_expr(p), span },
+            Rule::fairness_section => {
+                let justice = p.clone().into_inner().next().is_some_and(|k| k.as_rule() == Rule::k_JUSTICE);
+                Section::Fairness { expr: self.single_expr(p), justice, span }
+            }
+            Rule::compassion_section => {
+                let mut it = children(p, Rule::expr);
+                let pe = it.next().expect("grammar: COMPASSION has two expressions");
+                let qe = it.next().expect("grammar: COMPASSION has two expressions");
+                Section::Compassion { p: self.expr(pe), q: self.expr(qe), span }
+            }
+            Rule::spec_section => Section::Spec(self.spec(p)),
+            other => unreachable!("grammar: {other:?} is not a section"),
+        }
+    }
+
+    /// One item of a list section (`var_item`, `define_item`, …).
+    pub fn item(&self, chunk: Pair<Rule>) -> Option<Item> {
+        let p = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+        let span = self.span(&p);
+        Some(match p.as_rule() {
+            Rule::var_decl => Item::Var(self.var_decl(p)),
+            Rule::define => {
+                let (name, expr) = self.named_condition(p);
+                Item::Define(Define { name, expr, span })
+            }
+            Rule::assign => Item::Assign(self.assign(p)),
+            Rule::call_decl => {
+                let (target, condition) = self.named_condition(p);
+                Item::Call(CallDecl { target, condition, span })
+            }
+            Rule::exit_decl => {
+                let (name, condition) = self.named_condition(p);
+                Item::Exit(ExitDecl { name, condition, span })
+            }
+            other => unreachable!("grammar: {other:?} is not a section item"),
+        })
+    }
+
+    fn single_expr(&self, p: Pair<Rule>) -> Expr {
+        match p.into_inner().find(|q| q.as_rule() == Rule::expr) {
+            Some(e) => self.expr(e),
+            None => unreachable!("grammar: section has an expression"),
+        }
+    }
+
+    fn named_condition(&self, p: Pair<Rule>) -> (Ident, Expr) {
+        let mut it = Self::meaningful(p);
+        let name = self.ident(&it.next().expect("grammar: name"));
+        let cond = self.expr(it.next().expect("grammar: condition"));
+        (name, cond)
+    }
+
+    fn var_decl(&self, p: Pair<Rule>) -> VarDecl {
+        let span = self.span(&p);
+        let mut it = Self::meaningful(p);
+        let name = self.ident(&it.next().expect("grammar: var name"));
+        let ty = self.type_spec(it.next().expect("grammar: var type"));
+        VarDecl { name, ty, span }
+    }
+
+    fn type_spec(&self, p: Pair<Rule>) -> TypeSpec {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::boolean_type => TypeSpec::Boolean(span),
+            Rule::range_type => {
+                let mut it = Self::meaningful(p);
+                let lo = self.expr(it.next().expect("grammar: lower bound"));
+                let hi = self.expr(it.next().expect("grammar: upper bound"));
+                TypeSpec::Range { lo, hi, span }
+            }
+            Rule::array_type => {
+                let mut it = Self::meaningful(p);
+                let lo = self.expr(it.next().expect("grammar: lower bound"));
+                let hi = self.expr(it.next().expect("grammar: upper bound"));
+                let elem = Box::new(self.type_spec(it.next().expect("grammar: element type")));
+                TypeSpec::Array { lo, hi, elem, span }
+            }
+            Rule::enum_type => {
+                let values = Self::meaningful(p).map(|v| self.enum_value(v)).collect();
+                TypeSpec::Enum { values, span }
+            }
+            Rule::instance_type | Rule::process_type => {
+                let process = p.as_rule() == Rule::process_type;
+                let mut module = None;
+                let mut args = Vec::new();
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::ident => module = Some(self.ident(&q)),
+                        Rule::call_args => args = self.expr_list(q),
+                        _ => {}
+                    }
+                }
+                let module = module.expect("grammar: instance names a module");
+                TypeSpec::Instance { module, args, process, span }
+            }
+            Rule::word_type | Rule::unsupported_type => {
+                TypeSpec::Unsupported { what: p.as_str().split_whitespace().collect::<Vec<_>>().join(" "), span }
+            }
+            other => unreachable!("grammar: {other:?} is not a type"),
+        }
+    }
+
+    fn enum_value(&self, p: Pair<Rule>) -> EnumValue {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::enum_int => match self.int_value(p.as_str(), span) {
+                Some(v) => EnumValue::Int(v, span),
+                None => EnumValue::Int(0, span),
+            },
+            _ => EnumValue::Symbol(self.ident(&p)),
+        }
+    }
+
+    fn assign(&self, p: Pair<Rule>) -> Assign {
+        let span = self.span(&p);
+        let mut it = Self::meaningful(p);
+        let target_pair = it.next().expect("grammar: assignment target");
+        let kind = match target_pair.as_rule() {
+            Rule::init_target => AssignKind::Init,
+            Rule::next_target => AssignKind::Next,
+            _ => AssignKind::Invariant,
+        };
+        let var_ref = target_pair.into_inner().find(|q| q.as_rule() == Rule::var_ref).expect("grammar: var_ref");
+        let target = self.expr(var_ref);
+        let value = self.expr(it.next().expect("grammar: assigned value"));
+        Assign { kind, target, value, span }
+    }
+
+    fn spec(&self, p: Pair<Rule>) -> Spec {
+        let span = self.span(&p);
+        let mut inner = p.into_inner();
+        let kw = inner.next().expect("grammar: spec keyword");
+        let keyword = self.span(&kw);
+        let kind = match kw.as_rule() {
+            Rule::k_INVARSPEC => SpecKind::Invar,
+            Rule::k_LTLSPEC => SpecKind::Ltl,
+            Rule::k_PSLSPEC => SpecKind::Psl,
+            Rule::k_COMPUTE => SpecKind::Compute,
+            _ => SpecKind::Ctl,
+        };
+        let mut name = None;
+        let mut expr = None;
+        for q in inner {
+            match q.as_rule() {
+                Rule::spec_name => name = q.into_inner().find(|r| r.as_rule() == Rule::ident).map(|r| self.ident(&r)),
+                Rule::expr => expr = Some(self.expr(q)),
+                _ => {}
+            }
+        }
+        Spec { kind, keyword, name, expr, span }
+    }
+
+    fn expr_list(&self, p: Pair<Rule>) -> Vec<Expr> {
+        Self::meaningful(p).map(|e| self.expr(e)).collect()
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    /// Any expression rule (`expr`, `until_operand`, `bound`, `var_ref`) → an AST expression.
+    pub fn expr(&self, p: Pair<Rule>) -> Expr {
+        self.build(p).0
+    }
+
+    fn build(&self, p: Pair<Rule>) -> Built {
+        let span = self.span(&p);
+        let pairs = p.into_inner();
+        if let Some(op) = pairs.clone().filter(|q| folds_recursively(q.as_rule())).nth(MAX_EXPR_DEPTH as usize) {
+            return self.too_deep(span, self.span(&op));
+        }
+        pratt()
+            .map_primary(|q| self.primary(q))
+            .map_prefix(|op, rhs| self.prefix(op, rhs))
+            .map_infix(|lhs, op, rhs| self.infix(lhs, op, rhs))
+            .map_postfix(|lhs, op| self.postfix(lhs, op))
+            .parse(pairs)
+    }
+
+    /// Reports an expression deeper than the limit; `anchor` is the operator that crossed it.
+    fn too_deep(&self, span: Span, anchor: Span) -> Built {
+        self.report(
+            Diagnostic::error("E0011", "expression nested too deeply", anchor)
+                .with_label_message(format!("more than {MAX_EXPR_DEPTH} levels of operators"))
+                .with_help("split the expression into several DEFINEs, or use `x in {…}` instead of long chains of `|`"),
+        );
+        (Expr { kind: ExprKind::Error, span }, POISONED)
+    }
+
+    /// Combines children into a node one level deeper, unless a child is poisoned or the
+    /// node would be too deep.
+    /// `anchor` is the node's operator or opening keyword: where "too deep" is reported.
+    fn node(&self, kind: ExprKind, span: Span, anchor: Span, child_depths: &[u32]) -> Built {
+        let max = child_depths.iter().copied().max().unwrap_or(0);
+        if max == POISONED {
+            return (Expr { kind: ExprKind::Error, span }, POISONED);
+        }
+        if max + 1 > MAX_EXPR_DEPTH {
+            return self.too_deep(span, anchor);
+        }
+        (Expr { kind, span }, max + 1)
+    }
+
+    fn leaf(&self, kind: ExprKind, span: Span) -> Built {
+        (Expr { kind, span }, 1)
+    }
+
+    fn primary(&self, p: Pair<Rule>) -> Built {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::paren => {
+                let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: paren");
+                let (mut e, d) = self.build(inner);
+                e.span = span;
+                (e, d)
+            }
+            Rule::int_lit => match self.int_value(p.as_str(), span) {
+                Some(v) => self.leaf(ExprKind::Int(v), span),
+                None => self.leaf(ExprKind::Error, span),
+            },
+            Rule::word_lit => {
+                self.report(
+                    Diagnostic::error("E0014", "word constants are not supported", span)
+                        .with_label_message("word constant")
+                        .with_help("xmv-rs supports boolean, integer-range and enumeration types; use an integer"),
+                );
+                self.leaf(ExprKind::Error, span)
+            }
+            Rule::k_TRUE => self.leaf(ExprKind::Bool(true), span),
+            Rule::k_FALSE => self.leaf(ExprKind::Bool(false), span),
+            Rule::k_self | Rule::k_EXIT | Rule::ident => self.leaf(ExprKind::Name(p.as_str().to_string()), span),
+            Rule::case_expr => {
+                let mut branches = Vec::new();
+                let mut depths = Vec::new();
+                for b in Self::meaningful(p) {
+                    let bspan = self.span(&b);
+                    let mut it = Self::meaningful(b);
+                    let (condition, dc) = self.build(it.next().expect("grammar: case condition"));
+                    let (value, dv) = self.build(it.next().expect("grammar: case value"));
+                    depths.extend([dc, dv]);
+                    branches.push(CaseBranch { condition, value, span: bspan });
+                }
+                self.node(ExprKind::Case(branches), span, head(span, 4), &depths)
+            }
+            Rule::set_expr => {
+                let (items, depths) = self.build_list(p);
+                self.node(ExprKind::Set(items), span, head(span, 1), &depths)
+            }
+            Rule::next_expr | Rule::init_expr => {
+                let is_next = p.as_rule() == Rule::next_expr;
+                let inner = p.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: next/init");
+                let (e, d) = self.build(inner);
+                let kind = if is_next { ExprKind::Next(Box::new(e)) } else { ExprKind::Init(Box::new(e)) };
+                self.node(kind, span, head(span, 4), &[d])
+            }
+            Rule::func_call => {
+                let mut it = p.into_inner();
+                let name = self.ident(&it.next().expect("grammar: function name"));
+                let anchor = name.span;
+                let (args, depths): (Vec<Expr>, Vec<u32>) =
+                    it.filter(|q| q.as_rule() == Rule::expr).map(|q| self.build(q)).unzip();
+                self.node(ExprKind::Call(name, args), span, anchor, &depths)
+            }
+            Rule::until_e | Rule::until_a => {
+                let universal = p.as_rule() == Rule::until_a;
+                let mut it = p.into_inner().filter(|q| q.as_rule() == Rule::until_operand);
+                let (lhs, dl) = self.build(it.next().expect("grammar: until lhs"));
+                let (rhs, dr) = self.build(it.next().expect("grammar: until rhs"));
+                self.node(ExprKind::Until { universal, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span, head(span, 1), &[dl, dr])
+            }
+            other => unreachable!("grammar: {other:?} is not a primary expression"),
+        }
+    }
+
+    fn build_list(&self, p: Pair<Rule>) -> (Vec<Expr>, Vec<u32>) {
+        Self::meaningful(p).map(|q| self.build(q)).unzip()
+    }
+
+    fn prefix(&self, op: Pair<Rule>, (rhs, d): Built) -> Built {
+        let anchor = self.span(&op);
+        let span = anchor.to(rhs.span);
+        let r = Box::new(rhs);
+        let kind = match op.as_rule() {
+            Rule::op_not => ExprKind::Unary(UnaryOp::Not, r),
+            Rule::op_neg => ExprKind::Unary(UnaryOp::Neg, r),
+            Rule::op_EX => ExprKind::Ctl(CtlOp::EX, r),
+            Rule::op_AX => ExprKind::Ctl(CtlOp::AX, r),
+            Rule::op_EF => ExprKind::Ctl(CtlOp::EF, r),
+            Rule::op_AF => ExprKind::Ctl(CtlOp::AF, r),
+            Rule::op_EG => ExprKind::Ctl(CtlOp::EG, r),
+            Rule::op_AG => ExprKind::Ctl(CtlOp::AG, r),
+            _ => ExprKind::Ltl(op.as_str().to_string(), vec![*r]),
+        };
+        self.node(kind, span, anchor, &[d])
+    }
+
+    fn infix(&self, (lhs, dl): Built, op: Pair<Rule>, (rhs, dr): Built) -> Built {
+        let span = lhs.span.to(rhs.span);
+        let anchor = self.span(&op);
+        let (l, r) = (Box::new(lhs), Box::new(rhs));
+        let kind = match op.as_rule() {
+            Rule::op_range => ExprKind::Range(l, r),
+            Rule::op_ite => {
+                let middle = op.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: ?: middle");
+                let (m, dm) = self.build(middle);
+                return self.node(ExprKind::Ite(l, Box::new(m), r), span, anchor, &[dl, dm, dr]);
+            }
+            rule => match binary_op(rule) {
+                Some(b) => ExprKind::Binary(b, l, r),
+                None => ExprKind::Ltl(op.as_str().to_string(), vec![*l, *r]),
+            },
+        };
+        self.node(kind, span, anchor, &[dl, dr])
+    }
+
+    fn postfix(&self, (lhs, dl): Built, op: Pair<Rule>) -> Built {
+        let anchor = self.span(&op);
+        let span = lhs.span.to(anchor);
+        match op.as_rule() {
+            Rule::dot_access => {
+                let field = op.into_inner().find(|q| q.as_rule() == Rule::ident).expect("grammar: field");
+                let field = self.ident(&field);
+                self.node(ExprKind::Dot(Box::new(lhs), field), span, anchor, &[dl])
+            }
+            Rule::index => {
+                let e = op.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: index");
+                let (i, di) = self.build(e);
+                self.node(ExprKind::Index(Box::new(lhs), Box::new(i)), span, anchor, &[dl, di])
+            }
+            _ => {
+                let op_span = self.span(&op);
+                self.report(
+                    Diagnostic::error("E0016", "bit selection `[high : low]` is not supported", op_span)
+                        .with_label_message("bit selection applies to words")
+                        .with_help("xmv-rs has no word types; use an integer range variable"),
+                );
+                (Expr { kind: ExprKind::Error, span }, POISONED)
+            }
+        }
+    }
+
+    /// Parses a decimal literal (optionally with a leading `-`) within NuSMV's range.
+    fn int_value(&self, text: &str, span: Span) -> Option<i64> {
+        let (neg, digits) = match text.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, text),
+        };
+        let value = digits.parse::<i64>().ok().filter(|v| *v <= MAX_INT);
+        match value {
+            Some(v) => Some(if neg { -v } else { v }),
+            None => {
+                self.report(
+                    Diagnostic::error("E0009", format!("integer constant `{text}` is out of range"), span)
+                        .with_label_message("does not fit in 32 bits")
+                        .with_help(format!("integer constants must lie between -{MAX_INT} and {MAX_INT}")),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn binary_op(rule: Rule) -> Option<BinaryOp> {
+    Some(match rule {
+        Rule::op_implies => BinaryOp::Implies,
+        Rule::op_iff => BinaryOp::Iff,
+        Rule::op_or => BinaryOp::Or,
+        Rule::op_xor => BinaryOp::Xor,
+        Rule::op_xnor => BinaryOp::Xnor,
+        Rule::op_and => BinaryOp::And,
+        Rule::op_eq => BinaryOp::Eq,
+        Rule::op_ne => BinaryOp::Ne,
+        Rule::op_lt => BinaryOp::Lt,
+        Rule::op_le => BinaryOp::Le,
+        Rule::op_gt => BinaryOp::Gt,
+        Rule::op_ge => BinaryOp::Ge,
+        Rule::op_in => BinaryOp::In,
+        Rule::op_union => BinaryOp::Union,
+        Rule::op_shl => BinaryOp::Shl,
+        Rule::op_shr => BinaryOp::Shr,
+        Rule::op_add => BinaryOp::Add,
+        Rule::op_sub => BinaryOp::Sub,
+        Rule::op_mul => BinaryOp::Mul,
+        Rule::op_div => BinaryOp::Div,
+        Rule::op_mod => BinaryOp::Mod,
+        Rule::op_concat => BinaryOp::Concat,
+        _ => return None,
+    })
+}
+
+/// Operators that pest's Pratt parser folds by recursion: prefix operators and the
+/// right-associative `->` and `? :`. Runs of them are counted before folding.
+fn folds_recursively(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        op_not | op_neg | op_EX | op_AX | op_EF | op_AF | op_EG | op_AG | op_X | op_G | op_F | op_Y | op_Z | op_H | op_O | op_implies | op_ite
+    )
+}
+
+/// The first `len` bytes of a span (an opening keyword or bracket).
+fn head(span: Span, len: u32) -> Span {
+    Span { start: span.start, end: (span.start + len).min(span.end) }
+}
+
+/// The children of `p` produced by `rule`.
+fn children(p: Pair<'_, Rule>, rule: Rule) -> impl Iterator<Item = Pair<'_, Rule>> {
+    p.into_inner().filter(move |q| q.as_rule() == rule)
+}
+
+/// Named punctuation and keyword tokens: present in the parse tree only for error messages.
+pub fn is_token(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        semi | colon
+            | assign_op
+            | comma
+            | lparen
+            | rparen
+            | lbrack
+            | rbrack
+            | lbrace
+            | rbrace
+            | dotdot
+            | k_MODULE
+            | k_TERMINATION
+            | k_VAR
+            | k_IVAR
+            | k_FROZENVAR
+            | k_DEFINE
+            | k_CONSTANTS
+            | k_ASSIGN
+            | k_INIT
+            | k_TRANS
+            | k_INVAR
+            | k_FAIRNESS
+            | k_JUSTICE
+            | k_COMPASSION
+            | k_SPEC
+            | k_CTLSPEC
+            | k_INVARSPEC
+            | k_LTLSPEC
+            | k_PSLSPEC
+            | k_COMPUTE
+            | k_NAME
+            | k_CALL
+            | k_boolean
+            | k_array
+            | k_of
+            | k_process
+            | k_case
+            | k_esac
+            | k_next
+            | k_init
+            | k_E
+            | k_A
+            | k_U
+            | EOI
+    )
+}

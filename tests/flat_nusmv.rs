@@ -1,0 +1,147 @@
+//! Differential test against NuSMV 2.5.4: random control-flow-style models (tools/cfg_model.rs,
+//! with deadlocks, `FAIRNESS` constraints and `INVARSPEC`s) checked by NuSMV and by the flat
+//! checker on the directly built Kripke structure; every verdict must agree.
+//!
+//! Runs only when `NUSMV=/path/to/NuSMV` points to an executable (never in CI); otherwise it
+//! prints why it was skipped and passes. `XMV_TEST_CASES=N` sets the number of models (default
+//! 150).
+
+#[path = "../tools/cfg_model.rs"]
+mod cfg_model;
+mod support;
+
+use cfg_model::{CfgModel, CfgParams, ctl_text};
+use std::path::PathBuf;
+use std::process::Command;
+use support::random::{Rng, cases};
+use xmv_rs::check::flat::{CheckOptions, check_ctl, check_invariants};
+use xmv_rs::ctl::Ctl;
+
+fn nusmv() -> Option<PathBuf> {
+    let Some(path) = std::env::var_os("NUSMV").map(PathBuf::from) else {
+        eprintln!("skipping the NuSMV differential test: NUSMV is not set");
+        return None;
+    };
+    if !path.is_file() {
+        eprintln!("skipping the NuSMV differential test: NUSMV={} is not a file", path.display());
+        return None;
+    }
+    Some(path)
+}
+
+/// NuSMV's CTL verdicts and invariant verdicts, in file order.
+fn run_nusmv(bin: &PathBuf, smv: &str, case: usize) -> (Vec<bool>, Vec<bool>) {
+    let file = std::env::temp_dir().join(format!("xmv-diff-{}-{case}.smv", std::process::id()));
+    std::fs::write(&file, smv).expect("write temporary model");
+    let out = Command::new(bin).arg("-dcx").arg(&file).output().expect("run NuSMV");
+    let _ = std::fs::remove_file(&file);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let verdict = |l: &str| l.trim_end().ends_with("is true");
+    let specs = text.lines().filter(|l| l.starts_with("-- specification")).map(verdict).collect();
+    let invars = text.lines().filter(|l| l.starts_with("-- invariant")).map(verdict).collect();
+    (specs, invars)
+}
+
+#[test]
+fn verdicts_agree_with_nusmv_on_generated_models() {
+    let Some(bin) = nusmv() else { return };
+    let mut rng = Rng::new(0xd1ff);
+    let (mut specs_agreed, mut invars_agreed, mut models) = (0, 0, 0);
+    for case in 0..cases(150) {
+        let states = 3 + rng.below(40);
+        let mut p = CfgParams::new(states, 15, rng.next_u64());
+        p.labels = 3 + rng.below(4);
+        p.label_size = (states / 5).max(1);
+        p.deadlock_percent = [0, 0, 10, 30][rng.below(4)];
+        p.fairness = [0, 0, 1, 2][rng.below(4)];
+        p.invariants = 3;
+        p.depth = 1 + rng.below(3);
+        let model = CfgModel::generate(&p);
+        let smv = model.to_smv();
+        let (their_specs, their_invars) = run_nusmv(&bin, &smv, case);
+        assert_eq!(their_specs.len(), model.specs.len(), "NuSMV did not check every spec of:\n{smv}");
+        assert_eq!(their_invars.len(), model.invariants.len(), "NuSMV did not check every invariant of:\n{smv}");
+        let k = model.to_kripke();
+        let ours = check_ctl(&k, &model.specs, &model.fairness, &CheckOptions { threads: 1, traces: false });
+        for (i, (v, theirs)) in ours.verdicts.iter().zip(&their_specs).enumerate() {
+            assert_eq!(v.holds, *theirs, "case {case}, SPEC {}:\n{smv}", ctl_text(&model.specs[i]));
+            specs_agreed += 1;
+        }
+        let invariants: Vec<Ctl<u32>> = model.invariant_props().into_iter().map(Ctl::Atom).collect();
+        let inv = check_invariants(&k, &invariants, false);
+        for (v, theirs) in inv.iter().zip(&their_invars) {
+            assert_eq!(v.holds, *theirs, "case {case}, invariant:\n{smv}");
+            invars_agreed += 1;
+        }
+        models += 1;
+    }
+    eprintln!("NuSMV agreement: {specs_agreed} CTL specs and {invars_agreed} invariants on {models} models");
+}
+
+/// NuSMV's verdict lines of one kind (`-- specification` or `-- invariant`), in its output order,
+/// with runs of spaces collapsed.
+fn verdict_lines(text: &str, kind: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with(kind))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// Runs `bin` on `file` (NuSMV with `-dcx`, xmv-rs `check --no-trace`); returns its exit code and
+/// stdout.
+fn run(bin: &std::path::Path, args: &[&str], file: &std::path::Path) -> (Option<i32>, String) {
+    let out = Command::new(bin).args(args).arg(file).output().expect("run a checker");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The whole pipeline (`xmv-rs check`) against NuSMV on the bundled flat models and on generated
+/// ones: same verdict lines (formula text included) for CTL specs and for invariants. NuSMV
+/// prints all CTL specs before all invariants; xmv-rs prints file order, so each kind is compared
+/// in its own order. Files NuSMV rejects (procedure modules) or xmv-rs rejects are listed.
+#[test]
+fn end_to_end_verdicts_agree_with_nusmv() {
+    let Some(nusmv_bin) = nusmv() else { return };
+    let xmv = std::path::Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("specs"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "smv")).collect())
+        .unwrap_or_default();
+    files.sort();
+    let mut rng = Rng::new(0xe2e);
+    for case in 0..cases(150) / 3 {
+        let states = 3 + rng.below(60);
+        let mut p = CfgParams::new(states, 20, rng.next_u64());
+        p.labels = 3 + rng.below(5);
+        p.label_size = (states / 5).max(1);
+        p.deadlock_percent = [0, 0, 10, 30][rng.below(4)];
+        p.fairness = [0, 0, 1, 2][rng.below(4)];
+        p.invariants = 3;
+        p.depth = 1 + rng.below(3);
+        let file = std::env::temp_dir().join(format!("xmv-e2e-{}-{case}.smv", std::process::id()));
+        std::fs::write(&file, CfgModel::generate(&p).to_smv()).expect("write temporary model");
+        files.push(file);
+    }
+    let (mut lines_agreed, mut models, mut skipped) = (0, 0, Vec::new());
+    for file in &files {
+        let (_, theirs) = run(&nusmv_bin, &["-dcx"], file);
+        let (code, ours) = run(xmv, &["check", "--no-trace"], file);
+        let their_specs = verdict_lines(&theirs, "-- specification");
+        let their_invars = verdict_lines(&theirs, "-- invariant");
+        if their_specs.is_empty() && their_invars.is_empty() {
+            skipped.push(format!("{} (NuSMV rejects it)", file.display()));
+            continue;
+        }
+        if code == Some(2) {
+            skipped.push(format!("{} (xmv-rs rejects it)", file.display()));
+            continue;
+        }
+        assert_eq!(verdict_lines(&ours, "-- specification"), their_specs, "CTL verdicts differ on {}", file.display());
+        assert_eq!(verdict_lines(&ours, "-- invariant"), their_invars, "invariant verdicts differ on {}", file.display());
+        lines_agreed += their_specs.len() + their_invars.len();
+        models += 1;
+        if file.starts_with(std::env::temp_dir()) {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    eprintln!("end to end: {lines_agreed} verdict lines agree with NuSMV on {models} models; skipped: {skipped:?}");
+}

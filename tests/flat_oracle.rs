@@ -1,0 +1,281 @@
+//! The flat checker against the independent path-semantics oracle (tests/support/oracle.rs) on
+//! random Kripke structures with deadlocks and optional fairness, and on hand-made models whose
+//! NuSMV 2.5.4 verdicts are known. `XMV_TEST_CASES=N` runs N random structures (default 300).
+
+mod support;
+
+use support::oracle::Model;
+use support::random::{Rng, cases, formula, model, propositional, to_kripke};
+use xmv_rs::report::trace::{SpecOutcome, Trace, TraceKind};
+use xmv_rs::check::flat::{CheckOptions, check_invariants, has_existential_top, check_ctl, fair_states, satisfying_states};
+use xmv_rs::ctl::Ctl;
+
+const FORMULAS_PER_MODEL: usize = 25;
+
+fn states(outcome: &SpecOutcome) -> Vec<u32> {
+    outcome.trace.as_ref().expect("a trace").steps.iter().map(|s| s.state).collect()
+}
+
+fn fairness_ids(m: &Model) -> Vec<u32> {
+    m.fairness.iter().map(|&p| p as u32).collect()
+}
+
+fn bits(set: &fixedbitset::FixedBitSet, n: usize) -> Vec<bool> {
+    (0..n).map(|s| set.contains(s)).collect()
+}
+
+#[test]
+fn per_state_labels_match_the_oracle() {
+    let mut rng = Rng::new(0x5eed_f1a7);
+    let mut compared = 0;
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let fairness = fairness_ids(&m);
+        assert_eq!(bits(&fair_states(&k, &fairness), m.n()), m.fair(), "fair states, case {case}: {m:?}");
+        for _ in 0..FORMULAS_PER_MODEL {
+            let f = formula(&mut rng, 4);
+            let ours = bits(&satisfying_states(&k, &f, &fairness), m.n());
+            assert_eq!(ours, m.eval(&f), "case {case}: {f:?} on {m:?}");
+            compared += 1;
+        }
+    }
+    eprintln!("per-state labels: {compared} formulas agree with the oracle");
+}
+
+#[test]
+fn batched_verdicts_match_the_oracle_for_any_thread_count() {
+    let mut rng = Rng::new(0xba7c_4ed);
+    let (mut agree, mut vacuous) = (0, 0);
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let fairness = fairness_ids(&m);
+        // Repeat some formulas so that sharing across specs is exercised.
+        let mut specs: Vec<Ctl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4)).collect();
+        specs.extend(specs.clone().into_iter().take(5));
+        let one = check_ctl(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true });
+        let two = check_ctl(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true });
+        assert_eq!(one.verdicts, two.verdicts, "thread count changed results, case {case}");
+        let fair = m.fair();
+        assert_eq!(one.fair_states_empty, !fair.iter().any(|&f| f));
+        assert_eq!(one.no_fair_initial_state, !m.init.iter().any(|&s| fair[s]));
+        if one.no_fair_initial_state {
+            vacuous += 1;
+        }
+        for (spec, verdict) in specs.iter().zip(&one.verdicts) {
+            assert_eq!(verdict.holds, m.holds(spec), "case {case}: {spec:?} on {m:?}");
+            check_trace(&m, spec, verdict.holds, verdict.trace.as_ref());
+            agree += 1;
+        }
+    }
+    eprintln!("verdicts: {agree} specs agree with the oracle ({vacuous} models without fair initial states)");
+}
+
+/// INVARSPEC: holds iff every reachable state satisfies the (propositional) formula, whatever the
+/// fairness constraints; a counterexample is a shortest path to a violating state.
+#[test]
+fn invariants_match_reachability() {
+    let mut rng = Rng::new(0x1a7a);
+    let mut compared = 0;
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let dist = m.distances();
+        let invariants: Vec<Ctl<u32>> = (0..5).map(|_| propositional(&mut rng, 3)).collect();
+        let got = check_invariants(&k, &invariants, true);
+        for (inv, outcome) in invariants.iter().zip(&got) {
+            let value = m.eval(inv);
+            let shortest = (0..m.n()).filter(|&s| !value[s]).filter_map(|s| dist[s]).min();
+            assert_eq!(outcome.holds, shortest.is_none(), "case {case}: {inv:?} on {m:?}");
+            if let Some(d) = shortest {
+                let s = states(outcome);
+                assert_eq!(s.len(), d + 1, "counterexample is not shortest");
+                assert!(m.init.contains(&(s[0] as usize)) && !value[*s.last().unwrap() as usize]);
+                assert!(s.windows(2).all(|w| m.succ[w[0] as usize].contains(&(w[1] as usize))));
+            }
+            compared += 1;
+        }
+    }
+    eprintln!("invariants: {compared} agree with reachability");
+}
+
+/// A trace is a path from a fair initial state along transitions (closing its loop if any), and
+/// for the basic spec shapes it shows what it should.
+fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
+    let fair = m.fair();
+    let Some(t) = trace else {
+        let fair_init = m.init.iter().any(|&s| fair[s]);
+        assert!(holds, "false spec without counterexample: {spec:?}");
+        assert!(!fair_init || !has_existential_top(spec), "true existential spec without witness: {spec:?} on {m:?}");
+        return;
+    };
+    let mut s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
+    assert!(!s.is_empty());
+    assert!(m.init.contains(&s[0]) && fair[s[0]], "trace must start in a fair initial state");
+    if let Some(i) = t.loop_start {
+        assert!(i < s.len(), "loop start out of range");
+    }
+    for w in s.windows(2) {
+        assert!(m.succ[w[0]].contains(&w[1]), "trace step {w:?} is not a transition: {spec:?} {m:?}");
+    }
+    let raw = s.clone();
+    let looped = |t: &Trace| {
+        let start = t.loop_start.expect("lasso expected");
+        assert!(m.succ[*raw.last().unwrap()].contains(&raw[start]), "loop does not close");
+        let cycle = &raw[start..];
+        for &f in &m.fairness {
+            assert!(cycle.iter().any(|&x| m.props[f][x]), "loop misses a fairness set: {spec:?} {m:?} {t:?}");
+        }
+    };
+    assert_eq!(t.kind, if holds { TraceKind::Witness } else { TraceKind::Counterexample });
+    // From here on `s` is the lasso unrolled once: the loop's first state follows the last state.
+    if let Some(i) = t.loop_start {
+        s.push(s[i]);
+    }
+    // The explanation of the top operator is a prefix ending at index `i`; explanations of nested
+    // existential subformulas may continue after it.
+    let reaches = |goal: &dyn Fn(usize) -> bool, through: &dyn Fn(usize) -> bool| {
+        (0..s.len()).any(|i| goal(s[i]) && fair[s[i]] && s[..i].iter().all(|&x| through(x)))
+    };
+    match (spec, holds) {
+        (Ctl::AG(a), false) => {
+            let a = m.eval(a);
+            assert!(reaches(&|x| !a[x], &|_| true));
+        }
+        (Ctl::EF(a), true) => {
+            let a = m.eval(a);
+            assert!(reaches(&|x| a[x], &|_| true));
+        }
+        (Ctl::AX(a), false) => assert!(s.len() >= 2 && !m.eval(a)[s[1]] && fair[s[1]]),
+        (Ctl::EX(a), true) => assert!(s.len() >= 2 && m.eval(a)[s[1]] && fair[s[1]]),
+        (Ctl::AF(a), false) => {
+            let a = m.eval(a);
+            assert!(s.iter().all(|&x| !a[x]));
+            looped(t);
+        }
+        (Ctl::EG(a), true) => {
+            let a = m.eval(a);
+            assert!(s.iter().all(|&x| a[x]), "EG witness leaves the set: {spec:?} {m:?} {t:?}");
+            looped(t);
+        }
+        (Ctl::EU(a, b), true) => {
+            let (a, b) = (m.eval(a), m.eval(b));
+            assert!(reaches(&|x| b[x], &|x| a[x]));
+        }
+        (Ctl::AU(a, b), false) => {
+            let (a, b) = (m.eval(a), m.eval(b));
+            if reaches(&|x| !a[x] && !b[x], &|x| !b[x]) {
+                return;
+            }
+            assert!(s.iter().all(|&x| !b[x]), "A[U] counterexample: {spec:?} {m:?} {t:?}");
+            looped(t);
+        }
+        _ => {}
+    }
+}
+
+/// Chain 0 → 1 → 2 → 3 with 3 a deadlock (NuSMV's `c : 0..3`, `next(c) := c + 1` model):
+/// NuSMV 2.5.4 warns that the fair states are empty and reports `AG c < 2` true.
+#[test]
+fn deadlocked_counter_is_vacuously_true_like_nusmv() {
+    let m = Model {
+        succ: vec![vec![1], vec![2], vec![3], vec![]],
+        init: vec![0],
+        props: vec![vec![true, true, false, false], vec![false, false, false, true]],
+        fairness: vec![],
+    };
+    let k = to_kripke(&m);
+    let specs = vec![
+        Ctl::AG(Box::new(Ctl::Atom(0))),
+        Ctl::EF(Box::new(Ctl::Atom(1))),
+        Ctl::Not(Box::new(Ctl::EF(Box::new(Ctl::Atom(1))))),
+        Ctl::EX(Box::new(Ctl::True)),
+    ];
+    let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
+    assert!(r.fair_states_empty && r.no_fair_initial_state);
+    assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
+}
+
+/// FAQ #007: two initial states, one of which reaches `b`; `EF b` and `!EF b` are both false.
+#[test]
+fn ef_and_not_ef_both_false_with_two_initial_states() {
+    let m = Model {
+        succ: vec![vec![0, 2], vec![1], vec![2]],
+        init: vec![0, 1],
+        props: vec![vec![false, false, true]],
+        fairness: vec![],
+    };
+    let k = to_kripke(&m);
+    let ef = Ctl::EF(Box::new(Ctl::Atom(0)));
+    let specs = vec![ef.clone(), Ctl::Not(Box::new(ef))];
+    let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
+    assert!(!r.verdicts[0].holds && !r.verdicts[1].holds);
+    // The counterexample to EF b is the initial state that cannot reach b.
+    assert_eq!(states(&r.verdicts[0]), vec![1]);
+    assert_eq!(states(&r.verdicts[1]), vec![0, 2]);
+}
+
+/// A deadlock reachable from a live initial state: the deadlock is unfair, so `AX false` holds
+/// there and `AG p` ignores it, while the live part is checked normally.
+#[test]
+fn partial_deadlock_only_hides_the_dead_branch() {
+    // 0 -> 0, 0 -> 1 (deadlock); p holds in 0 only
+    let m = Model { succ: vec![vec![0, 1], vec![]], init: vec![0], props: vec![vec![true, false]], fairness: vec![] };
+    let k = to_kripke(&m);
+    let p = || Box::new(Ctl::Atom(0));
+    let specs = vec![Ctl::AG(p()), Ctl::AX(p()), Ctl::EF(Box::new(Ctl::Not(p()))), Ctl::EG(p())];
+    let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
+    let got: Vec<bool> = r.verdicts.iter().map(|v| v.holds).collect();
+    assert_eq!(got, vec![true, true, false, true]);
+    assert!(!r.fair_states_empty);
+    assert_eq!((states(&r.verdicts[3]), r.verdicts[3].trace.as_ref().unwrap().loop_start), (vec![0], Some(0)));
+}
+
+/// Fairness: with `FAIRNESS q` the path that stays in `¬q` forever is not fair, so `AF q` holds.
+#[test]
+fn fairness_rules_out_unfair_loops() {
+    // 0 -> 0, 0 -> 1, 1 -> 1; q holds in 1
+    let m = Model {
+        succ: vec![vec![0, 1], vec![1]],
+        init: vec![0],
+        props: vec![vec![false, true], vec![false, true]],
+        fairness: vec![1],
+    };
+    let k = to_kripke(&m);
+    let af = Ctl::AF(Box::new(Ctl::Atom(0)));
+    assert!(!check_ctl(&k, &[af.clone()], &[], &CheckOptions::default()).verdicts[0].holds);
+    assert!(check_ctl(&k, &[af], &[1], &CheckOptions::default()).verdicts[0].holds);
+}
+
+/// No states at all (e.g. contradictory INIT): every spec is vacuously true, with the warning flags.
+#[test]
+fn empty_structure_makes_everything_vacuously_true() {
+    let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0] };
+    let k = to_kripke(&m);
+    let specs = vec![Ctl::EF(Box::new(Ctl::Atom(0))), Ctl::AG(Box::new(Ctl::False))];
+    let r = check_ctl(&k, &specs, &[0], &CheckOptions::default());
+    assert!(r.fair_states_empty && r.no_fair_initial_state);
+    assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
+    assert!(check_invariants(&k, &[Ctl::False], true)[0].holds);
+}
+
+/// Witnesses continue into nested existential subformulas: `EF (p & EG q)` gives a path to a
+/// `p` state from which a `q`-lasso starts, like NuSMV's `explain`.
+#[test]
+fn nested_witness_continues_into_eg() {
+    // 0 -> 1 -> 2 -> 3 -> 2; p at 1 and 2, q at 2 and 3 (and 1 has no q-loop: 1 is not q)
+    let m = Model {
+        succ: vec![vec![1], vec![2], vec![3], vec![2]],
+        init: vec![0],
+        props: vec![vec![false, true, true, false], vec![false, false, true, true]],
+        fairness: vec![],
+    };
+    let k = to_kripke(&m);
+    let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(0)), Box::new(Ctl::EG(Box::new(Ctl::Atom(1)))))));
+    let r = check_ctl(&k, &[spec], &[], &CheckOptions::default());
+    assert!(r.verdicts[0].holds);
+    let trace = r.verdicts[0].trace.as_ref().unwrap();
+    assert_eq!(trace.kind, TraceKind::Witness);
+    assert_eq!((states(&r.verdicts[0]), trace.loop_start), (vec![0, 1, 2, 3], Some(2)));
+}

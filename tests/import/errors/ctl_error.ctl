@@ -1,0 +1,5 @@
+E G p
+E p q
+A X (p & ) 
+E F p $ q
+(X p)

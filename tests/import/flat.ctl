@@ -1,0 +1,2 @@
+A G E F p
+E G ~p

@@ -1,0 +1,2 @@
+E F done
+A F (q & E X u)

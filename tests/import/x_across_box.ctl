@@ -1,0 +1,3 @@
+E X E X q
+E X E X E X q
+E X p

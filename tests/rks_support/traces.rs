@@ -1,0 +1,157 @@
+//! Validation of the engines' witnesses and counterexamples against K(R): the run starts at the
+//! initial configuration, every step is a transition of K(R) (computed by the oracle's
+//! successor function), a lasso closes (with its pushed frames, for loops through recursion),
+//! and the run shows what the top-level operator claims — checked at each configuration with the
+//! bounded oracle, or the context oracle where the bound cannot decide.
+
+use super::ctl_text::F;
+use super::contexts;
+use super::oracle::{self, Config, Verdict};
+use xmv_rs::check::rks::{RksStep, RksTrace};
+use xmv_rs::ctl::Ctl;
+use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+
+const DEPTH: usize = 4;
+const STATES: usize = 4000;
+
+/// Counts of the semantic facts checked on traces (undecided: neither oracle applies).
+#[derive(Default, Debug)]
+pub struct TraceStats {
+    pub traces: usize,
+    pub facts_checked: usize,
+    pub facts_undecided: usize,
+}
+
+fn config(step: &RksStep) -> Config {
+    match step {
+        RksStep::Terminated => Config::Term,
+        RksStep::At { component, node, stack } => Config::At { stack: stack.clone(), comp: *component, node: *node },
+    }
+}
+
+/// `conf` with `frames` inserted at stack depth `d` (one more repetition of a recursive loop).
+fn push_frames(conf: &Config, d: usize, frames: &[(u32, u32)]) -> Config {
+    match conf {
+        Config::Term => Config::Term,
+        Config::At { stack, comp, node } => {
+            let mut s = stack[..d.min(stack.len())].to_vec();
+            s.extend_from_slice(frames);
+            s.extend_from_slice(&stack[d.min(stack.len())..]);
+            Config::At { stack: s, comp: *comp, node: *node }
+        }
+    }
+}
+
+/// Whether the trace of `formula` (verdict `holds`) from `initial` is a run of K(R) that shows
+/// the verdict. `Err` describes the first defect.
+pub fn validate(
+    rks: &RecursiveKripkeStructure,
+    initial: u32,
+    formula: &F,
+    holds: bool,
+    trace: &RksTrace,
+    stats: &mut TraceStats,
+) -> Result<(), String> {
+    stats.traces += 1;
+    let steps: Vec<Config> = trace.steps.iter().map(config).collect();
+    let start = Config::At { stack: Vec::new(), comp: initial, node: 0 };
+    if steps.first() != Some(&start) {
+        return Err(format!("the trace does not start at the initial configuration: {:?}", steps.first()));
+    }
+    if trace.counterexample == holds {
+        return Err(format!("counterexample flag {} for verdict {holds}", trace.counterexample));
+    }
+    let is_step = |a: &Config, b: &Config| oracle::successors(rks, a).contains(b);
+    for (i, w) in steps.windows(2).enumerate() {
+        if !is_step(&w[0], &w[1]) {
+            return Err(format!("step {i} -> {}: {:?} -> {:?} is not a transition", i + 1, w[0], w[1]));
+        }
+    }
+    // The run as checked: the steps, plus one repetition of the loop body with its frames.
+    let mut run = steps.clone();
+    if let Some(ls) = trace.loop_start {
+        if ls >= steps.len() {
+            return Err(format!("loop_start {ls} beyond {} steps", steps.len()));
+        }
+        let d = match &steps[ls] {
+            Config::At { stack, .. } => stack.len(),
+            Config::Term => 0,
+        };
+        let again: Vec<Config> = steps[ls..].iter().map(|c| push_frames(c, d, &trace.loop_push)).collect();
+        let again2: Vec<Config> = again.iter().map(|c| push_frames(c, d, &trace.loop_push)).collect();
+        let last = steps.last().unwrap_or(&start);
+        if !is_step(last, &again[0]) {
+            return Err(format!("the loop does not close: {last:?} -> {:?}", again[0]));
+        }
+        for w in again.windows(2) {
+            if !is_step(&w[0], &w[1]) {
+                return Err(format!("second repetition: {:?} -> {:?} is not a transition", w[0], w[1]));
+            }
+        }
+        if !is_step(again.last().unwrap_or(last), &again2[0]) {
+            return Err("the loop does not close in its second repetition".into());
+        }
+        run.extend(again);
+    } else if !trace.loop_push.is_empty() {
+        return Err("loop_push without loop_start".into());
+    }
+    // What the run must show: per position, a formula that must hold there.
+    let not = |f: &F| Ctl::Not(Box::new(f.clone()));
+    let and = |a: F, b: F| Ctl::And(Box::new(a), Box::new(b));
+    let lasso = trace.loop_start.is_some();
+    let n = run.len();
+    let mut facts: Vec<(usize, F)> = Vec::new();
+    let want = |cond: bool, what: &str| if cond { Ok(()) } else { Err(format!("a {what} trace has the wrong shape")) };
+    match (formula, holds) {
+        (Ctl::EX(a), true) | (Ctl::AX(a), false) => {
+            want(steps.len() == 2 && !lasso, "EX/AX")?;
+            facts.push((1, if holds { (**a).clone() } else { not(a) }));
+        }
+        (Ctl::EF(a), true) | (Ctl::AG(a), false) => {
+            want(!lasso, "EF/AG")?;
+            facts.push((n - 1, if holds { (**a).clone() } else { not(a) }));
+        }
+        (Ctl::EU(a, b), true) => {
+            want(!lasso, "EU")?;
+            facts.extend((0..n - 1).map(|i| (i, (**a).clone())));
+            facts.push((n - 1, (**b).clone()));
+        }
+        (Ctl::EG(a), true) | (Ctl::AF(a), false) => {
+            want(lasso, "EG/AF")?;
+            let g = if holds { (**a).clone() } else { not(a) };
+            facts.extend((0..n).map(|i| (i, g.clone())));
+        }
+        (Ctl::AU(a, b), false) => {
+            facts.extend((0..n - 1).map(|i| (i, not(b))));
+            facts.push((n - 1, if lasso { not(b) } else { and(not(a), not(b)) }));
+        }
+        _ => return Err("a trace for a spec that has none".into()),
+    }
+    for (i, f) in facts {
+        // The bounded unfolding first; the context oracle where the bound cannot decide.
+        let v = match oracle::check_at(rks, run[i].clone(), &f, DEPTH, STATES).0 {
+            Verdict::Unknown => match contexts::check_at(rks, &f, &run[i]) {
+                Some(Ok(true)) => Verdict::Holds,
+                Some(Ok(false)) => Verdict::Fails,
+                Some(Err(e)) => return Err(e),
+                None => Verdict::Unknown,
+            },
+            v => v,
+        };
+        match v {
+            Verdict::Holds => stats.facts_checked += 1,
+            Verdict::Unknown => stats.facts_undecided += 1,
+            Verdict::Fails => return Err(format!("position {i} ({:?}) does not satisfy the claimed subformula", run[i])),
+        }
+    }
+    Ok(())
+}
+
+/// True if the engines promise a trace for this spec and verdict.
+pub fn trace_expected(formula: &F, holds: bool) -> bool {
+    match formula {
+        Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..) => holds,
+        Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..) => !holds,
+        _ => false,
+    }
+}
