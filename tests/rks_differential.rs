@@ -1,11 +1,12 @@
 //! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
-//! exits, both termination rules) and random formulas over every CTL operator, Finis' `Incremental`
-//! and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on every case, and
-//! all must agree with two independent
-//! oracles: the brute-force unfolding (`rks_support::oracle`: exact on non-recursive RKSs, a
-//! sound bound on recursive ones) and the naive all-contexts checker (`rks_support::contexts`:
-//! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
-//! also agree with each other. With a trace, the trace is validated against K(R).
+//! exits, both termination rules) and random formulas over every CTL operator, Finis'
+//! `Incremental` and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on
+//! every case, and all must agree with two independent oracles: the brute-force unfolding
+//! (`rks_support::oracle`: exact on non-recursive RKSs, a sound bound on recursive ones) and the
+//! naive all-contexts checker (`rks_support::contexts`: exact on recursive RKSs too, when the
+//! contexts are few enough to enumerate). The oracles must also agree with each other. With a
+//! trace (first spec of each model), the trace is validated against K(R); every eighth model
+//! also goes through `check_many` from every component.
 //!
 //! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed;
 //! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES` and `XMV_TEST_FORMULA_DEPTH` change the sizes
