@@ -182,3 +182,28 @@ fn stack_insensitive_cycles_are_not_resolved_blindly() {
     verdict(&m, "EF EG p", false);
     verdict(&m, "E [ p U !p ]", true);
 }
+
+/// A call chain 3000 components deep: the engines, FindReason and the witness search are
+/// iterative, so nothing overflows the call stack.
+#[test]
+fn deep_call_chains_do_not_overflow() {
+    let depth = 3000;
+    let mut text = String::from("props p\ntermination trap\n");
+    for i in 0..depth {
+        text += &format!("component C{i} exits x{i}\n  loc e{i}\n");
+        if i + 1 < depth {
+            text += &format!("  call c{i} C{}\n  loc x{i}\n  edge e{i} c{i}\n  edge c{i} x{i}\n", i + 1);
+        } else {
+            text += &format!("  loc x{i} p\n  edge e{i} x{i}\n");
+        }
+    }
+    let model = Model::parse(&text);
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "EF p", true);
+    verdict(&m, "EG !p", false);
+    // Eager builds one context per level here, one level per Contextualize round (quadratic).
+    assert!(!run(&m, "AG !p", TernaryEngine::Lazy).holds);
+    let r = check(&m.rks, 0, &ctl_text::parse("EF p", &m.props), TernaryEngine::Lazy, true);
+    let trace = r.trace.expect("a witness for a true EF");
+    assert_eq!(trace.steps.len(), depth + 1, "e0 .. e2999, x2999");
+}
