@@ -20,10 +20,10 @@
 //! the check from the current state). Fallbacks are counted in the statistics; on 10,000 random
 //! models of the differential test none was needed.
 //!
-//! The guard is load-bearing: with FindReason reduced to the digest's literal reading (an exit
-//! is left only to the stack's top box) and unguarded resolution of `D`, lazy answers wrongly
-//! on `recursive_exit_parity_regression` in `tests/ternary_examples.rs`; either the guard or the
-//! all-callers rule of FindReason alone fixes it.
+//! Why it matters: with FindReason reduced to the digest's literal reading (an exit is left only
+//! to the stack's top box) and unguarded resolution of `D`, lazy answers wrongly on
+//! `recursive_exit_parity_regression` in `tests/ternary_examples.rs`; the guard or the
+//! all-callers rule of FindReason alone each fixes that case, and we keep both.
 
 use super::eager;
 use super::find_reason::{Pair, get_next_expansion};
