@@ -17,6 +17,15 @@ use crate::source::Span;
 /// Deepest bracket / `case` nesting accepted in one chunk.
 pub const MAX_NESTING: usize = 1000;
 
+/// Runs `f` (a pest parse and AST build of a chunk nested `depth` deep) on a stack large
+/// enough for that depth: pest and the builder recurse a few KiB per nesting level in debug
+/// builds. Shallow chunks (almost all) run on the caller's stack; a fresh stack costs time.
+pub fn with_stack_for<T>(depth: usize, f: impl FnOnce() -> T) -> T {
+    const PER_LEVEL: usize = 48 << 10;
+    let needed = (depth + 8) * PER_LEVEL;
+    stacker::maybe_grow(needed, needed * 2, f)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChunkKind {
     /// `TERMINATION trap;`
@@ -106,9 +115,11 @@ fn closer_of(open: &str) -> &'static str {
     }
 }
 
-/// Checks delimiter balance and nesting depth of one chunk's tokens; the first problem found.
-pub fn check_brackets(text: &str, toks: &[Tok]) -> Option<Diagnostic> {
+/// Checks delimiter balance and nesting depth of one chunk's tokens: the deepest nesting, or
+/// the first problem found.
+pub fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
     let mut stack: Vec<Tok> = Vec::new();
+    let mut deepest = 0;
     for &t in toks {
         let s = &text[t.span.range()];
         let is_open = match t.kind {
@@ -126,7 +137,7 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Option<Diagnostic> {
             if let Some(open) = stack.last().filter(|o| &text[o.span.range()] != "case") {
                 let open_s = &text[open.span.range()];
                 let expected = closer_of(open_s);
-                return Some(
+                return Err(
                     Diagnostic::error("E0003", format!("unclosed delimiter `{open_s}`"), open.span)
                         .with_label_message("opened here and never closed")
                         .with_secondary(t.span, format!("expected `{expected}` before this `;`"))
@@ -136,8 +147,9 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Option<Diagnostic> {
         }
         if is_open {
             stack.push(t);
+            deepest = deepest.max(stack.len());
             if stack.len() > MAX_NESTING {
-                return Some(
+                return Err(
                     Diagnostic::error("E0011", "expression nested too deeply", t.span)
                         .with_label_message(format!("more than {MAX_NESTING} levels of brackets or `case`"))
                         .with_help("split the expression into several DEFINEs"),
@@ -145,16 +157,19 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Option<Diagnostic> {
             }
         } else if is_close {
             let Some(open) = stack.pop() else {
-                return Some(unmatched_closer(s, t.span));
+                return Err(unmatched_closer(s, t.span));
             };
             let open_s = &text[open.span.range()];
             let expected = closer_of(open_s);
             if expected != s {
-                return Some(mismatch(open_s, open.span, s, t.span, expected));
+                return Err(mismatch(open_s, open.span, s, t.span, expected));
             }
         }
     }
-    stack.pop().map(|open| unclosed(&text[open.span.range()], open.span, toks.last().map_or(open.span, |t| t.span)))
+    match stack.pop() {
+        Some(open) => Err(unclosed(&text[open.span.range()], open.span, toks.last().map_or(open.span, |t| t.span))),
+        None => Ok(deepest),
+    }
 }
 
 fn unmatched_closer(s: &str, span: Span) -> Diagnostic {

@@ -189,8 +189,9 @@ pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, posi
     }
 
     let on_later_line = |a: &Tok, b: Option<&Tok>| b.is_none_or(|b| text[a.span.end as usize..b.span.start as usize].contains('\n'));
+    let found_text = found.map_or("", |t| &text[t.span.range()]);
     if expected.contains(&"`;`") {
-        if let Some(p) = prev.filter(|p| at_chunk_end || on_later_line(p, found)) {
+        if let Some(p) = prev.filter(|p| at_chunk_end || on_later_line(p, found) || found_text == "esac") {
             let after = &text[p.span.range()];
             return Diagnostic::error("E0002", format!("expected `;`, found {found_desc}"), Span::new(p.span.end as usize, p.span.end as usize))
                 .with_label_message("expected `;` here")
@@ -199,6 +200,18 @@ pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, posi
         }
     }
 
-    Diagnostic::error("E0001", format!("expected {}, found {found_desc}", join_alternatives(&expected)), found_span)
-        .with_label_message(format!("unexpected {found_desc}"))
+    let message = format!("expected {}, found {found_desc}", join_alternatives(&expected));
+    let mut d = match prev.filter(|_| at_chunk_end) {
+        // The section ended early: point just after its last token, where something is missing.
+        Some(p) => Diagnostic::error("E0001", message, Span::new(p.span.end as usize, p.span.end as usize))
+            .with_label_message(format!("expected {} here", join_alternatives(&expected)))
+            .with_secondary(found_span, "the next section starts here"),
+        None => Diagnostic::error("E0001", message, found_span).with_label_message(format!("unexpected {found_desc}")),
+    };
+    if found_text == "=" && expected.contains(&"`:=`") {
+        d = d.with_help("assignments and definitions use `:=`; `=` compares");
+    } else if found_text == ":=" && expected.contains(&"an operator") {
+        d = d.with_help("`:=` assigns only in ASSIGN, DEFINE, CALL and EXIT sections; use `=` to compare");
+    }
+    d
 }

@@ -6,7 +6,7 @@
 //! reported and skipped while the following items are still parsed and checked.
 
 use super::ast::{Section, VarKind};
-use super::chunks::{Chunk, check_brackets};
+use super::chunks::{Chunk, check_brackets, with_stack_for};
 use super::parser::{Builder, Item, Rule, SmvParser};
 use super::scan::{Tok, TokKind};
 use crate::diagnostics::Diagnostic;
@@ -99,11 +99,18 @@ fn parse_item(text: &str, all_toks: &[Tok], group: &[Tok], rule: Rule, diags: &m
         diags.extend(invalid);
         return None;
     }
-    if let Some(d) = check_brackets(text, group) {
-        diags.push(d);
-        return None;
-    }
+    let depth = match check_brackets(text, group) {
+        Ok(depth) => depth,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
     let (start, end) = (first.span.start as usize, last.span.end as usize);
+    with_stack_for(depth, || parse_checked_item(text, all_toks, start, end, rule, diags))
+}
+
+fn parse_checked_item(text: &str, all_toks: &[Tok], start: usize, end: usize, rule: Rule, diags: &mut Vec<Diagnostic>) -> Option<Item> {
     match SmvParser::parse(rule, &text[start..end]) {
         Ok(mut pairs) => {
             let builder = Builder::new(start);

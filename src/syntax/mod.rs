@@ -29,16 +29,6 @@ pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
 /// Parses a whole file. Syntax errors are returned as diagnostics (codes `E00xx`); the program
 /// holds every module header and section that parsed.
 pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
-    // pest and the AST builder recurse once per nesting level (at most `MAX_NESTING`, checked
-    // before pest runs); a few KiB per level in debug builds. Run on a stack big enough for
-    // that, whatever the caller's thread has.
-    stacker::maybe_grow(PARSE_STACK / 2, PARSE_STACK, || parse_on_big_stack(file))
-}
-
-/// Stack reserved for one parse (virtual memory; only the pages used are committed).
-const PARSE_STACK: usize = 256 << 20;
-
-fn parse_on_big_stack(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
     let text = file.text.as_str();
     let scanned = scan::scan(text);
     let mut diags = Vec::new();
@@ -103,35 +93,31 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
         diags.extend(invalid);
         return;
     }
-    if let Some(d) = chunks::check_brackets(text, chunk_toks) {
-        diags.push(d);
-        return;
+    match chunks::check_brackets(text, chunk_toks) {
+        Ok(depth) => chunks::with_stack_for(depth, || parse_checked_chunk(text, toks, chunk, program, diags)),
+        Err(d) => diags.push(d),
     }
+}
+
+/// Parses a chunk whose brackets are balanced and not too deep, and adds it to the program.
+fn parse_checked_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, diags: &mut Vec<Diagnostic>) {
     let rule = match chunk.kind {
         ChunkKind::Termination => Rule::termination_chunk,
         ChunkKind::Module => Rule::module_chunk,
         _ => Rule::section_chunk,
     };
-    let src = &text[chunk.start..chunk.end];
-    let pair = match SmvParser::parse(rule, src) {
+    let pair = match SmvParser::parse(rule, &text[chunk.start..chunk.end]) {
         Ok(mut pairs) => match pairs.next() {
             Some(p) => p,
             None => return,
         },
-        Err(e) if is_stack_limit(&e) => {
-            // Only reachable if MAX_NESTING were too high for PARSE_STACK.
-            diags.push(Diagnostic::error("E0011", "expression nested too deeply", Span::new(chunk.start, chunk.end))
-                .with_label_message("the parser ran out of stack here")
-                .with_help("split the expression into several DEFINEs"));
-            return;
-        }
         Err(e) => {
             diags.push(pest_error(text, toks, chunk.start, chunk.end, e));
             return;
         }
     };
     let builder = Builder::new(chunk.start);
-    let chunk_span = Span::new(chunk.start, last_token_end(chunk_toks));
+    let chunk_span = Span::new(chunk.start, last_token_end(&toks[chunk.first_tok..chunk.end_tok]));
     match chunk.kind {
         ChunkKind::Termination => {
             if let Some(rule_name) = builder.termination(pair) {
@@ -209,6 +195,13 @@ fn pest_error(text: &str, toks: &[Tok], start: usize, end: usize, e: pest::error
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
+    if is_stack_limit(&e) {
+        // Only reachable if `chunks::with_stack_for` reserved too little for the nesting depth.
+        let at = Span::new(start, start);
+        return Diagnostic::error("E0011", "expression nested too deeply", at)
+            .with_label_message("the parser ran out of stack in this section")
+            .with_help("split the expression into several DEFINEs");
+    }
     let positives = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
