@@ -69,7 +69,6 @@ fn few_exits_all_engines_and_the_context_oracle_agree() {
 }
 
 #[test]
-#[ignore = "reproducer: the Finis engines are exponential in the number of exits (2^30 context completions; Incremental aborts on allocation); run with --ignored once fixed"]
 fn thirty_exits() {
     let m = rotating_exits(30);
     for (f, expected) in FORMULAS {
