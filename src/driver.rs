@@ -106,7 +106,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
 
     let limits = BuildLimits { max_states: options.max_states };
-    let uses_flat = program.flat.is_some_and(|f| options.reachable || program.specs.iter().any(|s| s.system == f));
+    // Models are built even without specs: construction errors (a `case` with no true branch, a
+    // value out of range) are reported as NuSMV reports them while building.
+    let uses_flat = program.flat.is_some();
     let uses_rks = program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
     let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
