@@ -11,7 +11,7 @@
 
 pub mod stages;
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
@@ -106,7 +106,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
 
     let limits = BuildLimits { max_states: options.max_states };
-    let uses_flat = program.flat.is_some_and(|f| options.reachable || program.specs.iter().any(|s| s.system == f));
+    // Models are built even without specs: construction errors (a `case` with no true branch, a
+    // value out of range) are reported as NuSMV reports them while building.
+    let uses_flat = program.flat.is_some();
     let uses_rks = program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
     let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
@@ -132,13 +134,21 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
     if let Some(m) = flat.as_ref().filter(|m| !m.specs.is_empty()) {
         let ids = m.specs.iter().map(|s| s.spec);
-        if let Err(e) = run_checker(stages.check_flat.map(|f| move |o: &CheckOptions| f(m, o)), "the flat checker (`xmv_rs::check::flat`)", "flat", ids, options, &mut outcomes, &mut stats, &mut out) {
+        let span = program.systems[m.system as usize].span;
+        let warn = |w: String| {
+            Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span)
+                .with_label_message("in this model")
+                .with_help("CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints")
+                .render(file)
+        };
+        if let Err(e) = run_checker(stages.check_flat.map(|f| move |o: &CheckOptions| f(m, o)), "the flat checker (`xmv_rs::check::flat`)", "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
             return e;
         }
     }
     if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
         let ids = m.specs.iter().map(|s| s.spec);
-        if let Err(e) = run_checker(stages.check_rks.map(|f| move |o: &CheckOptions| f(m, o)), "the RKS checker (`xmv_rs::check::rks`)", "rks", ids, options, &mut outcomes, &mut stats, &mut out) {
+        let warn = |w: String| format!("warning: {w}\n");
+        if let Err(e) = run_checker(stages.check_rks.map(|f| move |o: &CheckOptions| f(m, o)), "the RKS checker (`xmv_rs::check::rks`)", "rks", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
             return e;
         }
     }
@@ -211,6 +221,7 @@ fn run_checker(
     outcomes: &mut [Option<(SpecOutcome, f64)>],
     stats: &mut String,
     out: &mut RunOutput,
+    render_warning: &dyn Fn(String) -> String,
 ) -> Result<(), RunOutput> {
     let Some(check) = check else { return Err(unavailable(missing)) };
     let t = Instant::now();
@@ -224,7 +235,7 @@ fn run_checker(
         let _ = writeln!(stats, "{what} {line}");
     }
     for w in checked.warnings {
-        let _ = writeln!(out.stderr, "warning: {w}");
+        out.stderr.push_str(&render_warning(w));
     }
     Ok(())
 }

@@ -50,9 +50,9 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     let outcomes = outcomes.into_iter().collect::<Option<Vec<_>>>().ok_or("the flat checker returned fewer verdicts than specs")?;
     let mut warnings = vec![];
     if report.fair_states_empty && !ctl.is_empty() {
-        warnings.push("no state has an infinite (fair) path: every CTL specification holds vacuously".to_string());
+        warnings.push("no state has an infinite fair path: every CTL specification holds vacuously".to_string());
     } else if report.no_fair_initial_state && !ctl.is_empty() {
-        warnings.push("no initial state has an infinite (fair) path: every CTL specification holds vacuously".to_string());
+        warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
     }
     let stats = vec![format!("distinct subformulas: {}", report.distinct_subformulas)];
     Ok(CheckedSpecs { outcomes, stats, warnings })

@@ -28,6 +28,9 @@ pub const W_DEADLOCK: &str = "W0501";
 pub const W_NO_INIT: &str = "W0502";
 /// A label holds at a call state (ignored: calls carry no labels).
 pub const W_CALL_LABEL: &str = "W0503";
+/// No (initial) state has an infinite fair path, so every CTL spec holds vacuously (reported by
+/// the driver from the flat checker's result; NuSMV prints "Fair states set … is empty").
+pub const W_VACUOUS: &str = "W0504";
 
 /// Longest path printed in full; longer ones show their first and last states.
 const PATH_SHOWN: usize = 12;

@@ -273,3 +273,138 @@ fn constant_table_errors_name_state_and_location() {
     assert_eq!(err.items[0].primary_span(), Span::new(5, 6));
     assert_eq!(err.items[0].notes[0], "in state: pc = l2");
 }
+
+/// Small deterministic generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+}
+
+/// A random flat program over 1–3 small variables: constant or set-valued init/next assignments,
+/// `case`s over current values, `next(y)` reads of earlier variables, frozen variables, `TRANS`
+/// and `INVAR` constraints. Every assigned value is in range.
+fn random_program(rng: &mut Rng) -> LoweredProgram {
+    let n = 1 + rng.below(3) as usize;
+    let domains: Vec<Domain> = (0..n).map(|_| match rng.below(3) { 0 => Domain::Boolean, 1 => Domain::Range { lo: 0, hi: 2 }, _ => syms(3) }).collect();
+    let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+    let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
+    let mut m = system("main", &decls);
+    let value = |rng: &mut Rng, d: &Domain| -> Expr { Expr::Const(d.value(rng.below(d.len() as u64) as usize)) };
+    let values = |rng: &mut Rng, d: &Domain| -> Expr {
+        if rng.below(2) == 0 { value(rng, d) } else { set(vec![value(rng, d), value(rng, d)]) }
+    };
+    for i in 0..n {
+        let d = domains[i].clone();
+        if rng.below(5) == 0 {
+            m.vars[i].kind = VarKind::Frozen;
+        }
+        if rng.below(3) > 0 {
+            m.init_assign[i] = Some(values(rng, &d));
+        }
+        if m.vars[i].kind == VarKind::Frozen || rng.below(4) == 0 {
+            continue;
+        }
+        // case on a random variable's current value, falling back to a value, the variable
+        // itself, or next() of an earlier variable with the same domain
+        let on = rng.below(n as u64) as usize;
+        let mut branches = vec![];
+        for _ in 0..rng.below(3) {
+            let c = value(rng, &domains[on]);
+            branches.push((eq(var(on as u32), c), values(rng, &d)));
+        }
+        let earlier_same: Vec<usize> = (0..i).filter(|&j| domains[j] == d).collect();
+        let fallback = match rng.below(3) {
+            0 => values(rng, &d),
+            1 => var(i as u32),
+            _ => earlier_same.first().map_or(var(i as u32), |&j| next(j as u32)),
+        };
+        branches.push((boolean(true), fallback));
+        m.next_assign[i] = Some(case(branches, Span::default()));
+    }
+    if rng.below(3) == 0 {
+        let i = rng.below(n as u64) as u32;
+        m.trans.push(bin(BinOp::Ne, next(i), value(rng, &domains[i as usize])));
+    }
+    if rng.below(3) == 0 {
+        let i = rng.below(n as u64) as u32;
+        m.invar.push(bin(BinOp::Ne, var(i), value(rng, &domains[i as usize])));
+    }
+    if rng.below(4) == 0 {
+        let i = rng.below(n as u64) as u32;
+        m.init.push(bin(BinOp::Ne, var(i), value(rng, &domains[i as usize])));
+    }
+    let p = program(vec![m], &["a", "b", "c"]);
+    p
+}
+
+/// Reachable states and edges by brute force over all valuations, straight from the semantics
+/// (`t` is a successor of `s` iff every assignment allows `t`'s value, frozen variables keep
+/// theirs, `TRANS` holds and `INVAR` holds in `t`).
+fn brute_force(system: &System) -> (std::collections::BTreeSet<Vec<u32>>, std::collections::BTreeSet<(Vec<u32>, Vec<u32>)>) {
+    use crate::explicit::eval::{Env, Evaluator};
+    let sizes: Vec<u32> = system.vars.iter().map(|v| v.domain.len() as u32).collect();
+    let mut all = vec![vec![]];
+    for &k in &sizes {
+        all = all.into_iter().flat_map(|p: Vec<u32>| (0..k).map(move |x| [p.clone(), vec![x]].concat())).collect();
+    }
+    let mut ev = Evaluator::new(&system.vars);
+    let allows = |ev: &mut Evaluator, e: &Expr, env: &Env, var: usize, idx: u32| -> bool {
+        let mut out = vec![];
+        ev.values(e, env, &mut out).unwrap();
+        out.contains(&system.vars[var].domain.value(idx as usize))
+    };
+    let holds = |ev: &mut Evaluator, es: &[Expr], env: &Env| es.iter().all(|e| ev.bool(e, env).unwrap());
+    let initial: Vec<Vec<u32>> = (all.iter())
+        .filter(|s| {
+            let env = Env::state(s);
+            (0..s.len()).all(|i| system.init_assign[i].as_ref().is_none_or(|e| allows(&mut ev, e, &env, i, s[i])))
+                && holds(&mut ev, &system.init, &env)
+                && holds(&mut ev, &system.invar, &env)
+        })
+        .cloned()
+        .collect();
+    let mut reach: std::collections::BTreeSet<Vec<u32>> = initial.iter().cloned().collect();
+    let mut edges = std::collections::BTreeSet::new();
+    let mut queue = initial;
+    while let Some(s) = queue.pop() {
+        for t in &all {
+            let env = Env { cur: &s, next: Some(t), exited: None };
+            let ok = (0..s.len()).all(|i| match (&system.next_assign[i], system.vars[i].kind) {
+                (_, VarKind::Frozen) => t[i] == s[i],
+                (Some(e), _) => allows(&mut ev, e, &env, i, t[i]),
+                (None, _) => true,
+            }) && holds(&mut ev, &system.trans, &env)
+                && holds(&mut ev, &system.invar, &Env::state(t));
+            if ok {
+                edges.insert((s.clone(), t.clone()));
+                if reach.insert(t.clone()) {
+                    queue.push(t.clone());
+                }
+            }
+        }
+    }
+    (reach, edges)
+}
+
+#[test]
+fn random_programs_agree_with_brute_force() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let mut rng = Rng(0x5eed_f1a7);
+    for case_no in 0..cases {
+        let p = random_program(&mut rng);
+        let built = build_flat(&p, &BuildLimits::default()).unwrap_or_else(|d| panic!("case {case_no}: {:?}", d.items[0].message));
+        let k = &built.kripke;
+        let states: std::collections::BTreeSet<Vec<u32>> = (0..k.num_states).map(|s| k.state_values(s).to_vec()).collect();
+        let edges: std::collections::BTreeSet<(Vec<u32>, Vec<u32>)> =
+            (0..k.num_states).flat_map(|s| k.succ.neighbours(s).iter().map(move |&t| (k.state_values(s).to_vec(), k.state_values(t).to_vec()))).collect();
+        let (reach, brute_edges) = brute_force(&p.systems[0]);
+        assert_eq!(states, reach, "case {case_no}: {:?}", p.systems[0]);
+        assert_eq!(edges, brute_edges, "case {case_no}: {:?}", p.systems[0]);
+        assert_eq!(states.len(), k.num_states as usize, "no state twice");
+    }
+}
