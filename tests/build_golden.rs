@@ -53,3 +53,28 @@ fn pipeline_output_matches_golden_files() {
     }
     assert!(failures.is_empty(), "{} golden mismatches (UPDATE_GOLDEN=1 rewrites):\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Codes of `explicit::build_diag` that source text cannot trigger, with the reason.
+const UNREACHABLE: &[(&str, &str)] = &[("E0504", "assignment cycles are rejected by the front end first (E0303)")];
+
+#[test]
+fn every_state_space_diagnostic_has_a_golden_case_and_a_readme_row() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(root.join("src/explicit/build_diag.rs")).expect("build_diag.rs");
+    let codes: Vec<&str> = source.split('"').filter(|w| w.len() == 5 && (w.starts_with("E05") || w.starts_with("W05"))).collect();
+    assert!(codes.len() >= 10, "found {codes:?}");
+    let mut goldens = String::new();
+    for entry in std::fs::read_dir(root.join("tests/build")).expect("tests/build") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "out") {
+            goldens.push_str(&std::fs::read_to_string(path).unwrap_or_default());
+        }
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    for code in codes {
+        assert!(readme.contains(&format!("| {code} |")), "{code} has no README row");
+        if !UNREACHABLE.iter().any(|(c, _)| *c == code) {
+            assert!(goldens.contains(&format!("[{code}]")), "{code} has no golden case in tests/build");
+        }
+    }
+}

@@ -1,15 +1,17 @@
 //! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
-//! exits, both termination rules) and random formulas over every CTL operator, Finis' `Incremental`
-//! and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on every case, and
-//! all must agree with two independent
-//! oracles: the brute-force unfolding (`rks_support::oracle`: exact on non-recursive RKSs, a
-//! sound bound on recursive ones) and the naive all-contexts checker (`rks_support::contexts`:
-//! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
-//! also agree with each other. With a trace, the trace is validated against K(R).
+//! exits, both termination rules) and random formulas over every CTL operator, Finis'
+//! `Incremental` and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on
+//! every case, and all must agree with two independent oracles: the brute-force unfolding
+//! (`rks_support::oracle`: exact on non-recursive RKSs, a sound bound on recursive ones) and the
+//! naive all-contexts checker (`rks_support::contexts`: exact on recursive RKSs too, when the
+//! contexts are few enough to enumerate). The oracles must also agree with each other. With a
+//! trace (first spec of each model), the trace is validated against K(R); every eighth model
+//! also goes through `check_many` from every component.
 //!
 //! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed;
-//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES` and `XMV_TEST_FORMULA_DEPTH` change the sizes
-//! (defaults 4, 6, 4; every fifth model gets 2 more components and 3 more nodes).
+//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES`, `XMV_TEST_FORMULA_DEPTH` and `XMV_TEST_MAX_EXITS`
+//! change the sizes (defaults 4, 6, 4, 3; every fifth model gets 2 more components and 3 more
+//! nodes).
 //! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
 //! plus the formula, and fails the test.
 
@@ -201,6 +203,7 @@ fn rks_engines_and_oracles_agree_on_random_rks() {
     let max_comps = env_usize("XMV_TEST_MAX_COMPS", 4);
     let max_nodes = env_usize("XMV_TEST_MAX_NODES", 6);
     let depth = env_usize("XMV_TEST_FORMULA_DEPTH", 4);
+    let max_exits = env_usize("XMV_TEST_MAX_EXITS", 3);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
     let (mut by_contexts, mut only_by_contexts, mut undecided, mut batch_specs) = (0, 0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
@@ -215,7 +218,7 @@ fn rks_engines_and_oracles_agree_on_random_rks() {
         let big = i % 5 == 4;
         let (max_comps, max_nodes) = if big { (max_comps + 2, max_nodes + 3) } else { (max_comps, max_nodes) };
         let params = GenParams { recursive: i % 2 == 1, max_comps, max_nodes };
-        let model = random::model(&mut rng, &params);
+        let model = random::model_with_exits(&mut rng, &params, max_exits);
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);

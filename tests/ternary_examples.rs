@@ -207,3 +207,37 @@ fn deep_call_chains_do_not_overflow() {
     let trace = r.trace.expect("a witness for a true EF");
     assert_eq!(trace.steps.len(), depth + 1, "e0 .. e2999, x2999");
 }
+
+/// Found by the differential test with FindReason reduced to the digest's literal reading (leave
+/// an exit only to the stack's top box) and the paper's unguarded cycle resolution: lazy said
+/// false. The stack-insensitive cycle through the recursive b7 must not be resolved blindly.
+#[test]
+fn recursive_exit_parity_regression() {
+    let model = Model::parse(
+        "props p r
+         termination loop
+         component A
+           loc a0
+           loc a3
+           loc a4
+           loc a5
+           call a6 B
+           edge a0 a4
+           edge a3 a3
+           edge a4 a6
+           edge a5 a3
+           ret a6 0 a5
+           ret a6 1 a0
+         component B exits b6 b3
+           loc b0 p
+           loc b3
+           loc b6 r
+           call b7 B
+           edge b0 b3
+           edge b0 b7
+           ret b7 0 b3
+           ret b7 1 b6",
+    );
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "AG ((p xor TRUE) | EF r)", true);
+}

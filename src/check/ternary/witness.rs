@@ -186,7 +186,7 @@ impl Walker<'_, '_> {
             path.push(c);
             pending.push(next);
             while cur.is_none() {
-                let Some(options) = pending.last_mut() else { return None };
+                let options = pending.last_mut()?;
                 match options.pop() {
                     Some(n) if !seen.contains_key(&n) => {
                         if seen.len() >= SEARCH_LIMIT {
