@@ -5,9 +5,11 @@
 mod support;
 
 use support::oracle::Model;
-use support::random::{Rng, cases, formula, model, propositional, to_kripke};
+use support::random::{Rng, cases, formula, model, propositional, to_kripke, transition_sets};
 use xmv_rs::report::trace::{SpecOutcome, Trace, TraceKind};
-use xmv_rs::check::flat::{CheckOptions, check_invariants, has_existential_top, check_ctl, fair_states, satisfying_states};
+use xmv_rs::check::flat::{
+    CheckOptions, Fairness, check_ctl, check_ctl_fair, check_invariants, fair_states, has_existential_top, satisfying_states,
+};
 use xmv_rs::ctl::Ctl;
 
 const FORMULAS_PER_MODEL: usize = 25;
@@ -31,7 +33,8 @@ fn per_state_labels_match_the_oracle() {
     for case in 0..cases(300) {
         let m = model(&mut rng, 7);
         let k = to_kripke(&m);
-        let fairness = fairness_ids(&m);
+        let (ids, edges) = (fairness_ids(&m), transition_sets(&m));
+        let fairness = Fairness { states: &ids, transitions: &edges };
         assert_eq!(bits(&fair_states(&k, &fairness), m.n()), m.fair(), "fair states, case {case}: {m:?}");
         for _ in 0..FORMULAS_PER_MODEL {
             let f = formula(&mut rng, 4);
@@ -50,12 +53,13 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
     for case in 0..cases(300) {
         let m = model(&mut rng, 7);
         let k = to_kripke(&m);
-        let fairness = fairness_ids(&m);
+        let (ids, edges) = (fairness_ids(&m), transition_sets(&m));
+        let fairness = Fairness { states: &ids, transitions: &edges };
         // Repeat some formulas so that sharing across specs is exercised.
         let mut specs: Vec<Ctl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4)).collect();
         specs.extend(specs.clone().into_iter().take(5));
-        let one = check_ctl(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true });
-        let two = check_ctl(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true });
+        let one = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true });
+        let two = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true });
         assert_eq!(one.verdicts, two.verdicts, "thread count changed results, case {case}");
         let fair = m.fair();
         assert_eq!(one.fair_states_empty, !fair.iter().any(|&f| f));
@@ -127,6 +131,12 @@ fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
         for &f in &m.fairness {
             assert!(cycle.iter().any(|&x| m.props[f][x]), "loop misses a fairness set: {spec:?} {m:?} {t:?}");
         }
+        // The loop's transitions, including the one closing it.
+        let mut loop_edges: Vec<(usize, usize)> = cycle.windows(2).map(|w| (w[0], w[1])).collect();
+        loop_edges.push((*raw.last().unwrap(), raw[start]));
+        for edges in &m.edge_fairness {
+            assert!(loop_edges.iter().any(|e| edges.contains(e)), "loop misses a transition set: {spec:?} {m:?} {t:?}");
+        }
     };
     assert_eq!(t.kind, if holds { TraceKind::Witness } else { TraceKind::Counterexample });
     // From here on `s` is the lasso unrolled once: the loop's first state follows the last state.
@@ -184,6 +194,7 @@ fn deadlocked_counter_is_vacuously_true_like_nusmv() {
         init: vec![0],
         props: vec![vec![true, true, false, false], vec![false, false, false, true]],
         fairness: vec![],
+        edge_fairness: vec![],
     };
     let k = to_kripke(&m);
     let specs = vec![
@@ -205,6 +216,7 @@ fn ef_and_not_ef_both_false_with_two_initial_states() {
         init: vec![0, 1],
         props: vec![vec![false, false, true]],
         fairness: vec![],
+        edge_fairness: vec![],
     };
     let k = to_kripke(&m);
     let ef = Ctl::EF(Box::new(Ctl::Atom(0)));
@@ -221,7 +233,13 @@ fn ef_and_not_ef_both_false_with_two_initial_states() {
 #[test]
 fn partial_deadlock_only_hides_the_dead_branch() {
     // 0 -> 0, 0 -> 1 (deadlock); p holds in 0 only
-    let m = Model { succ: vec![vec![0, 1], vec![]], init: vec![0], props: vec![vec![true, false]], fairness: vec![] };
+    let m = Model {
+        succ: vec![vec![0, 1], vec![]],
+        init: vec![0],
+        props: vec![vec![true, false]],
+        fairness: vec![],
+        edge_fairness: vec![],
+    };
     let k = to_kripke(&m);
     let p = || Box::new(Ctl::Atom(0));
     let specs = vec![Ctl::AG(p()), Ctl::AX(p()), Ctl::EF(Box::new(Ctl::Not(p()))), Ctl::EG(p())];
@@ -241,6 +259,7 @@ fn fairness_rules_out_unfair_loops() {
         init: vec![0],
         props: vec![vec![false, true], vec![false, true]],
         fairness: vec![1],
+        edge_fairness: vec![],
     };
     let k = to_kripke(&m);
     let af = Ctl::AF(Box::new(Ctl::Atom(0)));
@@ -251,7 +270,7 @@ fn fairness_rules_out_unfair_loops() {
 /// No states at all (e.g. contradictory INIT): every spec is vacuously true, with the warning flags.
 #[test]
 fn empty_structure_makes_everything_vacuously_true() {
-    let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0] };
+    let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0], edge_fairness: vec![] };
     let k = to_kripke(&m);
     let specs = vec![Ctl::EF(Box::new(Ctl::Atom(0))), Ctl::AG(Box::new(Ctl::False))];
     let r = check_ctl(&k, &specs, &[0], &CheckOptions::default());
@@ -270,6 +289,7 @@ fn nested_witness_continues_into_eg() {
         init: vec![0],
         props: vec![vec![false, true, true, false], vec![false, false, true, true]],
         fairness: vec![],
+        edge_fairness: vec![],
     };
     let k = to_kripke(&m);
     let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(0)), Box::new(Ctl::EG(Box::new(Ctl::Atom(1)))))));
@@ -278,4 +298,28 @@ fn nested_witness_continues_into_eg() {
     let trace = r.verdicts[0].trace.as_ref().unwrap();
     assert_eq!(trace.kind, TraceKind::Witness);
     assert_eq!((states(&r.verdicts[0]), trace.loop_start), (vec![0, 1, 2, 3], Some(2)));
+}
+
+/// Transition fairness (`FAIRNESS running` of a process): a path must take a constraint
+/// transition infinitely often, so the idle self-loop alone is not fair.
+#[test]
+fn transition_fairness_like_fairness_running() {
+    // 0 -> 0 (another process runs), 0 -> 1 (this process runs), 1 -> 0; `crit` holds in 1
+    let m = Model {
+        succ: vec![vec![0, 1], vec![0]],
+        init: vec![0],
+        props: vec![vec![false, true]],
+        fairness: vec![],
+        edge_fairness: vec![vec![(0, 1), (1, 0)]],
+    };
+    let k = to_kripke(&m);
+    let af = Ctl::AF(Box::new(Ctl::Atom(0)));
+    assert!(!check_ctl(&k, &[af.clone()], &[], &CheckOptions::default()).verdicts[0].holds);
+    let edges = transition_sets(&m);
+    let fair = Fairness { states: &[], transitions: &edges };
+    assert!(check_ctl_fair(&k, &[af], &fair, &CheckOptions::default()).verdicts[0].holds);
+    let eg = Ctl::EG(Box::new(Ctl::True));
+    let r = check_ctl_fair(&k, &[eg], &fair, &CheckOptions::default());
+    let t = r.verdicts[0].trace.as_ref().unwrap();
+    assert_eq!((states(&r.verdicts[0]), t.loop_start), (vec![0, 1], Some(0)));
 }

@@ -5,8 +5,8 @@
 //! A *fair path* is an infinite path visiting every fairness set infinitely often. On a finite
 //! graph, a fair path staying in a set `A` starts at `s` iff `s` reaches (inside `A`) a state `c`
 //! that lies on a closed walk inside `A` through every fairness set — i.e. `c` reaches itself in
-//! at least one step and reaches, and is reached from, some state of each fairness set, all
-//! inside `A`. `E` quantifies over fair paths from the state, `A` over all of them (vacuously true
+//! at least one step and reaches, and is reached from, some state of each fairness set (for a
+//! set of transitions: reaches the source of one whose target reaches back), all inside `A`. `E` quantifies over fair paths from the state, `A` over all of them (vacuously true
 //! when there is none), as NuSMV does; a state is fair iff a fair path starts there.
 
 use xmv_rs::ctl::Ctl;
@@ -19,6 +19,8 @@ pub struct Model {
     pub props: Vec<Vec<bool>>,
     /// Indices into `props` of the fairness sets.
     pub fairness: Vec<usize>,
+    /// Fairness sets of transitions `(from, to)`: a fair path takes one of each infinitely often.
+    pub edge_fairness: Vec<Vec<(usize, usize)>>,
 }
 
 impl Model {
@@ -62,6 +64,9 @@ impl Model {
             from_c[c]
                 && self.fairness.iter().all(|&f| {
                     (0..self.n()).any(|x| self.props[f][x] && inside[x] && from_c[x] && self.reach(x, inside, 0)[c])
+                })
+                && self.edge_fairness.iter().all(|edges| {
+                    edges.iter().any(|&(x, y)| inside[x] && inside[y] && from_c[x] && self.reach(y, inside, 0)[c])
                 })
         })
     }

@@ -41,7 +41,7 @@ pub const NUM_LABELS: usize = 3;
 /// two fairness sets (extra propositions after the labels).
 pub fn model(rng: &mut Rng, max_states: usize) -> Model {
     let n = 1 + rng.below(max_states);
-    let succ = (0..n)
+    let succ: Vec<Vec<usize>> = (0..n)
         .map(|_| {
             let degree = if rng.chance(12) { 0 } else { 1 + rng.below(3) };
             let mut out: Vec<usize> = (0..degree).map(|_| rng.below(n)).collect();
@@ -55,7 +55,35 @@ pub fn model(rng: &mut Rng, max_states: usize) -> Model {
     init.dedup();
     let fairness_count = if rng.chance(50) { 0 } else { 1 + rng.below(2) };
     let props = (0..NUM_LABELS + fairness_count).map(|_| (0..n).map(|_| rng.chance(50)).collect()).collect();
-    Model { succ, init, props, fairness: (NUM_LABELS..NUM_LABELS + fairness_count).collect() }
+    // With probability 1/4, one set of transitions (each with probability 1/2) must be taken
+    // infinitely often, like `FAIRNESS running` of a process.
+    let edge_fairness = if rng.chance(25) {
+        let edges: Vec<(usize, usize)> =
+            (0..n).flat_map(|s| succ_of(&succ, s)).filter(|_| rng.chance(50)).collect();
+        vec![edges]
+    } else {
+        vec![]
+    };
+    Model { succ, init, props, fairness: (NUM_LABELS..NUM_LABELS + fairness_count).collect(), edge_fairness }
+}
+
+fn succ_of(succ: &[Vec<usize>], s: usize) -> Vec<(usize, usize)> {
+    succ[s].iter().map(|&t| (s, t)).collect()
+}
+
+/// The transition fairness sets of `m` as bitsets over `to_kripke(m).succ.targets` positions.
+pub fn transition_sets(m: &Model) -> Vec<FixedBitSet> {
+    let positions: Vec<(usize, usize)> = (0..m.n()).flat_map(|s| succ_of(&m.succ, s)).collect();
+    m.edge_fairness
+        .iter()
+        .map(|edges| {
+            let mut set = FixedBitSet::with_capacity(positions.len());
+            for (i, e) in positions.iter().enumerate() {
+                set.set(i, edges.contains(e));
+            }
+            set
+        })
+        .collect()
 }
 
 pub fn to_kripke(m: &Model) -> KripkeStructure {

@@ -14,9 +14,10 @@
 //! threads).
 
 use super::condense::Condensation;
-use super::fixpoint::{always, num_states, predecessors, until};
+use super::Fairness;
+use super::fixpoint::{Constraint, always, num_states, predecessors, until};
 use super::formula::{Arena, Lit, Node, NodeId};
-use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::explicit::kripke::{KripkeStructure, StateId};
 use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -27,7 +28,7 @@ const NOT_STORED: u32 = u32::MAX;
 pub struct Labelling<'k> {
     kripke: &'k KripkeStructure,
     arena: Arena,
-    constraints: Vec<&'k FixedBitSet>,
+    constraints: Vec<Constraint<'k>>,
     all: FixedBitSet,
     fair: FixedBitSet,
     /// Satisfaction sets of operator nodes as indices into `pool` (`NOT_STORED` for `True` and
@@ -41,12 +42,15 @@ pub struct Labelling<'k> {
 }
 
 impl<'k> Labelling<'k> {
-    /// Computes the fair states; `fairness` lists the `FAIRNESS`/`JUSTICE` propositions.
-    pub fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &[PropId]) -> Labelling<'k> {
+    /// Computes the fair states under the `FAIRNESS`/`JUSTICE` constraints.
+    pub fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &Fairness<'k>) -> Labelling<'k> {
         let n = num_states(kripke);
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
-        let constraints: Vec<&FixedBitSet> = fairness.iter().map(|&p| &kripke.props[p as usize]).collect();
+        let constraints: Vec<Constraint<'k>> = (fairness.states.iter())
+            .map(|&p| Constraint::States(&kripke.props[p as usize]))
+            .chain(fairness.transitions.iter().map(Constraint::Transitions))
+            .collect();
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Condensation::new(&kripke.succ);
@@ -73,7 +77,7 @@ impl<'k> Labelling<'k> {
     pub fn fair(&self) -> &FixedBitSet {
         &self.fair
     }
-    pub fn constraints(&self) -> &[&'k FixedBitSet] {
+    pub fn constraints(&self) -> &[Constraint<'k>] {
         &self.constraints
     }
 

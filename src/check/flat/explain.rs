@@ -15,7 +15,7 @@
 use super::eval::Labelling;
 use super::formula::{Lit, Node};
 use super::paths::{closed_walk, shortest_path};
-use super::fixpoint::fair_components;
+use super::fixpoint::{Constraint, fair_components};
 use super::scc::{Components, components};
 use std::sync::OnceLock;
 use crate::explicit::kripke::StateId;
@@ -46,7 +46,7 @@ impl<'l, 'k> Explainer<'l, 'k> {
     fn cycles(&self, eg: Lit) -> &FairCycles {
         self.eg_cycles[eg.node() as usize].get_or_init(|| {
             let sccs = components(&self.lab.kripke().succ, self.lab.node_set(eg.node()));
-            let fair = fair_components(&sccs, self.lab.constraints());
+            let fair = fair_components(self.lab.kripke(), &sccs, self.lab.constraints());
             FairCycles { sccs, fair }
         })
     }
@@ -136,8 +136,23 @@ fn lasso(ex: &Explainer, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
     let in_component = |v: StateId| inside.contains(v as usize) && sccs.of_state[v as usize] == component;
     for constraint in lab.constraints() {
         let here = *path.last()?;
-        let step = shortest_path(k, here, in_component, |v| constraint.contains(v as usize), false)?;
-        path.extend_from_slice(&step[1..]);
+        match *constraint {
+            Constraint::States(set) => {
+                let step = shortest_path(k, here, in_component, |v| set.contains(v as usize), false)?;
+                path.extend_from_slice(&step[1..]);
+            }
+            Constraint::Transitions(set) => {
+                // Walk to the source of a constraint transition inside the component, take it.
+                let fair_edge = |u: StateId| {
+                    let (from, to) = (k.succ.offsets[u as usize] as usize, k.succ.offsets[u as usize + 1] as usize);
+                    (from..to).find(|&e| set.contains(e) && in_component(k.succ.targets[e]))
+                };
+                let step = shortest_path(k, here, in_component, |u| fair_edge(u).is_some(), false)?;
+                path.extend_from_slice(&step[1..]);
+                let source = *path.last()?;
+                path.push(k.succ.targets[fair_edge(source)?]);
+            }
+        }
     }
     let here = *path.last()?;
     let back = shortest_path(k, here, in_component, |v| v == entry, true)?;

@@ -9,6 +9,16 @@ use super::scc::{Components, components};
 use crate::explicit::kripke::KripkeStructure;
 use fixedbitset::FixedBitSet;
 
+/// A `FAIRNESS`/`JUSTICE` constraint: a fair path must visit the set infinitely often.
+#[derive(Clone, Copy, Debug)]
+pub enum Constraint<'a> {
+    /// A set of states.
+    States(&'a FixedBitSet),
+    /// A set of transitions, as indices into `succ.targets` (NuSMV's constraints over inputs,
+    /// such as `FAIRNESS running`, hold on transitions).
+    Transitions(&'a FixedBitSet),
+}
+
 pub fn num_states(k: &KripkeStructure) -> usize {
     k.num_states as usize
 }
@@ -136,9 +146,9 @@ pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u3
 /// Fair `EG mask` (Emerson–Lei via SCCs): the states of `mask` that can reach, inside `mask`, a
 /// nontrivial strongly connected component of the `mask` subgraph that meets every constraint.
 /// From such a component a path can cycle forever visiting each constraint infinitely often.
-pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[&FixedBitSet]) -> FixedBitSet {
+pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint]) -> FixedBitSet {
     let sccs = components(&k.succ, mask);
-    let fair = fair_components(&sccs, constraints);
+    let fair = fair_components(k, &sccs, constraints);
     let mut seeds = FixedBitSet::with_capacity(num_states(k));
     for v in mask.ones() {
         if fair[sccs.of_state[v] as usize] {
@@ -148,15 +158,30 @@ pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[&Fixe
     backward_within(k, mask, seeds)
 }
 
-/// For each component: nontrivial and meeting every constraint (a fair path can cycle in it).
-pub fn fair_components(sccs: &Components, constraints: &[&FixedBitSet]) -> Vec<bool> {
+/// For each component: nontrivial and meeting every constraint (a fair path can cycle in it). A
+/// component meets a transition constraint through a transition with both ends inside it.
+pub fn fair_components(k: &KripkeStructure, sccs: &Components, constraints: &[Constraint]) -> Vec<bool> {
     // met[c] = number of leading constraints (in order) that component c meets.
     let mut met = vec![0u32; sccs.count()];
+    let mut meet = |c: u32, i: usize| {
+        if c != Components::NONE && met[c as usize] == i as u32 {
+            met[c as usize] = i as u32 + 1;
+        }
+    };
     for (i, constraint) in constraints.iter().enumerate() {
-        for v in constraint.ones() {
-            let c = sccs.of_state.get(v).copied().unwrap_or(Components::NONE);
-            if c != Components::NONE && met[c as usize] == i as u32 {
-                met[c as usize] = i as u32 + 1;
+        match constraint {
+            Constraint::States(set) => {
+                for v in set.ones() {
+                    meet(sccs.of_state.get(v).copied().unwrap_or(Components::NONE), i);
+                }
+            }
+            Constraint::Transitions(set) => {
+                for (u, &c) in sccs.of_state.iter().enumerate() {
+                    let (from, to) = (k.succ.offsets[u] as usize, k.succ.offsets[u + 1] as usize);
+                    if (from..to).any(|e| set.contains(e) && sccs.of_state[k.succ.targets[e] as usize] == c) {
+                        meet(c, i);
+                    }
+                }
             }
         }
     }
@@ -164,7 +189,7 @@ pub fn fair_components(sccs: &Components, constraints: &[&FixedBitSet]) -> Vec<b
 }
 
 /// Fair `EG mask` under the given constraints (no constraints: every infinite path is fair).
-pub fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[&FixedBitSet], out_degree: &[u32]) -> FixedBitSet {
+pub fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint], out_degree: &[u32]) -> FixedBitSet {
     if constraints.is_empty() { always_infinite(k, mask, out_degree) } else { always_fair(k, mask, constraints) }
 }
 
@@ -214,9 +239,15 @@ mod tests {
         let all = set(4, &[0, 1, 2, 3]);
         let f1 = set(4, &[0]);
         let f2 = set(4, &[3]);
-        assert_eq!(always_fair(&k, &all, &[&f1]), set(4, &[0, 1]));
-        assert_eq!(always_fair(&k, &all, &[&f2]), all);
-        assert_eq!(always_fair(&k, &all, &[&f1, &f2]), set(4, &[]));
+        let (c1, c2) = (Constraint::States(&f1), Constraint::States(&f2));
+        assert_eq!(always_fair(&k, &all, &[c1]), set(4, &[0, 1]));
+        assert_eq!(always_fair(&k, &all, &[c2]), all);
+        assert_eq!(always_fair(&k, &all, &[c1, c2]), set(4, &[]));
+        // Transition 1 -> 0 is index 1 (edges: 0 -> 1, then 1 -> 0 and 1 -> 2, …); 1 -> 2 leaves the cycle.
+        let t = set(5, &[1]);
+        assert_eq!(always_fair(&k, &all, &[Constraint::Transitions(&t)]), set(4, &[0, 1]));
+        let exit_edge = set(5, &[2]);
+        assert_eq!(always_fair(&k, &all, &[Constraint::Transitions(&exit_edge)]), set(4, &[]));
     }
 
     #[test]

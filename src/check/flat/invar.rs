@@ -65,7 +65,7 @@ impl Reachability {
 pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces: bool) -> Vec<SpecOutcome> {
     let mut arena = Arena::new();
     let roots: Vec<Lit> = invariants.iter().map(|f| arena.lower(f)).collect();
-    let mut lab = Labelling::new(k, arena, &[]);
+    let mut lab = Labelling::new(k, arena, &super::Fairness::default());
     lab.compute_all();
     let reach = Reachability::new(k);
     roots

@@ -9,7 +9,9 @@
 //!
 //! Semantics (what NuSMV 2.5.4 does, read from its `mcMc.c`/`mcEval.c`):
 //! - fair states = `E_f G true`: states with an infinite path visiting every `FAIRNESS`/`JUSTICE`
-//!   constraint infinitely often; with no constraints, states with any infinite path;
+//!   constraint infinitely often; with no constraints, states with any infinite path. NuSMV's
+//!   constraints hold on state–input pairs; those over state variables are state sets here, those
+//!   over inputs (`FAIRNESS running`) are transition sets ([`Fairness::transitions`]);
 //! - `EX`/`EU` targets are restricted to fair states, `EG` needs a fair path, and `A` operators are
 //!   the duals (`AX a = ¬EX ¬a`, `AG a = ¬EF ¬a`, `AF a = ¬EG ¬a`, `A[a U b]` as in NuSMV);
 //! - a spec holds iff it holds in every initial *fair* state. Deadlock states (no successor) are
@@ -77,18 +79,39 @@ pub struct CtlReport {
     pub distinct_subformulas: usize,
 }
 
-/// Checks CTL specs on `kripke` under the fairness constraints `fairness`.
+/// `FAIRNESS`/`JUSTICE` constraints: a fair path visits each set infinitely often.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fairness<'a> {
+    /// Constraints on states (propositions of the Kripke structure).
+    pub states: &'a [PropId],
+    /// Constraints on transitions, each a set of indices into `kripke.succ.targets` — for
+    /// constraints that read input variables, e.g. `FAIRNESS running` of a process (a transition
+    /// belongs to the set if some input producing it satisfies the constraint).
+    pub transitions: &'a [FixedBitSet],
+}
+
+/// Checks CTL specs on `kripke` under the state fairness constraints `fairness`.
 pub fn check_ctl(
     kripke: &KripkeStructure,
     specs: &[Ctl<PropId>],
     fairness: &[PropId],
     options: &CheckOptions,
 ) -> CtlReport {
+    check_ctl_fair(kripke, specs, &Fairness { states: fairness, transitions: &[] }, options)
+}
+
+/// Checks CTL specs on `kripke` under state and transition fairness constraints.
+pub fn check_ctl_fair(
+    kripke: &KripkeStructure,
+    specs: &[Ctl<PropId>],
+    fairness: &Fairness,
+    options: &CheckOptions,
+) -> CtlReport {
     run_in_pool(options.threads, || check_ctl_here(kripke, specs, fairness, options.traces))
 }
 
 /// The set of states satisfying `spec` under fair semantics (for tests and tools).
-pub fn satisfying_states(kripke: &KripkeStructure, spec: &Ctl<PropId>, fairness: &[PropId]) -> FixedBitSet {
+pub fn satisfying_states(kripke: &KripkeStructure, spec: &Ctl<PropId>, fairness: &Fairness) -> FixedBitSet {
     let mut arena = Arena::new();
     let lit = arena.lower(spec);
     let mut lab = Labelling::new(kripke, arena, fairness);
@@ -97,7 +120,7 @@ pub fn satisfying_states(kripke: &KripkeStructure, spec: &Ctl<PropId>, fairness:
 }
 
 /// The fair states: those with an infinite path visiting every constraint infinitely often.
-pub fn fair_states(kripke: &KripkeStructure, fairness: &[PropId]) -> FixedBitSet {
+pub fn fair_states(kripke: &KripkeStructure, fairness: &Fairness) -> FixedBitSet {
     Labelling::new(kripke, Arena::new(), fairness).fair().clone()
 }
 
@@ -111,7 +134,7 @@ fn run_in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[PropId], traces: bool) -> CtlReport {
+fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fairness, traces: bool) -> CtlReport {
     let mut arena = Arena::new();
     let roots: Vec<Lit> = specs.iter().map(|s| arena.lower(s)).collect();
     let distinct_subformulas = arena.len();
