@@ -26,7 +26,7 @@ fn with_self_loops(text: &str) -> String {
             .as_array()
             .expect("transitions")
             .iter()
-            .filter(|t| t["source"]["type"] == "node")
+            .filter(|t| t["source"]["type"] == "node" && t["targets"].as_array().is_some_and(|a| !a.is_empty()))
             .map(|t| t["source"]["name"].as_str().unwrap_or_default().to_string())
             .collect();
         let dead: Vec<String> = comp["nodes"]
@@ -96,6 +96,29 @@ fn main() {
                 e.holds
             };
             let tf = t.elapsed().as_secs_f64();
+            if std::env::var("XMV_TABLE1_ORACLE").is_ok() {
+                let (v, complete) = rks_support::oracle::check(&rks, rsm.initial as u32, &f, 64, 2_000_000);
+                eprintln!("{name}: oracle {v:?} (complete unfolding: {complete})");
+            }
+            if std::env::var("XMV_TABLE1_TRACE").is_ok() {
+                let t = check(&rks, rsm.initial as u32, &f, TernaryEngine::Eager, true).trace;
+                if let Some(t) = t {
+                    use xmv_rs::check::rks::RksStep;
+                    let through_entry_exit = t.steps.iter().filter(|s| matches!(s,
+                        RksStep::At { component, node: 0, .. } if rks.components[*component as usize].exits.contains(&0))).count();
+                    let last = t.steps.last().map(|s| match s {
+                        RksStep::At { component, node, stack } => {
+                            let c = &rks.components[*component as usize];
+                            let labels: Vec<&str> = (0..rks.prop_names.len()).filter(|&p| c.props[p].contains(*node as usize)).map(|p| rks.prop_names[p].as_str()).collect();
+                            format!("{}:{} depth {} labels {labels:?}", c.name, c.node_names[*node as usize], stack.len())
+                        }
+                        RksStep::Terminated => "terminated".into(),
+                    });
+                    eprintln!("{name}: counterexample of {} steps, {through_entry_exit} at the entry of an entry=exit component, ends at {last:?}", t.steps.len());
+                } else {
+                    eprintln!("{name}: no trace");
+                }
+            }
             let verdict = if l.holds == e.holds && e.holds == finis { if l.holds { "tt" } else { "ff" } } else { "DISAGREE" };
             println!(
                 "| {name} | {verdict} | {k} | {} | {te:.3} | {} | {tl:.3} | {} | {tf:.3} |",

@@ -2,8 +2,9 @@
 //!
 //! Used by the command line and by integration tests. The driver owns the order of things, exit
 //! codes and timings; the stages it calls are the crate's public functions, reached through
-//! [`Stages`] so that a stage not yet present in a build is reported as such (never replaced by
-//! invented verdicts). [`stages::linked`] returns the stages of this build.
+//! [`stages::Stages`] (tests may start from a hand-built `LoweredProgram`; a missing stage is
+//! reported as such, never replaced by invented verdicts). [`stages::linked`] returns the stages
+//! of this build.
 //!
 //! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
 //! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.

@@ -66,6 +66,16 @@ struct ImportArgs {
     /// Where to write the .smv file.
     #[arg(short = 'o', value_name = "OUT")]
     output: PathBuf,
+    /// RSMCheck JSON: a call into an entry that is also an exit is stuck there (`stuck`,
+    /// RSMCheck's semantics) or returns at once (`return`, the converted program's semantics).
+    #[arg(long = "entry-exit", value_enum, default_value_t = EntryExitArg::Stuck)]
+    entry_exit: EntryExitArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EntryExitArg {
+    Stuck,
+    Return,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -157,5 +167,10 @@ fn import(args: ImportArgs) -> i32 {
         ImportFormat::Pds => xmv_rs::import::ImportFormat::Pds,
         ImportFormat::Pdmu => xmv_rs::import::ImportFormat::Pdmu,
     };
-    xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &mut std::io::stderr())
+    let entry_exit = match args.entry_exit {
+        EntryExitArg::Stuck => xmv_rs::import::procedures::EntryExit::Stuck,
+        EntryExitArg::Return => xmv_rs::import::procedures::EntryExit::Return,
+    };
+    let options = xmv_rs::import::ImportOptions { entry_exit };
+    xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &options, &mut std::io::stderr())
 }

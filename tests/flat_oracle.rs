@@ -110,21 +110,29 @@ fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
         assert!(!fair_init || !has_existential_top(spec), "true existential spec without witness: {spec:?} on {m:?}");
         return;
     };
-    let s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
+    let mut s: Vec<usize> = t.steps.iter().map(|x| x.state as usize).collect();
     assert!(!s.is_empty());
     assert!(m.init.contains(&s[0]) && fair[s[0]], "trace must start in a fair initial state");
+    if let Some(i) = t.loop_start {
+        assert!(i < s.len(), "loop start out of range");
+    }
     for w in s.windows(2) {
         assert!(m.succ[w[0]].contains(&w[1]), "trace step {w:?} is not a transition: {spec:?} {m:?}");
     }
+    let raw = s.clone();
     let looped = |t: &Trace| {
         let start = t.loop_start.expect("lasso expected");
-        assert!(m.succ[*s.last().unwrap()].contains(&s[start]), "loop does not close");
-        let cycle = &s[start..];
+        assert!(m.succ[*raw.last().unwrap()].contains(&raw[start]), "loop does not close");
+        let cycle = &raw[start..];
         for &f in &m.fairness {
             assert!(cycle.iter().any(|&x| m.props[f][x]), "loop misses a fairness set: {spec:?} {m:?} {t:?}");
         }
     };
     assert_eq!(t.kind, if holds { TraceKind::Witness } else { TraceKind::Counterexample });
+    // From here on `s` is the lasso unrolled once: the loop's first state follows the last state.
+    if let Some(i) = t.loop_start {
+        s.push(s[i]);
+    }
     // The explanation of the top operator is a prefix ending at index `i`; explanations of nested
     // existential subformulas may continue after it.
     let reaches = |goal: &dyn Fn(usize) -> bool, through: &dyn Fn(usize) -> bool| {
@@ -238,4 +246,36 @@ fn fairness_rules_out_unfair_loops() {
     let af = Ctl::AF(Box::new(Ctl::Atom(0)));
     assert!(!check_ctl(&k, &[af.clone()], &[], &CheckOptions::default()).verdicts[0].holds);
     assert!(check_ctl(&k, &[af], &[1], &CheckOptions::default()).verdicts[0].holds);
+}
+
+/// No states at all (e.g. contradictory INIT): every spec is vacuously true, with the warning flags.
+#[test]
+fn empty_structure_makes_everything_vacuously_true() {
+    let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0] };
+    let k = to_kripke(&m);
+    let specs = vec![Ctl::EF(Box::new(Ctl::Atom(0))), Ctl::AG(Box::new(Ctl::False))];
+    let r = check_ctl(&k, &specs, &[0], &CheckOptions::default());
+    assert!(r.fair_states_empty && r.no_fair_initial_state);
+    assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
+    assert!(check_invariants(&k, &[Ctl::False], true)[0].holds);
+}
+
+/// Witnesses continue into nested existential subformulas: `EF (p & EG q)` gives a path to a
+/// `p` state from which a `q`-lasso starts, like NuSMV's `explain`.
+#[test]
+fn nested_witness_continues_into_eg() {
+    // 0 -> 1 -> 2 -> 3 -> 2; p at 1 and 2, q at 2 and 3 (and 1 has no q-loop: 1 is not q)
+    let m = Model {
+        succ: vec![vec![1], vec![2], vec![3], vec![2]],
+        init: vec![0],
+        props: vec![vec![false, true, true, false], vec![false, false, true, true]],
+        fairness: vec![],
+    };
+    let k = to_kripke(&m);
+    let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(0)), Box::new(Ctl::EG(Box::new(Ctl::Atom(1)))))));
+    let r = check_ctl(&k, &[spec], &[], &CheckOptions::default());
+    assert!(r.verdicts[0].holds);
+    let trace = r.verdicts[0].trace.as_ref().unwrap();
+    assert_eq!(trace.kind, TraceKind::Witness);
+    assert_eq!((states(&r.verdicts[0]), trace.loop_start), (vec![0, 1, 2, 3], Some(2)));
 }

@@ -172,3 +172,32 @@ fn random_programs_never_crash_the_front_end() {
         .unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{} of {cases} random programs accepted", accepted.get());
 }
+
+#[test]
+fn hostile_inputs_are_diagnosed_not_crashed() {
+    let deep_parens = format!("MODULE main\nVAR x : boolean;\nSPEC {}x{}\n", "(".repeat(200_000), ")".repeat(200_000));
+    let deep_not = format!("MODULE main\nVAR x : boolean;\nSPEC {}x\n", "!".repeat(100_000));
+    let long_chain = format!("MODULE main\nVAR x : 0..3;\nDEFINE d := {};\n", vec!["x = 1"; 900].join(" | "));
+    let mut defines = String::from("MODULE main\nVAR x : boolean;\nDEFINE\n  d0 := x;\n");
+    for k in 1..3000 {
+        defines.push_str(&format!("  d{k} := d{};\n", k - 1));
+    }
+    defines.push_str("SPEC AG d2999\n");
+    let inputs: Vec<Vec<u8>> = vec![
+        vec![],
+        b"\r\n\t \r\n".to_vec(),
+        b"MODULE main\r\nVAR\r\n\tx : boolean;\r\nASSIGN\r\n\tinit(x) := FALSE;\r\n".to_vec(),
+        vec![0xff, 0xfe, b'M', 0x80, b'\n'],
+        "MODULE main -- ünïcödé comment\nVAR x : boolean;\n".as_bytes().to_vec(),
+        deep_parens.into_bytes(),
+        deep_not.into_bytes(),
+        long_chain.into_bytes(),
+        defines.into_bytes(),
+    ];
+    for bytes in inputs {
+        let file = SourceFile::from_bytes("hostile.smv", &bytes);
+        let (p, diags) = xmv_rs::frontend::load(&file, None);
+        let rendered = diags.render(&file);
+        assert!(p.is_some() || diags.has_errors(), "rejected without an error:\n{rendered}");
+    }
+}

@@ -97,6 +97,27 @@ fn processes_are_flattened_nusmv_style() {
 }
 
 #[test]
+fn fairness_on_running_keeps_the_last_scheduled_process_in_the_state() {
+    let p = load(&format!("{MUTEX}FAIRNESS\n  running\n"));
+    let s = flat(&p);
+    let sel = var(s, "_process_selector_");
+    assert_eq!(s.vars[sel as usize].kind, xmv_rs::syntax::ast::VarKind::State);
+    assert_eq!(s.init_assign[sel as usize], Some(Expr::Const(sym(&p, "main"))));
+    assert!(s.next_assign[sel as usize].is_none(), "chosen freely at every step");
+    assert_eq!(s.fairness.len(), 2, "one FAIRNESS per process instance");
+    // proc1's assignment applies when the step is proc1's: next(_process_selector_) = proc1.
+    let st1 = var(s, "proc1.state");
+    match &s.next_assign[st1 as usize] {
+        Some(Expr::Case { branches, .. }) => {
+            let guard = Expr::Binary(BinOp::Eq, Box::new(Expr::Next(sel)), Box::new(Expr::Const(sym(&p, "proc1"))));
+            assert_eq!(branches[0].0, guard);
+            assert_eq!(branches.last().map(|b| &b.1), Some(&Expr::Var(st1)));
+        }
+        other => panic!("unexpected next(proc1.state): {other:?}"),
+    }
+}
+
+#[test]
 fn spec_text_is_printed_like_nusmv() {
     let p = load(MUTEX);
     let texts: Vec<&str> = p.specs.iter().map(|s| s.text.as_str()).collect();

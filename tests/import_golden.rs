@@ -6,7 +6,8 @@
 //! the expected files.
 
 use std::path::{Path, PathBuf};
-use xmv_rs::import::{ImportFormat, import};
+use xmv_rs::import::procedures::EntryExit;
+use xmv_rs::import::{ImportFormat, ImportOptions, import_with};
 use xmv_rs::source::SourceFile;
 
 fn root() -> PathBuf {
@@ -34,7 +35,10 @@ fn run(model: &Path, ctl: Option<&Path>) -> Result<String, String> {
     let format = format_of(model).expect("model extension");
     let input = source(model);
     let ctl_file = ctl.map(source);
-    match import(format, &input, ctl_file.as_ref()) {
+    // A model whose name ends in `_return` is read with `--entry-exit return`.
+    let return_reading = model.file_stem().is_some_and(|s| s.to_string_lossy().ends_with("_return"));
+    let options = ImportOptions { entry_exit: if return_reading { EntryExit::Return } else { EntryExit::Stuck } };
+    match import_with(format, &input, ctl_file.as_ref(), &options) {
         Ok(imported) => Ok(imported.smv),
         Err(e) => Err(e.diagnostics.render(if e.in_ctl { ctl_file.as_ref().unwrap_or(&input) } else { &input })),
     }

@@ -1,14 +1,17 @@
 //! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
-//! exits, both termination rules) and random formulas over every CTL operator, the `Incremental`
-//! and `Global` engines must agree on every case, and both must agree with two independent
-//! oracles: the brute-force unfolding (`rks_support::oracle`: exact on non-recursive RKSs, a
-//! sound bound on recursive ones) and the naive all-contexts checker (`rks_support::contexts`:
-//! exact on recursive RKSs too, when the contexts are few enough to enumerate). The oracles must
-//! also agree with each other. With a trace, the trace is validated against K(R).
+//! exits, both termination rules) and random formulas over every CTL operator, Finis'
+//! `Incremental` and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on
+//! every case, and all must agree with two independent oracles: the brute-force unfolding
+//! (`rks_support::oracle`: exact on non-recursive RKSs, a sound bound on recursive ones) and the
+//! naive all-contexts checker (`rks_support::contexts`: exact on recursive RKSs too, when the
+//! contexts are few enough to enumerate). The oracles must also agree with each other. With a
+//! trace (first spec of each model), the trace is validated against K(R); every eighth model
+//! also goes through `check_many` from every component.
 //!
 //! `XMV_TEST_CASES=n` runs `n` models instead of the default; `XMV_TEST_SEED=s` changes the seed;
-//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES` and `XMV_TEST_FORMULA_DEPTH` change the sizes
-//! (defaults 4, 6, 4; every fifth model gets 2 more components and 3 more nodes).
+//! `XMV_TEST_MAX_COMPS`, `XMV_TEST_MAX_NODES`, `XMV_TEST_FORMULA_DEPTH` and `XMV_TEST_MAX_EXITS`
+//! change the sizes (defaults 4, 6, 4, 3; every fifth model gets 2 more components and 3 more
+//! nodes).
 //! A disagreement is shrunk to a minimal reproducer, printed as `rks_builder::parse_rks` text
 //! plus the formula, and fails the test.
 
@@ -22,6 +25,7 @@ use rks_support::shrink::{Case, shrink};
 use rks_support::traces::{self, TraceStats};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
+use xmv_rs::check::ternary::{self, TernaryEngine};
 
 const DEFAULT_MODELS: usize = 1500;
 const FORMULAS_PER_MODEL: usize = 3;
@@ -50,21 +54,46 @@ impl Answer {
     }
 }
 
+/// The engines under test: Finis' incremental and global engines (`check::rks`) and the ternary
+/// eager and lazy engines of Dubslaff et al. (`check::ternary`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    Incremental,
+    Global,
+    TernaryEager,
+    TernaryLazy,
+}
+
+const ENGINES: [Engine; 4] = [Engine::Incremental, Engine::Global, Engine::TernaryEager, Engine::TernaryLazy];
+
 /// Runs one engine; with `want_trace`, also validates the trace against K(R) (a bad or missing
 /// trace turns the answer into `BadTrace`).
-fn run(case: &Case, engine: RksEngine, want_trace: bool, stats: &mut TraceStats) -> Answer {
+fn run(case: &Case, engine: Engine, want_trace: bool, stats: &mut TraceStats) -> Answer {
     let rks = case.model.build();
-    let opts = RksOptions { engine, want_trace };
-    match catch_unwind(AssertUnwindSafe(|| check(&rks, case.initial as u32, &case.formula, &opts))) {
-        Ok(r) if want_trace => match &r.trace {
-            Some(t) => match traces::validate(&rks, case.initial as u32, &case.formula, r.holds, t, stats) {
-                Ok(()) => Answer::Holds(r.holds),
-                Err(e) => Answer::BadTrace(r.holds, e),
+    let init = case.initial as u32;
+    let f = &case.formula;
+    let result = catch_unwind(AssertUnwindSafe(|| match engine {
+        Engine::Incremental | Engine::Global => {
+            let engine = if engine == Engine::Global { RksEngine::Global } else { RksEngine::Incremental };
+            let r = check(&rks, init, f, &RksOptions { engine, want_trace });
+            (r.holds, r.trace)
+        }
+        Engine::TernaryEager | Engine::TernaryLazy => {
+            let engine = if engine == Engine::TernaryLazy { TernaryEngine::Lazy } else { TernaryEngine::Eager };
+            let r = ternary::check(&rks, init, f, engine, want_trace);
+            (r.holds, r.trace)
+        }
+    }));
+    match result {
+        Ok((holds, trace)) if want_trace => match &trace {
+            Some(t) => match traces::validate(&rks, init, f, holds, t, stats) {
+                Ok(()) => Answer::Holds(holds),
+                Err(e) => Answer::BadTrace(holds, e),
             },
-            None if traces::trace_expected(&case.formula, r.holds) => Answer::BadTrace(r.holds, "missing".into()),
-            None => Answer::Holds(r.holds),
+            None if traces::trace_expected(f, holds) => Answer::BadTrace(holds, "missing".into()),
+            None => Answer::Holds(holds),
         },
-        Ok(r) => Answer::Holds(r.holds),
+        Ok((holds, _)) => Answer::Holds(holds),
         Err(e) => Answer::Panicked(
             e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
         ),
@@ -72,8 +101,8 @@ fn run(case: &Case, engine: RksEngine, want_trace: bool, stats: &mut TraceStats)
 }
 
 struct Outcome {
-    incremental: Answer,
-    global: Answer,
+    /// One answer per engine of [`ENGINES`].
+    answers: Vec<Answer>,
     oracle: Verdict,
     exact: bool,
     /// The all-contexts checker: `None` if too many contexts, `Some(Err)` on an oracle defect.
@@ -84,8 +113,7 @@ impl Outcome {
     fn of(case: &Case, want_trace: bool, stats: &mut TraceStats) -> Outcome {
         let (oracle, exact) = oracle::check(&case.model.build(), case.initial as u32, &case.formula, ORACLE_DEPTH, ORACLE_STATES);
         Outcome {
-            incremental: run(case, RksEngine::Incremental, want_trace, stats),
-            global: run(case, RksEngine::Global, want_trace, stats),
+            answers: ENGINES.iter().map(|&e| run(case, e, want_trace, stats)).collect(),
             oracle,
             exact,
             contexts: contexts::check(&case.model.build(), case.initial as u32, &case.formula),
@@ -111,18 +139,19 @@ impl Outcome {
             }
         }
         let expected = unfolded.or(by_contexts);
-        for (name, a) in [("incremental", &self.incremental), ("global", &self.global)] {
+        for (name, a) in ENGINES.iter().zip(&self.answers) {
             match a {
-                Answer::Panicked(m) => return Some(format!("{name} panicked: {m}")),
+                Answer::Panicked(m) => return Some(format!("{name:?} panicked: {m}")),
                 Answer::Holds(h) | Answer::BadTrace(h, _) if expected.is_some_and(|e| e != *h) => {
-                    return Some(format!("{name} says {h}, oracle says {}", !h));
+                    return Some(format!("{name:?} says {h}, oracle says {}", !h));
                 }
-                Answer::BadTrace(_, e) => return Some(format!("{name} trace: {e}")),
+                Answer::BadTrace(_, e) => return Some(format!("{name:?} trace: {e}")),
                 _ => {}
             }
         }
-        (self.incremental.verdict() != self.global.verdict())
-            .then(|| format!("incremental {:?} vs global {:?}", self.incremental, self.global))
+        let first = self.answers[0].verdict();
+        let differs = self.answers.iter().any(|a| a.verdict() != first);
+        differs.then(|| format!("engines disagree: {:?}", ENGINES.iter().zip(&self.answers).collect::<Vec<_>>()))
     }
 }
 
@@ -133,13 +162,12 @@ fn kind(problem: &str) -> String {
 
 fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
     format!(
-        "--- {problem}\ninitial component: {}\nformula: {}\nincremental: {:?}, global: {:?}, unfolding oracle: {:?} (exact: {}), \
+        "--- {problem}\ninitial component: {}\nformula: {}\nengines: {:?}\nunfolding oracle: {:?} (exact: {}), \
          context oracle: {:?}\n\
          parse_rks text:\n{}",
         case.model.comps[case.initial].name,
         ctl_text::print(&case.formula, &case.model.props),
-        out.incremental,
-        out.global,
+        ENGINES.iter().zip(&out.answers).collect::<Vec<_>>(),
         out.oracle,
         out.exact,
         out.contexts,
@@ -168,13 +196,14 @@ fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Opti
 }
 
 #[test]
-fn incremental_global_and_oracle_agree_on_random_rks() {
+fn rks_engines_and_oracles_agree_on_random_rks() {
     let models = env_usize("XMV_TEST_CASES", DEFAULT_MODELS);
     let seed = env_usize("XMV_TEST_SEED", 0x5eed_2012) as u64;
     let mut rng = Rng::new(seed);
     let max_comps = env_usize("XMV_TEST_MAX_COMPS", 4);
     let max_nodes = env_usize("XMV_TEST_MAX_NODES", 6);
     let depth = env_usize("XMV_TEST_FORMULA_DEPTH", 4);
+    let max_exits = env_usize("XMV_TEST_MAX_EXITS", 3);
     let (mut cases, mut acyclic, mut exact, mut decided_by_bound, mut multi_exit) = (0, 0, 0, 0, 0);
     let (mut by_contexts, mut only_by_contexts, mut undecided, mut batch_specs) = (0, 0, 0, 0);
     let mut reproducers: Vec<String> = Vec::new();
@@ -189,7 +218,7 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
         let big = i % 5 == 4;
         let (max_comps, max_nodes) = if big { (max_comps + 2, max_nodes + 3) } else { (max_comps, max_nodes) };
         let params = GenParams { recursive: i % 2 == 1, max_comps, max_nodes };
-        let model = random::model(&mut rng, &params);
+        let model = random::model_with_exits(&mut rng, &params, max_exits);
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
@@ -245,7 +274,7 @@ fn incremental_global_and_oracle_agree_on_random_rks() {
         "rks differential: {cases} cases ({acyclic} with an acyclic call graph, {multi_exit} with several exits), \
          {exact} checked against the exact unfolding, {decided_by_bound} recursive ones against the bounded unfolding, \
          {by_contexts} against the context oracle ({only_by_contexts} decided by it alone), {undecided} engine-vs-engine only, \
-         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided by the bound); \
+         {disagreements} disagreements; {} traces validated ({} facts checked on them, {} undecided); \
          {batch_specs} specs through check_many",
         trace_stats.traces, trace_stats.facts_checked, trace_stats.facts_undecided
     );

@@ -25,6 +25,15 @@ fn verdict(r: &RecursiveKripkeStructure, init: &str, spec: &str, expected: bool)
     assert_eq!(glo.holds, expected, "global engine: {spec} from {init}");
     assert_eq!(inc.holds, expected, "incremental engine: {spec} from {init}");
     assert_eq!(inc.trace, glo.trace, "traces are built from the global labelling");
+    // Every context stored ternary (as for components with many exits) gives the same verdict.
+    let fm = rks::formula::Formula::from_ctl(&f);
+    let icc = |g| rks::initial_context(r, &fm, c, g);
+    for incremental in [true, false] {
+        let mut core = rks::local::Core::new(r, &fm);
+        core.max_enumerated_maybes = 0;
+        let v = if incremental { rks::incremental::run(&mut core, c, &icc(fm.root)) } else { rks::global::run(&mut core, c, &icc) };
+        assert_eq!(v, rks::tern::Tern::from_bool(expected), "ternary contexts, incremental={incremental}: {spec}");
+    }
     let wants_trace = (f.is_universal() && !expected)
         || (expected && matches!(f, xmv_rs::ctl::Ctl::EX(_) | xmv_rs::ctl::Ctl::EF(_) | xmv_rs::ctl::Ctl::EG(_) | xmv_rs::ctl::Ctl::EU(..)));
     assert_eq!(inc.trace.is_some(), wants_trace, "trace presence for {spec}");
@@ -577,4 +586,44 @@ fn dubslaff_simple_and_x_pinning() {
     verdict(&r, "A", "EX EG p", true);
     verdict(&r, "A", "EX E[q U p]", true);
     verdict(&r, "A", "EX EX p", true);
+}
+
+#[test]
+fn many_exits_use_ternary_contexts() {
+    // P recurses or exits through e0; a return through e_i leaves through e_(i+1 mod 6), so the
+    // outermost exit is the recursion depth mod 6. Six undecided exit tops exceed what is
+    // enumerated as twins: the engines store ternary contexts here.
+    let mut text = String::from("sub main in m0 out mx\n loc m0 mx r0{k0} r1{k1} r2{k2} r3{k3} r4{k4} r5{k5}\n call mc->P\n edge m0->mc\n ret");
+    for i in 0..6 {
+        text += &format!(" mc.e{i}->r{i}");
+    }
+    text += "\n edge r0->mx r1->mx r2->mx r3->mx r4->mx r5->mx\nsub P in p0 out";
+    for i in 0..6 {
+        text += &format!(" e{i}:x{i}");
+    }
+    text += "\n loc p0{a} x0 x1 x2 x3 x4 x5\n call pc->P\n edge p0->x0 p0->pc\n ret";
+    for i in 0..6 {
+        text += &format!(" pc.e{i}->x{}", (i + 1) % 6);
+    }
+    let r = parse_rks(&text).unwrap();
+    for i in 0..6 {
+        verdict(&r, "main", &format!("EF k{i}"), true);
+        verdict(&r, "main", &format!("AG !k{i}"), false);
+    }
+    verdict(&r, "main", "EX EG a", true);
+    verdict(&r, "main", "AF (k0 | k1 | k2 | k3 | k4 | k5)", false);
+    verdict(&r, "main", "AG (a -> EF k5)", true);
+    verdict(&r, "main", "E[!k2 U k3]", true);
+    verdict(&r, "P", "EF a", true);
+    // The witness of EF k3 recurses three times below the first call.
+    let t = verdict(&r, "main", "EF k3", true).trace.unwrap();
+    let depth = t.steps.iter().filter_map(|s| if let RksStep::At { stack, .. } = s { Some(stack.len()) } else { None }).max();
+    assert_eq!(depth, Some(4));
+    // The global engine collects P with six undecided tops: a ternary pair.
+    let f = parse_ctl("EF k3", &r).unwrap();
+    let fm = rks::formula::Formula::from_ctl(&f);
+    let main = comp(&r, "main");
+    let mut core = rks::local::Core::new(&r, &fm);
+    rks::global::run(&mut core, main, &|g| rks::initial_context(&r, &fm, main, g));
+    assert!(core.kb.pairs.iter().any(|p| core.kb.ctxs.get(p.ctx).iter().filter(|&&v| v == rks::tern::Tern::M).count() > 4));
 }

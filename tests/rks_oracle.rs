@@ -405,3 +405,33 @@ fn context_oracle_agrees_with_the_bounded_oracle() {
     eprintln!("context oracle: {both} of {total} cases agree with the bounded oracle, {context_only} decided only by contexts");
     assert!(both * 2 > total);
 }
+
+#[test]
+fn context_oracle_at_deep_configurations_agrees_with_the_bounded_oracle() {
+    // `contexts::check_at` induces each frame's context from the frames below; compare with the
+    // unfolding at configurations with non-empty stacks (and the trap state).
+    use rks_support::contexts;
+    let mut rng = Rng::new(17);
+    let (mut compared, mut deep) = (0, 0);
+    for i in 0..500 {
+        let m = random::model(&mut rng, &GenParams { recursive: i % 2 == 0, max_comps: 4, max_nodes: 5 });
+        let rks = m.build();
+        let Some(u) = Unfolding::new(&rks, 0, 3, 2000) else { continue };
+        let f = random::formula(&mut rng, m.props.len(), 3);
+        for s in 0..u.configs.len() {
+            if u.cutoff[s] {
+                continue;
+            }
+            let Some(exact) = contexts::check_at(&rks, &f, &u.configs[s]) else { continue };
+            let exact = exact.expect("monotone");
+            let v = oracle::check_at(&rks, u.configs[s].clone(), &f, 5, 4000).0;
+            if v != Verdict::Unknown {
+                assert_eq!(v, expect(exact), "{:?}\n{}\n{}", u.configs[s], m.to_text(), ctl_text::print(&f, &m.props));
+                compared += 1;
+                deep += matches!(&u.configs[s], Config::At { stack, .. } if !stack.is_empty()) as usize;
+            }
+        }
+    }
+    eprintln!("context oracle at configurations: {compared} compared, {deep} with a non-empty stack");
+    assert!(deep > 300);
+}

@@ -1,7 +1,8 @@
 //! Regression tests of the RKS engines on the worked examples of Finis 2012 (digest §7) and the
 //! semantics-pinning examples of Dubslaff et al. 2024 (digest §4.5), with the papers' verdicts —
 //! including those that only infinite recursion decides, which the bounded oracle cannot check.
-//! Both engines, with and without traces, must give the expected verdict.
+//! All four engines (Finis' incremental and global, the ternary eager and lazy), with and without
+//! traces, must give the expected verdict.
 
 mod rks_support;
 
@@ -9,6 +10,7 @@ use rks_support::ctl_text;
 use rks_support::examples::*;
 use rks_support::model::Model;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+use xmv_rs::check::ternary::{self, TernaryEngine};
 
 
 fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String, bool)> {
@@ -16,10 +18,14 @@ fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String,
     let f = ctl_text::parse(formula, &model.props);
     let init = model.comp_index(initial) as u32;
     let mut out = Vec::new();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
-        for want_trace in [false, true] {
+    for want_trace in [false, true] {
+        for engine in [RksEngine::Incremental, RksEngine::Global] {
             let r = check(&rks, init, &f, &RksOptions { engine, want_trace });
             out.push((format!("{engine:?} trace={want_trace}"), r.holds));
+        }
+        for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
+            let r = ternary::check(&rks, init, &f, engine, want_trace);
+            out.push((format!("ternary {engine:?} trace={want_trace}"), r.holds));
         }
     }
     out

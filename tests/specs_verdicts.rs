@@ -1,85 +1,90 @@
-//! Regression test of the bundled models' expected verdicts: every `specs/*.smv` with
-//! `-- expect: true|false  <SPEC or INVARSPEC text>` header lines goes through the whole front
-//! end, the flat or recursive state-space builder and the matching checker, and its verdicts
-//! must equal the header's, in file order. (The thesis listings, which must stay verbatim and
-//! so have no header, are covered by `frontend_end_to_end.rs`.)
+//! Every bundled model in `specs/` is checked end to end by the `xmv-rs` binary and each verdict
+//! must equal the expectation written next to the model: `-- expect: true|false  SPEC …` lines in
+//! the model's header comment (in file order), or, for the thesis listings that are kept
+//! verbatim, the rows of the table in `specs/README.md`.
 
-use std::path::Path;
-use xmv_rs::check::flat::{CheckOptions, check_ctl};
-use xmv_rs::check::rks::{self, RksOptions};
-use xmv_rs::ctl::Ctl;
-use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
-use xmv_rs::explicit::build_rks::build_rks;
-use xmv_rs::source::SourceFile;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-/// The `-- expect:` lines of a model: (verdict, spec text as written in the header).
-fn expectations(text: &str) -> Vec<(bool, String)> {
-    text.lines()
-        .filter_map(|l| l.strip_prefix("-- expect:"))
-        .map(|rest| {
-            let rest = rest.trim_start();
-            let (word, spec) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            let verdict = match word {
-                "true" => true,
-                "false" => false,
-                other => panic!("bad expectation `{other}`"),
-            };
-            (verdict, spec.trim().to_string())
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Expected verdicts from `-- expect:` header lines.
+fn header_expectations(text: &str) -> Vec<bool> {
+    (text.lines())
+        .filter_map(|l| l.trim_start().strip_prefix("-- expect:"))
+        .filter_map(|rest| match rest.split_whitespace().next() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
         })
         .collect()
 }
 
-/// Verdicts of all specs of the file, in file order.
-fn verdicts(file: &SourceFile) -> Vec<bool> {
-    let (lowered, diags) = xmv_rs::frontend::load(file, None);
-    let program = lowered.unwrap_or_else(|| panic!("{}", diags.render(file)));
-    let as_checked = |invariant: bool, f: &Ctl<_>| if invariant { Ctl::AG(Box::new(f.clone())) } else { f.clone() };
-    if program.flat.is_some() {
-        let model = build_flat(&program, &BuildLimits::default()).unwrap_or_else(|d| panic!("{}", d.render(file)));
-        let specs: Vec<_> = model.specs.iter().map(|s| as_checked(s.invariant, &s.formula)).collect();
-        // NuSMV ignores fairness for INVARSPEC; the bundled models with fairness have none.
-        let report = check_ctl(&model.kripke, &specs, &model.fairness, &CheckOptions { threads: 1, traces: false });
-        report.verdicts.iter().map(|v| v.holds).collect()
-    } else {
-        let model = build_rks(&program, &BuildLimits::default()).unwrap_or_else(|d| panic!("{}", d.render(file)));
-        model
-            .specs
-            .iter()
-            .map(|s| rks::check(&model.rks, s.component, &as_checked(s.invariant, &s.formula), &RksOptions::default()).holds)
-            .collect()
-    }
+/// Expected verdicts for `file` from the `| file | module | spec | expected |` table of
+/// specs/README.md.
+fn readme_expectations(file: &str) -> Vec<bool> {
+    let readme = std::fs::read_to_string(root().join("specs/README.md")).expect("specs/README.md");
+    (readme.lines())
+        .filter(|l| l.starts_with(&format!("| {file} |")))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let expected = cells.get(4)?;
+            if expected.starts_with("true") {
+                Some(true)
+            } else if expected.starts_with("false") {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Verdicts printed by `xmv-rs check --no-trace`, in output order.
+fn verdicts(model: &Path) -> (Vec<bool>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg("--no-trace").arg(model).output().expect("run xmv-rs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v = (stdout.lines())
+        .filter(|l| l.starts_with("-- specification ") || l.starts_with("-- invariant "))
+        .filter_map(|l| {
+            if l.ends_with(" is true") {
+                Some(true)
+            } else if l.ends_with(" is false") {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .collect();
+    (v, format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
 }
 
 #[test]
-fn bundled_models_have_their_expected_verdicts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("specs/")
+fn bundled_models_give_their_expected_verdicts() {
+    let mut models: Vec<PathBuf> = (std::fs::read_dir(root().join("specs")).expect("specs/"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "smv"))
         .collect();
-    paths.sort();
+    models.sort();
+    assert!(models.len() >= 12, "expected at least 12 bundled models, found {}", models.len());
+    let mut failures = vec![];
     let mut checked = 0;
-    let mut failures = Vec::new();
-    for path in &paths {
-        let file = SourceFile::read(path).expect("readable");
-        let expected = expectations(&file.text);
+    for model in &models {
+        let name = model.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = std::fs::read_to_string(model).expect("readable model");
+        let mut expected = header_expectations(&text);
         if expected.is_empty() {
-            continue;
+            expected = readme_expectations(&name);
         }
-        let actual = verdicts(&file);
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if actual.len() != expected.len() {
-            failures.push(format!("{name}: {} specs checked, {} expectations", actual.len(), expected.len()));
-            continue;
+        assert!(!expected.is_empty(), "{name}: no expected verdicts (add `-- expect:` lines)");
+        let (actual, output) = verdicts(model);
+        checked += expected.len();
+        if actual != expected {
+            failures.push(format!("{name}: expected {expected:?}, got {actual:?}\n{output}"));
         }
-        for ((want, spec), got) in expected.iter().zip(&actual) {
-            if want != got {
-                failures.push(format!("{name}: `{spec}` expected {want}, got {got}"));
-            }
-        }
-        checked += 1;
     }
-    assert!(checked >= 10, "only {checked} models with expectations");
+    eprintln!("specs: {} models, {checked} verdicts checked", models.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

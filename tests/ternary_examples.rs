@@ -182,3 +182,62 @@ fn stack_insensitive_cycles_are_not_resolved_blindly() {
     verdict(&m, "EF EG p", false);
     verdict(&m, "E [ p U !p ]", true);
 }
+
+/// A call chain 3000 components deep: the engines, FindReason and the witness search are
+/// iterative, so nothing overflows the call stack.
+#[test]
+fn deep_call_chains_do_not_overflow() {
+    let depth = 3000;
+    let mut text = String::from("props p\ntermination trap\n");
+    for i in 0..depth {
+        text += &format!("component C{i} exits x{i}\n  loc e{i}\n");
+        if i + 1 < depth {
+            text += &format!("  call c{i} C{}\n  loc x{i}\n  edge e{i} c{i}\n  edge c{i} x{i}\n", i + 1);
+        } else {
+            text += &format!("  loc x{i} p\n  edge e{i} x{i}\n");
+        }
+    }
+    let model = Model::parse(&text);
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "EF p", true);
+    verdict(&m, "EG !p", false);
+    // Eager builds one context per level here, one level per Contextualize round (quadratic).
+    assert!(!run(&m, "AG !p", TernaryEngine::Lazy).holds);
+    let r = check(&m.rks, 0, &ctl_text::parse("EF p", &m.props), TernaryEngine::Lazy, true);
+    let trace = r.trace.expect("a witness for a true EF");
+    assert_eq!(trace.steps.len(), depth + 1, "e0 .. e2999, x2999");
+}
+
+/// Found by the differential test with FindReason reduced to the digest's literal reading (leave
+/// an exit only to the stack's top box) and the paper's unguarded cycle resolution: lazy said
+/// false. The stack-insensitive cycle through the recursive b7 must not be resolved blindly.
+#[test]
+fn recursive_exit_parity_regression() {
+    let model = Model::parse(
+        "props p r
+         termination loop
+         component A
+           loc a0
+           loc a3
+           loc a4
+           loc a5
+           call a6 B
+           edge a0 a4
+           edge a3 a3
+           edge a4 a6
+           edge a5 a3
+           ret a6 0 a5
+           ret a6 1 a0
+         component B exits b6 b3
+           loc b0 p
+           loc b3
+           loc b6 r
+           call b7 B
+           edge b0 b3
+           edge b0 b7
+           ret b7 0 b3
+           ret b7 1 b6",
+    );
+    let m = Loaded { rks: model.build(), initial: 0, props: model.props.clone() };
+    verdict(&m, "AG ((p xor TRUE) | EF r)", true);
+}

@@ -29,10 +29,9 @@ pub struct Stages {
     pub check_rks: Option<CheckRksFn>,
 }
 
-/// The stages present in this build. The front end is developed in parallel and is linked here
-/// once it is merged.
+/// The stages of this build.
 pub fn linked() -> Stages {
-    Stages { load: None, check_flat: Some(check_flat), check_rks: Some(check_rks) }
+    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
@@ -40,11 +39,10 @@ pub fn linked() -> Stages {
 pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     use crate::check::flat;
     let k = &model.kripke;
-    let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant && matches!(s.formula, Ctl::Atom(_)));
-    let ctl_formulas: Vec<Ctl<PropId>> = ctl.iter().map(|(_, s)| if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() }).collect();
-    let invariant_formulas: Vec<Ctl<PropId>> = invariants.iter().map(|(_, s)| s.formula.clone()).collect();
-    let report = flat::check_ctl(k, &ctl_formulas, &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
-    let invar = flat::check_invariants(k, &invariant_formulas, options.traces);
+    let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant);
+    let formulas = |specs: &[(usize, &crate::explicit::build_flat::FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
+    let report = flat::check_ctl(k, &formulas(&ctl), &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
+    let invar = flat::check_invariants(k, &formulas(&invariants), options.traces);
     let mut outcomes = vec![None; model.specs.len()];
     for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {
         outcomes[*i] = Some(v);

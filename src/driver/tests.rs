@@ -56,7 +56,7 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
     assert_eq!(v[1]["verdict"], true);
     let limited = run_check(&file(), &CheckOptions { max_states: Some(3), ..Default::default() }, &with_program(listing_5_1_loader));
     assert_eq!(limited.exit_code, 2);
-    assert!(limited.stderr.starts_with("error[E0305]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
+    assert!(limited.stderr.starts_with("error[E0505]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn listing_5_2_end_to_end_with_every_engine() {
             "{engine:?}"
         );
         // The thesis' listing labels the call b2 with q: a warning, not an error.
-        assert!(out.stderr.starts_with("warning[W0303]: label `q` holds at a call state"), "{}", out.stderr);
+        assert!(out.stderr.starts_with("warning[W0503]: label `q` holds at a call state"), "{}", out.stderr);
     }
 }
 

@@ -43,21 +43,10 @@ impl<'a> AtomLabeller<'a> {
 
     /// The states satisfying `atom`, or the first state where evaluating it fails.
     pub fn label(&mut self, atom: &Expr) -> Result<FixedBitSet, (usize, EvalError)> {
+        if let Some(bits) = self.structural(atom, 0) {
+            return Ok(bits);
+        }
         let mut bits = FixedBitSet::with_capacity(self.states.count);
-        if let Some((var, buckets)) = self.value_pattern(atom) {
-            self.ensure_index(var);
-            let (offsets, members) = &self.by_value[&var];
-            for b in buckets {
-                for &s in &members[offsets[b] as usize..offsets[b + 1] as usize] {
-                    bits.insert(s as usize);
-                }
-            }
-            return Ok(bits);
-        }
-        if let Expr::Const(Value::Bool(b)) = atom {
-            bits.set_range(.., *b);
-            return Ok(bits);
-        }
         for s in 0..self.states.count {
             match self.ev.bool(atom, &Env::state(self.states.get(s))) {
                 Ok(true) => bits.insert(s),
@@ -66,6 +55,58 @@ impl<'a> AtomLabeller<'a> {
             }
         }
         Ok(bits)
+    }
+
+    /// The states satisfying `e` when it is a boolean combination (`! & | -> <-> xor xnor`) of
+    /// value patterns and constants: answered from the value index with set operations, no
+    /// per-state evaluation (and no evaluation error is possible). `None` otherwise.
+    fn structural(&mut self, e: &Expr, depth: usize) -> Option<FixedBitSet> {
+        const MAX_DEPTH: usize = 64;
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some((var, buckets)) = self.value_pattern(e) {
+            self.ensure_index(var);
+            let mut bits = FixedBitSet::with_capacity(self.states.count);
+            let (offsets, members) = &self.by_value[&var];
+            for b in buckets {
+                for &s in &members[offsets[b] as usize..offsets[b + 1] as usize] {
+                    bits.insert(s as usize);
+                }
+            }
+            return Some(bits);
+        }
+        match e {
+            Expr::Const(Value::Bool(b)) => {
+                let mut bits = FixedBitSet::with_capacity(self.states.count);
+                bits.set_range(.., *b);
+                Some(bits)
+            }
+            Expr::Unary(UnOp::Not, a) => {
+                let mut bits = self.structural(a, depth + 1)?;
+                bits.toggle_range(..);
+                Some(bits)
+            }
+            Expr::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff | BinOp::Xor | BinOp::Xnor), a, b) => {
+                let mut x = self.structural(a, depth + 1)?;
+                let y = self.structural(b, depth + 1)?;
+                match op {
+                    BinOp::And => x.intersect_with(&y),
+                    BinOp::Or => x.union_with(&y),
+                    BinOp::Implies => {
+                        x.toggle_range(..);
+                        x.union_with(&y);
+                    }
+                    BinOp::Xor => x.symmetric_difference_with(&y),
+                    _ => {
+                        x.symmetric_difference_with(&y);
+                        x.toggle_range(..);
+                    }
+                }
+                Some(x)
+            }
+            _ => None,
+        }
     }
 
     /// `Some((x, buckets))` when `atom` holds exactly in the states whose value of `x` is in one

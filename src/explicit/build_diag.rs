@@ -9,25 +9,25 @@ use crate::lowering::program::System;
 use crate::source::Span;
 
 /// `case` with no true branch in a reachable state.
-pub const E_CASE: &str = "E0301";
+pub const E_CASE: &str = "E0501";
 /// An assignment gives a value outside the variable's range.
-pub const E_RANGE: &str = "E0302";
+pub const E_RANGE: &str = "E0502";
 /// Another evaluation error (division by zero, overflow, …).
-pub const E_EVAL: &str = "E0303";
+pub const E_EVAL: &str = "E0503";
 /// Assignments depend on each other in a cycle.
-pub const E_CYCLE: &str = "E0304";
+pub const E_CYCLE: &str = "E0504";
 /// More reachable states than `--max-states`.
-pub const E_LIMIT: &str = "E0305";
+pub const E_LIMIT: &str = "E0505";
 /// Evaluating a specification's or fairness constraint's atom fails in a reachable state.
-pub const E_ATOM: &str = "E0306";
+pub const E_ATOM: &str = "E0506";
 /// Procedure module well-formedness (entry, calls, exits).
-pub const E_PROC: &str = "E0307";
+pub const E_PROC: &str = "E0507";
 /// States without successors.
-pub const W_DEADLOCK: &str = "W0301";
+pub const W_DEADLOCK: &str = "W0501";
 /// No initial state.
-pub const W_NO_INIT: &str = "W0302";
+pub const W_NO_INIT: &str = "W0502";
 /// A label holds at a call state (ignored: calls carry no labels).
-pub const W_CALL_LABEL: &str = "W0303";
+pub const W_CALL_LABEL: &str = "W0503";
 
 /// Longest path printed in full; longer ones show their first and last states.
 const PATH_SHOWN: usize = 12;

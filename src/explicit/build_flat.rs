@@ -130,30 +130,35 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     Ok(FlatModel { system: system_id, kripke, specs, fairness, deadlocks: dead.len() as u32, warnings })
 }
 
-/// Distinct atoms → proposition ids.
+/// Distinct atoms → proposition ids (structural hashing, no per-use formatting or cloning).
 #[derive(Default)]
 struct PropTable {
-    ids: FxHashMap<String, PropId>,
+    ids: FxHashMap<u64, Vec<PropId>>,
     atoms: Vec<Expr>,
     names: Vec<String>,
 }
 
 impl PropTable {
     fn intern(&mut self, system: &System, atom: &SpecAtom, names: &Names) -> PropId {
+        let label_expr;
         let expr = match atom {
-            SpecAtom::State(e) => e.clone(),
+            SpecAtom::State(e) => e,
             // A global label in a flat model: the DEFINE that carries it, or FALSE.
-            SpecAtom::Label(l) => (system.define_labels.iter().position(|d| *d == Some(*l)))
-                .map_or(Expr::Const(crate::lowering::program::Value::Bool(false)), |d| system.defines[d].expr.clone()),
+            SpecAtom::Label(l) => {
+                label_expr = (system.define_labels.iter().position(|d| *d == Some(*l)))
+                    .map_or(Expr::Const(crate::lowering::program::Value::Bool(false)), |d| system.defines[d].expr.clone());
+                &label_expr
+            }
         };
-        let key = format!("{expr:?}");
-        if let Some(&id) = self.ids.get(&key) {
+        let key = super::names::expr_hash(expr);
+        let bucket = self.ids.entry(key).or_default();
+        if let Some(&id) = bucket.iter().find(|&&id| self.atoms[id as usize] == *expr) {
             return id;
         }
         let id = self.atoms.len() as PropId;
-        self.names.push(names.expr(system, &expr));
-        self.atoms.push(expr);
-        self.ids.insert(key, id);
+        bucket.push(id);
+        self.names.push(names.expr(system, expr));
+        self.atoms.push(expr.clone());
         id
     }
 

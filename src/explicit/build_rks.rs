@@ -16,10 +16,10 @@
 //! for that name (adding nodes to the callers), and a newly found call immediately gets returns
 //! for the names its target already has. Only reachable valuations become nodes.
 //!
-//! Well-formedness errors (`E0307`): the entry is a call or not exactly one state, a node matches
+//! Well-formedness errors (`E0507`): the entry is a call or not exactly one state, a node matches
 //! two `CALL`s or two exits or is both, a call returns to a call, a call has other than exactly
-//! one return successor per exit of its target. A label holding at a call is a warning (`W0303`;
-//! calls carry no labels). Locations without successors are a deadlock warning (`W0301`).
+//! one return successor per exit of its target. A label holding at a call is a warning (`W0503`;
+//! calls carry no labels). Locations without successors are a deadlock warning (`W0501`).
 //!
 //! Propositions: the program's global labels (`PropId = LabelId`), then one extra proposition per
 //! distinct `SpecAtom::State` atom of a procedure spec, true only in locations of that spec's
@@ -199,7 +199,8 @@ fn entry_explorer<'p>(system: &'p System, domains: &'p DomainIndex, names: &Name
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     if initial.len() != 1 {
         let span = system.spans.init_assign.iter().flatten().next().copied().unwrap_or(system.span);
-        let mut d = Diagnostic::error(diag::E_PROC, format!("procedure module `{}` must have exactly one initial state", system.name), span)
+        // Same code as the front end's static check of the same rule.
+        let mut d = Diagnostic::error("E0405", format!("procedure module `{}` must have exactly one initial state", system.name), span)
             .with_label_message(if initial.is_empty() { "no initial state" } else { "several initial states" })
             .with_help("give every variable one initial value with `init(x) := value;` (the entry of a procedure is a single location)");
         for s in 0..initial.len().min(3) {

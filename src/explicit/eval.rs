@@ -280,6 +280,21 @@ impl<'s> Evaluator<'s> {
             BinOp::Or => Ok(Ev::One(Value::Bool(self.scalar_bool(a, env)? || self.scalar_bool(b, env)?))),
             BinOp::Implies => Ok(Ev::One(Value::Bool(!self.scalar_bool(a, env)? || self.scalar_bool(b, env)?))),
             BinOp::In => {
+                // Fast path: a value in a literal set of constants (the usual `pc in {…}`).
+                if let Expr::Set(items) = b {
+                    if items.iter().all(|i| matches!(i, Expr::Const(_))) {
+                        let member = |v: &Value| items.iter().any(|i| matches!(i, Expr::Const(c) if c == v));
+                        let holds = match self.eval(a, env)? {
+                            Ev::One(v) => member(&v),
+                            Ev::Many(start) => {
+                                let all = self.stack[start..].iter().all(member);
+                                self.stack.truncate(start);
+                                all
+                            }
+                        };
+                        return Ok(Ev::One(Value::Bool(holds)));
+                    }
+                }
                 let lhs = self.eval(a, env)?;
                 let lhs = match lhs {
                     Ev::One(v) => Ok(v),

@@ -169,6 +169,59 @@ impl<'a> Names<'a> {
 
 const LOWEST: u8 = 100;
 
+/// A structural hash of an expression (equal expressions hash equally), for interning atoms.
+pub fn expr_hash(e: &Expr) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        std::mem::discriminant(e).hash(&mut h);
+        match e {
+            Expr::Const(v) => v.hash(&mut h),
+            Expr::Var(v) | Expr::Next(v) => v.hash(&mut h),
+            Expr::Exited => {}
+            Expr::Unary(op, a) => {
+                op.hash(&mut h);
+                stack.push(a);
+            }
+            Expr::Binary(op, a, b) => {
+                op.hash(&mut h);
+                stack.push(a);
+                stack.push(b);
+            }
+            Expr::Range(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Expr::Ite(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            Expr::Case { branches, span } => {
+                span.hash(&mut h);
+                branches.len().hash(&mut h);
+                for (c, v) in branches {
+                    stack.push(c);
+                    stack.push(v);
+                }
+            }
+            Expr::Table { var, entries, fallback, span } => {
+                (var, span, entries.len(), fallback.is_some()).hash(&mut h);
+                for entry in entries {
+                    entry.is_some().hash(&mut h);
+                    stack.extend(entry.as_ref());
+                }
+                stack.extend(fallback.as_deref());
+            }
+            Expr::Set(items) | Expr::Builtin(_, items) => {
+                if let Expr::Builtin(f, _) = e {
+                    f.hash(&mut h);
+                }
+                items.len().hash(&mut h);
+                stack.extend(items.iter());
+            }
+        }
+    }
+    h.finish()
+}
+
 /// Binding strength: smaller binds tighter (NuSMV 2.6 manual's table).
 fn precedence(e: &Expr) -> u8 {
     match e {

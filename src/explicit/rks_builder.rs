@@ -383,6 +383,7 @@ pub fn parse_rks(text: &str) -> Result<RecursiveKripkeStructure, String> {
 
 /// Parses a CTL formula in NuSMV syntax over the propositions of `rks` (for tests):
 /// `TRUE FALSE p ! & | xor xnor -> <-> EX AX EF AF EG AG E[a U b] A[a U b]` and parentheses,
+/// also in RSMCheck's spelling (`E F φ`, `E (a U b)`, `not and or --> true false`),
 /// with NuSMV's precedences (`!` and temporal prefixes bind tightest, then `&`, `|`/`xor`/`xnor`,
 /// `<->`, `->` right-associative).
 pub fn parse_ctl(text: &str, rks: &RecursiveKripkeStructure) -> Result<Ctl<PropId>, String> {
@@ -400,8 +401,13 @@ pub fn parse_ctl(text: &str, rks: &RecursiveKripkeStructure) -> Result<Ctl<PropI
         } else {
             let three: String = cs[i..(i + 3).min(cs.len())].iter().collect();
             let two: String = cs[i..(i + 2).min(cs.len())].iter().collect();
-            let t = if three == "<->" { three } else if two == "->" { two } else { c.to_string() };
-            i += t.chars().count();
+            let (t, len) = match (three.as_str(), two.as_str()) {
+                ("<->", _) => ("<->".to_string(), 3),
+                ("-->", _) => ("->".to_string(), 3),
+                (_, "->") => ("->".to_string(), 2),
+                _ => (c.to_string(), 1),
+            };
+            i += len;
             toks.push(t);
         }
     }
@@ -452,7 +458,7 @@ impl CtlParser<'_> {
     fn or(&mut self) -> Result<Ctl<PropId>, String> {
         let mut a = self.and()?;
         loop {
-            if self.eat("|") {
+            if self.eat("|") || self.eat("or") {
                 a = Ctl::Or(Box::new(a), Box::new(self.and()?));
             } else if self.eat("xor") {
                 a = Ctl::Xor(Box::new(a), Box::new(self.and()?));
@@ -465,7 +471,7 @@ impl CtlParser<'_> {
     }
     fn and(&mut self) -> Result<Ctl<PropId>, String> {
         let mut a = self.unary()?;
-        while self.eat("&") {
+        while self.eat("&") || self.eat("and") {
             a = Ctl::And(Box::new(a), Box::new(self.unary()?));
         }
         Ok(a)
@@ -475,19 +481,25 @@ impl CtlParser<'_> {
         self.pos += 1;
         let un = |p: &mut Self, k: fn(Box<Ctl<PropId>>) -> Ctl<PropId>| -> Result<Ctl<PropId>, String> { Ok(k(Box::new(p.unary()?))) };
         match t.as_str() {
-            "!" => un(self, Ctl::Not),
+            "!" | "~" | "not" => un(self, Ctl::Not),
             "EX" => un(self, Ctl::EX),
             "AX" => un(self, Ctl::AX),
             "EF" => un(self, Ctl::EF),
             "AF" => un(self, Ctl::AF),
             "EG" => un(self, Ctl::EG),
             "AG" => un(self, Ctl::AG),
+            "E" | "A" if matches!(self.peek(), Some("X" | "F" | "G")) => {
+                // RSMCheck spelling: `E F φ`, `A G φ`, …
+                let op = format!("{t}{}", self.toks[self.pos]);
+                self.toks[self.pos] = op;
+                self.unary()
+            }
             "E" | "A" => {
-                self.expect("[")?;
+                let close = if self.eat("(") { ")" } else { self.expect("[").map(|_| "]")? };
                 let a = self.implies()?;
                 self.expect("U")?;
                 let b = self.implies()?;
-                self.expect("]")?;
+                self.expect(close)?;
                 let (a, b) = (Box::new(a), Box::new(b));
                 Ok(if t == "E" { Ctl::EU(a, b) } else { Ctl::AU(a, b) })
             }
@@ -496,8 +508,8 @@ impl CtlParser<'_> {
                 self.expect(")")?;
                 Ok(a)
             }
-            "TRUE" => Ok(Ctl::True),
-            "FALSE" => Ok(Ctl::False),
+            "TRUE" | "true" => Ok(Ctl::True),
+            "FALSE" | "false" => Ok(Ctl::False),
             name => {
                 let p = self.rks.prop_names.iter().position(|q| q == name).ok_or(format!("unknown proposition `{name}`"))?;
                 Ok(Ctl::Atom(p as PropId))
@@ -540,6 +552,8 @@ mod tests {
         let ag = Ctl::AG(Box::new(Ctl::Implies(p(), Box::new(Ctl::EU(p(), Box::new(Ctl::Not(q())))))));
         let lhs = Ctl::And(Box::new(ag), Box::new(Ctl::EX(Box::new(Ctl::True))));
         assert_eq!(f, Ctl::Or(Box::new(lhs), Box::new(Ctl::AU(p(), q()))));
+        assert_eq!(parse_ctl("A G ( p --> E F (not q and true) )", &r).unwrap(), parse_ctl("AG (p -> EF (!q & TRUE))", &r).unwrap());
+        assert_eq!(parse_ctl("E (p U q) or A (p U q)", &r).unwrap(), parse_ctl("E[p U q] | A[p U q]", &r).unwrap());
         assert!(parse_ctl("EF r", &r).is_err());
         assert!(parse_ctl("E[p U q", &r).is_err());
     }

@@ -1,13 +1,13 @@
 //! `xmv-rs import FORMAT INPUT [--ctl FILE] -o OUT`: reading the files, rendering diagnostics,
 //! writing the output, exit codes (0 written, 2 input errors). `main.rs` only parses arguments.
 
-use super::{ImportFormat, import};
+use super::{ImportFormat, ImportOptions, import_with};
 use crate::source::SourceFile;
 use std::io::Write;
 use std::path::Path;
 
 /// Runs the import command; diagnostics and warnings go to `stderr`.
-pub fn run(format: ImportFormat, input: &Path, ctl: Option<&Path>, output: &Path, stderr: &mut dyn Write) -> i32 {
+pub fn run(format: ImportFormat, input: &Path, ctl: Option<&Path>, output: &Path, options: &ImportOptions, stderr: &mut dyn Write) -> i32 {
     let input_file = match SourceFile::read(input) {
         Ok(f) => f,
         Err(e) => {
@@ -22,7 +22,7 @@ pub fn run(format: ImportFormat, input: &Path, ctl: Option<&Path>, output: &Path
             return 2;
         }
     };
-    match import(format, &input_file, ctl_file.as_ref()) {
+    match import_with(format, &input_file, ctl_file.as_ref(), options) {
         Ok(imported) => {
             for (w, in_ctl) in &imported.warnings {
                 let file = if *in_ctl { ctl_file.as_ref().unwrap_or(&input_file) } else { &input_file };

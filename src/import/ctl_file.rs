@@ -50,7 +50,7 @@ pub fn read(file: &SourceFile) -> Result<Vec<SpecSource>, Diagnostics> {
                 continue;
             }
         };
-        let mut p = Parser { tokens: &tokens, pos: 0, atoms: Vec::new(), eol: Span::new(start + line.trim_end().len(), start + line.trim_end().len()) };
+        let mut p = Parser { tokens: &tokens, pos: 0, atoms: Vec::new(), eol: Span::new(start + line.trim_end().len(), start + line.trim_end().len()), depth: 0 };
         match p.formula() {
             Ok(formula) => specs.push(SpecSource {
                 formula,
@@ -149,7 +149,11 @@ struct Parser<'t> {
     pos: usize,
     atoms: Vec<(String, Span)>,
     eol: Span,
+    depth: usize,
 }
+
+/// Deeper formulas are rejected (the parser recurses once per level).
+const MAX_DEPTH: usize = 128;
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -226,6 +230,16 @@ impl Parser<'_> {
     }
     /// A state formula without binary operators at its top (pyModelChecking's `s_formula`).
     fn state(&mut self) -> PResult<Ctl<String>> {
+        self.depth += 1;
+        let result = self.state_inner();
+        self.depth -= 1;
+        result
+    }
+    fn state_inner(&mut self) -> PResult<Ctl<String>> {
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::error("E0811", format!("formula nested more than {MAX_DEPTH} levels deep"), self.span())
+                .with_help("split the formula or remove redundant parentheses and negations"));
+        }
         let Some((tok, span)) = self.tokens.get(self.pos).cloned() else {
             return Err(self.error("a formula"));
         };
@@ -411,5 +425,27 @@ mod tests {
         assert_eq!(f.line_col(d.items[0].primary_span().start), (2, 8));
         assert_eq!(d.items[0].message, "expected `U` or `R` (or `X`, `F`, `G` right after the quantifier), found `red`");
         assert_eq!(d.items[1].code, "E0812");
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let text = format!(
+            "{}p{}\n{}p\n{}p\n{}p{}\n",
+            "(".repeat(100_000),
+            ")".repeat(100_000),
+            "~".repeat(100_000),
+            "E X ".repeat(100_000),
+            "A ( p U ".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let f = SourceFile::new("deep.ctl", text);
+        let d = read(&f).unwrap_err();
+        assert_eq!(d.items.len(), 4);
+        assert!(d.items.iter().all(|d| d.message == "formula nested more than 128 levels deep"));
     }
 }

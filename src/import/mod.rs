@@ -19,7 +19,7 @@ pub mod rsm_json;
 pub mod smv_writer;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImportFormat {
@@ -66,8 +66,22 @@ pub struct ImportError {
     pub in_ctl: bool,
 }
 
-/// Translates `input` (in `format`) and the optional CTL file into `.smv` text.
+/// Choices the source formats leave open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Calls into an entry that is also an exit (RSMCheck JSON only; for pushdown systems such
+    /// an entry is a procedure that pops at once, so it always returns).
+    pub entry_exit: procedures::EntryExit,
+}
+
+/// Translates `input` (in `format`) and the optional CTL file into `.smv` text, with the
+/// default [`ImportOptions`] (RSMCheck's semantics).
 pub fn import(format: ImportFormat, input: &SourceFile, ctl: Option<&SourceFile>) -> Result<Imported, ImportError> {
+    import_with(format, input, ctl, &ImportOptions::default())
+}
+
+/// [`import`] with explicit options.
+pub fn import_with(format: ImportFormat, input: &SourceFile, ctl: Option<&SourceFile>, options: &ImportOptions) -> Result<Imported, ImportError> {
     let model_err = |diagnostics| ImportError { diagnostics, in_ctl: false };
     let (rsm, extra_specs, mut warnings) = match format {
         ImportFormat::RsmJson => {
@@ -90,12 +104,19 @@ pub fn import(format: ImportFormat, input: &SourceFile, ctl: Option<&SourceFile>
         let parsed = ctl_file::read(ctl).map_err(|diagnostics| ImportError { diagnostics, in_ctl: true })?;
         specs.extend(parsed);
     }
-    let procs = procedures::split(&rsm);
+    let entry_exit = if format == ImportFormat::RsmJson { options.entry_exit } else { procedures::EntryExit::Return };
+    let procs = procedures::split(&rsm, entry_exit);
     let source = smv_writer::SourceNames { model: input.name.clone(), ctl: ctl.map(|c| c.name.clone()), format };
     let (smv, stats, unknown_atoms) = smv_writer::write(&rsm, &procs, &specs, &source);
     // Generated specs (PDSolver def/use) name atoms that need not occur; only the user's count.
-    for (atom, span, in_ctl) in unknown_atoms.into_iter().filter(|a| a.2) {
-        warnings.push((Diagnostic::warning("W0802", format!("`{atom}` is not a label of any node; it is false everywhere"), span), in_ctl));
+    const SHOWN: usize = 10;
+    let unknown: Vec<(String, Span)> = unknown_atoms.into_iter().filter(|a| a.2).map(|(a, s, _)| (a, s)).collect();
+    for (atom, span) in unknown.iter().take(SHOWN) {
+        warnings.push((Diagnostic::warning("W0802", format!("`{atom}` is not a label of any reachable node; it is false everywhere"), *span), true));
+    }
+    if let Some((_, span)) = unknown.get(SHOWN) {
+        let more = unknown.len() - SHOWN;
+        warnings.push((Diagnostic::warning("W0802", format!("{more} more atoms of the CTL file are not labels of any reachable node"), *span).with_note("they are false everywhere"), true));
     }
     Ok(Imported { smv, warnings, stats })
 }

@@ -6,18 +6,32 @@
 //! (computed to a fixpoint, so only exits the callee can reach count). Shapes the language
 //! forbids become *virtual locations*, each a stutter copy of a node (same labels, one successor),
 //! so only `EX`/`AX` formulas can tell them apart:
-//! * an exit that is also the procedure's entry, or has outgoing edges, keeps its node as an
-//!   ordinary location with an extra edge to a virtual exit location ([`LocKind::SplitExit`]);
-//! * a return node with an edge straight into another call node gets a virtual location before
-//!   that call ([`LocKind::BeforeCall`], labelled like the second callee's entry);
-//! * a callee exit for which the box has no return node (or a return node without successors)
-//!   continues at a virtual location that loops forever ([`LocKind::Stuck`]), which is how
-//!   RSMCheck's `EG` treats that dead end.
+//! * an exit that has outgoing edges keeps its node as an ordinary location with an extra edge
+//!   to a virtual exit location ([`LocKind::SplitExit`]); so does an exit that is also the
+//!   procedure's entry under [`EntryExit::Return`], while under [`EntryExit::Stuck`] (RSMCheck's
+//!   semantics, where a call node's successors are the entry's successors, so such a call never
+//!   returns) the entry is no exit at all;
+//! * a call continues at exactly one location per callee exit (Finis 2012, Def. 2.4.1), so a
+//!   return node `(b, ex)` whose successors are not exactly one node (several, a call node, or
+//!   none) becomes a virtual location of the caller ([`LocKind::Return`], labelled like `ex`, as
+//!   the RSM labels return nodes) with the return node's successors; without successors it is a
+//!   deadlock, which the writer makes loop, as RSMCheck's `EG` treats that dead end.
 //!
 //! Locations without successors (deadlocks) are left as they are; the writer makes them loop.
 
 use super::rsm::{Rsm, Target};
 use rustc_hash::{FxHashMap, FxHashSet};
+
+/// What a call does when the callee's entry is also one of its exits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EntryExit {
+    /// RSMCheck's semantics: the call node's successors are the entry's local successors, so the
+    /// callee never returns through that exit (a dead end if the entry has no successors).
+    #[default]
+    Stuck,
+    /// A procedure that may return at once: a virtual exit location after the entry.
+    Return,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LocKind {
@@ -25,11 +39,8 @@ pub enum LocKind {
     Node(usize),
     /// The virtual exit location of exit node `n` (`n` itself stays an ordinary location).
     SplitExit(usize),
-    /// Virtual location before call state `call`, reached from a return node.
-    BeforeCall(usize),
-    /// Virtual self-looping location: call state `call` returned through callee exit node
-    /// `exit`, for which the box has no continuation.
-    Stuck { call: usize, exit: usize },
+    /// Virtual location for the return node of call state `call` and callee exit node `exit`.
+    Return { call: usize, exit: usize },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,8 +63,8 @@ pub struct CallState {
     /// The callee's node the call enters.
     pub entry: usize,
     pub callee: usize,
-    /// Per callee exit (by the callee component's exit node): the continuation locations.
-    pub returns: Vec<(usize, Vec<Succ>)>,
+    /// Per callee exit (by the callee component's exit node): the continuation location.
+    pub returns: Vec<(usize, Succ)>,
 }
 
 #[derive(Clone, Debug)]
@@ -77,7 +88,7 @@ impl Procedure {
 }
 
 /// All procedures reachable from the initial node; procedure 0 is the initial one.
-pub fn split(rsm: &Rsm) -> Vec<Procedure> {
+pub fn split(rsm: &Rsm, entry_exit: EntryExit) -> Vec<Procedure> {
     let mut index: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut procs: Vec<Procedure> = Vec::new();
     let mut callers: Vec<FxHashSet<usize>> = Vec::new();
@@ -100,7 +111,7 @@ pub fn split(rsm: &Rsm) -> Vec<Procedure> {
         queued[p] = false;
         let exits_of: Vec<Vec<usize>> = procs.iter().map(|q| q.exit_nodes().collect()).collect();
         let (comp, entry) = (procs[p].component, procs[p].entry);
-        let built = Builder::new(rsm, &exits_of, comp, entry)
+        let built = Builder::new(rsm, &exits_of, comp, entry, entry_exit)
             .build(&mut |c, e| add(c, e, &mut procs, &mut callers, &mut queue, &mut queued));
         for c in &built.calls {
             callers[c.callee].insert(p);
@@ -126,6 +137,7 @@ struct Builder<'a> {
     /// Exit nodes of every procedure as of the start of this build (procedures created since
     /// have none yet, which is their correct starting value for the fixpoint).
     exits_of: &'a [Vec<usize>],
+    entry_exit: EntryExit,
     comp: usize,
     entry: usize,
     locs: Vec<Loc>,
@@ -137,8 +149,8 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(rsm: &'a Rsm, exits_of: &'a [Vec<usize>], comp: usize, entry: usize) -> Builder<'a> {
-        Builder { rsm, exits_of, comp, entry, locs: Vec::new(), calls: Vec::new(), exits: Vec::new(), loc_of: FxHashMap::default(), call_of: FxHashMap::default(), todo: Vec::new() }
+    fn new(rsm: &'a Rsm, exits_of: &'a [Vec<usize>], comp: usize, entry: usize, entry_exit: EntryExit) -> Builder<'a> {
+        Builder { rsm, exits_of, entry_exit, comp, entry, locs: Vec::new(), calls: Vec::new(), exits: Vec::new(), loc_of: FxHashMap::default(), call_of: FxHashMap::default(), todo: Vec::new() }
     }
 
     /// Rebuilds the procedure from scratch with the callees' current exits. `proc_for` finds or
@@ -180,7 +192,7 @@ impl<'a> Builder<'a> {
         let calls = self
             .calls
             .into_iter()
-            .map(|c| CallState { returns: c.returns.iter().map(|(x, s)| (*x, s.iter().map(map).collect())).collect(), ..c })
+            .map(|c| CallState { returns: c.returns.iter().map(|(x, s)| (*x, map(s))).collect(), ..c })
             .collect();
         let mut exits: Vec<usize> = self.exits.iter().map(|&l| new_index[l]).collect();
         exits.sort_unstable();
@@ -205,7 +217,7 @@ impl<'a> Builder<'a> {
             LocKind::Node(n) => {
                 let node = &comp.nodes[n];
                 let mut out: Vec<Succ> = node.succ.iter().map(|&t| self.target(t, proc_for)).collect();
-                if node.is_exit {
+                if node.is_exit && !(n == self.entry && self.entry_exit == EntryExit::Stuck) {
                     if n == self.entry || !node.succ.is_empty() {
                         out.push(Succ::Loc(self.loc(LocKind::SplitExit(n))));
                     } else {
@@ -218,8 +230,10 @@ impl<'a> Builder<'a> {
                 self.mark_exit(l, n);
                 Vec::new()
             }
-            LocKind::BeforeCall(c) => vec![Succ::Call(c)],
-            LocKind::Stuck { .. } => vec![Succ::Loc(l)],
+            LocKind::Return { call, exit } => {
+                let targets = rsm.return_targets(self.comp, self.calls[call].rbox, exit);
+                targets.into_iter().map(|t| self.target(t, proc_for)).collect()
+            }
         }
     }
 
@@ -248,22 +262,11 @@ impl<'a> Builder<'a> {
         let exits: Vec<usize> = self.exits_of.get(callee).cloned().unwrap_or_default();
         let mut returns = Vec::new();
         for x in exits {
-            let targets = rsm.return_targets(self.comp, rbox, x);
-            let succ: Vec<Succ> = if targets.is_empty() {
-                vec![Succ::Loc(self.loc(LocKind::Stuck { call: c, exit: x }))]
-            } else {
-                targets
-                    .into_iter()
-                    .map(|t| match t {
-                        Target::Node(m) => Succ::Loc(self.loc(LocKind::Node(m))),
-                        Target::Call { rbox: b2, entry: e2 } => {
-                            let c2 = self.call(b2, e2, proc_for);
-                            Succ::Loc(self.loc(LocKind::BeforeCall(c2)))
-                        }
-                    })
-                    .collect()
+            let succ = match rsm.return_targets(self.comp, rbox, x).as_slice() {
+                [Target::Node(m)] => Succ::Loc(self.loc(LocKind::Node(*m))),
+                _ => Succ::Loc(self.loc(LocKind::Return { call: c, exit: x })),
             };
-            returns.push((x, dedup(succ)));
+            returns.push((x, succ));
         }
         self.calls[c].returns = returns;
         c

@@ -32,6 +32,8 @@ pub struct Stats {
     pub virtual_locations: usize,
     pub call_states: usize,
     pub deadlocks: usize,
+    /// Modules whose entry is also an exit that, under RSMCheck's semantics, is never left.
+    pub stuck_entries: usize,
     pub specs: usize,
 }
 
@@ -53,11 +55,7 @@ fn loc_labels<'r>(rsm: &'r Rsm, p: &Procedure, kind: LocKind) -> &'r [String] {
     let comp = &rsm.components[p.component];
     match kind {
         LocKind::Node(n) | LocKind::SplitExit(n) => &comp.nodes[n].labels,
-        LocKind::BeforeCall(c) => {
-            let call = &p.calls[c];
-            &rsm.components[comp.boxes[call.rbox].callee].nodes[call.entry].labels
-        }
-        LocKind::Stuck { call, exit } => &rsm.components[comp.boxes[p.calls[call].rbox].callee].nodes[exit].labels,
+        LocKind::Return { call, exit } => &rsm.components[comp.boxes[p.calls[call].rbox].callee].nodes[exit].labels,
     }
 }
 
@@ -120,7 +118,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
         specs: specs.len(),
         ..Stats::default()
     };
-    let mut virtual_kinds = [0usize; 3];
+    let mut virtual_kinds = [0usize; 2];
     let mut deadlocks: Vec<String> = Vec::new();
     for (p, n) in procs.iter().zip(&names) {
         stats.locations += p.locs.len();
@@ -129,8 +127,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
             match l.kind {
                 LocKind::Node(_) => {}
                 LocKind::SplitExit(_) => virtual_kinds[0] += 1,
-                LocKind::BeforeCall(_) => virtual_kinds[1] += 1,
-                LocKind::Stuck { .. } => virtual_kinds[2] += 1,
+                LocKind::Return { .. } => virtual_kinds[1] += 1,
             }
             if p.is_deadlock(i) {
                 deadlocks.push(format!("{}.{}", n.name, n.locs[i]));
@@ -138,10 +135,17 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
         }
     }
     stats.virtual_locations = virtual_kinds.iter().sum();
+    let stuck_entries: Vec<String> = procs
+        .iter()
+        .zip(&names)
+        .filter(|(p, _)| rsm.components[p.component].nodes[p.entry].is_exit && !p.locs.iter().any(|l| l.kind == LocKind::SplitExit(p.entry)))
+        .map(|(_, n)| n.name.clone())
+        .collect();
+    stats.stuck_entries = stuck_entries.len();
     stats.deadlocks = deadlocks.len();
 
     let mut out = String::new();
-    header(&mut out, rsm, source, &stats, &virtual_kinds, &deadlocks, &[&global, &module_namer]);
+    header(&mut out, rsm, source, &stats, &virtual_kinds, &deadlocks, &stuck_entries, &[&global, &module_namer]);
     out.push_str("TERMINATION loop;\n");
     for (i, p) in procs.iter().enumerate() {
         out.push('\n');
@@ -177,9 +181,8 @@ fn module_idents(rsm: &Rsm, p: &Procedure, name: String, global: &Namer) -> Modu
         let src = match l.kind {
             LocKind::Node(_) => unreachable_name(),
             LocKind::SplitExit(n) => format!("{}_exit", comp.nodes[n].name),
-            LocKind::BeforeCall(c) => format!("before_{}", calls[c]),
-            LocKind::Stuck { call, exit } => {
-                format!("{}_stuck_{}", calls[call], rsm.components[comp.boxes[p.calls[call].rbox].callee].nodes[exit].name)
+            LocKind::Return { call, exit } => {
+                format!("{}_ret_{}", calls[call], rsm.components[comp.boxes[p.calls[call].rbox].callee].nodes[exit].name)
             }
         };
         locs[i] = namer.fresh_avoiding(&src, Some(global));
@@ -192,7 +195,8 @@ fn unreachable_name() -> String {
     "node".into()
 }
 
-fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virtual_kinds: &[usize; 3], deadlocks: &[String], namers: &[&Namer]) {
+#[allow(clippy::too_many_arguments)]
+fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virtual_kinds: &[usize; 2], deadlocks: &[String], stuck_entries: &[String], namers: &[&Namer]) {
     let _ = write!(out, "-- Imported by `xmv-rs import {}` from `{}` ({})", source.format.cli_name(), base_name(&source.model), rsm.format_name);
     match &source.ctl {
         Some(c) => {
@@ -215,14 +219,14 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
     for note in &rsm.notes {
         para(note);
     }
+    if !stuck_entries.is_empty() {
+        para(&format!("Entries that are also exits ({}): {}. RSMCheck forbids this shape; under its semantics a call node's successors are the entry's successors inside the callee, so such a call never returns through that exit, and if the entry has no successors the run is stuck there (Dubslaff et al. 2024 digest, sections 2.3 and 4.4). This translation keeps that reading so that the verdicts are RSMCheck's: the entry is no exit, and without successors it is a deadlock (below). Everything behind such a call is unreachable. `xmv-rs import rsm-json --entry-exit return` reads such an entry as a procedure that returns at once instead (the semantics of the pushdown system the model was converted from).", stuck_entries.len(), stuck_entries.join(", ")));
+    }
     if virtual_kinds[0] > 0 {
-        para(&format!("Virtual exits ({}): an exit node that is also the module's entry, or that has outgoing edges, stays an ordinary location with an extra edge to a virtual exit location `<node>_exit` with the same labels. RSMCheck forbids both shapes; for an entry that is also an exit (e.g. a procedure that returns at once) RSMCheck's call node has no successor and the run is stuck there, here the callee returns. Only EX/AX formulas see the extra step.", virtual_kinds[0]));
+        para(&format!("Virtual exits ({}): an exit node that has outgoing edges (or, with `--entry-exit return`, that is also the module's entry) stays an ordinary location with an extra edge to a virtual exit location `<node>_exit` with the same labels, the exit. Only EX/AX formulas see the extra step.", virtual_kinds[0]));
     }
     if virtual_kinds[1] > 0 {
-        para(&format!("Virtual locations before calls ({}): a return node with an edge straight into another box's call node continues at `before_<call>`, labelled like the second callee's entry, which steps to the call (a call state cannot directly follow a return). Only EX/AX formulas see the extra step.", virtual_kinds[1]));
-    }
-    if virtual_kinds[2] > 0 {
-        para(&format!("Stuck returns ({}): the callee can leave through an exit for which the box has no return node (or one without successors). RSMCheck's run is stuck at that exit and its EG treats it as looping; here the call continues at a virtual location `<call>_stuck_<exit>` with the exit's labels that loops forever.", virtual_kinds[2]));
+        para(&format!("Virtual return locations ({}): a call continues at exactly one location per exit of the callee, so a return node (b, ex) whose successors are not exactly one node (several, a call node, or none) is a location `<call>_ret_<ex>` of the caller with the labels of ex (as the RSM labels its return nodes) and the return node's successors. Only EX/AX formulas see the extra step. Without successors it is a deadlock (see below): RSMCheck's run is stuck at the exit ex there.", virtual_kinds[1]));
     }
     if !deadlocks.is_empty() {
         const SHOWN: usize = 20;
@@ -339,12 +343,12 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
         let callee = &procs[call.callee];
         let cn = &names[call.callee];
         for (exit_node, succ) in &call.returns {
-            let targets: Vec<&str> = succ.iter().map(succ_val).collect();
+            let target = succ_val(succ);
             if cn.single_exit {
-                let _ = writeln!(out, "    pc = {} : {};", n.calls[c], set(&targets));
+                let _ = writeln!(out, "    pc = {} : {target};", n.calls[c]);
             } else {
                 let x = callee.exits.iter().find(|&&x| callee.locs[x].exit_of == Some(*exit_node)).copied().unwrap_or(0);
-                let _ = writeln!(out, "    pc = {} & EXITED = {} : {};", n.calls[c], cn.locs[x], set(&targets));
+                let _ = writeln!(out, "    pc = {} & EXITED = {} : {target};", n.calls[c], cn.locs[x]);
             }
         }
     }

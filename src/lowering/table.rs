@@ -2,8 +2,10 @@
 //! condition is `x = c`, `c = x`, `x in {c1, …}` (or, for a boolean `x`, `x` / `!x`) for the same
 //! variable `x`, optionally followed by `TRUE : e`, the `case` becomes an [`Expr::Table`] indexed by
 //! the value index of `x`. The first branch matching a value wins (NuSMV's first-match
-//! semantics); the `TRUE` branch becomes the fallback. Conditions mentioning `EXIT` are left as
-//! a `case` (the table has no entry for `EXIT`).
+//! semantics); the `TRUE` branch becomes the fallback. A test may also be one conjunct of a
+//! condition (`pc = c & EXITED = done`): the entry for that value is then the smaller `case` of
+//! the remaining conditions. Conditions mentioning `EXIT` are left as a `case` (the table has no
+//! entry for `EXIT`).
 
 use crate::lowering::fold::const_set;
 use crate::lowering::program::{BinOp, Domain, Expr, UnOp, Value, Variable};
@@ -30,9 +32,37 @@ fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>)> {
     }
 }
 
+/// A condition split into a test of one variable and the rest: `x = c & rest` (the test may be
+/// anywhere in a left-nested chain of `&`). `rest` is `None` when the test is the whole condition.
+fn split_test(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>, Option<Expr>)> {
+    if let Some((x, values)) = test_of(cond, vars) {
+        return Some((x, values, None));
+    }
+    let Expr::Binary(BinOp::And, a, b) = cond else { return None };
+    let and = |l: Option<Expr>, r: &Expr| match l {
+        Some(l) => Expr::Binary(BinOp::And, Box::new(l), Box::new(r.clone())),
+        None => r.clone(),
+    };
+    if let Some((x, values, rest)) = split_test(a, vars) {
+        return Some((x, values, Some(and(rest, b))));
+    }
+    let (x, values, rest) = split_test(b, vars)?;
+    let rest = match rest {
+        Some(r) => Expr::Binary(BinOp::And, a.clone(), Box::new(r)),
+        None => (**a).clone(),
+    };
+    Some((x, values, Some(rest)))
+}
+
 /// Compiles folded `case` branches to a table, or gives them back unchanged.
+///
+/// Every branch but a final `TRUE` one must test the same variable `x`, possibly in a conjunction
+/// (`x = c & rest`). The entry for a value `v` of `x` is then the first branch admitting `v`
+/// whose rest is absent, preceded by the branches admitting `v` whose rest must still be checked
+/// (a smaller `case`, compiled again), followed by the `TRUE` branch. Values no branch admits
+/// have no entry and use the fallback.
 pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Expr {
-    let (conditional, fallback) = match branches.last() {
+    let (conditional, has_default) = match branches.last() {
         Some((Expr::Const(Value::Bool(true)), _)) => (branches.len() - 1, true),
         _ => (branches.len(), false),
     };
@@ -42,12 +72,12 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
     let mut var = None;
     let mut tests = Vec::with_capacity(conditional);
     for (c, _) in &branches[..conditional] {
-        let Some((x, values)) = test_of(c, vars) else { return Expr::Case { branches, span } };
+        let Some((x, values, rest)) = split_test(c, vars) else { return Expr::Case { branches, span } };
         if var.is_some_and(|v| v != x) || values.contains(&Value::Exit) {
             return Expr::Case { branches, span };
         }
         var = Some(x);
-        tests.push(values);
+        tests.push((values, rest));
     }
     let Some(var) = var else { return Expr::Case { branches, span } };
     let domain = &vars[var as usize].domain;
@@ -56,19 +86,37 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
         _ => FxHashMap::default(),
     };
     let index_of = |v: Value| if index.is_empty() { domain.index_of(v) } else { index.get(&v).copied() };
-    let mut entries: Vec<Option<Expr>> = vec![None; domain.len()];
     let mut branches = branches;
-    let fallback = if fallback { branches.pop().map(|(_, v)| Box::new(v)) } else { None };
-    for ((_, value), values) in branches.into_iter().zip(tests) {
+    let fallback = if has_default { branches.pop().map(|(_, v)| v) } else { None };
+    // Per value: the branches admitting it, in order, up to the first unconditional one.
+    let mut chains: Vec<Vec<(Expr, Expr)>> = vec![vec![]; domain.len()];
+    let mut closed = vec![false; domain.len()];
+    for ((_, value), (values, rest)) in branches.into_iter().zip(tests) {
         for v in values {
-            if let Some(i) = index_of(v)
-                && entries[i].is_none()
-            {
-                entries[i] = Some(value.clone());
+            let Some(i) = index_of(v) else { continue };
+            if closed[i] {
+                continue;
             }
+            let cond = rest.clone().unwrap_or(Expr::Const(Value::Bool(true)));
+            closed[i] = rest.is_none();
+            chains[i].push((cond, value.clone()));
         }
     }
-    Expr::Table { var, entries, fallback, span }
+    let entries = chains
+        .into_iter()
+        .zip(closed)
+        .map(|(mut chain, closed)| match chain.len() {
+            0 => None,
+            1 if closed => chain.pop().map(|(_, v)| v),
+            _ => {
+                if !closed && let Some(f) = &fallback {
+                    chain.push((Expr::Const(Value::Bool(true)), f.clone()));
+                }
+                Some(compile(chain, span, vars))
+            }
+        })
+        .collect();
+    Expr::Table { var, entries, fallback: fallback.map(Box::new), span }
 }
 
 #[cfg(test)]
@@ -89,6 +137,7 @@ mod tests {
                 v => v,
             },
             Expr::Binary(BinOp::Eq, a, b) => Value::Bool(eval(a, state, vars)? == eval(b, state, vars)?),
+            Expr::Binary(BinOp::And, a, b) => Value::Bool(eval(a, state, vars)? == Value::Bool(true) && eval(b, state, vars)? == Value::Bool(true)),
             Expr::Binary(BinOp::In, a, b) => Value::Bool(const_set(b).is_some_and(|s| eval(a, state, vars).is_some_and(|v| s.contains(&v)))),
             Expr::Case { branches, .. } => {
                 let (_, v) = branches.iter().find(|(c, _)| eval(c, state, vars) == Some(Value::Bool(true)))?;
@@ -137,7 +186,7 @@ mod tests {
         #[test]
         fn table_agrees_with_first_match_case(
             domain in domain_strategy(),
-            raw in proptest::collection::vec((proptest::collection::vec(0usize..8, 1..4), any::<u8>(), -5i64..5), 1..8),
+            raw in proptest::collection::vec((proptest::collection::vec(0usize..8, 1..4), any::<u8>(), -5i64..5, proptest::option::of((0usize..8, any::<bool>()))), 1..8),
             with_default in any::<bool>(),
             foreign in proptest::option::of(0usize..8),
         ) {
@@ -145,7 +194,18 @@ mod tests {
             let mut branches: Vec<(Expr, Expr)> = raw
                 .iter()
                 .enumerate()
-                .map(|(k, (picks, form, result))| (condition(&domain, picks, *form, foreign == Some(k)), Expr::Const(Value::Int(*result))))
+                .map(|(k, (picks, form, result, rest))| {
+                    let test = condition(&domain, picks, *form, foreign == Some(k));
+                    // Optionally a conjunct over the other variable, before or after the test.
+                    let cond = match rest {
+                        Some((pick, before)) => {
+                            let other = Box::new(condition(&domain, &[*pick], 0, foreign != Some(k)));
+                            if *before { Expr::Binary(BinOp::And, other, Box::new(test)) } else { Expr::Binary(BinOp::And, Box::new(test), other) }
+                        }
+                        None => test,
+                    };
+                    (cond, Expr::Const(Value::Int(*result)))
+                })
                 .collect();
             if with_default {
                 branches.push((Expr::Const(Value::Bool(true)), Expr::Const(Value::Int(99))));
@@ -153,9 +213,11 @@ mod tests {
             let original = Expr::Case { branches: branches.clone(), span: Span::default() };
             let compiled = compile(branches, Span::default(), &vars);
             let mixed = foreign.is_some_and(|k| k < raw.len()) && raw.len() > 1;
-            prop_assert_eq!(matches!(compiled, Expr::Table { .. }), !mixed, "table iff all conditions test one variable");
+            if !mixed && raw.iter().all(|r| r.3.is_none()) {
+                prop_assert!(matches!(compiled, Expr::Table { .. }), "plain tests over one variable give a table");
+            }
             for i in 0..domain.len() {
-                for j in [0, domain.len() - 1] {
+                for j in 0..domain.len() {
                     let state = [domain.value(i), domain.value(j)];
                     prop_assert_eq!(eval(&compiled, &state, &vars), eval(&original, &state, &vars));
                 }

@@ -6,7 +6,12 @@
 //! arrays, parameters) in the single namespace NuSMV uses for them. Variables get their final
 //! qualified names (`proc1.state`, `a[2]`) and domains (range bounds are evaluated as constant
 //! expressions here). `process` instances get a process index; when there are processes, the
-//! `_process_selector_` input variable and the `running` DEFINEs are added.
+//! `_process_selector_` variable and the `running` DEFINEs are added. The selector is an input
+//! variable, as in NuSMV, unless a FAIRNESS constraint mentions `running`: fairness in xmv-rs is
+//! over states, so then the selector becomes a state variable holding the process that made the
+//! last step (initially `main`), and `next(x)` of process k is guarded by
+//! `next(_process_selector_) = k`. "Process k runs infinitely often" means the same on both
+//! encodings; only traces differ (the selector is shown with the state).
 //!
 //! Errors already reported by [`super::modules`] (unknown module, procedure instance, arity,
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
@@ -79,6 +84,8 @@ pub struct Flattened<'a> {
     /// Process instances, index k-1 for process k (process 0 is the root).
     pub processes: Vec<InstId>,
     pub selector: Option<u32>,
+    /// The selector is a state variable (see the module comment).
+    pub selector_in_state: bool,
     /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
     pub symbols: FxHashMap<String, u32>,
     /// Symbolic constants declared per module (for the variable/constant ambiguity check).
@@ -146,12 +153,14 @@ pub fn flatten<'a>(
         arrays: vec![],
         processes: vec![],
         selector: None,
+        selector_in_state: false,
         symbols: FxHashMap::default(),
         module_symbols: FxHashMap::default(),
     };
     let mut f = Flattener { table, syms, diags, is_procedure, out, stack: vec![] };
     f.instantiate(root, String::new(), None, &[], 0);
     if !f.out.processes.is_empty() {
+        f.out.selector_in_state = f.fairness_mentions_running();
         f.add_process_selector();
     }
     f.out
@@ -384,6 +393,19 @@ impl<'a, 't> Flattener<'a, 't> {
         self.out.module_symbols.insert(module, set);
     }
 
+    /// Whether some FAIRNESS/JUSTICE constraint of an instantiated module names `running`.
+    fn fairness_mentions_running(&self) -> bool {
+        let mut modules: Vec<ModId> = self.out.instances.iter().map(|i| i.module).collect();
+        modules.sort_unstable();
+        modules.dedup();
+        modules.into_iter().any(|m| {
+            self.table.modules[m].sections.iter().any(|s| match s {
+                Section::Fairness { expr, .. } => mentions_running(expr),
+                _ => false,
+            })
+        })
+    }
+
     fn add_process_selector(&mut self) {
         // Patch process indices to instance ids: processes were numbered in creation order.
         let mut procs: Vec<(u32, InstId)> = vec![];
@@ -405,7 +427,8 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         let v = self.out.vars.len() as u32;
         let span = self.table.modules[self.out.instances[0].module].name.span;
-        self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind: VarKind::Input, span });
+        let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
+        self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });
         self.out.var_ty.push(Ty::Sym);
         self.out.var_inst.push(0);
         self.out.selector = Some(v);
@@ -417,4 +440,16 @@ impl<'a, 't> Flattener<'a, 't> {
             self.declare(inst, "running", Member::Define(did), span);
         }
     }
+}
+
+fn mentions_running(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            crate::syntax::ast::ExprKind::Name(n) if n == "running" => return true,
+            crate::syntax::ast::ExprKind::Dot(_, f) if f.name == "running" => return true,
+            _ => crate::semantics::modules::push_children(e, &mut stack),
+        }
+    }
+    false
 }

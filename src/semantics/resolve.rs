@@ -57,6 +57,9 @@ pub struct Resolver<'a, 'f> {
     pub diags: &'f mut Vec<Diagnostic>,
     defines: Vec<DefState>,
     stack: Vec<u32>,
+    /// Parameters being resolved (instance, index): a parameter whose actual leads back to
+    /// itself is an error, not an endless recursion.
+    params: Vec<(InstId, usize)>,
     depth: usize,
     depth_reported: bool,
 }
@@ -75,6 +78,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             diags,
             defines,
             stack: vec![],
+            params: vec![],
             depth: 0,
             depth_reported: false,
         }
@@ -665,7 +669,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                         let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                         let input = &self.flat.vars[v as usize].name;
                         let help = if Some(v) == self.flat.selector {
-                            "`running` reads the process scheduler's input; fairness over it is transition fairness, which xmv-rs does not support: remove it (without it, a process may starve)"
+                            "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
                         } else {
                             "input variables may be read in TRANS and on the right of `next(x) :=`"
                         };
@@ -684,13 +688,22 @@ impl<'a, 'f> Resolver<'a, 'f> {
             Member::Array(a) => Target::Array(a),
             Member::Param(k) => {
                 let i = &self.flat.instances[inst as usize];
-                match (i.parent, i.args.get(k)) {
-                    (Some(p), Some(actual)) => {
-                        let actual: &Expr = actual;
-                        self.target(actual, p, ctx)
-                    }
-                    _ => Target::Broken,
+                let (Some(p), Some(actual)) = (i.parent, i.args.get(k)) else { return Target::Broken };
+                let actual: &Expr = actual;
+                if self.params.contains(&(inst, k)) {
+                    let module = self.table.modules[i.module];
+                    let name = &module.params[k].name;
+                    self.diags.push(
+                        Diagnostic::error("E0115", format!("parameter `{name}` of instance `{}` is defined in terms of itself", i.path), actual.span)
+                            .with_label_message("this argument refers back to the parameter")
+                            .with_help("pass a variable or an expression that does not go through the parameter itself"),
+                    );
+                    return Target::Broken;
                 }
+                self.params.push((inst, k));
+                let t = self.target(actual, p, ctx);
+                self.params.pop();
+                t
             }
             Member::Broken => Target::Broken,
         }

@@ -270,6 +270,13 @@ fn finish(
     sys.spans.next_assign = spans(&assigns.next);
     sys.spans.invar_assign = spans(&assigns.invar);
     sys.init_assign = assigns.init.into_iter().map(|s| s.map(|s| s.value)).collect();
+    if let (Some(sel), true) = (flat.selector, flat.selector_in_state) {
+        // Initially no process has moved: the selector starts at `main`.
+        if let Some(main) = flat.symbols.get("main") {
+            sys.init_assign[sel as usize] = Some(TExpr::new(TKind::Const(Value::Sym(*main)), Ty::Sym, sys.span));
+            sys.spans.init_assign[sel as usize] = Some(sys.span);
+        }
+    }
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
     sys.next_assign = assigns
@@ -311,7 +318,15 @@ fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) ->
     let mut ty = first.value.ty;
     let mut branches = vec![];
     for s in std::iter::once(first).chain(others) {
-        let running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        let mut running = flat.running(s.process, span).unwrap_or_else(|| TExpr::error(span));
+        if flat.selector_in_state {
+            // The selector holds the process that made the last step: the step being taken is
+            // by process k when the next state's selector is k.
+            if let TKind::Binary(_, sel, _) = &mut running.kind {
+                let current = std::mem::replace(&mut **sel, TExpr::error(span));
+                **sel = TExpr::new(TKind::Next(Box::new(current)), Ty::Sym, span);
+            }
+        }
         ty = crate::semantics::types::unify(ty, s.value.ty, true).unwrap_or(ty);
         branches.push((running, s.value));
     }

@@ -19,6 +19,7 @@
 //! when every component has at most [`MAX_BITS`] context bits (exits × context variables).
 
 use super::ctl_text::F;
+use super::oracle::Config;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::syntax::ast::TerminationRule;
@@ -231,6 +232,12 @@ impl Checker<'_> {
 /// The verdict of `f` at `([c_in], entry(initial))`, or `None` if some component would need more
 /// than [`MAX_BITS`] context bits. `Err` if an iteration was not monotone (an oracle defect).
 pub fn check(rks: &RecursiveKripkeStructure, initial: u32, f: &F) -> Option<Result<bool, String>> {
+    check_at(rks, f, &Config::At { stack: Vec::new(), comp: initial, node: 0 })
+}
+
+/// [`check`] at any configuration reachable from the entry of the bottom frame's component: the
+/// context of each frame is induced, bottom up, from the values in the frame below.
+pub fn check_at(rks: &RecursiveKripkeStructure, f: &F, conf: &Config) -> Option<Result<bool, String>> {
     let mut ops = Vec::new();
     let root = reduce(f, &mut ops);
     let mut var_of = vec![None; ops.len()];
@@ -251,22 +258,30 @@ pub fn check(rks: &RecursiveKripkeStructure, initial: u32, f: &F) -> Option<Resu
     }
     let n = ops.len();
     let mut ch = Checker { rks, ops, var_of, vars, vals: vec![Vec::new(); n] };
+    let Config::At { stack, comp, node } = conf else {
+        // The trap's termination state: no labels, loops forever.
+        return Some(Ok(ch.bottom(root, &|_| false)));
+    };
     for i in 0..n {
         if let Err(e) = ch.solve(i) {
             return Some(Err(e));
         }
     }
-    let init = &rks.components[initial as usize];
-    let mut ctx0 = 0;
+    let bottom_comp = stack.first().map_or(*comp, |&(c, _)| c);
+    let init = &rks.components[bottom_comp as usize];
+    let mut ctx = 0;
     for (k, &e) in init.exits.iter().enumerate() {
         let labels = |p: u32| rks.termination == TerminationRule::Loop && init.props[p as usize].contains(e as usize);
         for (node, var) in ch.var_of.iter().enumerate() {
             if let Some(j) = var {
                 if ch.bottom(node, &labels) {
-                    ctx0 |= 1 << (k * vars + j);
+                    ctx |= 1 << (k * vars + j);
                 }
             }
         }
     }
-    Some(Ok(ch.vals[root][initial as usize][ch.index(initial as usize, ctx0, 0)]))
+    for &(c, call) in stack {
+        ctx = ch.induced(c as usize, ctx, call, n - 1, &ch.vals[n - 1]);
+    }
+    Some(Ok(ch.vals[root][*comp as usize][ch.index(*comp as usize, ctx, *node)]))
 }

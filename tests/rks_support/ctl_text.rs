@@ -2,7 +2,8 @@
 //! reproducers) and a small recursive-descent parser (for writing tests tersely).
 //!
 //! Syntax: `TRUE FALSE p ! & | xor xnor -> <->`, unary `EX AX EF AF EG AG`, `E [ a U b ]`,
-//! `A [ a U b ]`, parentheses. Precedence, loosest first: `->` (right-associative), `<->`
+//! `A [ a U b ]`, parentheses; also RSMCheck's `.ctl` spelling (`E X p`, `A G p`, `E ( p U q )`,
+//! `E p U q`, `~`, `-->`, `or`, `and`). Precedence, loosest first: `->` (right-associative), `<->`
 //! `xor` `xnor`, `|`, `&`, then the unary operators.
 
 use xmv_rs::ctl::Ctl;
@@ -47,10 +48,15 @@ pub fn parse(text: &str, props: &[String]) -> F {
                 w.push(c);
                 chars.next();
             }
-            toks.push(w);
+            // RSMCheck spells the Boolean connectives as words.
+            toks.push(match w.as_str() {
+                "or" => "|".to_string(),
+                "and" => "&".to_string(),
+                _ => w,
+            });
         } else {
             let mut w = String::new();
-            for op in ["<->", "->", "!", "&", "|", "(", ")", "[", "]", "~"] {
+            for op in ["<->", "-->", "->", "!", "&", "|", "(", ")", "[", "]", "~"] {
                 let rest: String = chars.clone().take(op.len()).collect();
                 if rest == op {
                     w = op.to_string();
@@ -61,7 +67,7 @@ pub fn parse(text: &str, props: &[String]) -> F {
             for _ in 0..w.len() {
                 chars.next();
             }
-            toks.push(w);
+            toks.push(if w == "-->" { "->".to_string() } else { w });
         }
     }
     let mut p = Parser { toks, pos: 0, props, text };
@@ -146,6 +152,35 @@ impl Parser<'_> {
             "AF" => un(self, Ctl::AF),
             "EG" => un(self, Ctl::EG),
             "AG" => un(self, Ctl::AG),
+            // RSMCheck's spelling: `E X φ`, `A G φ`, `E ( φ U ψ )`, `E φ U ψ`.
+            "E" | "A" if matches!(self.peek(), Some("X" | "F" | "G")) => {
+                let op = self.peek().unwrap_or_default().to_string();
+                self.pos += 1;
+                let sub = Box::new(self.unary());
+                match (t.as_str(), op.as_str()) {
+                    ("E", "X") => Ctl::EX(sub),
+                    ("E", "F") => Ctl::EF(sub),
+                    ("E", "G") => Ctl::EG(sub),
+                    ("A", "X") => Ctl::AX(sub),
+                    ("A", "F") => Ctl::AF(sub),
+                    _ => Ctl::AG(sub),
+                }
+            }
+            "E" | "A" if self.peek() == Some("(") => {
+                self.pos += 1;
+                let a = self.implies();
+                self.expect("U");
+                let b = self.implies();
+                self.expect(")");
+                let (a, b) = (Box::new(a), Box::new(b));
+                if t == "A" { Ctl::AU(a, b) } else { Ctl::EU(a, b) }
+            }
+            "E" | "A" if self.peek() != Some("[") => {
+                let a = Box::new(self.unary());
+                self.expect("U");
+                let b = Box::new(self.unary());
+                if t == "A" { Ctl::AU(a, b) } else { Ctl::EU(a, b) }
+            }
             "E" => self.until(false),
             "A" => self.until(true),
             "(" => {

@@ -45,6 +45,12 @@ pub struct GenParams {
 }
 
 pub fn model(rng: &mut Rng, p: &GenParams) -> Model {
+    model_with_exits(rng, p, 3)
+}
+
+/// [`model`] with up to `max_exits` exits per component (3 and more: one in ten components gets
+/// between 3 and `max_exits`).
+pub fn model_with_exits(rng: &mut Rng, p: &GenParams, max_exits: usize) -> Model {
     let num_props = rng.range(2, 3);
     let props: Vec<String> = ["p", "q", "r"][..num_props].iter().map(|s| s.to_string()).collect();
     let termination = if rng.chance(50) { TerminationRule::Trap } else { TerminationRule::Loop };
@@ -74,6 +80,7 @@ pub fn model(rng: &mut Rng, p: &GenParams) -> Model {
             70..=91 => 2,
             _ => 3,
         };
+        let want = if max_exits > 3 && rng.chance(10) { rng.range(3, max_exits) } else { want.min(max_exits) };
         let mut exits = Vec::new();
         while exits.len() < want && !candidates.is_empty() {
             let i = rng.range(0, candidates.len() - 1);

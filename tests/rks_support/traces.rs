@@ -2,9 +2,10 @@
 //! initial configuration, every step is a transition of K(R) (computed by the oracle's
 //! successor function), a lasso closes (with its pushed frames, for loops through recursion),
 //! and the run shows what the top-level operator claims — checked at each configuration with the
-//! bounded oracle where it decides.
+//! bounded oracle, or the context oracle where the bound cannot decide.
 
 use super::ctl_text::F;
+use super::contexts;
 use super::oracle::{self, Config, Verdict};
 use xmv_rs::check::rks::{RksStep, RksTrace};
 use xmv_rs::ctl::Ctl;
@@ -13,7 +14,7 @@ use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 const DEPTH: usize = 4;
 const STATES: usize = 4000;
 
-/// Counts of the semantic facts checked on traces.
+/// Counts of the semantic facts checked on traces (undecided: neither oracle applies).
 #[derive(Default, Debug)]
 pub struct TraceStats {
     pub traces: usize,
@@ -127,7 +128,17 @@ pub fn validate(
         _ => return Err("a trace for a spec that has none".into()),
     }
     for (i, f) in facts {
-        match oracle::check_at(rks, run[i].clone(), &f, DEPTH, STATES).0 {
+        // The bounded unfolding first; the context oracle where the bound cannot decide.
+        let v = match oracle::check_at(rks, run[i].clone(), &f, DEPTH, STATES).0 {
+            Verdict::Unknown => match contexts::check_at(rks, &f, &run[i]) {
+                Some(Ok(true)) => Verdict::Holds,
+                Some(Ok(false)) => Verdict::Fails,
+                Some(Err(e)) => return Err(e),
+                None => Verdict::Unknown,
+            },
+            v => v,
+        };
+        match v {
             Verdict::Holds => stats.facts_checked += 1,
             Verdict::Unknown => stats.facts_undecided += 1,
             Verdict::Fails => return Err(format!("position {i} ({:?}) does not satisfy the claimed subformula", run[i])),

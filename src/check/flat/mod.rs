@@ -27,6 +27,8 @@
 //!   initial state, as in NuSMV;
 //! - a true spec whose top operator is existential (`EX`, `EF`, `EG`, `E[U]`, or a negated
 //!   universal) gets a witness from the first fair initial state; other true specs get none.
+//! - a finite path whose last state occurs earlier is returned as the lasso it is (NuSMV prints
+//!   `-- Loop starts here` for such paths too).
 
 pub mod condense;
 pub mod driver;
@@ -148,7 +150,16 @@ fn verdict(
 }
 
 fn make_trace(explainer: &Explainer, start: StateId, lit: Lit, kind: TraceKind) -> Trace {
-    let (states, loop_start) = explainer.explain(start, lit);
+    let (mut states, mut loop_start) = explainer.explain(start, lit);
+    // A finite path that returns to a state it visited is a lasso; NuSMV marks it as one too
+    // (`-- Loop starts here`), e.g. `AX FALSE` on a self-loop.
+    if loop_start.is_none() && states.len() > 1 {
+        let last = states[states.len() - 1];
+        if let Some(i) = states[..states.len() - 1].iter().rposition(|&s| s == last) {
+            states.pop();
+            loop_start = Some(i);
+        }
+    }
     Trace::flat(kind, &states, loop_start)
 }
 

@@ -25,9 +25,24 @@ pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId)
         if fm.op(f).is_leaf() {
             continue;
         }
-        let xi = collect(core, f, init, icc(f));
+        let start = icc(f);
+        let xi = collect(core, f, init, start.clone());
         if fm.op(f).is_fixpoint() {
-            core.label_by_fixpoint(f, &xi);
+            let roots = core.pairs_of(f, init, &start);
+            core.label_by_fixpoint(f, &xi, &roots, true, &mut |_, _| {});
+            // Contexts refined during the fixpoint may reach `T`/`F` pairs that no live pair
+            // read; collect again (tops now decided) until every reachable one is complete.
+            loop {
+                let again = collect(core, f, init, start.clone());
+                let todo: Vec<PairId> = again
+                    .into_iter()
+                    .filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p as usize].comp, core.kb.ctx_of(p)) == 0)
+                    .collect();
+                if todo.is_empty() {
+                    break;
+                }
+                core.label_by_fixpoint(f, &todo, &todo, true, &mut |_, _| {});
+            }
         } else {
             for p in xi {
                 let (s, ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());

@@ -78,7 +78,24 @@ fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
         }
     }
     if !todo.is_empty() {
-        core.label_by_fixpoint(f, &todo);
+        let roots = core.pairs_of(f, s, ctx);
+        core.label_by_fixpoint(f, &todo, &roots, false, &mut |core, p| prepare(core, f, p));
+    }
+}
+
+/// Makes a pair that joins a fixpoint late ready for `decideRemainingMaybes` (Lemma 4.5.3):
+/// its direct subformulas fully labelled, its calls' continuations decided (FIX-3).
+fn prepare(core: &mut Core, f: FId, p: PairId) {
+    let (s, ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());
+    let e = core.exits(s);
+    for a in core.fm.op(f).children() {
+        let sub = core.fm.restrict(f, a, &ctx, e);
+        if !is_labeled(core, a, s, &sub, Mode::Fully) {
+            label(core, a, s, &sub, Mode::Fully);
+        }
+    }
+    for &c in &core.comp(s).calls {
+        ensure_inner_decided(core, f, s, c, &ctx);
     }
 }
 

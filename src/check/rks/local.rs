@@ -40,7 +40,22 @@ pub struct Core<'a> {
     exit_of: Vec<Vec<u32>>,
     /// Callee pairs read by the current local check (back-pointers of the fixpoint).
     reads: Vec<PairId>,
+    /// Per (caller pair, call): the last exact callee pair used (see [`MAX_ENUMERATED_MAYBES`]),
+    /// whose known values a refined callee context inherits.
+    links: FxHashMap<(PairId, NodeId), PairId>,
+    /// Inside a fixpoint's worklist, where a callee context without pairs must get them.
+    in_fixpoint: bool,
+    /// Contexts with more `M` tops than this are stored as they are ([`MAX_ENUMERATED_MAYBES`]
+    /// by default; tests lower it to exercise ternary contexts on small models).
+    pub max_enumerated_maybes: usize,
 }
+
+/// Contexts with at most this many `M` tops stand for their `T`/`F` completions (the thesis'
+/// twins, FIX-1). Contexts with more (components with many exits) are stored as they are,
+/// ternary, like Dubslaff et al.'s contexts: their values hold for every completion, and a
+/// call whose context gets refined during a fixpoint moves to the refined pair, which inherits
+/// the known values of the coarser one.
+pub const MAX_ENUMERATED_MAYBES: usize = 4;
 
 #[derive(Clone, Copy, Default)]
 pub struct Change {
@@ -61,7 +76,7 @@ impl<'a> Core<'a> {
                 v
             })
             .collect();
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new() }
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -85,7 +100,14 @@ impl<'a> Core<'a> {
                     return View::Unknown;
                 }
                 let mut ps = Vec::new();
-                if top_positions(self.fm, g, e).any(|i| ctx[i] == Tern::M) {
+                let maybes = self.top_maybes(g, s, ctx);
+                if maybes > self.max_enumerated_maybes {
+                    return match self.kb.find(g, s, ctx) {
+                        Some(p) => View::Pairs(vec![p]),
+                        None => View::Unknown,
+                    };
+                }
+                if maybes > 0 {
                     for c in completions(self.fm, g, ctx, e) {
                         match self.kb.find(g, s, &c) {
                             Some(p) => ps.push(p),
@@ -101,6 +123,16 @@ impl<'a> Core<'a> {
                 View::Pairs(ps)
             }
         }
+    }
+
+    /// Number of `M`s at `g`'s own top positions in `ctx`.
+    pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> usize {
+        top_positions(self.fm, g, self.exits(s)).filter(|&i| ctx[i] == Tern::M).count()
+    }
+
+    /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
+    pub fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> bool {
+        self.top_maybes(g, s, ctx) > self.max_enumerated_maybes
     }
 
     pub fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Tern {
@@ -148,14 +180,54 @@ impl<'a> Core<'a> {
     }
 
     /// Value of `f` at the entry of the target of call `c`, recording the callee pairs read.
-    fn call_value(&mut self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Tern {
+    /// A callee context without pairs (refined during a fixpoint) gets them, inheriting what
+    /// the previous callee pair of this call knew when that one is coarser.
+    fn call_value(&mut self, caller: PairId, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Tern {
         let t = self.comp(s).call_target[c as usize];
         let cctx = self.cc(s, c, f, ctx);
-        let view = self.resolve(f, t, &cctx);
+        let mut view = self.resolve(f, t, &cctx);
+        if self.in_fixpoint && matches!(view, View::Unknown) && !has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
+            // A context refined during a fixpoint: its pair(s) start from the previous callee's.
+            let src = self.links.get(&(caller, c)).copied();
+            let e = self.exits(t);
+            let ctxs = if self.is_exact_ternary(f, t, &cctx) { vec![cctx.clone()] } else { completions(self.fm, f, &cctx, e) };
+            for x in ctxs {
+                self.pair_inheriting(f, t, &x, src);
+            }
+            view = self.resolve(f, t, &cctx);
+        }
+        if let View::Pairs(ps) = &view
+            && ps.len() == 1
+        {
+            self.links.insert((caller, c), ps[0]);
+        }
         if let View::Pairs(ps) = &view {
             self.reads.extend_from_slice(ps);
         }
         self.val(&view, t, 0)
+    }
+
+    /// The pair of a stored context `ctx`, created if new; if `source`'s context is coarser
+    /// (equal wherever it is not `M`), its known values are copied where this pair has `M`.
+    pub fn pair_inheriting(&mut self, f: FId, t: ComponentId, ctx: &[Tern], source: Option<PairId>) -> PairId {
+        let n = self.comp(t).num_nodes as usize;
+        let q = self.kb.find_or_create(f, t, ctx, n);
+        if let Some(src) = source
+            && src != q
+            && self.kb.pairs[src as usize].comp == t
+            && self.kb.pairs[src as usize].node == f
+        {
+            let coarser = self.kb.ctx_of(src).iter().zip(ctx).all(|(&a, &b)| a == b || a == Tern::M);
+            if coarser {
+                let (a, b) = if src < q { let (x, y) = self.kb.pairs.split_at_mut(q as usize); (&x[src as usize], &mut y[0]) } else { let (x, y) = self.kb.pairs.split_at_mut(src as usize); (&y[0], &mut x[q as usize]) };
+                for (to, &from) in b.vals.iter_mut().zip(&a.vals) {
+                    if *to == Tern::M {
+                        *to = from;
+                    }
+                }
+            }
+        }
+        q
     }
 
     pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Tern], fully: bool) -> bool {
@@ -180,6 +252,9 @@ impl<'a> Core<'a> {
         }
         let e = self.exits(s);
         let n = self.comp(s).num_nodes as usize;
+        if self.is_exact_ternary(f, s, ctx) {
+            return vec![self.kb.find_or_create(f, s, ctx, n)];
+        }
         completions(self.fm, f, ctx, e).iter().map(|c| self.kb.find_or_create(f, s, c, n)).collect()
     }
 
@@ -310,7 +385,7 @@ impl<'a> Core<'a> {
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
         let mut call_val = vec![Tern::F; n];
         for &c in &comp.calls {
-            call_val[c as usize] = self.call_value(s, c, f, ctx);
+            call_val[c as usize] = self.call_value(targets[0], s, c, f, ctx);
         }
         let mut anchor_t = FixedBitSet::with_capacity(n);
         let mut anchor_tm = FixedBitSet::with_capacity(n);
@@ -361,25 +436,48 @@ impl<'a> Core<'a> {
 
     /// `labelByFixpoint` (Alg. 3.4) on the pairs `xi` of the fixpoint operator `f`, with a
     /// worklist and callers' back-pointers, then `decideRemainingMaybes` (Alg. 3.6).
-    pub fn label_by_fixpoint(&mut self, f: FId, xi: &[PairId]) {
+    ///
+    /// A callee pair read with an undecided entry (with `complete`: any undecided location) that
+    /// is not in the set yet (a context refined during the fixpoint) joins it after `prepare`
+    /// (the incremental engine labels its subformulas there). `decideRemainingMaybes` only touches the pairs reachable
+    /// from `roots` through the final call contexts (a pair left behind by a refined call may
+    /// cover contexts it was never checked for); then every call of those pairs whose context
+    /// became `T`/`F` gets its pair, inheriting the decided values of the coarser one.
+    pub fn label_by_fixpoint(&mut self, f: FId, xi: &[PairId], roots: &[PairId], complete: bool, prepare: &mut dyn FnMut(&mut Core<'a>, PairId)) {
         assert!(self.fm.op(f).is_fixpoint(), "labelByFixpoint only on EG/EU pairs");
         self.stats.fixpoint_rounds += 1;
-        let mut queue: VecDeque<usize> = (0..xi.len()).collect();
-        let mut queued = vec![true; xi.len()];
+        let mut set: Vec<PairId> = xi.to_vec();
+        let mut index: FxHashMap<PairId, usize> = set.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let mut queue: VecDeque<usize> = (0..set.len()).collect();
+        let mut queued = vec![true; set.len()];
         let mut dependents: FxHashMap<PairId, Vec<usize>> = FxHashMap::default();
         let mut known_dep: FxHashSet<(PairId, usize)> = FxHashSet::default();
+        let outer = self.in_fixpoint;
         while let Some(i) = queue.pop_front() {
             queued[i] = false;
-            let p = xi[i];
+            let p = set[i];
             let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
             self.reads.clear();
+            self.in_fixpoint = true;
             let ch = self.label_local(f, s, &ctx);
+            self.in_fixpoint = outer;
+            let mut wake = Vec::new();
             for r in std::mem::take(&mut self.reads) {
+                let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
+                if !needed {
+                    continue;
+                }
+                if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(r) {
+                    slot.insert(set.len());
+                    set.push(r);
+                    queued.push(false);
+                    wake.push(set.len() - 1);
+                    prepare(self, r);
+                }
                 if known_dep.insert((r, i)) {
                     dependents.entry(r).or_default().push(i);
                 }
             }
-            let mut wake = Vec::new();
             if ch.any && !self.comp(s).calls.is_empty() {
                 wake.push(i); // its call contexts read its own return locations
             }
@@ -395,16 +493,98 @@ impl<'a> Core<'a> {
                 }
             }
         }
+        let (live, refs) = self.live_pairs(f, roots, &index);
         let v = if matches!(self.fm.op(f), Op::EG(_)) { Tern::T } else { Tern::F };
-        for &p in xi {
+        // Values decided here in a pair with `M` tops hold only for the completion the callers
+        // induce (their `M`s are decided alike); they seed the refined pairs, then are undone.
+        let mut undo: Vec<(PairId, usize)> = Vec::new();
+        for &p in &live {
+            if !index.contains_key(&p) {
+                continue;
+            }
             let s = self.kb.pairs[p as usize].comp;
+            let ternary = self.top_maybes(f, s, self.kb.ctx_of(p)) > 0;
             let comp = self.comp(s);
             for (l, x) in self.kb.pairs[p as usize].vals.iter_mut().enumerate() {
                 if *x == Tern::M && !comp.is_call(l as NodeId) {
                     *x = v;
+                    if ternary {
+                        undo.push((p, l));
+                    }
                 }
             }
         }
+        self.close_refined_calls(f, &live, &refs);
+        for (p, l) in undo {
+            self.kb.pairs[p as usize].vals[l] = Tern::M;
+        }
+    }
+
+    /// The pairs reachable from `roots` through the current call contexts, staying inside the
+    /// fixpoint set (roots are always visited), and for each visited (pair, call) the pairs its
+    /// context reads.
+    #[allow(clippy::type_complexity)]
+    fn live_pairs(&mut self, f: FId, roots: &[PairId], set: &FxHashMap<PairId, usize>) -> (Vec<PairId>, FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+        let mut seen: FxHashSet<PairId> = FxHashSet::default();
+        let mut order = Vec::new();
+        let mut refs = FxHashMap::default();
+        let mut stack: Vec<PairId> = roots.iter().rev().copied().collect();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            order.push(p);
+            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let comp = self.comp(s);
+            for &c in &comp.calls {
+                let t = comp.call_target[c as usize];
+                let cctx = self.cc(s, c, f, &ctx);
+                if let View::Pairs(ps) = self.resolve(f, t, &cctx) {
+                    for &q in ps.iter().rev() {
+                        if set.contains_key(&q) {
+                            stack.push(q);
+                        }
+                    }
+                    refs.insert((p, c), ps);
+                }
+            }
+        }
+        (order, refs)
+    }
+
+    /// After `decideRemainingMaybes`: every call of a live pair whose context is now `T`/`F`
+    /// (it was an exact ternary context during the fixpoint) gets a pair with all values,
+    /// copied from the coarser pair it read, and so on through the new pairs' calls.
+    fn close_refined_calls(&mut self, f: FId, live: &[PairId], refs: &FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+        // (pair, live pair whose calls' old contexts are coarser than this pair's)
+        let mut stack: Vec<(PairId, PairId)> = live.iter().map(|&p| (p, p)).collect();
+        let mut done: FxHashSet<PairId> = live.iter().copied().collect();
+        while let Some((p, like)) = stack.pop() {
+            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let comp = self.comp(s);
+            for &c in &comp.calls {
+                let t = comp.call_target[c as usize];
+                let cctx = self.cc(s, c, f, &ctx);
+                if self.top_maybes(f, t, &cctx) > 0 {
+                    continue;
+                }
+                let Some(src) = refs.get(&(like, c)).and_then(|v| (v.len() == 1).then_some(v[0])) else { continue };
+                if self.kb.find(f, t, &cctx).is_some_and(|q| self.is_complete(q)) {
+                    continue;
+                }
+                let q = self.pair_inheriting(f, t, &cctx, Some(src));
+                if done.insert(q) {
+                    stack.push((q, src));
+                }
+            }
+        }
+    }
+
+    /// Every location of pair `p` decided.
+    pub fn is_complete(&self, p: PairId) -> bool {
+        let pair = &self.kb.pairs[p as usize];
+        let comp = self.comp(pair.comp);
+        pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(l as NodeId))
     }
 
     pub fn finish_stats(&mut self) -> RksStats {

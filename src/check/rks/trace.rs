@@ -6,8 +6,10 @@
 //! every reachable pair, so each step's truth values are those of the real configuration:
 //!
 //! * `EX ψ`: the initial configuration and a successor satisfying `ψ`;
-//! * `E[ψ U χ]` (and `EF`, `AG`'s dual): a shortest path by breadth-first search over
-//!   configurations satisfying `ψ` and the formula, ending where `χ` holds;
+//! * `E[ψ U χ]` (and `EF`, `AG`'s dual): a path found breadth-first over configurations
+//!   satisfying `ψ` and the formula, ending where `χ` holds; configurations with the same
+//!   (component, node, context) behave alike, so only the first of them is expanded and the
+//!   search is finite;
 //! * `EG ψ` (and `AF`'s dual): a lasso. The walk stays on configurations satisfying `EG ψ`;
 //!   it stops at the first position `j` that repeats the (component, node, context) of an
 //!   earlier position `i` whose stack the walk never popped since. The part `i..j` then repeats
@@ -22,8 +24,7 @@ use super::tern::Tern;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::syntax::ast::TerminationRule;
-use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Configurations explored at most while building one trace.
 pub const SEARCH_LIMIT: usize = 200_000;
@@ -69,17 +70,19 @@ pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>,
     };
     let mut g = Core::new(core.rks, fm);
     super::global::run_root(&mut g, root, init, icc);
-    let w = Walker { core: &g, fm, init, icc };
-    let start = Conf { stack: Vec::new(), comp: init, node: 0, term: false };
-    let goal = w.pick_disjunct(goal, &start)?;
+    let pick = Walker { core: &g, fm, goal, icc };
+    let start = Conf { stack: Vec::new(), ctxs: vec![icc(goal)], comp: init, node: 0, term: false };
+    let goal = pick.pick_disjunct(goal, &start)?;
+    let w = Walker { core: &g, fm, goal, icc };
+    let start = Conf { stack: Vec::new(), ctxs: vec![icc(goal)], comp: init, node: 0, term: false };
     let (steps, loop_start, loop_push) = match fm.op(goal) {
         Op::EX(a) => {
             let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tern::T)?;
             (vec![start, next], None, Vec::new())
         }
-        Op::EU(a, b) => (w.until_path(goal, a, b, start)?, None, Vec::new()),
+        Op::EU(a, b) => (w.until_path(a, b, start)?, None, Vec::new()),
         Op::EG(_) => {
-            let (steps, i, push) = w.lasso(goal, start)?;
+            let (steps, i, push) = w.lasso(start)?;
             (steps, Some(i), push)
         }
         _ => return None,
@@ -87,9 +90,12 @@ pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>,
     Some(RksTrace { counterexample, steps: steps.into_iter().map(Conf::step).collect(), loop_start, loop_push })
 }
 
+/// A configuration, with the goal formula's context at each stack level (level 0 = the
+/// initial context; level `i` = the context after the `i`-th pending call).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Conf {
     stack: Vec<(ComponentId, NodeId)>,
+    ctxs: Vec<Vec<Tern>>,
     comp: ComponentId,
     node: NodeId,
     term: bool,
@@ -99,39 +105,35 @@ impl Conf {
     fn step(self) -> RksStep {
         if self.term { RksStep::Terminated } else { RksStep::At { component: self.comp, node: self.node, stack: self.stack } }
     }
+    /// What the future of the run depends on (Finis Lemma 3.3.3): configurations with the same
+    /// key satisfy the same subformulas of the goal, and so do their successors, step by step.
+    fn key(&self) -> (ComponentId, NodeId, bool, &[Tern]) {
+        (self.comp, self.node, self.term, self.ctxs.last().map_or(&[][..], |c| c.as_slice()))
+    }
 }
 
 struct Walker<'c, 'a> {
     core: &'c Core<'a>,
     fm: &'a Formula,
-    init: ComponentId,
+    /// The formula being explained; `h` in [`Walker::value`] must be in its sub-DAG.
+    goal: FId,
     icc: &'c dyn Fn(FId) -> Vec<Tern>,
 }
 
 impl Walker<'_, '_> {
-    /// `h`'s context at the top frame of `c`.
-    fn context(&self, h: FId, c: &Conf) -> Vec<Tern> {
-        let mut ctx = (self.icc)(h);
-        let mut comp = self.init;
-        for &(s, call) in &c.stack {
-            debug_assert_eq!(s, comp);
-            ctx = self.core.cc(s, call, h, &ctx);
-            comp = self.core.comp(s).call_target[call as usize];
-        }
-        ctx
-    }
-
     fn value(&self, h: FId, c: &Conf) -> Tern {
         if c.term {
             return Tern::from_bool(self.fm.value_in_loop(h, &|_| false));
         }
-        self.core.get(h, c.comp, &self.context(h, c), c.node)
+        let top = c.ctxs.last().expect("a configuration has a context");
+        let ctx = self.fm.restrict(self.goal, h, top, self.core.exits(c.comp));
+        self.core.get(h, c.comp, &ctx, c.node)
     }
 
     /// For `A[U]`'s dual `E[..] ∨ EG ..`: the disjunct that holds.
     fn pick_disjunct(&self, g: FId, start: &Conf) -> Option<FId> {
         match self.fm.op(g) {
-            Op::Or(x, y) => [x, y].into_iter().find(|&d| self.value(d, start) == Tern::T),
+            Op::Or(x, y) => [x, y].into_iter().find(|&d| self.core.get(d, start.comp, &(self.icc)(d), 0) == Tern::T),
             _ => Some(g),
         }
     }
@@ -144,12 +146,17 @@ impl Walker<'_, '_> {
         if let Some(k) = self.core.exit_index(c.comp, c.node) {
             let Some((&(s, call), rest)) = c.stack.split_last() else {
                 return match self.core.rks.termination {
-                    TerminationRule::Trap => vec![Conf { stack: Vec::new(), comp: c.comp, node: c.node, term: true }],
+                    TerminationRule::Trap => vec![Conf { term: true, ..c.clone() }],
                     TerminationRule::Loop => vec![c.clone()],
                 };
             };
+            let ctxs = c.ctxs[..c.ctxs.len() - 1].to_vec();
             let caller = self.core.comp(s);
-            return caller.returns(call, k).iter().map(|&r| Conf { stack: rest.to_vec(), comp: s, node: r, term: false }).collect();
+            return caller
+                .returns(call, k)
+                .iter()
+                .map(|&r| Conf { stack: rest.to_vec(), ctxs: ctxs.clone(), comp: s, node: r, term: false })
+                .collect();
         }
         comp.succ
             .neighbours(c.node)
@@ -158,49 +165,68 @@ impl Walker<'_, '_> {
                 if comp.is_call(x) {
                     let mut stack = c.stack.clone();
                     stack.push((c.comp, x));
-                    Conf { stack, comp: comp.call_target[x as usize], node: 0, term: false }
+                    let mut ctxs = c.ctxs.clone();
+                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")));
+                    Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }
                 } else {
-                    Conf { stack: c.stack.clone(), comp: c.comp, node: x, term: false }
+                    Conf { node: x, ..c.clone() }
                 }
             })
             .collect()
     }
 
-    fn until_path(&self, g: FId, a: FId, b: FId, start: Conf) -> Option<Vec<Conf>> {
-        let mut parent: FxHashMap<Conf, Option<Conf>> = FxHashMap::default();
-        let mut queue = VecDeque::new();
-        parent.insert(start.clone(), None);
-        queue.push_back(start);
-        while let Some(c) = queue.pop_front() {
+    /// A path through configurations satisfying `a` and the goal to one satisfying `b`: first
+    /// breadth-first expanding one configuration per key (finite, fast, but it may miss a
+    /// witness that returns into another caller than the expanded one), then plainly
+    /// breadth-first (complete, capped). Every path found is a real run.
+    fn until_path(&self, a: FId, b: FId, start: Conf) -> Option<Vec<Conf>> {
+        self.until_bfs(a, b, start.clone(), true).or_else(|| self.until_bfs(a, b, start, false))
+    }
+
+    fn until_bfs(&self, a: FId, b: FId, start: Conf, by_key: bool) -> Option<Vec<Conf>> {
+        let mut nodes: Vec<(Conf, usize)> = vec![(start.clone(), usize::MAX)];
+        let mut seen_keys: FxHashSet<(ComponentId, NodeId, bool, Vec<Tern>)> = FxHashSet::default();
+        let mut seen_confs: FxHashSet<Conf> = FxHashSet::default();
+        let mut first_visit = |c: &Conf| {
+            if by_key {
+                let (x, y, z, w) = c.key();
+                seen_keys.insert((x, y, z, w.to_vec()))
+            } else {
+                seen_confs.insert(c.clone())
+            }
+        };
+        first_visit(&start);
+        let mut head = 0;
+        while head < nodes.len() {
+            let c = nodes[head].0.clone();
             if self.value(b, &c) == Tern::T {
-                let mut path = vec![c.clone()];
-                let mut cur = c;
-                while let Some(Some(p)) = parent.get(&cur) {
-                    path.push(p.clone());
-                    cur = p.clone();
+                let mut path = vec![c];
+                let mut i = nodes[head].1;
+                while i != usize::MAX {
+                    path.push(nodes[i].0.clone());
+                    i = nodes[i].1;
                 }
                 path.reverse();
                 return Some(path);
             }
-            if self.value(a, &c) != Tern::T {
-                continue;
-            }
-            for n in self.succs(&c) {
-                if parent.len() >= SEARCH_LIMIT {
-                    return None;
-                }
-                if !parent.contains_key(&n) && self.value(g, &n) == Tern::T {
-                    parent.insert(n.clone(), Some(c.clone()));
-                    queue.push_back(n);
+            if self.value(a, &c) == Tern::T {
+                for n in self.succs(&c) {
+                    if nodes.len() >= SEARCH_LIMIT {
+                        return None;
+                    }
+                    if self.value(self.goal, &n) == Tern::T && first_visit(&n) {
+                        nodes.push((n, head));
+                    }
                 }
             }
+            head += 1;
         }
         None
     }
 
     /// Returns (steps, loop start, frames pushed per repetition).
     #[allow(clippy::type_complexity)]
-    fn lasso(&self, g: FId, start: Conf) -> Option<(Vec<Conf>, usize, Vec<(ComponentId, NodeId)>)> {
+    fn lasso(&self, start: Conf) -> Option<(Vec<Conf>, usize, Vec<(ComponentId, NodeId)>)> {
         type Key = (ComponentId, NodeId, bool, Vec<Tern>);
         let mut path: Vec<Conf> = Vec::new();
         // Positions whose stack depth no later position went below, and their keys.
@@ -215,9 +241,12 @@ impl Walker<'_, '_> {
                     break;
                 }
                 candidates.pop();
-                by_key.get_mut(&keys[i]).map(|v| v.pop());
+                if let Some(v) = by_key.get_mut(&keys[i]) {
+                    v.pop();
+                }
             }
-            let key: Key = (cur.comp, cur.node, cur.term, if cur.term { Vec::new() } else { self.context(g, &cur) });
+            let (x, y, z, w) = cur.key();
+            let key: Key = (x, y, z, w.to_vec());
             if let Some(&i) = by_key.get(&key).and_then(|v| v.last()) {
                 let d = path[i].stack.len();
                 let push = cur.stack[d..].to_vec();
@@ -228,7 +257,7 @@ impl Walker<'_, '_> {
             keys.push(key.clone());
             candidates.push(j);
             by_key.entry(key).or_default().push(j);
-            cur = self.succs(&cur).into_iter().find(|n| self.value(g, n) == Tern::T)?;
+            cur = self.succs(&cur).into_iter().find(|n| self.value(self.goal, n) == Tern::T)?;
         }
         None
     }

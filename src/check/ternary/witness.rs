@@ -8,8 +8,9 @@
 //! resolution all justify tt that way), so:
 //!
 //! * `EX ψ`: the initial configuration and a successor where ψ is tt;
-//! * `E[ψ U χ]`: a shortest path (breadth-first) through configurations where the formula is tt,
-//!   ending where χ is tt;
+//! * `E[ψ U χ]`: a path through configurations where the formula is tt, ending where χ is tt:
+//!   a depth-first search that tries successors by their distance (on the copies) to χ or to an
+//!   exit of the current frame; breadth-first search if that fails;
 //! * `EG ψ`: a lasso through configurations where the formula is tt, closed at the first
 //!   (copy, node) that repeats one whose stack the walk has not popped since; if the stack grew,
 //!   each repetition pushes the same frames again (`loop_push`).
@@ -64,7 +65,10 @@ pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<RksTrace
             let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tv::Tt)?;
             (vec![start, next], None, Vec::new())
         }
-        Op::EU(_, b) => (w.until_path(goal, b, start)?, None, Vec::new()),
+        Op::EU(a, b) => {
+            let path = w.ranked_until_path(goal, a, b, start.clone()).or_else(|| w.until_path(goal, b, start))?;
+            (path, None, Vec::new())
+        }
         Op::EG(_) => {
             let (steps, i, push) = w.lasso(goal, start)?;
             (steps, Some(i), push)
@@ -125,6 +129,81 @@ impl Walker<'_, '_> {
             return m.local_succ(y, r).iter().map(|&w| land(&below, y, w)).collect();
         }
         m.local_succ(c.copy, c.node).iter().map(|&w| land(&c.stack, c.copy, w)).collect()
+    }
+
+    /// Distances on the copies to where χ is tt or the current frame can be left: 0 where χ is
+    /// tt and at exits (other than A₀'s) where the formula is tt; a non-exit node with ψ tt gets
+    /// one more than its best `→₊` successor.
+    fn until_ranks(&self, g: FormulaId, a: FormulaId, b: FormulaId) -> FxHashMap<(CopyId, NodeId), u32> {
+        let m = self.m;
+        let mut rank: FxHashMap<(CopyId, NodeId), u32> = FxHashMap::default();
+        let mut frontier: Vec<(CopyId, NodeId)> = Vec::new();
+        for &x in &m.live {
+            let base = m.base_of(x);
+            for v in 0..base.ext {
+                let leave = x != m.initial && base.is_exit(v) && m.val(x, v, g) == Tv::Tt;
+                if m.val(x, v, b) == Tv::Tt || leave {
+                    rank.insert((x, v), 0);
+                    frontier.push((x, v));
+                }
+            }
+        }
+        let mut k = 0;
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &(x, v) in &frontier {
+                m.for_each_pred(x, v, |y, w| {
+                    if !rank.contains_key(&(y, w)) && m.val(y, w, g) == Tv::Tt && m.val(y, w, a) == Tv::Tt {
+                        rank.insert((y, w), k + 1);
+                        next.push((y, w));
+                    }
+                });
+            }
+            frontier = next;
+            k += 1;
+        }
+        rank
+    }
+
+    /// Depth-first search through configurations where `g` is tt to one where `b` is tt, trying
+    /// successors in increasing rank; None beyond [`SEARCH_LIMIT`] configurations.
+    fn ranked_until_path(&self, g: FormulaId, a: FormulaId, b: FormulaId, start: Conf) -> Option<Vec<Conf>> {
+        let rank = self.until_ranks(g, a, b);
+        let rank_of = |c: &Conf| if c.term { 0 } else { rank.get(&(c.copy, c.node)).copied().unwrap_or(u32::MAX) };
+        let mut seen: FxHashMap<Conf, ()> = FxHashMap::default();
+        seen.insert(start.clone(), ());
+        // The path and, per position, its untried successors (best last).
+        let mut path: Vec<Conf> = Vec::new();
+        let mut pending: Vec<Vec<Conf>> = Vec::new();
+        let mut cur = Some(start);
+        while let Some(c) = cur.take() {
+            if self.value(b, &c) == Tv::Tt {
+                path.push(c);
+                return Some(path);
+            }
+            let mut next: Vec<Conf> = self.succs(&c).into_iter().filter(|n| self.value(g, n) == Tv::Tt).collect();
+            next.sort_by_key(|n| std::cmp::Reverse(rank_of(n)));
+            path.push(c);
+            pending.push(next);
+            while cur.is_none() {
+                let options = pending.last_mut()?;
+                match options.pop() {
+                    Some(n) if !seen.contains_key(&n) => {
+                        if seen.len() >= SEARCH_LIMIT {
+                            return None;
+                        }
+                        seen.insert(n.clone(), ());
+                        cur = Some(n);
+                    }
+                    Some(_) => {}
+                    None => {
+                        pending.pop();
+                        path.pop();
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Breadth-first search through configurations where `g` is tt to one where `b` is tt.

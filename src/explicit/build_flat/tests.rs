@@ -52,7 +52,7 @@ fn deadlock_is_a_warning_with_the_state_and_a_path() {
     assert_eq!(m.deadlocks, 1);
     assert_eq!(m.warnings.len(), 1);
     let w = &m.warnings[0];
-    assert_eq!(w.code, "W0301");
+    assert_eq!(w.code, "W0501");
     assert_eq!(w.message, "1 state has no successor (deadlock)");
     assert_eq!(w.notes[0], "deadlock state: c = 3");
     assert_eq!(w.notes[1], "path from an initial state (4 states):\n  1: c = 0\n  2: c = 1\n  3: c = 2\n  4: c = 3");
@@ -66,7 +66,7 @@ fn value_out_of_range_is_an_error_naming_state_and_assignment() {
     m.spans.next_assign = vec![Some(Span::new(40, 60))];
     let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 4 is out of range");
     let d = &err.items[0];
-    assert_eq!(d.code, "E0302");
+    assert_eq!(d.code, "E0502");
     assert_eq!(d.message, "cannot assign value 4 to variable `x`");
     assert_eq!(d.primary_span(), Span::new(40, 60));
     assert_eq!(d.notes, vec!["in state: x = 3".to_string(), "path from an initial state (3 states):\n  1: x = 1\n  2: x = 2\n  3: x = 3".to_string()]);
@@ -80,7 +80,7 @@ fn non_exhaustive_case_is_an_error_at_the_case() {
     m.spans.next_assign = vec![Some(Span::new(1, 20))];
     let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 2 has no branch");
     let d = &err.items[0];
-    assert_eq!(d.code, "E0301");
+    assert_eq!(d.code, "E0501");
     assert_eq!(d.primary_span(), Span::new(7, 9));
     assert_eq!(d.labels[1].span, Span::new(1, 20));
     assert_eq!(d.notes[0], "in state: x = 2");
@@ -92,7 +92,7 @@ fn division_by_zero_in_a_reachable_state() {
     m.init_assign[0] = Some(int(2));
     m.next_assign[0] = Some(bin(BinOp::Add, bin(BinOp::Sub, var(0), int(1)), bin(BinOp::Mul, int(0), bin(BinOp::Div, int(2), var(0)))));
     let err = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect_err("x = 0 divides by zero");
-    assert_eq!(err.items[0].code, "E0303");
+    assert_eq!(err.items[0].code, "E0503");
     assert_eq!(err.items[0].message, "division by zero while evaluating this next assignment");
     assert_eq!(err.items[0].notes[0], "in state: x = 0");
 }
@@ -158,7 +158,7 @@ fn inputs_are_enumerated_but_not_stored() {
 #[test]
 fn max_states_is_a_clean_error() {
     let err = build_flat(&listing_5_1(), &BuildLimits { max_states: Some(5) }).expect_err("12 > 5");
-    assert_eq!(err.items[0].code, "E0305");
+    assert_eq!(err.items[0].code, "E0505");
     assert_eq!(err.items[0].message, "the model has more than 5 reachable states (--max-states 5)");
     assert!(build_flat(&listing_5_1(), &BuildLimits { max_states: Some(12) }).is_ok());
 }
@@ -169,7 +169,7 @@ fn no_initial_state_is_a_warning() {
     m.init.push(boolean(false));
     let built = build_flat(&program(vec![m], &[]), &BuildLimits::default()).expect("builds");
     assert_eq!(built.kripke.num_states, 0);
-    assert_eq!(built.warnings[0].code, "W0302");
+    assert_eq!(built.warnings[0].code, "W0502");
 }
 
 #[test]
@@ -189,12 +189,34 @@ fn atoms_by_index_agree_with_evaluation() {
         (var(2), eq(var(2), boolean(true)), false),
         (not(var(2)), bin(BinOp::Ne, var(2), boolean(true)), false),
         (eq(int(1), var(0)), eq(bin(BinOp::Add, var(0), int(0)), int(1)), false),
+        // boolean combinations of patterns are answered with set operations
+        (not(bin(BinOp::In, var(1), set(vec![sym(1)]))), not(bin(BinOp::In, var(1), set(vec![sym(1), bin(BinOp::Add, int(0), int(0))]))), true),
+        (
+            bin(BinOp::Implies, not(var(2)), bin(BinOp::Or, eq(var(0), int(0)), eq(var(1), sym(2)))),
+            bin(BinOp::Implies, eq(bin(BinOp::Add, var(0), int(0)), int(-1)), boolean(false)),
+            true,
+        ),
     ];
     for (fast, slow, skip) in pairs {
         if skip {
             continue;
         }
         assert_eq!(l.label(&fast).unwrap(), l.label(&slow).unwrap(), "{fast:?}");
+    }
+    // Structural answers agree with evaluating every state.
+    let combos = [
+        not(bin(BinOp::In, var(1), set(vec![sym(1)]))),
+        bin(BinOp::Implies, not(var(2)), bin(BinOp::Or, eq(var(0), int(0)), eq(var(1), sym(2)))),
+        bin(BinOp::Iff, var(2), bin(BinOp::And, bin(BinOp::Ne, var(0), int(1)), boolean(true))),
+        bin(BinOp::Xor, var(2), eq(var(1), sym(0))),
+    ];
+    for e in combos {
+        let fast = l.label(&e).unwrap();
+        let mut ev = crate::explicit::eval::Evaluator::new(&sys.vars);
+        for st in 0..states.count {
+            let holds = ev.bool(&e, &crate::explicit::eval::Env::state(states.get(st))).unwrap();
+            assert_eq!(fast.contains(st), holds, "{e:?} in state {st}");
+        }
     }
     let _ = Value::Bool(true);
 }
@@ -247,7 +269,7 @@ fn constant_table_errors_name_state_and_location() {
     // pc = l2 has no entry and there is no fallback
     m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(sym(2)), None], fallback: None, span: Span::new(5, 6) });
     let err = build_flat(&program(vec![m], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("l2 has no branch");
-    assert_eq!(err.items[0].code, "E0301");
+    assert_eq!(err.items[0].code, "E0501");
     assert_eq!(err.items[0].primary_span(), Span::new(5, 6));
     assert_eq!(err.items[0].notes[0], "in state: pc = l2");
 }

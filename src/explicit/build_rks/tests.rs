@@ -82,7 +82,7 @@ fn listing_5_2_recursive_modules() {
     assert_eq!(bar.props[4].ones().collect::<Vec<_>>(), vec![0]);
     assert_eq!(foo.props[4].count_ones(..), 0);
     assert_eq!(m.warnings.len(), 1);
-    assert_eq!(m.warnings[0].code, "W0303");
+    assert_eq!(m.warnings[0].code, "W0503");
     assert_eq!(m.warnings[0].message, "label `q` holds at a call state; calls carry no labels, so it is ignored there");
     assert_eq!(m.specs.len(), 2);
     assert_eq!(m.specs[0].component, 0);
@@ -121,7 +121,7 @@ fn exit_is_sticky_and_all_exit_is_the_exit_location() {
 #[test]
 fn call_returning_to_a_call_is_an_error() {
     let err = build_rks(&simple_call(true), &BuildLimits::default()).expect_err("a1 returns to a1");
-    assert_eq!(err.items[0].code, "E0307");
+    assert_eq!(err.items[0].code, "E0507");
     assert_eq!(err.items[0].message, "a call returns directly to another call");
 }
 
@@ -155,6 +155,6 @@ fn entry_call_two_calls_and_nondeterministic_returns_are_errors() {
 #[test]
 fn max_states_counts_all_locations() {
     let err = build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(4) }).expect_err("7 > 4");
-    assert_eq!(err.items[0].code, "E0305");
+    assert_eq!(err.items[0].code, "E0505");
     assert!(build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(7) }).is_ok());
 }
