@@ -196,3 +196,11 @@ fn spans_cover_expressions_including_parentheses() {
     let ExprKind::Ctl(CtlOp::AG, inner) = &l.kind else { panic!() };
     assert_eq!(&text[inner.span.range()], "(p -> q)");
 }
+
+#[test]
+fn sections_after_a_broken_module_header_stay_in_that_module() {
+    let file = SourceFile::new("t.smv", "MODULE main\nVAR a : boolean;\nMODULE helper(p, )\nVAR q : boolean;\n");
+    let (p, diags) = parse(&file);
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0001"]);
+    assert_eq!(p.modules.iter().map(|m| (m.name.name.as_str(), m.sections.len())).collect::<Vec<_>>(), [("main", 1), ("helper", 1)]);
+}

@@ -1,6 +1,6 @@
 //! Randomized robustness of the parser: random bytes, random token soups and randomly mutated
 //! bundled specs must never panic, and every diagnostic must point inside the text on character
-//! boundaries and render. Fixed seed; `XMV_TEST_CASES=n` runs more cases (default 300 each).
+//! boundaries and render. Fixed seed; `XMV_TEST_CASES=n` runs more cases (default 1000 each).
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -8,7 +8,7 @@ use xmv_rs::diagnostics::Diagnostics;
 use xmv_rs::source::SourceFile;
 
 fn config() -> Config {
-    let cases = std::env::var("XMV_TEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let cases = std::env::var("XMV_TEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
     Config { cases, rng_seed: RngSeed::Fixed(0x5eed_0f_5a7), failure_persistence: None, ..Config::default() }
 }
 

@@ -42,7 +42,13 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
     let toks = &scanned.toks;
     let mut program = Program { modules: Vec::new(), termination: Vec::new() };
     for chunk in chunks::split(text, toks) {
+        let modules_before = program.modules.len();
         parse_chunk(text, toks, &chunk, &mut program, &mut diags);
+        if chunk.kind == ChunkKind::Module && program.modules.len() == modules_before {
+            // The header had an error (already reported): keep a module under the name written
+            // after `MODULE` so that the sections that follow are not attached to the previous one.
+            program.modules.push(recovered_module(text, &toks[chunk.first_tok..chunk.end_tok]));
+        }
     }
     (program, diags)
 }
@@ -136,6 +142,16 @@ fn parse_checked_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Pr
         }
     }
     diags.extend(builder.into_diagnostics());
+}
+
+fn recovered_module(text: &str, header: &[Tok]) -> Module {
+    let keyword = header[0].span;
+    let name = match header.get(1) {
+        Some(t) if t.kind == TokKind::Word => ast::Ident { name: text[t.span.range()].to_string(), span: t.span },
+        _ => ast::Ident { name: String::new(), span: Span::new(keyword.end as usize, keyword.end as usize) },
+    };
+    let span = keyword.to(name.span);
+    Module { name, params: Vec::new(), sections: Vec::new(), span }
 }
 
 fn last_token_end(toks: &[Tok]) -> usize {
