@@ -98,10 +98,8 @@ pub fn split(text: &str, toks: &[Tok]) -> Vec<Chunk> {
         last.end = text.len();
         last.end_tok = toks.len();
     }
-    if let Some(first) = chunks.first_mut() {
-        if first.kind == ChunkKind::Stray {
-            first.start = toks.first().map_or(0, |t| t.span.start as usize);
-        }
+    if let Some(first) = chunks.first_mut().filter(|c| c.kind == ChunkKind::Stray) {
+        first.start = toks.first().map_or(0, |t| t.span.start as usize);
     }
     chunks
 }

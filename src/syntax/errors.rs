@@ -132,10 +132,8 @@ fn is_infix(rule: Rule) -> bool {
 pub fn expected_list(positives: &[Rule]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for &r in positives {
-        if let Some(d) = describe_rule(r) {
-            if !out.contains(&d) {
-                out.push(d);
-            }
+        if let Some(d) = describe_rule(r).filter(|d| !out.contains(d)) {
+            out.push(d);
         }
     }
     // An expression can be an identifier: say "an expression" only.
@@ -190,14 +188,13 @@ pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, posi
 
     let on_later_line = |a: &Tok, b: Option<&Tok>| b.is_none_or(|b| text[a.span.end as usize..b.span.start as usize].contains('\n'));
     let found_text = found.map_or("", |t| &text[t.span.range()]);
-    if expected.contains(&"`;`") {
-        if let Some(p) = prev.filter(|p| at_chunk_end || on_later_line(p, found) || found_text == "esac") {
-            let after = &text[p.span.range()];
-            return Diagnostic::error("E0002", format!("expected `;`, found {found_desc}"), Span::new(p.span.end as usize, p.span.end as usize))
-                .with_label_message("expected `;` here")
-                .with_secondary(found_span, "unexpected token")
-                .with_help(format!("add `;` after `{after}`"));
-        }
+    let missing_semicolon = expected.contains(&"`;`");
+    if let Some(p) = prev.filter(|p| missing_semicolon && (at_chunk_end || on_later_line(p, found) || found_text == "esac")) {
+        let after = &text[p.span.range()];
+        return Diagnostic::error("E0002", format!("expected `;`, found {found_desc}"), Span::new(p.span.end as usize, p.span.end as usize))
+            .with_label_message("expected `;` here")
+            .with_secondary(found_span, "unexpected token")
+            .with_help(format!("add `;` after `{after}`"));
     }
 
     let message = format!("expected {}, found {found_desc}", join_alternatives(&expected));

@@ -84,15 +84,13 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
         }
         _ => {}
     }
-    if chunk.kind == ChunkKind::Section {
-        if let Some(kind) = items::list_kind(keyword) {
-            let section = items::parse_list_section(text, toks, chunk, kind, diags);
-            if let Some(module) = program.modules.last_mut() {
-                module.span = module.span.to(section_span(&section));
-                module.sections.push(section);
-            }
-            return;
+    if let Some(kind) = items::list_kind(keyword).filter(|_| chunk.kind == ChunkKind::Section) {
+        let section = items::parse_list_section(text, toks, chunk, kind, diags);
+        if let Some(module) = program.modules.last_mut() {
+            module.span = module.span.to(section_span(&section));
+            module.sections.push(section);
         }
+        return;
     }
     let invalid: Vec<Diagnostic> = chunk_toks.iter().filter(|t| t.kind == TokKind::Invalid).map(|t| invalid_char(text, t)).collect();
     if !invalid.is_empty() {
