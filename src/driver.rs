@@ -2,9 +2,7 @@
 //!
 //! Used by the command line and by integration tests. The driver owns the order of things, exit
 //! codes and timings; the stages it calls are the crate's public functions, reached through
-//! [`stages::Stages`] (tests may start from a hand-built `LoweredProgram`; a missing stage is
-//! reported as such, never replaced by invented verdicts). [`stages::linked`] returns the stages
-//! of this build.
+//! [`stages::Stages`] (tests may start from a hand-built `LoweredProgram`).
 //!
 //! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
 //! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.
@@ -41,6 +39,18 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The engine that re-checks this one's verdicts under `--verify`: one of the other family
+    /// (Finis' context-based engines vs the ternary engines of Dubslaff et al.), so that the two
+    /// share no algorithm.
+    pub fn verifier(self) -> Engine {
+        match self {
+            Engine::Incremental => Engine::Lazy,
+            Engine::Global => Engine::Eager,
+            Engine::Eager => Engine::Global,
+            Engine::Lazy => Engine::Incremental,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Engine::Incremental => "incremental",
@@ -65,6 +75,8 @@ pub struct CheckOptions {
     pub termination: Option<TerminationRule>,
     /// `--stats`: time per phase and checker counters on stderr.
     pub stats: bool,
+    /// `--verify`: re-check every procedure spec with an engine of the other family.
+    pub verify: bool,
 }
 
 /// What checking one model produced: an outcome per spec (in the model's spec order) and
@@ -91,10 +103,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let mut out = RunOutput::default();
     let mut stats = String::new();
     let t0 = Instant::now();
-    let Some(load) = stages.load else {
-        return unavailable("the front end (`xmv_rs::frontend::load`)");
-    };
-    let (program, diags) = load(file, options.termination);
+    let (program, diags) = (stages.load)(file, options.termination);
     out.stderr.push_str(&diags.render(file));
     let program = match program {
         Some(p) if !diags.has_errors() => p,
@@ -141,14 +150,14 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
                 .with_help("CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints")
                 .render(file)
         };
-        if let Err(e) = run_checker(stages.check_flat.map(|f| move |o: &CheckOptions| f(m, o)), "the flat checker (`xmv_rs::check::flat`)", "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
+        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
             return e;
         }
     }
     if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
         let ids = m.specs.iter().map(|s| s.spec);
         let warn = |w: String| format!("warning: {w}\n");
-        if let Err(e) = run_checker(stages.check_rks.map(|f| move |o: &CheckOptions| f(m, o)), "the RKS checker (`xmv_rs::check::rks`)", "rks", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
+        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_rks)(m, o), "rks", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
             return e;
         }
     }
@@ -213,8 +222,7 @@ fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, out: &mut RunOutput) -
 /// Runs one checker (if linked) and files its outcomes under their spec indices.
 #[allow(clippy::too_many_arguments)]
 fn run_checker(
-    check: Option<impl FnOnce(&CheckOptions) -> Result<CheckedSpecs, String>>,
-    missing: &str,
+    check: impl Fn(&CheckOptions) -> Result<CheckedSpecs, String>,
     what: &str,
     spec_ids: impl Iterator<Item = usize>,
     options: &CheckOptions,
@@ -223,7 +231,6 @@ fn run_checker(
     out: &mut RunOutput,
     render_warning: &dyn Fn(String) -> String,
 ) -> Result<(), RunOutput> {
-    let Some(check) = check else { return Err(unavailable(missing)) };
     let t = Instant::now();
     let checked = check(options).map_err(|e| failure(std::mem::take(out), e))?;
     let elapsed = ms(t);
@@ -238,10 +245,6 @@ fn run_checker(
         out.stderr.push_str(&render_warning(w));
     }
     Ok(())
-}
-
-fn unavailable(what: &str) -> RunOutput {
-    RunOutput { stdout: String::new(), stderr: format!("error: {what} is not part of this build yet\n"), exit_code: 2 }
 }
 
 fn failure(mut out: RunOutput, message: String) -> RunOutput {

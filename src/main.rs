@@ -51,6 +51,10 @@ struct CheckArgs {
     /// Print timings and checker counters to stderr.
     #[arg(long)]
     stats: bool,
+    /// Re-check every procedure spec with an engine of the other family (incremental/global vs
+    /// eager/lazy); a disagreement is an error (exit code 2).
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -154,8 +158,9 @@ fn check(args: CheckArgs) -> i32 {
             TerminationArg::Loop => TerminationRule::Loop,
         }),
         stats: args.stats,
+        verify: args.verify,
     };
-    let out = driver::run_check(&file, &options, &driver::stages::linked());
+    let out = driver::run_check(&file, &options, &driver::stages::Stages::linked());
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());
     out.exit_code

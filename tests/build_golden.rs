@@ -39,7 +39,7 @@ fn pipeline_output_matches_golden_files() {
         let bytes = std::fs::read(path).expect("readable case");
         let name = format!("tests/build/{}", path.file_name().unwrap_or_default().to_string_lossy());
         let file = SourceFile::from_bytes(name, &bytes);
-        let out = run_check(&file, &options(&file.text), &stages::linked());
+        let out = run_check(&file, &options(&file.text), &stages::Stages::linked());
         let actual = format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.exit_code, out.stdout, out.stderr);
         let golden = path.with_extension("out");
         if update {

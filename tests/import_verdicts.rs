@@ -28,7 +28,7 @@ fn verdicts(format: ImportFormat, model: &Path, ctl: Option<&Path>, entry_exit: 
         Err(e) => panic!("import of {} failed:\n{}", model.display(), e.diagnostics.render(&input)),
     };
     let smv = SourceFile::new(format!("{}.smv", model.display()), imported.smv);
-    let linked = stages::Stages { load: Some(xmv_rs::frontend::load), check_flat: Some(stages::check_flat), check_rks: Some(stages::check_rks) };
+    let linked = stages::Stages::linked();
     [Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy]
         .into_iter()
         .map(|engine| {

@@ -42,9 +42,9 @@ fn readme_expectations(file: &str) -> Vec<bool> {
         .collect()
 }
 
-/// Verdicts printed by `xmv-rs check --no-trace`, in output order.
-fn verdicts(model: &Path) -> (Vec<bool>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg("--no-trace").arg(model).output().expect("run xmv-rs");
+/// Verdicts printed by `xmv-rs check --no-trace [extra args]`, in output order.
+fn verdicts(model: &Path, extra: &[&str]) -> (Vec<bool>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg("--no-trace").args(extra).arg(model).output().expect("run xmv-rs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let v = (stdout.lines())
         .filter(|l| l.starts_with("-- specification ") || l.starts_with("-- invariant "))
@@ -79,10 +79,13 @@ fn bundled_models_give_their_expected_verdicts() {
             expected = readme_expectations(&name);
         }
         assert!(!expected.is_empty(), "{name}: no expected verdicts (add `-- expect:` lines)");
-        let (actual, output) = verdicts(model);
-        checked += expected.len();
-        if actual != expected {
-            failures.push(format!("{name}: expected {expected:?}, got {actual:?}\n{output}"));
+        // Every engine, each verified by one of the other family (`--verify`).
+        for engine in ["incremental", "global", "eager", "lazy"] {
+            let (actual, output) = verdicts(model, &["--verify", "--engine", engine]);
+            checked += expected.len();
+            if actual != expected {
+                failures.push(format!("{name} (--engine {engine} --verify): expected {expected:?}, got {actual:?}\n{output}"));
+            }
         }
     }
     eprintln!("specs: {} models, {checked} verdicts checked", models.len());

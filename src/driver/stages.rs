@@ -1,8 +1,6 @@
-//! The stages the driver chains, as function pointers, and the ones linked into this build.
-//!
-//! Each stage lives in its own part of the crate (front end, flat checker, RKS checker) and is
-//! adapted here to the driver's shapes. A stage that is not in this build is `None`; the driver
-//! then reports it as missing instead of producing verdicts.
+//! The stages the driver chains, as function pointers: the front end, the flat checker and the
+//! RKS checkers, each adapted here to the driver's shapes. [`Stages::linked`] is what the command
+//! line uses; tests may swap the front end for a hand-built `LoweredProgram`.
 
 use super::{CheckOptions, CheckedSpecs, Engine};
 use crate::ctl::Ctl;
@@ -22,16 +20,18 @@ pub type CheckFlatFn = fn(&FlatModel, &CheckOptions) -> Result<CheckedSpecs, Str
 /// Checks the procedure specs, one outcome per `RksModel::specs` entry.
 pub type CheckRksFn = fn(&RksModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Stages {
-    pub load: Option<LoadFn>,
-    pub check_flat: Option<CheckFlatFn>,
-    pub check_rks: Option<CheckRksFn>,
+    pub load: LoadFn,
+    pub check_flat: CheckFlatFn,
+    pub check_rks: CheckRksFn,
 }
 
-/// The stages of this build.
-pub fn linked() -> Stages {
-    Stages { load: Some(crate::frontend::load), check_flat: Some(check_flat), check_rks: Some(check_rks) }
+impl Stages {
+    /// The crate's own stages.
+    pub fn linked() -> Stages {
+        Stages { load: crate::frontend::load, check_flat, check_rks }
+    }
 }
 
 /// `check::flat`: CTL specs by fair labelling (all at once, sharing subformulas), invariants by
@@ -59,54 +59,79 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
 }
 
 /// `check::rks` (engines `incremental`, `global`) and `check::ternary` (`eager`, `lazy`); an
-/// `INVARSPEC` of a procedure module is checked as `AG` of its atom.
+/// `INVARSPEC` of a procedure module is checked as `AG` of its atom. With `--verify` every verdict
+/// is checked again by an engine of the other family ([`Engine::verifier`]); a disagreement is an
+/// error naming the spec, never silently resolved.
 pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
-    use crate::check::{rks, ternary};
-    use rayon::prelude::*;
     let specs: Vec<(ComponentId, Ctl<PropId>)> = (model.specs.iter())
         .map(|s| (s.component, if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() }))
         .collect();
-    let rks_model = &model.rks;
-    let run = || -> CheckedSpecs {
-        match options.engine {
-            Engine::Incremental | Engine::Global => {
-                let engine = if options.engine == Engine::Global { rks::RksEngine::Global } else { rks::RksEngine::Incremental };
-                let results = rks::check_many(rks_model, &specs, &rks::RksOptions { engine, want_trace: options.traces });
-                let mut totals = rks::RksStats::default();
-                let outcomes = (results.into_iter())
-                    .map(|r| {
-                        totals.context_pairs_created += r.stats.context_pairs_created;
-                        totals.context_pairs_checked += r.stats.context_pairs_checked;
-                        totals.local_checks += r.stats.local_checks;
-                        totals.fixpoint_rounds += r.stats.fixpoint_rounds;
-                        SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) }
-                    })
-                    .collect();
-                let stats = vec![
-                    format!("engine: {}", options.engine.name()),
-                    format!("context pairs created: {}", totals.context_pairs_created),
-                    format!("context pairs checked: {}", totals.context_pairs_checked),
-                    format!("local checks: {}", totals.local_checks),
-                    format!("fixpoint rounds: {}", totals.fixpoint_rounds),
-                ];
-                CheckedSpecs { outcomes, stats, warnings: vec![] }
+    let run = || -> Result<CheckedSpecs, String> {
+        let mut checked = run_rks_engine(&model.rks, &specs, options.engine, options.traces);
+        if options.verify {
+            let second = options.engine.verifier();
+            let again = run_rks_engine(&model.rks, &specs, second, false);
+            for (i, (a, b)) in checked.outcomes.iter().zip(&again.outcomes).enumerate() {
+                if a.holds != b.holds {
+                    return Err(format!(
+                        "--verify: the engines disagree on procedure spec {} (module `{}`): `{}` says {}, `{}` says {}; please report this model",
+                        i + 1,
+                        model.rks.components[specs[i].0 as usize].name,
+                        options.engine.name(),
+                        a.holds,
+                        second.name(),
+                        b.holds
+                    ));
+                }
             }
-            Engine::Eager | Engine::Lazy => {
-                let engine = if options.engine == Engine::Eager { ternary::TernaryEngine::Eager } else { ternary::TernaryEngine::Lazy };
-                let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(rks_model, *c, f, engine, options.traces)).collect();
-                let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
-                let outcomes = (results.into_iter())
-                    .map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) })
-                    .collect();
-                CheckedSpecs { outcomes, stats: vec![format!("engine: {}", options.engine.name()), format!("contexts created: {contexts}")], warnings: vec![] }
-            }
+            checked.stats.push(format!("verified by engine {}: {} verdicts agree", second.name(), again.outcomes.len()));
         }
+        Ok(checked)
     };
     if options.threads == 0 {
-        return Ok(run());
+        return run();
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
-    Ok(pool.install(run))
+    pool.install(run)
+}
+
+/// All procedure specs with one engine.
+fn run_rks_engine(rks_model: &crate::explicit::rks::RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], engine: Engine, traces: bool) -> CheckedSpecs {
+    use crate::check::{rks, ternary};
+    use rayon::prelude::*;
+    match engine {
+        Engine::Incremental | Engine::Global => {
+            let rks_engine = if engine == Engine::Global { rks::RksEngine::Global } else { rks::RksEngine::Incremental };
+            let results = rks::check_many(rks_model, specs, &rks::RksOptions { engine: rks_engine, want_trace: traces });
+            let mut totals = rks::RksStats::default();
+            let outcomes = (results.into_iter())
+                .map(|r| {
+                    totals.context_pairs_created += r.stats.context_pairs_created;
+                    totals.context_pairs_checked += r.stats.context_pairs_checked;
+                    totals.local_checks += r.stats.local_checks;
+                    totals.fixpoint_rounds += r.stats.fixpoint_rounds;
+                    SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) }
+                })
+                .collect();
+            let stats = vec![
+                format!("engine: {}", engine.name()),
+                format!("context pairs created: {}", totals.context_pairs_created),
+                format!("context pairs checked: {}", totals.context_pairs_checked),
+                format!("local checks: {}", totals.local_checks),
+                format!("fixpoint rounds: {}", totals.fixpoint_rounds),
+            ];
+            CheckedSpecs { outcomes, stats, warnings: vec![] }
+        }
+        Engine::Eager | Engine::Lazy => {
+            let t_engine = if engine == Engine::Eager { ternary::TernaryEngine::Eager } else { ternary::TernaryEngine::Lazy };
+            let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(rks_model, *c, f, t_engine, traces)).collect();
+            let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
+            let outcomes = (results.into_iter())
+                .map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) })
+                .collect();
+            CheckedSpecs { outcomes, stats: vec![format!("engine: {}", engine.name()), format!("contexts created: {contexts}")], warnings: vec![] }
+        }
+    }
 }
 
 fn frames(stack: &[(ComponentId, NodeId)]) -> Vec<CallFrame> {

@@ -1,12 +1,12 @@
 //! The pipeline from a `LoweredProgram` on, with the real builders and checkers (the front end
-//! is replaced by fixed hand-built programs until it is merged).
+//! is replaced by fixed hand-built programs).
 
 use super::*;
 use crate::explicit::test_support::*;
 use crate::source::SourceFile;
 
 fn with_program(load: stages::LoadFn) -> stages::Stages {
-    stages::Stages { load: Some(load), ..stages::linked() }
+    stages::Stages { load, ..stages::Stages::linked() }
 }
 
 fn listing_5_1_loader(_: &SourceFile, _: Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics) {
@@ -57,14 +57,6 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
     let limited = run_check(&file(), &CheckOptions { max_states: Some(3), ..Default::default() }, &with_program(listing_5_1_loader));
     assert_eq!(limited.exit_code, 2);
     assert!(limited.stderr.starts_with("error[E0505]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
-}
-
-#[test]
-fn missing_front_end_is_reported_not_faked() {
-    let out = run_check(&file(), &CheckOptions::default(), &stages::Stages::default());
-    assert_eq!(out.exit_code, 2);
-    assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("is not part of this build yet"));
 }
 
 /// Thesis Listing 5.2 with its five SPECs (digest §7.12): expected f, t, f / f, t.
