@@ -115,7 +115,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--models", default=",".join(MODELS))
-    ap.add_argument("--all-engine", default="lazy", help="engine for the all-specs runs")
+    ap.add_argument("--all-engine", default="incremental", help="engine for the all-specs runs")
     args = ap.parse_args()
     engines = args.engines.split(",")
     models = args.models.split(",")
