@@ -286,7 +286,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
         }
         let (ta, tb) = (self.resolve(a, inst, ctx), self.resolve(b, inst, ctx));
-        let sym = op_symbol(op);
+        let sym = op.symbol();
         let (bop, ty) = match op {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Xnor | BinaryOp::Implies | BinaryOp::Iff => {
                 self.expect_bool(&ta, sym);
@@ -790,33 +790,6 @@ fn incompatible_help(a: Ty, b: Ty) -> String {
         "an integer is never equal to a symbolic constant; check the variable's type".into()
     } else {
         format!("{a} and {b} values cannot be mixed here")
-    }
-}
-
-pub fn op_symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::And => "&",
-        BinaryOp::Or => "|",
-        BinaryOp::Xor => "xor",
-        BinaryOp::Xnor => "xnor",
-        BinaryOp::Implies => "->",
-        BinaryOp::Iff => "<->",
-        BinaryOp::Eq => "=",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Mod => "mod",
-        BinaryOp::Shl => "<<",
-        BinaryOp::Shr => ">>",
-        BinaryOp::Union => "union",
-        BinaryOp::In => "in",
-        BinaryOp::Concat => "::",
     }
 }
 

@@ -247,6 +247,36 @@ pub enum BinaryOp {
     Concat,
 }
 
+impl BinaryOp {
+    /// The operator as NuSMV spells it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::And => "&",
+            BinaryOp::Or => "|",
+            BinaryOp::Xor => "xor",
+            BinaryOp::Xnor => "xnor",
+            BinaryOp::Implies => "->",
+            BinaryOp::Iff => "<->",
+            BinaryOp::Eq => "=",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "mod",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+            BinaryOp::Union => "union",
+            BinaryOp::In => "in",
+            BinaryOp::Concat => "::",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CtlOp {
     EX,

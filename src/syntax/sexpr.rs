@@ -22,7 +22,7 @@ fn write(e: &Expr, out: &mut String) {
         }
         ExprKind::Index(a, i) => list(out, "[]", &[a, i]),
         ExprKind::Unary(op, a) => list(out, if *op == UnaryOp::Not { "!" } else { "neg" }, &[a]),
-        ExprKind::Binary(op, a, b) => list(out, binary_symbol(*op), &[a, b]),
+        ExprKind::Binary(op, a, b) => list(out, op.symbol(), &[a, b]),
         ExprKind::Ite(c, a, b) => list(out, "?:", &[c, a, b]),
         ExprKind::Case(branches) => {
             out.push_str("(case");
@@ -54,30 +54,3 @@ fn list(out: &mut String, head: &str, items: &[&Expr]) {
     out.push(')');
 }
 
-/// The NuSMV spelling of a binary operator.
-pub fn binary_symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::And => "&",
-        BinaryOp::Or => "|",
-        BinaryOp::Xor => "xor",
-        BinaryOp::Xnor => "xnor",
-        BinaryOp::Implies => "->",
-        BinaryOp::Iff => "<->",
-        BinaryOp::Eq => "=",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Mod => "mod",
-        BinaryOp::Shl => "<<",
-        BinaryOp::Shr => ">>",
-        BinaryOp::Union => "union",
-        BinaryOp::In => "in",
-        BinaryOp::Concat => "::",
-    }
-}
