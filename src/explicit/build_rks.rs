@@ -506,7 +506,9 @@ fn component_props(
     let n = e.table.len() as usize;
     let states = StateSet { arena: e.table.arena(), width: system.vars.len(), count: n };
     let mut labeller = AtomLabeller::new(system, domains, states);
-    let mut props = vec![FixedBitSet::with_capacity(n); program.labels.len() + extra.len()];
+    // Labels are global but each component defines few of them: the others stay empty bitsets,
+    // which allocate nothing (`contains` is false past the end).
+    let mut props = vec![FixedBitSet::new(); program.labels.len() + extra.len()];
     let calls: Vec<usize> = (0..n).filter(|&i| matches!(e.kinds[i], NodeKind::Call { .. })).collect();
     let atom_error = |s: usize, err: super::eval::EvalError, what: String, span| {
         Diagnostic::error(diag::E_ATOM, format!("{} while evaluating {what}", err.describe(&system.vars)), span)

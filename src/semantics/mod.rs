@@ -51,10 +51,11 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         exit_names: Interner::default(),
         procedure_system: FxHashMap::default(),
         module_exits: FxHashMap::default(),
-        label_names: FxHashSet::default(),
+        label_names: Default::default(),
         foreign_label_uses: vec![],
     };
     g.exit_names.intern("EXIT");
+    let mut label_names = FxHashSet::default();
     let mut roots: Vec<modules::ModId> = table.flat.into_iter().collect();
     for m in table.procedures() {
         g.procedure_system.insert(m, roots.len() as SystemId);
@@ -75,10 +76,11 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         g.module_exits.insert(m, exits);
         for s in &table.modules[m].sections {
             if let Section::Define { defs, .. } = s {
-                g.label_names.extend(defs.iter().map(|d| d.name.name.clone()));
+                label_names.extend(defs.iter().map(|d| d.name.name.clone()));
             }
         }
     }
+    g.label_names = std::rc::Rc::new(label_names);
     let mut systems = vec![];
     let mut specs = vec![];
     for (id, &root) in roots.iter().enumerate() {

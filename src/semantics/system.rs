@@ -26,7 +26,8 @@ pub struct Globals {
     /// Exit names of each procedure module (named exits, plus `EXIT` if it uses the value).
     pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
     /// Top-level DEFINE names of procedure modules: candidate global labels.
-    pub label_names: rustc_hash::FxHashSet<String>,
+    /// Shared, not copied, by every system (it holds every label name of the program).
+    pub label_names: std::rc::Rc<rustc_hash::FxHashSet<String>>,
     /// Labels of other modules used in procedure specs, verified at the end.
     pub foreign_label_uses: Vec<(String, crate::source::Span)>,
 }
@@ -42,10 +43,10 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
             );
         }
     let flat = instances::flatten(table, root, is_procedure, &mut g.symbols, diags);
-    let label_names = g.label_names.clone();
+    let label_names = std::rc::Rc::clone(&g.label_names);
     let mut r = Resolver::new(&flat, table, is_procedure, diags);
     if is_procedure {
-        r.label_names = Some(&label_names);
+        r.label_names = Some(&*label_names);
     }
     let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
     let mut assigns = Assignments::new(flat.vars.len());
