@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Regenerates the scalability grid (random RSMs, Dubslaff et al. Fig. 3 setup) and its plot:
-#   tools/scalability.sh [STEP] [TIMEOUT_SECS] [IMAX] [JMAX]
+# Runs (or continues) the scalability grid (random RSMs, Dubslaff et al. Fig. 3 setup) and
+# draws its plot:
+#   tools/scalability.sh [STEP] [TIMEOUT_SECS] [IMAX] [JMAX] [STOP_AFTER_SECS]
 # STEP 1 is the paper's full 50x50 grid; STEP 5 (default) runs every 5th instance and formula.
-# Writes tools/scalability-stepSTEP.csv and docs/scalability.svg and prints the summary table.
+# The raw per-engine cells go to $CARGO_TARGET_DIR/scalability-stepSTEP-tTIMEOUT.csv (default
+# target/); running the same command again after an interruption continues the grid (complete
+# rows are kept). No new row starts after STOP_AFTER_SECS (default: no limit). The grid runs
+# under `nice`. Writes docs/scalability.svg and docs/scalability.csv (one line per cell, all
+# engines) and prints the summary table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STEP=${1:-5}
 TIMEOUT=${2:-3}
 IMAX=${3:-50}
 JMAX=${4:-50}
-CSV=tools/scalability-step${STEP}.csv
+STOP_AFTER=${5:-inf}
+TARGET=${CARGO_TARGET_DIR:-target}
+CSV=$TARGET/scalability-step${STEP}-t${TIMEOUT}.csv
 cargo build --release --example rsm_scalability
-./target/release/examples/rsm_scalability grid --imax "$IMAX" --jmax "$JMAX" --step "$STEP" --seed 1 --timeout "$TIMEOUT" --out "$CSV"
+nice -n 10 "$TARGET/release/examples/rsm_scalability" grid --imax "$IMAX" --jmax "$JMAX" --step "$STEP" --seed 1 \
+    --timeout "$TIMEOUT" --stop-after "$STOP_AFTER" --out "$CSV"
 mkdir -p docs
-python3 tools/scalability_svg.py "$CSV" docs/scalability.svg
+python3 tools/scalability_svg.py "$CSV" docs/scalability.svg docs/scalability.csv

@@ -14,6 +14,13 @@
 //! the suffix of `R` from that pair is added to `D`. A pair explored on another branch (the
 //! per-call "requested" set of RSMCheck) is not explored again, which keeps one call linear.
 //!
+//! `D` is a set: each pair enters `R` at most once per call (the requested set), so a flag per
+//! position of `R` says whether the pair is already in `D`, and a jump pointer per flagged
+//! position (a lower bound of its run of flagged positions) lets a closed cycle skip the part of
+//! its suffix already recorded. Appending the whole suffix at every closed cycle instead made
+//! `D` quadratic in the length of `R`: 1.2·10⁹ pairs over 705 calls on formula 34 of scalability
+//! instance 13 (`tests/ternary_examples.rs`, `lazy_cycle_set_stays_linear`).
+//!
 //! The recursion is an explicit stack of frames, so deep models cannot overflow the call stack.
 
 use super::formula::{FormulaId, Op};
@@ -45,6 +52,10 @@ pub struct Search<'m, 'a> {
     stacks: Vec<(u32, BoxRef)>,
     r_list: Vec<Pair>,
     r_pos: FxHashMap<Pair, usize>,
+    /// Per position of `r_list`: whether its pair is in `d`.
+    r_in_d: Vec<bool>,
+    /// Per flagged position `k` of `r_list`: some `j <= k` with `j..=k` all flagged.
+    r_low: Vec<usize>,
     requested: FxHashSet<Pair>,
     candidates: Vec<Candidate>,
     frames: Vec<Frame>,
@@ -76,6 +87,8 @@ pub fn get_next_expansion(m: &Model) -> Expansion {
         stacks: Vec::new(),
         r_list: Vec::new(),
         r_pos: FxHashMap::default(),
+        r_in_d: Vec::new(),
+        r_low: Vec::new(),
         requested: FxHashSet::default(),
         candidates: Vec::new(),
         frames: Vec::new(),
@@ -116,16 +129,37 @@ impl Search<'_, '_> {
         }
         if let Some(&pos) = self.r_pos.get(&pair) {
             if cyclic {
-                self.d.extend_from_slice(&self.r_list[pos..]);
+                self.record_cycle(pos);
             }
         } else if !self.requested.contains(&pair) {
             self.enter(pair, stack);
         }
     }
 
+    /// Adds the pairs of `R` from position `pos` to the top to `D`, each once.
+    fn record_cycle(&mut self, pos: usize) {
+        let mut t = self.r_list.len();
+        while t > pos {
+            let k = t - 1;
+            if self.r_in_d[k] {
+                // `r_low[k]..=k` is already in D; after this call so is `pos..=k`.
+                let low = self.r_low[k];
+                self.r_low[k] = low.min(pos);
+                t = low;
+            } else {
+                self.r_in_d[k] = true;
+                self.r_low[k] = pos;
+                self.d.push(self.r_list[k]);
+                t = k;
+            }
+        }
+    }
+
     fn enter(&mut self, pair: Pair, stack: u32) {
         self.r_pos.insert(pair, self.r_list.len());
         self.r_list.push(pair);
+        self.r_in_d.push(false);
+        self.r_low.push(0);
         self.requested.insert(pair);
         let start = self.candidates.len();
         self.push_candidates(pair, stack);
@@ -136,6 +170,8 @@ impl Search<'_, '_> {
         let frame = self.frames.pop().expect("leave without a frame");
         self.candidates.truncate(frame.candidates_start);
         let pair = self.r_list.pop().expect("R shorter than the frame stack");
+        self.r_in_d.pop();
+        self.r_low.pop();
         self.r_pos.remove(&pair);
     }
 

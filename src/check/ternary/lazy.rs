@@ -38,6 +38,7 @@ pub fn run(m: &mut Model) {
     while !m.root_value().is_known() {
         m.stats.expansions += 1;
         let exp = get_next_expansion(m);
+        m.stats.cycle_pairs += exp.d.len() as u64;
         if let Some((y, c)) = exp.b {
             if m.contextualize(y, c) {
                 m.remove_unreachable();

@@ -62,6 +62,9 @@ pub struct TernaryStats {
     /// Lazy only: iterations where FindReason's answer could not be used soundly and the
     /// complete-heuristic fallback ran (see [`lazy`]).
     pub fallbacks: u64,
+    /// Lazy only: pairs recorded in `D` (on detected global dependency cycles), summed over all
+    /// GetNextExpansion calls.
+    pub cycle_pairs: u64,
 }
 
 #[derive(Clone, Debug)]
