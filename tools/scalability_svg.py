@@ -3,7 +3,10 @@
 one log-scale heat map of check time over (instance i, formula j) per engine, like Fig. 3 of
 Dubslaff et al. (timeouts and skipped cells crossed out), and prints a per-engine summary.
 
-usage: scalability_svg.py GRID.csv OUT.svg
+usage: scalability_svg.py GRID.csv OUT.svg [CELLS.csv]
+
+CELLS.csv (optional) gets one line per (i, j): the verdict the engines agree on (or "DISAGREE")
+and per engine the time in seconds, "timeout" or "skipped".
 """
 import csv
 import math
@@ -74,22 +77,26 @@ def main():
     open(sys.argv[2], "w").write("\n".join(out) + "\n")
 
     # summary
-    print("| engine | cells run | finished | timeout | skipped | median s | mean s | max s | total s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    if len(sys.argv) > 3:
+        write_cells(rows, sys.argv[3])
+    geo = lambda xs: math.exp(statistics.mean(math.log(max(x, 1e-6)) for x in xs))
+    print("| engine | cells run | finished | timeout | skipped | median s | geo-mean s | mean s | max s | total s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for e in ENGINES:
         rs = [r for r in rows if r["engine"] == e]
         ok = [float(r["seconds"]) for r in rs if r["status"] == "ok"]
         n = lambda s: sum(1 for r in rs if r["status"] == s)
         if ok:
-            print("| %s | %d | %d | %d | %d | %.4f | %.4f | %.3f | %.2f |" % (e, len(rs), len(ok), n("timeout"), n("skipped"), statistics.median(ok), statistics.mean(ok), max(ok), sum(ok)))
+            print("| %s | %d | %d | %d | %d | %.4f | %.4f | %.4f | %.3f | %.1f |" % (e, len(rs), len(ok), n("timeout"), n("skipped"), statistics.median(ok), geo(ok), statistics.mean(ok), max(ok), sum(ok)))
         else:
-            print("| %s | %d | 0 | %d | %d | - | - | - | - |" % (e, len(rs), n("timeout"), n("skipped")))
+            print("| %s | %d | 0 | %d | %d | - | - | - | - | - |" % (e, len(rs), n("timeout"), n("skipped")))
     # agreement and lazy-vs-eager speedup on cells both finished
     by_cell = defaultdict(dict)
     for r in rows:
         by_cell[(r["i"], r["j"])][r["engine"]] = r
     agree = disagree = partial = 0
     ratios = []
+    both = [0.0, 0.0]
     for cell, es in by_cell.items():
         v = [es[e]["holds"] for e in ENGINES if e in es and es[e]["status"] == "ok"]
         if len(set(v)) > 1:
@@ -99,11 +106,45 @@ def main():
         else:
             partial += 1
         if all(e in es and es[e]["status"] == "ok" for e in ("eager", "lazy")):
-            ratios.append(max(float(es["eager"]["seconds"]), 1e-6) / max(float(es["lazy"]["seconds"]), 1e-6))
+            te, tl = float(es["eager"]["seconds"]), float(es["lazy"]["seconds"])
+            ratios.append(max(te, 1e-6) / max(tl, 1e-6))
+            both[0] += te
+            both[1] += tl
     print()
     print("cells: %d; all engines agree: %d; disagreements: %d; some engine without a verdict (the others agree): %d" % (len(by_cell), agree, disagree, partial))
     if ratios:
-        print("eager/lazy time ratio on cells both finished: geometric mean %.2f, median %.2f" % (math.exp(statistics.mean(math.log(x) for x in ratios)), statistics.median(ratios)))
+        print("eager/lazy time ratio on the %d cells both finished: geometric mean %.2f, median %.2f, arithmetic mean %.2f; total eager %.1f s / total lazy %.1f s = %.2f" % (len(ratios), geo(ratios), statistics.median(ratios), statistics.mean(ratios), both[0], both[1], both[0] / max(both[1], 1e-6)))
+    print("lazy faster on %d cells, eager faster on %d" % (sum(r > 1 for r in ratios), sum(r < 1 for r in ratios)))
+    iis = sorted({int(r["i"]) for r in rows})
+    shown = [i for i in iis if i % 5 == 0] or iis
+    print()
+    print("median time per instance (s, finished cells):")
+    print("| i | " + " | ".join(str(i) for i in shown) + " |")
+    print("|---|" + "---|" * len(shown))
+    for e in ENGINES:
+        meds = []
+        for i in shown:
+            ok = [float(r["seconds"]) for r in rows if r["engine"] == e and int(r["i"]) == i and r["status"] == "ok"]
+            meds.append("%.2g" % statistics.median(ok) if ok else "-")
+        print("| %s | %s |" % (e, " | ".join(meds)))
+
+
+def write_cells(rows, path):
+    """One line per (i, j): agreed verdict and per-engine time or status."""
+    by_cell = defaultdict(dict)
+    for r in rows:
+        by_cell[(int(r["i"]), int(r["j"]))][r["engine"]] = r
+    with open(path, "w") as f:
+        f.write("i,j,holds," + ",".join(ENGINES) + "\n")
+        for (i, j) in sorted(by_cell):
+            es = by_cell[(i, j)]
+            verdicts = {es[e]["holds"] for e in ENGINES if e in es and es[e]["status"] == "ok"}
+            holds = verdicts.pop() if len(verdicts) == 1 else ("DISAGREE" if verdicts else "")
+            vals = []
+            for e in ENGINES:
+                r = es.get(e)
+                vals.append("" if r is None else r["seconds"] if r["status"] == "ok" else r["status"])
+            f.write("%d,%d,%s,%s\n" % (i, j, holds, ",".join(vals)))
 
 
 if __name__ == "__main__":

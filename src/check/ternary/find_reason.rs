@@ -19,7 +19,7 @@
 //! position (a lower bound of its run of flagged positions) lets a closed cycle skip the part of
 //! its suffix already recorded. Appending the whole suffix at every closed cycle instead made
 //! `D` quadratic in the length of `R`: 1.2·10⁹ pairs over 705 calls on formula 34 of scalability
-//! instance 13 (`tests/ternary_examples.rs`, `lazy_cycle_set_stays_linear`).
+//! instance 13 (`tests/ternary_lazy_regression.rs`).
 //!
 //! The recursion is an explicit stack of frames, so deep models cannot overflow the call stack.
 
