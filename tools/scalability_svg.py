@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the scalability grid CSV of examples/rsm_scalability.rs as a hand-written SVG:
 one log-scale heat map of check time over (instance i, formula j) per engine, like Fig. 3 of
-Dubslaff et al. (timeouts and skipped cells crossed out), and prints a per-engine summary.
+Dubslaff et al. (timeouts black and crossed out, skipped cells grey), and prints a per-engine
+summary.
 
 usage: scalability_svg.py GRID.csv OUT.svg [CELLS.csv]
 
@@ -42,22 +43,33 @@ def main():
     height = my + ph + 80
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="16" font-size="13">Check time per engine on random RSMs (instance i = x, formula j = y; log scale %.0e–%.0e s; × = timeout/skipped)</text>' % (mx, 10 ** lo, 10 ** hi)]
+           '<text x="%d" y="16" font-size="13">Check time per engine on random RSMs (instance i = x, formula j = y; log scale %.0e–%.0e s; black × = timeout, grey = skipped after a timeout)</text>' % (mx, 10 ** lo, 10 ** hi)]
     for e_idx, e in enumerate(ENGINES):
         ox = mx + e_idx * (pw + gap)
         out.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (ox, my - 6, e))
+        # One path per colour (times binned to 48 log-scale steps) keeps the file small.
+        paths = defaultdict(list)
+        crosses = []
         for a, i in enumerate(iis):
             for b, j in enumerate(jjs):
                 r = cells.get((i, j, e))
-                x, y = ox + a * cs, my + ph - (b + 1) * cs
                 if r is None:
                     continue
+                x, y = ox + a * cs, my + ph - (b + 1) * cs
+                square = "M%d %dh%dv%dh-%dz" % (x, y, cs, cs, cs)
                 if r["status"] == "ok":
                     t = max(float(r["seconds"]), 1e-6)
-                    out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>i=%d j=%d %s %.4f s</title></rect>' % (x, y, cs, cs, colour(t, lo, hi), i, j, e, t))
+                    k = 0 if hi <= lo else round((math.log10(t) - lo) / (hi - lo) * 47)
+                    paths[colour(10 ** (lo + (hi - lo) * k / 47), lo, hi)].append(square)
+                elif r["status"] == "timeout":
+                    paths["#222"].append(square)
+                    crosses.append("M%d %dl%d %dm0 -%dl-%d %d" % (x + 1, y + 1, cs - 2, cs - 2, cs - 2, cs - 2, cs - 2))
                 else:
-                    out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#444"><title>i=%d j=%d %s %s</title></rect>' % (x, y, cs, cs, i, j, e, r["status"]))
-                    out.append('<path d="M%d %dL%d %dM%d %dL%d %d" stroke="white"/>' % (x + 1, y + 1, x + cs - 1, y + cs - 1, x + cs - 1, y + 1, x + 1, y + cs - 1))
+                    paths["#ccc"].append(square)
+        for fill, squares in sorted(paths.items()):
+            out.append('<path fill="%s" d="%s"/>' % (fill, "".join(squares)))
+        if crosses:
+            out.append('<path stroke="white" d="%s"/>' % "".join(crosses))
         out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>' % (ox, my, pw, ph))
         for a, i in enumerate(iis):
             if len(iis) <= 12 or i % 10 == 0:
