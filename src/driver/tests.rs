@@ -103,5 +103,5 @@ fn rks_witness_shows_the_call_stack() {
     let options = CheckOptions { traces: true, ..Default::default() };
     let out = run_check(&file(), &options, &with_program(listing_5_2_loader));
     // EF q in foo holds at the entry: a one-step witness.
-    assert!(out.stdout.contains("-- specification EF q IN foo is true\n-- as demonstrated by the following execution sequence\nTrace Description: CTL Witness \nTrace Type: Example \n-> State: 1.1 <- [foo]\n  state = f1\n  p = FALSE\n  q = TRUE\n"), "{}", out.stdout);
+    assert!(out.stdout.contains("-- specification EF q IN foo is true\n-- as demonstrated by the following execution sequence\nTrace Description: CTL Witness \nTrace Type: Example \n-> State: 1.1 <- [foo]\n  state = f1\n  q = TRUE\n  p = FALSE\n"), "{}", out.stdout);
 }
