@@ -9,6 +9,8 @@
 //! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
 //! `EG`/`EU`, `f` is its last element (its "top").
 
+use super::context::Ctx;
+use super::tern::Tern;
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -120,14 +122,23 @@ impl Formula {
         self.deps[f as usize].len()
     }
 
+    /// True if no temporal operator is below `f` (`deps(f)` is empty): its value in a
+    /// location depends on the location's labels only, never on a context.
+    pub fn is_static(&self, f: FId) -> bool {
+        self.deps[f as usize].is_empty()
+    }
+
     /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
-    pub fn restrict(&self, f: FId, g: FId, ctx: &[crate::check::rks::tern::Tern], exits: usize) -> Vec<crate::check::rks::tern::Tern> {
+    pub fn restrict(&self, f: FId, g: FId, ctx: &[Tern], exits: usize) -> Ctx {
         if f == g {
-            return ctx.to_vec();
+            return ctx.into();
+        }
+        if self.is_static(g) {
+            return Ctx::new();
         }
         let p = &self.proj[&(f, g)];
         let w = self.width(f);
-        let mut out = Vec::with_capacity(p.len() * exits);
+        let mut out = Ctx::with_capacity(p.len() * exits);
         for k in 0..exits {
             out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
         }

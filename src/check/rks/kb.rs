@@ -13,6 +13,9 @@ use rustc_hash::FxHashMap;
 
 pub type PairId = u32;
 
+/// The pairs one (possibly `M`-topped) context stands for: inline up to four.
+pub type PairList = smallvec::SmallVec<[PairId; 4]>;
+
 #[derive(Clone, Debug)]
 pub struct Pair {
     pub node: FId,

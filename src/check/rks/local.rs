@@ -13,9 +13,9 @@
 //! Writes under an `M`-topped context go to every `T`/`F` completion where still `M` (FIX-1).
 
 use super::RksStats;
-use super::context::{completions, has_inner_maybe, top_positions};
+use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe};
 use super::formula::{FId, Formula, Op};
-use super::kb::{Kb, PairId};
+use super::kb::{Kb, PairId, PairList};
 use super::tern::Tern;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
@@ -26,8 +26,11 @@ use std::collections::VecDeque;
 pub enum View {
     True,
     Prop(PropId),
+    /// A propositional node (no temporal operator below it): its values per component are
+    /// computed once, see [`Core::statics`].
+    Static(FId),
     /// The stored completions (all exist); values are joined.
-    Pairs(Vec<PairId>),
+    Pairs(PairList),
     Unknown,
 }
 
@@ -36,6 +39,9 @@ pub struct Core<'a> {
     pub fm: &'a Formula,
     pub kb: Kb,
     pub stats: RksStats,
+    /// `statics[g][s]`: where the propositional node `g` (not `⊤`, not an atom) holds in
+    /// component `s`; empty for the other nodes.
+    statics: Vec<Vec<FixedBitSet>>,
     /// Per component: `exit_of[n]` = exit index of node `n` or `u32::MAX`.
     exit_of: Vec<Vec<u32>>,
     /// Callee pairs read by the current local check (back-pointers of the fixpoint).
@@ -76,7 +82,8 @@ impl<'a> Core<'a> {
                 v
             })
             .collect();
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
+        let statics = static_labels(rks, fm);
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -94,40 +101,35 @@ impl<'a> Core<'a> {
         match self.fm.op(g) {
             Op::True => View::True,
             Op::Prop(p) => View::Prop(p),
+            _ if self.fm.is_static(g) => View::Static(g),
             _ => {
                 let e = self.exits(s);
                 if has_inner_maybe(self.fm, g, ctx, e) {
                     return View::Unknown;
                 }
-                let mut ps = Vec::new();
-                let maybes = self.top_maybes(g, s, ctx);
-                if maybes > self.max_enumerated_maybes {
+                let maybes = count_top_maybes(self.fm, g, ctx, e);
+                if maybes == 0 || maybes > self.max_enumerated_maybes {
                     return match self.kb.find(g, s, ctx) {
-                        Some(p) => View::Pairs(vec![p]),
+                        Some(p) => View::Pairs(PairList::from_slice(&[p])),
                         None => View::Unknown,
                     };
                 }
-                if maybes > 0 {
-                    for c in completions(self.fm, g, ctx, e) {
-                        match self.kb.find(g, s, &c) {
-                            Some(p) => ps.push(p),
-                            None => return View::Unknown,
-                        }
+                let mut ps = PairList::new();
+                let all = each_completion(self.fm, g, ctx, e, |c| match self.kb.find(g, s, c) {
+                    Some(p) => {
+                        ps.push(p);
+                        true
                     }
-                } else {
-                    match self.kb.find(g, s, ctx) {
-                        Some(p) => ps.push(p),
-                        None => return View::Unknown,
-                    }
-                }
-                View::Pairs(ps)
+                    None => false,
+                });
+                if all { View::Pairs(ps) } else { View::Unknown }
             }
         }
     }
 
     /// Number of `M`s at `g`'s own top positions in `ctx`.
     pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> usize {
-        top_positions(self.fm, g, self.exits(s)).filter(|&i| ctx[i] == Tern::M).count()
+        count_top_maybes(self.fm, g, ctx, self.exits(s))
     }
 
     /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
@@ -139,6 +141,7 @@ impl<'a> Core<'a> {
         match v {
             View::True => Tern::T,
             View::Prop(p) => Tern::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
+            View::Static(g) => Tern::from_bool(self.statics[*g as usize][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
                 let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
                 let first = it.next().unwrap_or(Tern::M);
@@ -155,13 +158,13 @@ impl<'a> Core<'a> {
     /// The context of `f` under which call `c` of component `s` (itself under `ctx`) calls its
     /// target: per exit `k` of the target and per node `g` of `deps(f)`, the disjunction over the
     /// continuations of exit `k` of `g`'s value there (an empty continuation set gives `F`).
-    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Ctx {
         let comp = self.comp(s);
         let t = comp.call_target[c as usize];
         let (et, es) = (self.exits(t), self.exits(s));
         let d = &self.fm.deps[f as usize];
         let w = d.len();
-        let mut out = vec![Tern::F; et * w];
+        let mut out: Ctx = smallvec::smallvec![Tern::F; et * w];
         for (i, &g) in d.iter().enumerate() {
             let sub = self.fm.restrict(f, g, ctx, es);
             let view = self.resolve(g, s, &sub);
@@ -233,7 +236,7 @@ impl<'a> Core<'a> {
     pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Tern], fully: bool) -> bool {
         let view = self.resolve(f, s, ctx);
         match view {
-            View::True | View::Prop(_) => true,
+            View::True | View::Prop(_) | View::Static(_) => true,
             View::Unknown => false,
             View::Pairs(_) => {
                 let comp = self.comp(s);
@@ -245,24 +248,31 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// The stored completions of `ctx`, created if new. Empty for leaves.
-    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> Vec<PairId> {
-        if self.fm.op(f).is_leaf() {
-            return Vec::new();
+    /// The stored completions of `ctx`, created if new. Empty for propositional nodes.
+    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> PairList {
+        let mut out = PairList::new();
+        if self.fm.is_static(f) {
+            return out;
         }
         let e = self.exits(s);
         let n = self.comp(s).num_nodes as usize;
         if self.is_exact_ternary(f, s, ctx) {
-            return vec![self.kb.find_or_create(f, s, ctx, n)];
+            out.push(self.kb.find_or_create(f, s, ctx, n));
+            return out;
         }
-        completions(self.fm, f, ctx, e).iter().map(|c| self.kb.find_or_create(f, s, c, n)).collect()
+        let (fm, kb) = (self.fm, &mut self.kb);
+        each_completion(fm, f, ctx, e, |c| {
+            out.push(kb.find_or_create(f, s, c, n));
+            true
+        });
+        out
     }
 
     /// One local labelling pass of `f` in component `s` under `ctx` (Alg. 4.4). Contexts with
     /// an inner `M` are not labelled (FIX-3).
     pub fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> Change {
         let e = self.exits(s);
-        if self.fm.op(f).is_leaf() || has_inner_maybe(self.fm, f, ctx, e) {
+        if self.fm.is_static(f) || has_inner_maybe(self.fm, f, ctx, e) {
             return Change::default();
         }
         let targets = self.pairs_of(f, s, ctx);
@@ -294,7 +304,7 @@ impl<'a> Core<'a> {
             }
             Op::EX(a) => self.label_ex(f, a, s, ctx),
             Op::EG(_) | Op::EU(..) => self.deduce(f, s, ctx, &targets),
-            Op::True | Op::Prop(_) => unreachable!("leaves are never stored"),
+            Op::True | Op::Prop(_) => unreachable!("propositional nodes are never stored"),
         };
         let mut ch = Change::default();
         for &p in &targets {
@@ -359,7 +369,7 @@ impl<'a> Core<'a> {
         };
         let vpsi = self.resolve(psi, s, &fm.restrict(f, psi, ctx, e));
         let vchi = chi.map(|b| self.resolve(b, s, &fm.restrict(f, b, ctx, e)));
-        let cur = View::Pairs(targets.to_vec());
+        let cur = View::Pairs(PairList::from_slice(targets));
         let mut psi_t = FixedBitSet::with_capacity(n);
         let mut psi_tm = FixedBitSet::with_capacity(n);
         let mut seed_t = FixedBitSet::with_capacity(n);
@@ -456,7 +466,7 @@ impl<'a> Core<'a> {
         while let Some(i) = queue.pop_front() {
             queued[i] = false;
             let p = set[i];
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
             self.reads.clear();
             self.in_fixpoint = true;
             let ch = self.label_local(f, s, &ctx);
@@ -524,7 +534,7 @@ impl<'a> Core<'a> {
     /// fixpoint set (roots are always visited), and for each visited (pair, call) the pairs its
     /// context reads.
     #[allow(clippy::type_complexity)]
-    fn live_pairs(&mut self, f: FId, roots: &[PairId], set: &FxHashMap<PairId, usize>) -> (Vec<PairId>, FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+    fn live_pairs(&mut self, f: FId, roots: &[PairId], set: &FxHashMap<PairId, usize>) -> (Vec<PairId>, FxHashMap<(PairId, NodeId), PairList>) {
         let mut seen: FxHashSet<PairId> = FxHashSet::default();
         let mut order = Vec::new();
         let mut refs = FxHashMap::default();
@@ -534,7 +544,7 @@ impl<'a> Core<'a> {
                 continue;
             }
             order.push(p);
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];
@@ -555,12 +565,12 @@ impl<'a> Core<'a> {
     /// After `decideRemainingMaybes`: every call of a live pair whose context is now `T`/`F`
     /// (it was an exact ternary context during the fixpoint) gets a pair with all values,
     /// copied from the coarser pair it read, and so on through the new pairs' calls.
-    fn close_refined_calls(&mut self, f: FId, live: &[PairId], refs: &FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+    fn close_refined_calls(&mut self, f: FId, live: &[PairId], refs: &FxHashMap<(PairId, NodeId), PairList>) {
         // (pair, live pair whose calls' old contexts are coarser than this pair's)
         let mut stack: Vec<(PairId, PairId)> = live.iter().map(|&p| (p, p)).collect();
         let mut done: FxHashSet<PairId> = live.iter().copied().collect();
         while let Some((p, like)) = stack.pop() {
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];
@@ -592,6 +602,63 @@ impl<'a> Core<'a> {
         st.context_pairs_created = self.kb.pairs.len() as u64;
         st
     }
+}
+
+/// Per node, the locations of each component where the node holds if it is propositional
+/// (and not `⊤` or an atom, which are read straight off the labels); empty otherwise.
+fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedBitSet>> {
+    let mut out: Vec<Vec<FixedBitSet>> = vec![Vec::new(); fm.nodes.len()];
+    for f in 0..fm.nodes.len() {
+        let op = fm.nodes[f];
+        if !fm.is_static(f as FId) || matches!(op, Op::True | Op::Prop(_)) {
+            continue;
+        }
+        let per_comp = rks
+            .components
+            .iter()
+            .enumerate()
+            .map(|(s, comp)| {
+                let n = comp.num_nodes as usize;
+                let bits = |g: FId| -> FixedBitSet {
+                    match fm.nodes[g as usize] {
+                        Op::True => {
+                            let mut b = FixedBitSet::with_capacity(n);
+                            b.insert_range(..);
+                            b
+                        }
+                        Op::Prop(p) => {
+                            let mut b = comp.props.get(p as usize).cloned().unwrap_or_default();
+                            b.grow(n);
+                            b
+                        }
+                        _ => out[g as usize][s].clone(),
+                    }
+                };
+                let mut b = match op {
+                    Op::Not(a) => {
+                        let mut b = bits(a);
+                        b.toggle_range(..);
+                        b
+                    }
+                    Op::Or(a, c) => {
+                        let mut b = bits(a);
+                        b.union_with(&bits(c));
+                        b
+                    }
+                    Op::And(a, c) => {
+                        let mut b = bits(a);
+                        b.intersect_with(&bits(c));
+                        b
+                    }
+                    _ => unreachable!("temporal operators are not propositional"),
+                };
+                b.grow(n);
+                b
+            })
+            .collect();
+        out[f] = per_comp;
+    }
+    out
 }
 
 /// Least fixpoint `μZ. seed ∨ (allowed ∧ (anchor ∨ EX Z))` over the locations of `comp`.
