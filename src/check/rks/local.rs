@@ -19,8 +19,9 @@ use super::kb::{Kb, PairId, PairList};
 use super::tern::Tern;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::VecDeque;
+use smallvec::SmallVec;
 
 /// How to read a node's values under one context.
 pub enum View {
@@ -44,13 +45,9 @@ pub struct Core<'a> {
     statics: Vec<Vec<FixedBitSet>>,
     /// Per component: `exit_of[n]` = exit index of node `n` or `u32::MAX`.
     exit_of: Vec<Vec<u32>>,
-    /// Callee pairs read by the current local check (back-pointers of the fixpoint).
-    reads: Vec<PairId>,
-    /// Per (caller pair, call): the last exact callee pair used (see [`MAX_ENUMERATED_MAYBES`]),
-    /// whose known values a refined callee context inherits.
-    links: FxHashMap<(PairId, NodeId), PairId>,
-    /// Inside a fixpoint's worklist, where a callee context without pairs must get them.
-    in_fixpoint: bool,
+    /// Per caller pair, per call: the last exact callee pair used (see
+    /// [`MAX_ENUMERATED_MAYBES`]), whose known values a refined callee context inherits.
+    links: Vec<SmallVec<[(NodeId, PairId); 2]>>,
     /// Contexts with more `M` tops than this are stored as they are ([`MAX_ENUMERATED_MAYBES`]
     /// by default; tests lower it to exercise ternary contexts on small models).
     pub max_enumerated_maybes: usize,
@@ -62,6 +59,22 @@ pub struct Core<'a> {
 /// call whose context gets refined during a fixpoint moves to the refined pair, which inherits
 /// the known values of the coarser one.
 pub const MAX_ENUMERATED_MAYBES: usize = 4;
+
+/// Fixpoint rounds with at least this many pairs compute their passes in parallel.
+pub const PARALLEL_ROUND: usize = 64;
+
+/// What one local pass deduced (not yet written).
+#[derive(Default)]
+pub struct LocalPass {
+    /// The deduced value per location (`M`: nothing deduced).
+    pub new: Vec<Tern>,
+    /// Callee pairs read at the calls (back-pointers of the fixpoint).
+    pub reads: SmallVec<[PairId; 8]>,
+    /// Per call, the exact callee pair it read.
+    pub links: SmallVec<[(NodeId, PairId); 4]>,
+    /// Some call's callee context (with no inner `M`) has no pairs yet.
+    pub missing: bool,
+}
 
 #[derive(Clone, Copy, Default)]
 pub struct Change {
@@ -83,7 +96,7 @@ impl<'a> Core<'a> {
             })
             .collect();
         let statics = static_labels(rks, fm);
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, links: Vec::new(), max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -159,19 +172,34 @@ impl<'a> Core<'a> {
     /// target: per exit `k` of the target and per node `g` of `deps(f)`, the disjunction over the
     /// continuations of exit `k` of `g`'s value there (an empty continuation set gives `F`).
     pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Ctx {
+        let views = self.dep_views(f, s, ctx, None);
+        self.cc_from(&views, s, c, f)
+    }
+
+    /// How to read each node of `deps(f)` in component `s` under `f`'s context `ctx` (the same
+    /// for every call of `s`); `own`: the pairs of `(f, s, ctx)` when already known.
+    fn dep_views(&self, f: FId, s: ComponentId, ctx: &[Tern], own: Option<&[PairId]>) -> SmallVec<[View; 4]> {
+        let es = self.exits(s);
+        self.fm.deps[f as usize]
+            .iter()
+            .map(|&g| match own {
+                Some(ps) if g == f => View::Pairs(PairList::from_slice(ps)),
+                _ => self.resolve(g, s, &self.fm.restrict(f, g, ctx, es)),
+            })
+            .collect()
+    }
+
+    /// [`Core::cc`] from the views of `deps(f)` in the caller.
+    fn cc_from(&self, views: &[View], s: ComponentId, c: NodeId, f: FId) -> Ctx {
         let comp = self.comp(s);
-        let t = comp.call_target[c as usize];
-        let (et, es) = (self.exits(t), self.exits(s));
-        let d = &self.fm.deps[f as usize];
-        let w = d.len();
+        let et = self.exits(comp.call_target[c as usize]);
+        let w = self.fm.width(f);
         let mut out: Ctx = smallvec::smallvec![Tern::F; et * w];
-        for (i, &g) in d.iter().enumerate() {
-            let sub = self.fm.restrict(f, g, ctx, es);
-            let view = self.resolve(g, s, &sub);
+        for (i, view) in views.iter().enumerate() {
             for k in 0..et {
                 let mut v = Tern::F;
                 for &r in comp.returns(c, k) {
-                    v = v.or(self.val(&view, s, r));
+                    v = v.or(self.val(view, s, r));
                     if v == Tern::T {
                         break;
                     }
@@ -182,32 +210,46 @@ impl<'a> Core<'a> {
         out
     }
 
-    /// Value of `f` at the entry of the target of call `c`, recording the callee pairs read.
-    /// A callee context without pairs (refined during a fixpoint) gets them, inheriting what
-    /// the previous callee pair of this call knew when that one is coarser.
-    fn call_value(&mut self, caller: PairId, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Tern {
-        let t = self.comp(s).call_target[c as usize];
-        let cctx = self.cc(s, c, f, ctx);
-        let mut view = self.resolve(f, t, &cctx);
-        if self.in_fixpoint && matches!(view, View::Unknown) && !has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
-            // A context refined during a fixpoint: its pair(s) start from the previous callee's.
-            let src = self.links.get(&(caller, c)).copied();
+    /// The last exact callee pair read by call `c` of `caller`.
+    fn link(&self, caller: PairId, c: NodeId) -> Option<PairId> {
+        self.links.get(caller as usize)?.iter().find(|&&(x, _)| x == c).map(|&(_, q)| q)
+    }
+
+    fn set_links(&mut self, caller: PairId, links: &[(NodeId, PairId)]) {
+        if links.is_empty() {
+            return;
+        }
+        if self.links.len() <= caller as usize {
+            self.links.resize_with(self.kb.pairs.len().max(caller as usize + 1), SmallVec::new);
+        }
+        let mine = &mut self.links[caller as usize];
+        for &(c, q) in links {
+            match mine.iter_mut().find(|(x, _)| *x == c) {
+                Some(slot) => slot.1 = q,
+                None => mine.push((c, q)),
+            }
+        }
+    }
+
+    /// Gives every call of pair `caller` (of `f` in `s` under `ctx`) whose callee context has no
+    /// pairs yet (a context refined during a fixpoint) its pair(s), which start from what the
+    /// previous callee pair of this call knew when that one is coarser.
+    fn create_refined_callees(&mut self, caller: PairId, s: ComponentId, f: FId, ctx: &[Tern], targets: &[PairId]) {
+        let comp = self.comp(s);
+        let views = self.dep_views(f, s, ctx, Some(targets));
+        for &c in &comp.calls {
+            let t = comp.call_target[c as usize];
+            let cctx = self.cc_from(&views, s, c, f);
+            if !matches!(self.resolve(f, t, &cctx), View::Unknown) || has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
+                continue;
+            }
+            let src = self.link(caller, c);
             let e = self.exits(t);
             let ctxs = if self.is_exact_ternary(f, t, &cctx) { vec![cctx.clone()] } else { completions(self.fm, f, &cctx, e) };
             for x in ctxs {
                 self.pair_inheriting(f, t, &x, src);
             }
-            view = self.resolve(f, t, &cctx);
         }
-        if let View::Pairs(ps) = &view
-            && ps.len() == 1
-        {
-            self.links.insert((caller, c), ps[0]);
-        }
-        if let View::Pairs(ps) = &view {
-            self.reads.extend_from_slice(ps);
-        }
-        self.val(&view, t, 0)
     }
 
     /// The pair of a stored context `ctx`, created if new; if `source`'s context is coarser
@@ -276,17 +318,19 @@ impl<'a> Core<'a> {
             return Change::default();
         }
         let targets = self.pairs_of(f, s, ctx);
-        self.stats.local_checks += 1;
-        for &p in &targets {
-            if !self.kb.checked[p as usize] {
-                self.kb.checked[p as usize] = true;
-                self.stats.context_pairs_checked += 1;
-            }
-        }
+        let pass = self.compute_local(f, s, ctx, &targets);
+        self.apply_local(&targets, &pass)
+    }
+
+    /// The values one local pass of the pairs `targets` (of `f` in `s` under `ctx`) deduces,
+    /// without writing them: a function of the knowledge base only.
+    pub fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId]) -> LocalPass {
         let comp = self.comp(s);
+        let e = self.exits(s);
         let n = comp.num_nodes as usize;
         let fm = self.fm;
-        let new: Vec<Tern> = match fm.op(f) {
+        let mut pass = LocalPass::default();
+        pass.new = match fm.op(f) {
             Op::Not(a) => {
                 let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
                 (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
@@ -303,15 +347,32 @@ impl<'a> Core<'a> {
                     .collect()
             }
             Op::EX(a) => self.label_ex(f, a, s, ctx),
-            Op::EG(_) | Op::EU(..) => self.deduce(f, s, ctx, &targets),
+            Op::EG(_) | Op::EU(..) => self.deduce(f, s, ctx, targets, &mut pass),
             Op::True | Op::Prop(_) => unreachable!("propositional nodes are never stored"),
         };
+        pass
+    }
+
+    /// Writes a pass's values where the pairs `targets` still have `M`, records the callee
+    /// pairs its calls read, and counts it.
+    fn apply_local(&mut self, targets: &[PairId], pass: &LocalPass) -> Change {
+        self.stats.local_checks += 1;
+        for &p in targets {
+            if !self.kb.checked[p as usize] {
+                self.kb.checked[p as usize] = true;
+                self.stats.context_pairs_checked += 1;
+            }
+        }
+        if let Some(&first) = targets.first() {
+            self.set_links(first, &pass.links);
+        }
         let mut ch = Change::default();
-        for &p in &targets {
-            let vals = &mut self.kb.pairs[p as usize].vals;
-            for l in 0..n {
-                if new[l].is_known() && vals[l] == Tern::M && !comp.is_call(l as NodeId) {
-                    vals[l] = new[l];
+        for &p in targets {
+            let pair = &mut self.kb.pairs[p as usize];
+            let comp = &self.rks.components[pair.comp as usize];
+            for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
+                if x.is_known() && *v == Tern::M && !comp.is_call(l as NodeId) {
+                    *v = x;
                     ch.any = true;
                     ch.entry |= l == 0;
                 }
@@ -320,7 +381,7 @@ impl<'a> Core<'a> {
         ch
     }
 
-    fn label_ex(&mut self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vec<Tern> {
+    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vec<Tern> {
         let comp = self.comp(s);
         let e = self.exits(s);
         let w = self.fm.width(f);
@@ -356,7 +417,7 @@ impl<'a> Core<'a> {
     }
 
     /// Incremental `deduceLabels` (Alg. 4.5) for `EG ψ` / `E[ψ U χ]`.
-    fn deduce(&mut self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId]) -> Vec<Tern> {
+    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId], pass: &mut LocalPass) -> Vec<Tern> {
         let fm = self.fm;
         let comp = self.comp(s);
         let n = comp.num_nodes as usize;
@@ -394,8 +455,23 @@ impl<'a> Core<'a> {
         }
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
         let mut call_val = vec![Tern::F; n];
-        for &c in &comp.calls {
-            call_val[c as usize] = self.call_value(targets[0], s, c, f, ctx);
+        if !comp.calls.is_empty() {
+            let views = self.dep_views(f, s, ctx, Some(targets));
+            for &c in &comp.calls {
+                let t = comp.call_target[c as usize];
+                let cctx = self.cc_from(&views, s, c, f);
+                let view = self.resolve(f, t, &cctx);
+                match &view {
+                    View::Pairs(ps) => {
+                        if ps.len() == 1 {
+                            pass.links.push((c, ps[0]));
+                        }
+                        pass.reads.extend_from_slice(ps);
+                    }
+                    _ => pass.missing |= !has_inner_maybe(fm, f, &cctx, self.exits(t)),
+                }
+                call_val[c as usize] = self.val(&view, t, 0);
+            }
         }
         let mut anchor_t = FixedBitSet::with_capacity(n);
         let mut anchor_tm = FixedBitSet::with_capacity(n);
@@ -458,48 +534,78 @@ impl<'a> Core<'a> {
         self.stats.fixpoint_rounds += 1;
         let mut set: Vec<PairId> = xi.to_vec();
         let mut index: FxHashMap<PairId, usize> = set.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-        let mut queue: VecDeque<usize> = (0..set.len()).collect();
+        let mut queue: Vec<usize> = (0..set.len()).collect();
         let mut queued = vec![true; set.len()];
         let mut dependents: FxHashMap<PairId, Vec<usize>> = FxHashMap::default();
         let mut known_dep: FxHashSet<(PairId, usize)> = FxHashSet::default();
-        let outer = self.in_fixpoint;
-        while let Some(i) = queue.pop_front() {
-            queued[i] = false;
-            let p = set[i];
-            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
-            self.reads.clear();
-            self.in_fixpoint = true;
-            let ch = self.label_local(f, s, &ctx);
-            self.in_fixpoint = outer;
-            let mut wake = Vec::new();
-            for r in std::mem::take(&mut self.reads) {
-                let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
-                if !needed {
-                    continue;
-                }
-                if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(r) {
-                    slot.insert(set.len());
-                    set.push(r);
-                    queued.push(false);
-                    wake.push(set.len() - 1);
-                    prepare(self, r);
-                }
-                if known_dep.insert((r, i)) {
-                    dependents.entry(r).or_default().push(i);
-                }
+        let mut wake = Vec::new();
+        // Pairs written in the current round: a pass that read one of them may have read it
+        // before the write, so it runs again.
+        let mut written: FxHashSet<PairId> = FxHashSet::default();
+        while !queue.is_empty() {
+            // One round: every queued pair, in index order, computed from the knowledge base as
+            // it was at the start of the round (in parallel when the round is large: the passes
+            // only read), then written and its dependents woken in index order. The schedule
+            // does not depend on the thread count.
+            let mut round = std::mem::take(&mut queue);
+            round.sort_unstable();
+            for &i in &round {
+                queued[i] = false;
             }
-            if ch.any && !self.comp(s).calls.is_empty() {
-                wake.push(i); // its call contexts read its own return locations
-            }
-            if ch.entry
-                && let Some(ds) = dependents.get(&p)
-            {
-                wake.extend_from_slice(ds);
-            }
-            for j in wake {
-                if !queued[j] {
-                    queued[j] = true;
-                    queue.push_back(j);
+            written.clear();
+            let this = &*self;
+            let compute = |&i: &usize| {
+                let p = set[i];
+                let (s, ctx) = (this.kb.pairs[p as usize].comp, this.kb.ctx_of(p));
+                (!has_inner_maybe(this.fm, f, ctx, this.exits(s))).then(|| this.compute_local(f, s, ctx, &[p]))
+            };
+            let passes: Vec<Option<LocalPass>> =
+                if round.len() >= PARALLEL_ROUND { round.par_iter().map(compute).collect() } else { round.iter().map(compute).collect() };
+            for (&i, pass) in round.iter().zip(passes) {
+                let Some(mut pass) = pass else { continue };
+                let p = set[i];
+                let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
+                if pass.missing {
+                    // Refined callee contexts get their pairs, then the pass is redone.
+                    self.create_refined_callees(p, s, f, &ctx, &[p]);
+                    pass = self.compute_local(f, s, &ctx, &[p]);
+                }
+                let ch = self.apply_local(&[p], &pass);
+                if ch.any {
+                    written.insert(p);
+                }
+                for &r in &pass.reads {
+                    if written.contains(&r) && r != p {
+                        wake.push(i);
+                    }
+                    let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
+                    if !needed {
+                        continue;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(r) {
+                        slot.insert(set.len());
+                        set.push(r);
+                        queued.push(false);
+                        wake.push(set.len() - 1);
+                        prepare(self, r);
+                    }
+                    if known_dep.insert((r, i)) {
+                        dependents.entry(r).or_default().push(i);
+                    }
+                }
+                if ch.any && !self.comp(s).calls.is_empty() {
+                    wake.push(i); // its call contexts read its own return locations
+                }
+                if ch.entry
+                    && let Some(ds) = dependents.get(&p)
+                {
+                    wake.extend_from_slice(ds);
+                }
+                for j in wake.drain(..) {
+                    if !queued[j] {
+                        queued[j] = true;
+                        queue.push(j);
+                    }
                 }
             }
         }
