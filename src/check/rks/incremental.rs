@@ -135,7 +135,11 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], m
         let covered = core.pairs_of(f, t, &cctx).iter().all(|p| xi.set.contains(p));
         if !covered && !is_labeled(core, f, t, &cctx, Mode::Partly) {
             stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || explore(core, xi, f, t, &cctx, Mode::Partly));
-            core.label_local(f, s, ctx);
+            // Retry only if the callee's entry got decided (otherwise the retry could at most
+            // see other callees decided meanwhile; the fixpoint reads those anyway).
+            if core.get(f, t, &cctx, 0).is_known() {
+                core.label_local(f, s, ctx);
+            }
         }
     }
 }

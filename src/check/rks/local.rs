@@ -45,6 +45,9 @@ pub struct Core<'a> {
     statics: Vec<Vec<FixedBitSet>>,
     /// Per component: `exit_of[n]` = exit index of node `n` or `u32::MAX`.
     exit_of: Vec<Vec<u32>>,
+    /// Per component: the locations some call returns to (the only own locations a pair's
+    /// call contexts read).
+    return_locs: Vec<FixedBitSet>,
     /// Per caller pair, per call: the last exact callee pair used (see
     /// [`MAX_ENUMERATED_MAYBES`]), whose known values a refined callee context inherits.
     links: Vec<SmallVec<[(NodeId, PairId); 2]>>,
@@ -80,6 +83,8 @@ pub struct LocalPass {
 pub struct Change {
     pub any: bool,
     pub entry: bool,
+    /// A location some call returns to changed (the pair's call contexts may have changed).
+    pub returns: bool,
 }
 
 impl<'a> Core<'a> {
@@ -96,7 +101,21 @@ impl<'a> Core<'a> {
             })
             .collect();
         let statics = static_labels(rks, fm);
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, links: Vec::new(), max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
+        let return_locs = rks
+            .components
+            .iter()
+            .map(|c| {
+                let mut b = FixedBitSet::with_capacity(c.num_nodes as usize);
+                for &x in &c.calls {
+                    let t = c.call_target[x as usize] as usize;
+                    for k in 0..rks.components[t].exits.len() {
+                        b.extend(c.returns(x, k).iter().map(|&r| r as usize));
+                    }
+                }
+                b
+            })
+            .collect();
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, return_locs, links: Vec::new(), max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -370,11 +389,13 @@ impl<'a> Core<'a> {
         for &p in targets {
             let pair = &mut self.kb.pairs[p as usize];
             let comp = &self.rks.components[pair.comp as usize];
+            let rets = &self.return_locs[pair.comp as usize];
             for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
                 if x.is_known() && *v == Tern::M && !comp.is_call(l as NodeId) {
                     *v = x;
                     ch.any = true;
                     ch.entry |= l == 0;
+                    ch.returns |= rets.contains(l);
                 }
             }
         }
@@ -593,7 +614,7 @@ impl<'a> Core<'a> {
                         dependents.entry(r).or_default().push(i);
                     }
                 }
-                if ch.any && !self.comp(s).calls.is_empty() {
+                if ch.returns {
                     wake.push(i); // its call contexts read its own return locations
                 }
                 if ch.entry
