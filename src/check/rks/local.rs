@@ -22,6 +22,7 @@ use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
+use std::cell::RefCell;
 
 /// How to read a node's values under one context.
 pub enum View {
@@ -66,11 +67,14 @@ pub const MAX_ENUMERATED_MAYBES: usize = 4;
 /// Fixpoint rounds with at least this many pairs compute their passes in parallel.
 pub const PARALLEL_ROUND: usize = 64;
 
+/// Values per location of one component, inline for small components.
+pub type Vals = SmallVec<[Tern; 64]>;
+
 /// What one local pass deduced (not yet written).
 #[derive(Default)]
 pub struct LocalPass {
     /// The deduced value per location (`M`: nothing deduced).
-    pub new: Vec<Tern>,
+    pub new: Vals,
     /// Callee pairs read at the calls (back-pointers of the fixpoint).
     pub reads: SmallVec<[PairId; 8]>,
     /// Per call, the exact callee pair it read.
@@ -402,14 +406,14 @@ impl<'a> Core<'a> {
         ch
     }
 
-    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vec<Tern> {
+    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vals {
         let comp = self.comp(s);
         let e = self.exits(s);
         let w = self.fm.width(f);
         let pos = self.fm.deps[f as usize].binary_search(&a).expect("the child of EX is in its deps");
         let sub = self.fm.restrict(f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
-        let mut out = vec![Tern::M; comp.num_nodes as usize];
+        let mut out: Vals = smallvec::smallvec![Tern::M; comp.num_nodes as usize];
         for l in 0..comp.num_nodes {
             if comp.is_call(l) {
                 continue;
@@ -438,7 +442,7 @@ impl<'a> Core<'a> {
     }
 
     /// Incremental `deduceLabels` (Alg. 4.5) for `EG ψ` / `E[ψ U χ]`.
-    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId], pass: &mut LocalPass) -> Vec<Tern> {
+    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId], pass: &mut LocalPass) -> Vals {
         let fm = self.fm;
         let comp = self.comp(s);
         let n = comp.num_nodes as usize;
@@ -452,12 +456,12 @@ impl<'a> Core<'a> {
         let vpsi = self.resolve(psi, s, &fm.restrict(f, psi, ctx, e));
         let vchi = chi.map(|b| self.resolve(b, s, &fm.restrict(f, b, ctx, e)));
         let cur = View::Pairs(PairList::from_slice(targets));
-        let mut psi_t = FixedBitSet::with_capacity(n);
-        let mut psi_tm = FixedBitSet::with_capacity(n);
-        let mut seed_t = FixedBitSet::with_capacity(n);
-        let mut seed_tm = FixedBitSet::with_capacity(n);
-        let mut known_t = FixedBitSet::with_capacity(n);
-        let mut known_f = FixedBitSet::with_capacity(n);
+        let mut psi_t = bits(n);
+        let mut psi_tm = bits(n);
+        let mut seed_t = bits(n);
+        let mut seed_tm = bits(n);
+        let mut known_t = bits(n);
+        let mut known_f = bits(n);
         for l in 0..n as NodeId {
             if comp.is_call(l) {
                 continue;
@@ -475,7 +479,7 @@ impl<'a> Core<'a> {
             }
         }
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
-        let mut call_val = vec![Tern::F; n];
+        let mut call_val: Vals = smallvec::smallvec![Tern::F; n];
         if !comp.calls.is_empty() {
             let views = self.dep_views(f, s, ctx, Some(targets));
             for &c in &comp.calls {
@@ -494,8 +498,8 @@ impl<'a> Core<'a> {
                 call_val[c as usize] = self.val(&view, t, 0);
             }
         }
-        let mut anchor_t = FixedBitSet::with_capacity(n);
-        let mut anchor_tm = FixedBitSet::with_capacity(n);
+        let mut anchor_t = bits(n);
+        let mut anchor_tm = bits(n);
         for l in 0..n as NodeId {
             if comp.is_call(l) {
                 continue;
@@ -517,18 +521,18 @@ impl<'a> Core<'a> {
             anchor_tm.set(l as usize, best != Tern::F);
         }
         let (sure, possible) = if chi.is_some() {
-            (
-                until_set(comp, &seed_t, &psi_t, &anchor_t),
-                until_set(comp, &seed_tm, &psi_tm, &anchor_tm),
-            )
+            (until_set(comp, seed_t, &psi_t, &anchor_t), until_set(comp, seed_tm, &psi_tm, &anchor_tm))
         } else {
-            let mut cand_t = psi_t.clone();
+            let mut cand_t = copy_bits(&psi_t);
             cand_t.union_with(&known_t);
-            let mut cand_tm = psi_tm;
+            let mut cand_tm = copy_bits(&psi_tm);
             cand_tm.difference_with(&known_f);
-            (globally_set(comp, cand_t, &anchor_t, &known_t), globally_set(comp, cand_tm, &anchor_tm, &FixedBitSet::with_capacity(n)))
+            let none = bits(n);
+            let sets = (globally_set(comp, cand_t, &anchor_t, &known_t), globally_set(comp, cand_tm, &anchor_tm, &none));
+            release([seed_t, seed_tm, none]);
+            sets
         };
-        (0..n)
+        let out = (0..n)
             .map(|l| {
                 if sure.contains(l) {
                     Tern::T
@@ -538,7 +542,9 @@ impl<'a> Core<'a> {
                     Tern::M
                 }
             })
-            .collect()
+            .collect();
+        release([sure, possible, psi_t, psi_tm, known_t, known_f, anchor_t, anchor_tm]);
+        out
     }
 
     /// `labelByFixpoint` (Alg. 3.4) on the pairs `xi` of the fixpoint operator `f`, with a
@@ -788,13 +794,47 @@ fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedB
     out
 }
 
+thread_local! {
+    /// Bitsets released by [`Core::deduce`] for reuse (per thread: passes run in parallel).
+    static BITS: RefCell<Vec<FixedBitSet>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty bitset for `n` locations (it may be longer; the extra bits stay clear).
+fn bits(n: usize) -> FixedBitSet {
+    match BITS.with(|pool| pool.borrow_mut().pop()) {
+        Some(mut b) => {
+            b.clear();
+            b.grow(n);
+            b
+        }
+        None => FixedBitSet::with_capacity(n),
+    }
+}
+
+fn copy_bits(src: &FixedBitSet) -> FixedBitSet {
+    let mut b = bits(src.len());
+    b.union_with(src);
+    b
+}
+
+fn release<const K: usize>(sets: [FixedBitSet; K]) {
+    BITS.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        if pool.len() < 64 {
+            pool.extend(sets);
+        }
+    });
+}
+
 /// Least fixpoint `μZ. seed ∨ (allowed ∧ (anchor ∨ EX Z))` over the locations of `comp`.
-fn until_set(comp: &Component, seed: &FixedBitSet, allowed: &FixedBitSet, anchor: &FixedBitSet) -> FixedBitSet {
-    let mut set = seed.clone();
-    let mut a = allowed.clone();
-    a.intersect_with(anchor);
-    set.union_with(&a);
-    let mut stack: Vec<NodeId> = set.ones().map(|x| x as NodeId).collect();
+fn until_set(comp: &Component, seed: FixedBitSet, allowed: &FixedBitSet, anchor: &FixedBitSet) -> FixedBitSet {
+    let mut set = seed;
+    for l in allowed.ones() {
+        if anchor.contains(l) {
+            set.insert(l);
+        }
+    }
+    let mut stack: SmallVec<[NodeId; 64]> = set.ones().map(|x| x as NodeId).collect();
     while let Some(l) = stack.pop() {
         for &p in comp.pred.neighbours(l) {
             if !set.contains(p as usize) && allowed.contains(p as usize) && !comp.is_call(p) {
