@@ -166,7 +166,7 @@ impl Walker<'_, '_> {
                     let mut stack = c.stack.clone();
                     stack.push((c.comp, x));
                     let mut ctxs = c.ctxs.clone();
-                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")));
+                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")).to_vec());
                     Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }
                 } else {
                     Conf { node: x, ..c.clone() }
