@@ -121,11 +121,12 @@ fn formula_dag(rks: &RecursiveKripkeStructure, ctls: &[&Ctl<PropId>], opts: &Rks
     if opts.want_trace {
         return Formula::from_ctls(ctls);
     }
-    let mut labelled: Vec<bool> = Vec::new();
+    let mut labelled = vec![false; rks.prop_names.len()];
     for comp in &rks.components {
-        labelled.resize(labelled.len().max(comp.props.len()), false);
-        for (p, b) in comp.props.iter().enumerate() {
-            labelled[p] |= !b.is_clear();
+        for &p in comp.props.ids() {
+            if let Some(l) = labelled.get_mut(p as usize) {
+                *l = true; // `Labels` keeps only non-empty sets
+            }
         }
     }
     Formula::from_ctls_folded(ctls, &|p| !labelled.get(p as usize).copied().unwrap_or(false))
