@@ -23,7 +23,7 @@ fn read(path: &Path) -> SourceFile {
 fn verdicts(format: ImportFormat, model: &Path, ctl: Option<&Path>, entry_exit: EntryExit) -> Vec<(Engine, Vec<bool>)> {
     let input = read(model);
     let ctl = ctl.map(read);
-    let imported = match import_with(format, &input, ctl.as_ref(), &ImportOptions { entry_exit }) {
+    let imported = match import_with(format, &input, ctl.as_ref(), &ImportOptions { entry_exit, ..ImportOptions::default() }) {
         Ok(i) => i,
         Err(e) => panic!("import of {} failed:\n{}", model.display(), e.diagnostics.render(&input)),
     };

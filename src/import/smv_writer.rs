@@ -12,7 +12,7 @@ use super::procedures::{LocKind, Procedure, Succ};
 use super::rsm::Rsm;
 use super::ImportFormat;
 use crate::source::Span;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 pub struct SourceNames {
@@ -35,6 +35,8 @@ pub struct Stats {
     /// Modules whose entry is also an exit that, under RSMCheck's semantics, is never left.
     pub stuck_entries: usize,
     pub specs: usize,
+    /// Node-name labels left out (no spec uses them).
+    pub omitted_node_labels: usize,
 }
 
 /// Identifiers of one module.
@@ -59,7 +61,26 @@ fn loc_labels<'r>(rsm: &'r Rsm, p: &Procedure, kind: LocKind) -> &'r [String] {
     }
 }
 
-pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &SourceNames) -> (String, Stats, Vec<(String, Span, bool)>) {
+/// Labels that only ever label nodes of their own name (RSMCheck's JSON labels every node with
+/// its name): `pc = <name>` says the same, so they are written only when a spec uses them.
+fn node_name_labels(rsm: &Rsm) -> FxHashSet<&str> {
+    let mut only_own: FxHashMap<&str, bool> = FxHashMap::default();
+    for comp in &rsm.components {
+        for node in &comp.nodes {
+            for lab in &node.labels {
+                *only_own.entry(lab.as_str()).or_insert(true) &= *lab == node.name;
+            }
+        }
+    }
+    only_own.into_iter().filter(|&(_, own)| own).map(|(lab, _)| lab).collect()
+}
+
+/// Prints the procedures as `.smv` text. Node-name labels ([`node_name_labels`]) that no spec
+/// uses are left out unless `node_labels` is set.
+pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &SourceNames, node_labels: bool) -> (String, Stats, Vec<(String, Span, bool)>) {
+    let in_specs: FxHashSet<&str> = specs.iter().flat_map(|s| s.atoms.iter().map(|(a, _)| a.as_str())).collect();
+    let mut omitted = if node_labels { FxHashSet::default() } else { node_name_labels(rsm) };
+    omitted.retain(|lab| !in_specs.contains(lab));
     // Global namespace: labels (in order of first occurrence), spec atoms, then module names.
     let mut global = Namer::new();
     let mut label_ident: FxHashMap<&str, String> = FxHashMap::default();
@@ -67,7 +88,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
     for p in procs {
         for l in &p.locs {
             for lab in loc_labels(rsm, p, l.kind) {
-                if !label_ident.contains_key(lab.as_str()) {
+                if !omitted.contains(lab.as_str()) && !label_ident.contains_key(lab.as_str()) {
                     label_ident.insert(lab, global.fresh(lab));
                     label_order.push(lab);
                 }
@@ -116,6 +137,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
         boxes: rsm.box_count(),
         modules: procs.len(),
         specs: specs.len(),
+        omitted_node_labels: omitted.len(),
         ..Stats::default()
     };
     let mut virtual_kinds = [0usize; 2];
@@ -236,7 +258,10 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         }
         para(&format!("Deadlocks ({}), locations without successors: {list}. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.", deadlocks.len()));
     }
-    let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`.".to_string();
+    if stats.omitted_node_labels > 0 {
+        para(&format!("Node-name labels ({}): the source labels these nodes with their own names; no spec uses those labels, so they are not DEFINEd: `pc = <node>` says the same, and traces show each node by its name (`--node-labels` keeps them).", stats.omitted_node_labels));
+    }
+    let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`; a trace state `[m1(pc = b_en) > m2]` is in module m2 called from call state b_en of module m1.".to_string();
     let unusual: Vec<String> = namers.iter().flat_map(|n| n.unusual_renames()).map(|(s, i)| format!("`{s}` is {i}")).collect();
     if !unusual.is_empty() {
         let _ = write!(ids, " Labels and modules renamed: {}.", unusual.join(", "));
