@@ -253,13 +253,14 @@ fn failure(mut out: RunOutput, message: String) -> RunOutput {
     out
 }
 
-/// `-r`: NuSMV's `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
+/// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
 pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
         let system = &program.systems[m.system as usize];
         let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
+        let _ = writeln!(out, "system diameter: {}", m.kripke.diameter());
         let _ = writeln!(out, "{}", text::reachable_line(m.kripke.num_states as u64, total));
     }
     if let Some(m) = rks {

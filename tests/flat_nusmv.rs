@@ -94,8 +94,9 @@ fn run(bin: &std::path::Path, args: &[&str], file: &std::path::Path) -> (Option<
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The whole pipeline (`xmv-rs check`) against NuSMV on the bundled flat models and on generated
-/// ones: same verdict lines (formula text included) for CTL specs and for invariants. NuSMV
+/// The whole pipeline (`xmv-rs check -r`) against NuSMV on the bundled flat models and on generated
+/// ones: same verdict lines (formula text included) for CTL specs and for invariants, and the same
+/// `-r` lines (system diameter, reachable states). NuSMV
 /// prints all CTL specs before all invariants; xmv-rs prints file order, so each kind is compared
 /// in its own order. Files NuSMV rejects (procedure modules) or xmv-rs rejects are listed.
 #[test]
@@ -123,8 +124,8 @@ fn end_to_end_verdicts_agree_with_nusmv() {
     }
     let (mut lines_agreed, mut models, mut skipped) = (0, 0, Vec::new());
     for file in &files {
-        let (_, theirs) = run(&nusmv_bin, &["-dcx"], file);
-        let (code, ours) = run(xmv, &["check", "--no-trace"], file);
+        let (_, theirs) = run(&nusmv_bin, &["-dcx", "-r"], file);
+        let (code, ours) = run(xmv, &["check", "--no-trace", "-r"], file);
         let their_specs = verdict_lines(&theirs, "-- specification");
         let their_invars = verdict_lines(&theirs, "-- invariant");
         if their_specs.is_empty() && their_invars.is_empty() {
@@ -137,6 +138,14 @@ fn end_to_end_verdicts_agree_with_nusmv() {
         }
         assert_eq!(verdict_lines(&ours, "-- specification"), their_specs, "CTL verdicts differ on {}", file.display());
         assert_eq!(verdict_lines(&ours, "-- invariant"), their_invars, "invariant verdicts differ on {}", file.display());
+        // `-r`: same diameter and reachable-state count, except where xmv-rs keeps the process
+        // selector as a state variable (`FAIRNESS running`, documented in the README).
+        let uses_running = std::fs::read_to_string(file).is_ok_and(|t| t.contains("running"));
+        if !uses_running {
+            for kind in ["system diameter", "reachable states"] {
+                assert_eq!(verdict_lines(&ours, kind), verdict_lines(&theirs, kind), "`-r` output differs on {}", file.display());
+            }
+        }
         lines_agreed += their_specs.len() + their_invars.len();
         models += 1;
         if file.starts_with(std::env::temp_dir()) {

@@ -45,6 +45,7 @@ Trace Type: Example
   counter = 0
   state = s1
   ready = FALSE
+system diameter: 6
 reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
 "
     );
