@@ -98,3 +98,27 @@ fn dataflow_is_false_under_both_readings_and_as_pdmu() {
         assert_eq!(got, [false, true, true], "{engine:?}");
     }
 }
+
+#[test]
+fn imported_traces_name_rsm_nodes_and_boxes() {
+    // Node-name labels no spec uses are left out, so `pc` values are the RSM node names and a
+    // trace step names the module, the box's call state on the stack, and the node.
+    let dir = root().join("tests/import");
+    let (model, ctl) = (read(&dir.join("node_labels.json")), read(&dir.join("node_labels.ctl")));
+    let imported = import_with(ImportFormat::RsmJson, &model, Some(&ctl), &ImportOptions::default()).unwrap_or_else(|e| panic!("{}", e.diagnostics.render(&model)));
+    let smv = SourceFile::new("node_labels.smv".to_string(), imported.smv);
+    let out = driver::run_check(&smv, &CheckOptions { threads: 1, traces: true, ..CheckOptions::default() }, &stages::Stages::linked());
+    let states: Vec<(&str, &str)> = out.stdout.lines().zip(out.stdout.lines().skip(1)).filter(|(a, _)| a.starts_with("-> State")).collect();
+    assert_eq!(
+        states,
+        [
+            ("-> State: 1.1 <- [main_2]", "  pc = m0"),
+            ("-> State: 1.2 <- [main_2(pc = b1_f0) > f]", "  pc = f0"),
+            ("-> State: 1.3 <- [main_2(pc = b1_f0) > f]", "  pc = EXIT"),
+            ("-> State: 1.4 <- [main_2]", "  pc = m1_2"),
+            ("-> State: 1.5 <- [main_2]", "  pc = EXIT"),
+        ],
+        "{}",
+        out.stdout
+    );
+}
