@@ -101,8 +101,10 @@ fn dataflow_is_false_under_both_readings_and_as_pdmu() {
 
 #[test]
 fn imported_traces_name_rsm_nodes_and_boxes() {
-    // Node-name labels no spec uses are left out, so `pc` values are the RSM node names and a
-    // trace step names the module, the box's call state on the stack, and the node.
+    // Node-name labels no spec uses are left out, so `pc` values are the RSM node names (exits
+    // too: they are named exits) and a trace step names the module, the box's call state on the
+    // stack, and the node. `m1` and `m2` are labels too (`m1` of another node, `m2` used by a
+    // spec), so those nodes get the suffix `_2`.
     let dir = root().join("tests/import");
     let (model, ctl) = (read(&dir.join("node_labels.json")), read(&dir.join("node_labels.ctl")));
     let imported = import_with(ImportFormat::RsmJson, &model, Some(&ctl), &ImportOptions::default()).unwrap_or_else(|e| panic!("{}", e.diagnostics.render(&model)));
@@ -114,9 +116,9 @@ fn imported_traces_name_rsm_nodes_and_boxes() {
         [
             ("-> State: 1.1 <- [main_2]", "  pc = m0"),
             ("-> State: 1.2 <- [main_2(pc = b1_f0) > f]", "  pc = f0"),
-            ("-> State: 1.3 <- [main_2(pc = b1_f0) > f]", "  pc = EXIT"),
+            ("-> State: 1.3 <- [main_2(pc = b1_f0) > f]", "  pc = f1"),
             ("-> State: 1.4 <- [main_2]", "  pc = m1_2"),
-            ("-> State: 1.5 <- [main_2]", "  pc = EXIT"),
+            ("-> State: 1.5 <- [main_2]", "  pc = m2_2"),
         ],
         "{}",
         out.stdout

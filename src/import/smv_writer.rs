@@ -2,8 +2,8 @@
 //! enumeration of its locations and call states, `CALL`/`EXIT` sections, labels as `DEFINE`s,
 //! `TERMINATION loop;`, and the specs in the initial module.
 //!
-//! A module with one exit uses the implicit all-`EXIT` exit (`pc = EXIT` is that exit node); with
-//! several, each exit location is a named exit and callers branch on `EXITED`. The header comment
+//! Every exit location is a named exit (`EXIT` section, named by its `pc` value, so traces show
+//! the source's node); callers of a module with several exits branch on `EXITED`. The header comment
 //! says what the translation did (virtual locations, deadlocks, renamed identifiers, sizes).
 
 use super::ctl_file::{self, SpecSource};
@@ -42,7 +42,7 @@ pub struct Stats {
 /// Identifiers of one module.
 struct ModuleNames {
     name: String,
-    /// Per location: its `pc` value (`EXIT` for the only exit of a single-exit module).
+    /// Per location: its `pc` value.
     locs: Vec<String>,
     calls: Vec<String>,
     single_exit: bool,
@@ -186,9 +186,7 @@ fn module_idents(rsm: &Rsm, p: &Procedure, name: String, global: &Namer) -> Modu
     let mut locs = vec![String::new(); p.locs.len()];
     let mut calls = vec![String::new(); p.calls.len()];
     for (i, l) in p.locs.iter().enumerate() {
-        if single_exit && p.exits[0] == i {
-            locs[i] = "EXIT".into();
-        } else if let LocKind::Node(n) = l.kind {
+        if let LocKind::Node(n) = l.kind {
             locs[i] = namer.fresh_avoiding(&comp.nodes[n].name, Some(global));
         }
     }
@@ -236,7 +234,7 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         wrap(out, text);
     };
     para(
-        "Semantics: each module is one component of the source entered at one entry node (a component with several used entries becomes one module per entry; only what is reachable from the entry is kept). `pc` is the current node. A box's call node (b, en) is the call state `b_en`, which enters the callee's module at its entry: calls are transparent, so the configuration after the step is the callee's entry, as in RSMCheck's semantics, where the call node's successors are the entry's. The return node (b, ex) is the callee's exit ex: its successors are the call state's continuation, chosen by `EXITED` when the callee has several exits. A module with a single exit uses the implicit exit `pc = EXIT`. Labels are DEFINEs and global across modules (a label a module does not define is false there). `TERMINATION loop`: an exit of the initial module reached with an empty call stack loops forever with its labels (RSMCheck's loop rule).",
+        "Semantics: each module is one component of the source entered at one entry node (a component with several used entries becomes one module per entry; only what is reachable from the entry is kept). `pc` is the current node. A box's call node (b, en) is the call state `b_en`, which enters the callee's module at its entry: calls are transparent, so the configuration after the step is the callee's entry, as in RSMCheck's semantics, where the call node's successors are the entry's. The return node (b, ex) is the callee's exit ex: its successors are the call state's continuation, chosen by `EXITED` when the callee has several exits. Exits are named by their nodes (`EXIT` sections), so a trace shows the exit's node. Labels are DEFINEs and global across modules (a label a module does not define is false there). `TERMINATION loop`: an exit of the initial module reached with an empty call stack loops forever with its labels (RSMCheck's loop rule).",
     );
     for note in &rsm.notes {
         para(note);
@@ -325,7 +323,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
             LocKind::SplitExit(m) => format!("the virtual exit of node `{}`", comp.nodes[m].name),
             _ => format!("node `{}`", p.locs[x].exit_of.map_or("?", |m| comp.nodes[m].name.as_str())),
         };
-        let _ = write!(comment, " Its only exit, `pc = EXIT`, is {what}.");
+        let _ = write!(comment, " Its only exit is {what}.");
     }
     if !p.calls.is_empty() {
         let calls: Vec<String> = p
@@ -341,7 +339,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
     }
     wrap(out, &comment);
     let _ = writeln!(out, "MODULE {}", n.name);
-    let values: Vec<&str> = n.locs.iter().chain(&n.calls).map(String::as_str).filter(|v| *v != "EXIT").collect();
+    let values: Vec<&str> = n.locs.iter().chain(&n.calls).map(String::as_str).collect();
     let _ = writeln!(out, "VAR\n  pc : {{{}}};", values.join(", "));
     if !p.calls.is_empty() {
         out.push_str("CALL\n");
@@ -378,7 +376,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
         }
     }
     out.push_str("    TRUE : pc;\n  esac;\n");
-    if p.exits.len() > 1 {
+    if !p.exits.is_empty() {
         out.push_str("EXIT\n");
         for &x in &p.exits {
             let _ = writeln!(out, "  {0} := pc = {0};", n.locs[x]);
