@@ -17,7 +17,7 @@ use crate::report::trace::SpecOutcome;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, text};
 use crate::source::SourceFile;
-use crate::syntax::ast::{TerminationRule, VarKind};
+use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -66,6 +66,10 @@ pub struct CheckOptions {
     pub format: Format,
     /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
     pub traces: bool,
+    /// Witnesses of true existential specs of flat models too (`--witnesses`). NuSMV 2.5.4
+    /// prints none, so by default flat models get counterexamples only and the trace numbers
+    /// are NuSMV's; procedure specs always get witnesses, as RSMCheck gives them.
+    pub witnesses: bool,
     /// `-r`: print the number of reachable states.
     pub reachable: bool,
     pub max_states: Option<u64>,
@@ -184,6 +188,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
             time_ms,
         });
     }
+    // NuSMV's batch order: every CTL spec (file order), then every invariant; traces are
+    // numbered in this order too.
+    reports.sort_by_key(|r| r.kind == SpecKind::Invar);
     match options.format {
         Format::Text => {
             out.stdout.push_str(&text::render_text(&reports));

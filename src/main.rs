@@ -30,6 +30,9 @@ struct CheckArgs {
     /// No counterexamples or witnesses (NuSMV's `-dcx` is accepted too).
     #[arg(long = "no-trace")]
     no_trace: bool,
+    /// Also print witnesses of true existential specs of flat models (NuSMV prints none; procedure specs always get them)
+    #[arg(long)]
+    witnesses: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
@@ -148,6 +151,7 @@ fn check(args: CheckArgs) -> i32 {
             FormatArg::Json => Format::Json,
         },
         traces: !args.no_trace,
+        witnesses: args.witnesses,
         reachable: args.reachable,
         max_states: args.max_states,
         threads: args.jobs.unwrap_or(0),
