@@ -77,6 +77,10 @@ struct ImportArgs {
     /// RSMCheck's semantics) or returns at once (`return`, the converted program's semantics).
     #[arg(long = "entry-exit", value_enum, default_value_t = EntryExitArg::Stuck)]
     entry_exit: EntryExitArg,
+    /// Also define the labels that only name their own node (RSMCheck JSON labels every node
+    /// with its name); by default only those a spec uses are written.
+    #[arg(long = "node-labels")]
+    node_labels: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -180,6 +184,6 @@ fn import(args: ImportArgs) -> i32 {
         EntryExitArg::Stuck => xmv_rs::import::procedures::EntryExit::Stuck,
         EntryExitArg::Return => xmv_rs::import::procedures::EntryExit::Return,
     };
-    let options = xmv_rs::import::ImportOptions { entry_exit };
+    let options = xmv_rs::import::ImportOptions { entry_exit, node_labels: args.node_labels };
     xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &options, &mut std::io::stderr())
 }
