@@ -30,11 +30,12 @@ use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 pub const SEARCH_LIMIT: usize = 200_000;
-/// Stack frames stored at most by one search, summed over its configurations. Recursion makes
-/// every configuration of a descent distinct by its stack, so a count of configurations alone
-/// lets memory grow with their square (a depth-first descent into `a0 → call A → a0 → …` took
-/// 19 GB before this bound).
-pub const FRAME_BUDGET: usize = 4_000_000;
+/// Stack frames stored at most by one search, summed over its configurations (8 bytes each).
+/// Recursion makes every configuration of a descent distinct by its stack, so a count of
+/// configurations alone lets memory grow with their square (a depth-first descent into
+/// `a0 → call A → a0 → …` took 19 GB before this bound). A legitimate witness `d` calls deep
+/// stores about `d²/2` frames (its steps carry their stacks), so this allows `d` ≈ 5,600.
+pub const FRAME_BUDGET: usize = 16_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Conf {

@@ -141,7 +141,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         if self.pairs[p as usize].callee[i] == NONE {
             let pr = &self.pairs[p as usize];
             let ctx = self.core.cc(pr.comp, call, self.goal, &pr.ctx);
-            let q = self.pair(comp.call_target[call as usize], ctx);
+            let q = self.pair(comp.call_target[call as usize], ctx.to_vec());
             self.pairs[p as usize].callee[i] = q;
         }
         self.pairs[p as usize].callee[i]
