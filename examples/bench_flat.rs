@@ -55,7 +55,8 @@ fn main() {
         for &j in &threads {
             // The pool outlives the measurement so that its threads' CPU time can be read.
             let pool = rayon::ThreadPoolBuilder::new().num_threads(j).build().expect("start the thread pool");
-            let options = CheckOptions { threads: 0, traces: !args.iter().any(|a| a == "--no-trace") };
+            let traces = !args.iter().any(|a| a == "--no-trace");
+            let options = CheckOptions { threads: 0, traces, witnesses: traces };
             let (t1, c1) = (Instant::now(), process_cpu_seconds());
             let report = pool.install(|| check_ctl(&k, &model.specs, &[], &options));
             let secs = t1.elapsed().as_secs_f64();

@@ -11,10 +11,13 @@
 //! that are not character boundaries). Output is plain text with `file:line:col`, the source line
 //! and a caret underline; the exact text is pinned by golden tests.
 
+mod window;
+
 use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
+use window::WindowedSource;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -86,33 +89,47 @@ impl Diagnostic {
     }
 
     /// Renders as plain text: header, `┌─ file:line:col`, source lines with carets, help and notes.
+    /// Lines longer than [`window::MAX_LINE`] characters are shown as a window around the
+    /// labels (see [`window`]).
     pub fn render(&self, file: &SourceFile) -> String {
-        let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
         let len = file.text.len();
         let clamp = |s: Span| {
             let start = (s.start as usize).min(len);
             let end = (s.end as usize).clamp(start, len);
             start..end
         };
-        let mut d = match self.severity {
+        let ranges: Vec<std::ops::Range<usize>> = self.labels.iter().map(|l| clamp(l.span)).collect();
+        let config = term::Config::default();
+        let rendered = if window::has_long_line(&file.text) {
+            let points: Vec<usize> = ranges.iter().flat_map(|r| [r.start, r.end]).collect();
+            let files = WindowedSource::new(file, &points);
+            let shown: Vec<std::ops::Range<usize>> = ranges.iter().map(|r| files.to_shown(r.start)..files.to_shown(r.end)).collect();
+            term::emit_into_string(&config, &files, &self.to_codespan(&shown))
+        } else {
+            let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
+            term::emit_into_string(&config, &files, &self.to_codespan(&ranges))
+        };
+        rendered.unwrap_or_else(|_| {
+            // Only reachable if the span math above were wrong; never lose the message.
+            let (line, col) = file.line_col(self.primary_span().start);
+            format!("{}[{}]: {}\n  at {}:{line}:{col}\n", self.severity_word(), self.code, self.message, file.name)
+        })
+    }
+
+    /// The codespan diagnostic with the labels at `ranges` (parallel to `self.labels`).
+    fn to_codespan(&self, ranges: &[std::ops::Range<usize>]) -> cs::Diagnostic<()> {
+        let d = match self.severity {
             Severity::Error => cs::Diagnostic::error(),
             Severity::Warning => cs::Diagnostic::warning(),
         }
         .with_code(self.code)
         .with_message(&self.message);
-        let labels = self.labels.iter().enumerate().map(|(i, l)| {
-            let label = if i == 0 { cs::Label::primary((), clamp(l.span)) } else { cs::Label::secondary((), clamp(l.span)) };
+        let labels = self.labels.iter().zip(ranges).enumerate().map(|(i, (l, r))| {
+            let label = if i == 0 { cs::Label::primary((), r.clone()) } else { cs::Label::secondary((), r.clone()) };
             label.with_message(&l.message)
         });
-        d = d.with_labels(labels.collect());
         let notes = self.help.iter().map(|h| format!("help: {h}")).chain(self.notes.iter().map(|n| format!("note: {n}")));
-        d = d.with_notes(notes.collect());
-        let config = term::Config::default();
-        term::emit_into_string(&config, &files, &d).unwrap_or_else(|_| {
-            // Only reachable if the span math above were wrong; never lose the message.
-            let (line, col) = file.line_col(self.primary_span().start);
-            format!("{}[{}]: {}\n  at {}:{line}:{col}\n", self.severity_word(), self.code, self.message, file.name)
-        })
+        d.with_labels(labels.collect()).with_notes(notes.collect())
     }
 
     fn severity_word(&self) -> &'static str {

@@ -17,7 +17,7 @@ use crate::report::trace::SpecOutcome;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, text};
 use crate::source::SourceFile;
-use crate::syntax::ast::{TerminationRule, VarKind};
+use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -66,6 +66,10 @@ pub struct CheckOptions {
     pub format: Format,
     /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
     pub traces: bool,
+    /// Witnesses of true existential specs of flat models too (`--witnesses`). NuSMV 2.5.4
+    /// prints none, so by default flat models get counterexamples only and the trace numbers
+    /// are NuSMV's; procedure specs always get witnesses, as RSMCheck gives them.
+    pub witnesses: bool,
     /// `-r`: print the number of reachable states.
     pub reachable: bool,
     pub max_states: Option<u64>,
@@ -184,6 +188,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
             time_ms,
         });
     }
+    // NuSMV's batch order: every CTL spec (file order), then every invariant; traces are
+    // numbered in this order too.
+    reports.sort_by_key(|r| r.kind == SpecKind::Invar);
     match options.format {
         Format::Text => {
             out.stdout.push_str(&text::render_text(&reports));
@@ -253,13 +260,14 @@ fn failure(mut out: RunOutput, message: String) -> RunOutput {
     out
 }
 
-/// `-r`: NuSMV's `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
+/// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
 pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
         let system = &program.systems[m.system as usize];
         let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
+        let _ = writeln!(out, "system diameter: {}", m.kripke.diameter());
         let _ = writeln!(out, "{}", text::reachable_line(m.kripke.num_states as u64, total));
     }
     if let Some(m) = rks {

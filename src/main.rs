@@ -30,6 +30,9 @@ struct CheckArgs {
     /// No counterexamples or witnesses (NuSMV's `-dcx` is accepted too).
     #[arg(long = "no-trace")]
     no_trace: bool,
+    /// Also print witnesses of true existential specs of flat models (NuSMV prints none; procedure specs always get them)
+    #[arg(long)]
+    witnesses: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
@@ -74,6 +77,10 @@ struct ImportArgs {
     /// RSMCheck's semantics) or returns at once (`return`, the converted program's semantics).
     #[arg(long = "entry-exit", value_enum, default_value_t = EntryExitArg::Stuck)]
     entry_exit: EntryExitArg,
+    /// Also define the labels that only name their own node (RSMCheck JSON labels every node
+    /// with its name); by default only those a spec uses are written.
+    #[arg(long = "node-labels")]
+    node_labels: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -144,6 +151,7 @@ fn check(args: CheckArgs) -> i32 {
             FormatArg::Json => Format::Json,
         },
         traces: !args.no_trace,
+        witnesses: args.witnesses,
         reachable: args.reachable,
         max_states: args.max_states,
         threads: args.jobs.unwrap_or(0),
@@ -176,6 +184,6 @@ fn import(args: ImportArgs) -> i32 {
         EntryExitArg::Stuck => xmv_rs::import::procedures::EntryExit::Stuck,
         EntryExitArg::Return => xmv_rs::import::procedures::EntryExit::Return,
     };
-    let options = xmv_rs::import::ImportOptions { entry_exit };
+    let options = xmv_rs::import::ImportOptions { entry_exit, node_labels: args.node_labels };
     xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &options, &mut std::io::stderr())
 }

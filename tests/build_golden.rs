@@ -4,7 +4,7 @@
 //!
 //! Every `tests/build/<name>.smv` is run through `driver::run_check`; the exit code, stdout and
 //! stderr must equal `<name>.out`. A first line `-- xmv-rs: <flags>` sets options (`-r`,
-//! `--no-trace`, `--max-states N`, `--format json`). `UPDATE_GOLDEN=1 cargo test --test
+//! `--no-trace`, `--witnesses`, `--max-states N`, `--format json`). `UPDATE_GOLDEN=1 cargo test --test
 //! build_golden` rewrites the `.out` files.
 
 use std::path::PathBuf;
@@ -19,6 +19,7 @@ fn options(text: &str) -> CheckOptions {
         match w {
             "-r" => o.reachable = true,
             "--no-trace" => o.traces = false,
+            "--witnesses" => o.witnesses = true,
             "--max-states" => o.max_states = words.next().and_then(|n| n.parse().ok()),
             "--format" => o.format = if words.next() == Some("json") { Format::Json } else { Format::Text },
             other => panic!("unknown flag {other} in a golden case"),

@@ -62,7 +62,7 @@ fn verdicts_agree_with_nusmv_on_generated_models() {
         assert_eq!(their_specs.len(), model.specs.len(), "NuSMV did not check every spec of:\n{smv}");
         assert_eq!(their_invars.len(), model.invariants.len(), "NuSMV did not check every invariant of:\n{smv}");
         let k = model.to_kripke();
-        let ours = check_ctl(&k, &model.specs, &model.fairness, &CheckOptions { threads: 1, traces: false });
+        let ours = check_ctl(&k, &model.specs, &model.fairness, &CheckOptions { threads: 1, traces: false, witnesses: false });
         for (i, (v, theirs)) in ours.verdicts.iter().zip(&their_specs).enumerate() {
             assert_eq!(v.holds, *theirs, "case {case}, SPEC {}:\n{smv}", ctl_text(&model.specs[i]));
             specs_agreed += 1;
@@ -94,8 +94,9 @@ fn run(bin: &std::path::Path, args: &[&str], file: &std::path::Path) -> (Option<
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The whole pipeline (`xmv-rs check`) against NuSMV on the bundled flat models and on generated
-/// ones: same verdict lines (formula text included) for CTL specs and for invariants. NuSMV
+/// The whole pipeline (`xmv-rs check -r`) against NuSMV on the bundled flat models and on generated
+/// ones: same verdict lines (formula text included) for CTL specs and for invariants, and the same
+/// `-r` lines (system diameter, reachable states). NuSMV
 /// prints all CTL specs before all invariants; xmv-rs prints file order, so each kind is compared
 /// in its own order. Files NuSMV rejects (procedure modules) or xmv-rs rejects are listed.
 #[test]
@@ -123,8 +124,8 @@ fn end_to_end_verdicts_agree_with_nusmv() {
     }
     let (mut lines_agreed, mut models, mut skipped) = (0, 0, Vec::new());
     for file in &files {
-        let (_, theirs) = run(&nusmv_bin, &["-dcx"], file);
-        let (code, ours) = run(xmv, &["check", "--no-trace"], file);
+        let (_, theirs) = run(&nusmv_bin, &["-dcx", "-r"], file);
+        let (code, ours) = run(xmv, &["check", "--no-trace", "-r"], file);
         let their_specs = verdict_lines(&theirs, "-- specification");
         let their_invars = verdict_lines(&theirs, "-- invariant");
         if their_specs.is_empty() && their_invars.is_empty() {
@@ -137,6 +138,14 @@ fn end_to_end_verdicts_agree_with_nusmv() {
         }
         assert_eq!(verdict_lines(&ours, "-- specification"), their_specs, "CTL verdicts differ on {}", file.display());
         assert_eq!(verdict_lines(&ours, "-- invariant"), their_invars, "invariant verdicts differ on {}", file.display());
+        // `-r`: same diameter and reachable-state count, except where xmv-rs keeps the process
+        // selector as a state variable (`FAIRNESS running`, documented in the README).
+        let uses_running = std::fs::read_to_string(file).is_ok_and(|t| t.contains("running"));
+        if !uses_running {
+            for kind in ["system diameter", "reachable states"] {
+                assert_eq!(verdict_lines(&ours, kind), verdict_lines(&theirs, kind), "`-r` output differs on {}", file.display());
+            }
+        }
         lines_agreed += their_specs.len() + their_invars.len();
         models += 1;
         if file.starts_with(std::env::temp_dir()) {
@@ -144,4 +153,30 @@ fn end_to_end_verdicts_agree_with_nusmv() {
         }
     }
     eprintln!("end to end: {lines_agreed} verdict lines agree with NuSMV on {models} models; skipped: {skipped:?}");
+}
+
+/// Whole output, traces included, byte for byte: NuSMV 2.5.4 and `xmv-rs check` print the same
+/// text on these bundled models (NuSMV's banner, the lines starting with `***`, and its
+/// deprecation warnings removed). The other flat models differ only where the two pick different
+/// but equally valid paths (peterson-flat's lasso) or where xmv-rs keeps the process selector as
+/// a state variable (`FAIRNESS running`, README).
+#[test]
+fn whole_output_matches_nusmv_on_bundled_models() {
+    let Some(nusmv_bin) = nusmv() else { return };
+    let xmv = std::path::Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["finis-listing-5-1", "counter-wraparound", "counter-cells", "token-ring-array", "lossy-channel-fairness", "tank-ivar"] {
+        let file = root.join("specs").join(format!("{name}.smv"));
+        for (nusmv_args, xmv_args) in [(vec![], vec!["check"]), (vec!["-r"], vec!["check", "-r"])] {
+            let (_, theirs) = run(&nusmv_bin, &nusmv_args, &file);
+            let theirs: String = theirs
+                .lines()
+                .filter(|l| !l.starts_with("***") && !l.starts_with("WARNING"))
+                .skip_while(|l| l.is_empty())
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let (_, ours) = run(xmv, &xmv_args, &file);
+            assert_eq!(ours, theirs, "output differs from NuSMV 2.5.4 on {name} ({nusmv_args:?})");
+        }
+    }
 }

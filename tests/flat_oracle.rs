@@ -58,8 +58,8 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
         // Repeat some formulas so that sharing across specs is exercised.
         let mut specs: Vec<Ctl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4)).collect();
         specs.extend(specs.clone().into_iter().take(5));
-        let one = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true });
-        let two = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true });
+        let one = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true, witnesses: true });
+        let two = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true, witnesses: true });
         assert_eq!(one.verdicts, two.verdicts, "thread count changed results, case {case}");
         let fair = m.fair();
         assert_eq!(one.fair_states_empty, !fair.iter().any(|&f| f));

@@ -18,7 +18,7 @@ fn load_file(rel: &str) -> LoweredProgram {
 fn flat_verdicts(p: &LoweredProgram) -> Vec<bool> {
     let model = build_flat(p, &BuildLimits::default()).unwrap_or_else(|d| panic!("{d:?}"));
     let specs: Vec<_> = model.specs.iter().map(|s| s.formula.clone()).collect();
-    let report = check_ctl(&model.kripke, &specs, &model.fairness, &CheckOptions { threads: 1, traces: false });
+    let report = check_ctl(&model.kripke, &specs, &model.fairness, &CheckOptions { threads: 1, traces: false, witnesses: false });
     report.verdicts.iter().map(|v| v.holds).collect()
 }
 

@@ -163,7 +163,7 @@ SPEC AG v
         texts,
         [
             "AG (x = 1 -> AF y)",
-            "E [ y U x = 2 ]",
+            "E [ y U x = 2 ] ", // NuSMV 2.5.4 keeps the blank after a top-level `]`
             "AG y",
             "AG (AF y)",
             "(((x + 1) - 2 = 0 & y) | !y)",

@@ -37,7 +37,7 @@ fn run(model: &Path, ctl: Option<&Path>) -> Result<String, String> {
     let ctl_file = ctl.map(source);
     // A model whose name ends in `_return` is read with `--entry-exit return`.
     let return_reading = model.file_stem().is_some_and(|s| s.to_string_lossy().ends_with("_return"));
-    let options = ImportOptions { entry_exit: if return_reading { EntryExit::Return } else { EntryExit::Stuck } };
+    let options = ImportOptions { entry_exit: if return_reading { EntryExit::Return } else { EntryExit::Stuck }, ..ImportOptions::default() };
     match import_with(format, &input, ctl_file.as_ref(), &options) {
         Ok(imported) => Ok(imported.smv),
         Err(e) => Err(e.diagnostics.render(if e.in_ctl { ctl_file.as_ref().unwrap_or(&input) } else { &input })),

@@ -23,7 +23,7 @@ fn read(path: &Path) -> SourceFile {
 fn verdicts(format: ImportFormat, model: &Path, ctl: Option<&Path>, entry_exit: EntryExit) -> Vec<(Engine, Vec<bool>)> {
     let input = read(model);
     let ctl = ctl.map(read);
-    let imported = match import_with(format, &input, ctl.as_ref(), &ImportOptions { entry_exit }) {
+    let imported = match import_with(format, &input, ctl.as_ref(), &ImportOptions { entry_exit, ..ImportOptions::default() }) {
         Ok(i) => i,
         Err(e) => panic!("import of {} failed:\n{}", model.display(), e.diagnostics.render(&input)),
     };
@@ -97,4 +97,30 @@ fn dataflow_is_false_under_both_readings_and_as_pdmu() {
     for (engine, got) in verdicts(ImportFormat::Pdmu, &dir.join("dataflow_pdmu.pdmu"), None, EntryExit::Return) {
         assert_eq!(got, [false, true, true], "{engine:?}");
     }
+}
+
+#[test]
+fn imported_traces_name_rsm_nodes_and_boxes() {
+    // Node-name labels no spec uses are left out, so `pc` values are the RSM node names (exits
+    // too: they are named exits) and a trace step names the module, the box's call state on the
+    // stack, and the node. `m1` and `m2` are labels too (`m1` of another node, `m2` used by a
+    // spec), so those nodes get the suffix `_2`.
+    let dir = root().join("tests/import");
+    let (model, ctl) = (read(&dir.join("node_labels.json")), read(&dir.join("node_labels.ctl")));
+    let imported = import_with(ImportFormat::RsmJson, &model, Some(&ctl), &ImportOptions::default()).unwrap_or_else(|e| panic!("{}", e.diagnostics.render(&model)));
+    let smv = SourceFile::new("node_labels.smv".to_string(), imported.smv);
+    let out = driver::run_check(&smv, &CheckOptions { threads: 1, traces: true, ..CheckOptions::default() }, &stages::Stages::linked());
+    let states: Vec<(&str, &str)> = out.stdout.lines().zip(out.stdout.lines().skip(1)).filter(|(a, _)| a.starts_with("-> State")).collect();
+    assert_eq!(
+        states,
+        [
+            ("-> State: 1.1 <- [main_2]", "  pc = m0"),
+            ("-> State: 1.2 <- [main_2(pc = b1_f0) > f]", "  pc = f0"),
+            ("-> State: 1.3 <- [main_2(pc = b1_f0) > f]", "  pc = f1"),
+            ("-> State: 1.4 <- [main_2]", "  pc = m1_2"),
+            ("-> State: 1.5 <- [main_2]", "  pc = m2_2"),
+        ],
+        "{}",
+        out.stdout
+    );
 }

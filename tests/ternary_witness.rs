@@ -97,3 +97,30 @@ fn traces_are_real_runs_satisfying_the_path_formula() {
     }
     assert!(traces * 10 > n, "only {traces} traces in {n} cases");
 }
+
+/// Regression (found by rks_differential at 20,000 cases, where it took 19 GB): `AG q` fails only
+/// through the trap termination after the initial exit `a1`, but the ranked depth-first search
+/// preferred the recursive call `a0 → a4 → a0 → …`, where every configuration is new by its
+/// stack, and stored them all. The search now stops at a budget of stack frames and the
+/// breadth-first fallback finds the 3-step counterexample a0, a1, terminated.
+#[test]
+fn counterexample_through_termination_beside_unbounded_recursion() {
+    use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
+    let rks = parse_rks(
+        "sub A in a0 out EXIT:a1
+           loc a0{p,q} a1{q} a2{} a3{} a5{q}
+           call a4->A
+           edge a0->a1 a0->a4 a2->a3 a2->a4 a2->a5 a3->a0 a3->a3 a5->a2 a5->a5
+           ret a4.EXIT->a0",
+    )
+    .expect("model parses");
+    let f = parse_ctl("AG q", &rks).expect("formula parses");
+    for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
+        let r = check(&rks, 0, &f, engine, true);
+        assert!(!r.holds, "{engine:?}");
+        let t = r.trace.unwrap_or_else(|| panic!("{engine:?}: no counterexample"));
+        assert!(t.counterexample);
+        assert_eq!(t.steps.len(), 3, "{engine:?}: {t:?}");
+        assert_eq!(t.steps.last(), Some(&RksStep::Terminated), "{engine:?}: {t:?}");
+    }
+}

@@ -41,7 +41,7 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     let k = &model.kripke;
     let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant);
     let formulas = |specs: &[(usize, &crate::explicit::build_flat::FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
-    let report = flat::check_ctl(k, &formulas(&ctl), &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces });
+    let report = flat::check_ctl(k, &formulas(&ctl), &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces, witnesses: options.witnesses });
     let invar = flat::check_invariants(k, &formulas(&invariants), options.traces);
     let mut outcomes = vec![None; model.specs.len()];
     for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {

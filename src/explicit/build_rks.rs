@@ -31,7 +31,7 @@ use super::build_flat::BuildLimits;
 use super::csr::Csr;
 use super::eval::{EXIT_INDEX, Env, Evaluator};
 use super::names::Names;
-use super::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
 use super::state_table::StateTable;
 use super::step::{DomainIndex, Plan, Scratch, StepError};
 use crate::ctl::Ctl;
@@ -501,14 +501,13 @@ fn component_props(
     extra: &[(ComponentId, Expr)],
     names: &Names,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<Vec<FixedBitSet>, Diagnostic> {
+) -> Result<Labels, Diagnostic> {
     let system = e.system;
     let n = e.table.len() as usize;
     let states = StateSet { arena: e.table.arena(), width: system.vars.len(), count: n };
     let mut labeller = AtomLabeller::new(system, domains, states);
-    // Labels are global but each component defines few of them: the others stay empty bitsets,
-    // which allocate nothing (`contains` is false past the end).
-    let mut props = vec![FixedBitSet::new(); program.labels.len() + extra.len()];
+    // Labels are global but each component defines few of them: only those are collected.
+    let mut props: Vec<(PropId, FixedBitSet)> = Vec::new();
     let calls: Vec<usize> = (0..n).filter(|&i| matches!(e.kinds[i], NodeKind::Call { .. })).collect();
     let atom_error = |s: usize, err: super::eval::EvalError, what: String, span| {
         Diagnostic::error(diag::E_ATOM, format!("{} while evaluating {what}", err.describe(&system.vars)), span)
@@ -530,7 +529,7 @@ fn component_props(
         for &i in &calls {
             bits.set(i, false);
         }
-        props[label as usize].union_with(&bits);
+        props.push((label, bits));
     }
     for (i, (owner, atom)) in extra.iter().enumerate() {
         if *owner != c {
@@ -541,13 +540,13 @@ fn component_props(
         for &i in &calls {
             bits.set(i, false);
         }
-        props[program.labels.len() + i] = bits;
+        props.push(((program.labels.len() + i) as PropId, bits));
     }
-    Ok(props)
+    Ok(Labels::from_sets(props))
 }
 
 /// Assembles the `Component` arrays from an explored component.
-fn finish_component(e: &Explorer, explorers: &[Explorer], props: Vec<FixedBitSet>, names: &Names) -> Component {
+fn finish_component(e: &Explorer, explorers: &[Explorer], props: Labels, names: &Names) -> Component {
     let n = e.table.len() as usize;
     let mut edges = e.edges.clone();
     edges.sort_unstable();

@@ -26,6 +26,33 @@ pub struct KripkeStructure {
 }
 
 impl KripkeStructure {
+    /// Breadth-first layers from the initial states until no new state appears: NuSMV's
+    /// "system diameter" (the initial states are layer 1; 0 without initial states).
+    pub fn diameter(&self) -> u32 {
+        let mut seen = fixedbitset::FixedBitSet::with_capacity(self.num_states as usize);
+        let mut frontier: Vec<StateId> = Vec::new();
+        for &s in &self.initial {
+            if !seen.put(s as usize) {
+                frontier.push(s);
+            }
+        }
+        let mut layers = 0;
+        let mut next = Vec::new();
+        while !frontier.is_empty() {
+            layers += 1;
+            for &s in &frontier {
+                for &t in self.succ.neighbours(s) {
+                    if !seen.put(t as usize) {
+                        next.push(t);
+                    }
+                }
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        layers
+    }
+
     pub fn state_values(&self, s: StateId) -> &[u32] {
         let k = self.num_vars as usize;
         &self.values[s as usize * k..(s as usize + 1) * k]

@@ -45,13 +45,68 @@ pub struct Component {
     /// `E = exits of the target`, flattened with `return_offsets`: the successor locations.
     pub returns: Csr,
     pub return_offsets: Vec<u32>,
-    /// `props[p]` = the locations labelled with `p` (never calls).
-    pub props: Vec<FixedBitSet>,
+    /// `props[p]` = the locations labelled with `p` (never calls); empty for the (many) global
+    /// labels this component does not define.
+    pub props: Labels,
     /// Per node: a printable description (variable valuation) for traces.
     pub node_names: Vec<String>,
 }
 
 pub const NO_CALL: ComponentId = u32::MAX;
+
+/// The labels of one component: a sparse map from global proposition to the set of labelled
+/// nodes. Labels are global (thousands on imported models) but a component defines few of
+/// them, so only those are stored, sorted by id; `props[p]` of any other `p` is the empty set.
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    ids: Vec<PropId>,
+    sets: Vec<FixedBitSet>,
+}
+
+static NO_NODES: FixedBitSet = FixedBitSet::new();
+
+impl Labels {
+    /// From `(proposition, nodes)` pairs in any order; empty sets are dropped and repeated
+    /// propositions are united.
+    pub fn from_sets(mut pairs: Vec<(PropId, FixedBitSet)>) -> Labels {
+        pairs.sort_by_key(|(p, _)| *p);
+        let mut out = Labels::default();
+        for (p, set) in pairs {
+            if set.is_clear() {
+                continue;
+            }
+            if out.ids.last() == Some(&p) {
+                if let Some(last) = out.sets.last_mut() {
+                    last.union_with(&set);
+                }
+            } else {
+                out.ids.push(p);
+                out.sets.push(set);
+            }
+        }
+        out
+    }
+    /// The nodes labelled with `p`, or `None` if there are none.
+    pub fn get(&self, p: usize) -> Option<&FixedBitSet> {
+        let p = PropId::try_from(p).ok()?;
+        self.ids.binary_search(&p).ok().map(|i| &self.sets[i])
+    }
+    /// True if node `n` is labelled with `p`.
+    pub fn holds(&self, p: PropId, n: NodeId) -> bool {
+        self.get(p as usize).is_some_and(|s| s.contains(n as usize))
+    }
+    /// The propositions with at least one labelled node, increasing.
+    pub fn ids(&self) -> &[PropId] {
+        &self.ids
+    }
+}
+
+impl std::ops::Index<usize> for Labels {
+    type Output = FixedBitSet;
+    fn index(&self, p: usize) -> &FixedBitSet {
+        self.get(p).unwrap_or(&NO_NODES)
+    }
+}
 
 impl Component {
     pub fn is_call(&self, n: NodeId) -> bool {

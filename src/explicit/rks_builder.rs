@@ -25,7 +25,7 @@
 //! same proposition), numbered in order of first appearance.
 
 use super::csr::Csr;
-use super::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
 use crate::ctl::Ctl;
 use crate::syntax::ast::TerminationRule;
 use fixedbitset::FixedBitSet;
@@ -230,7 +230,7 @@ impl RksBuilder {
             exit_names,
             returns: Csr::default(),
             return_offsets: Vec::new(),
-            props,
+            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as PropId, set)).collect()),
             node_names: names,
         })
     }

@@ -72,6 +72,10 @@ pub struct ImportOptions {
     /// Calls into an entry that is also an exit (RSMCheck JSON only; for pushdown systems such
     /// an entry is a procedure that pops at once, so it always returns).
     pub entry_exit: procedures::EntryExit,
+    /// Also DEFINE the labels that only name their own node (RSMCheck's JSON labels every node
+    /// with its name); by default only those a spec uses are written, so `pc` values keep the
+    /// source's node names.
+    pub node_labels: bool,
 }
 
 /// Translates `input` (in `format`) and the optional CTL file into `.smv` text, with the
@@ -107,7 +111,7 @@ pub fn import_with(format: ImportFormat, input: &SourceFile, ctl: Option<&Source
     let entry_exit = if format == ImportFormat::RsmJson { options.entry_exit } else { procedures::EntryExit::Return };
     let procs = procedures::split(&rsm, entry_exit);
     let source = smv_writer::SourceNames { model: input.name.clone(), ctl: ctl.map(|c| c.name.clone()), format };
-    let (smv, stats, unknown_atoms) = smv_writer::write(&rsm, &procs, &specs, &source);
+    let (smv, stats, unknown_atoms) = smv_writer::write(&rsm, &procs, &specs, &source, options.node_labels);
     // Generated specs (PDSolver def/use) name atoms that need not occur; only the user's count.
     const SHOWN: usize = 10;
     let unknown: Vec<(String, Span)> = unknown_atoms.into_iter().filter(|a| a.2).map(|(a, s, _)| (a, s)).collect();

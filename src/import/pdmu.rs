@@ -106,10 +106,11 @@ pub fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
                 for &(atom, _) in &s[2..] {
                     push_label(pds.head_labels.entry(h).or_default(), atom);
                     for prefix in ["use__", "def__", "usedef__"] {
-                        if let Some(v) = atom.strip_prefix(prefix) {
-                            if !v.is_empty() && !variables.iter().any(|x| x == v) {
-                                variables.push(v.to_string());
-                            }
+                        if let Some(v) = atom.strip_prefix(prefix)
+                            && !v.is_empty()
+                            && !variables.iter().any(|x| x == v)
+                        {
+                            variables.push(v.to_string());
                         }
                     }
                 }
@@ -171,10 +172,11 @@ fn collect_mu_variables(body: &str, out: &mut Vec<String>) {
     let cleaned: String = body.chars().map(|c| if matches!(c, '[' | ']' | '<' | '>' | '@' | '\\' | ';') { ' ' } else { c }).collect();
     for word in cleaned.split_whitespace() {
         for prefix in ["use__", "def__", "usedef__"] {
-            if let Some(v) = word.strip_prefix(prefix) {
-                if !v.is_empty() && !out.iter().any(|x| x == v) {
-                    out.push(v.to_string());
-                }
+            if let Some(v) = word.strip_prefix(prefix)
+                && !v.is_empty()
+                && !out.iter().any(|x| x == v)
+            {
+                out.push(v.to_string());
             }
         }
     }

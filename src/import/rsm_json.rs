@@ -198,10 +198,10 @@ impl Reader<'_> {
                 match source {
                     Some(Target::Node(n)) => comps[ci].nodes[n].succ.extend(targets),
                     Some(Target::Call { rbox, entry: exit }) => {
-                        if let Returns::Explicit(rs) = &mut comps[ci].boxes[rbox].returns {
-                            if let Some(r) = rs.iter_mut().find(|(x, _)| *x == exit) {
-                                r.1.extend(targets);
-                            }
+                        if let Returns::Explicit(rs) = &mut comps[ci].boxes[rbox].returns
+                            && let Some(r) = rs.iter_mut().find(|(x, _)| *x == exit)
+                        {
+                            r.1.extend(targets);
                         }
                     }
                     None => {}

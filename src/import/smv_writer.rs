@@ -2,8 +2,8 @@
 //! enumeration of its locations and call states, `CALL`/`EXIT` sections, labels as `DEFINE`s,
 //! `TERMINATION loop;`, and the specs in the initial module.
 //!
-//! A module with one exit uses the implicit all-`EXIT` exit (`pc = EXIT` is that exit node); with
-//! several, each exit location is a named exit and callers branch on `EXITED`. The header comment
+//! Every exit location is a named exit (`EXIT` section, named by its `pc` value, so traces show
+//! the source's node); callers of a module with several exits branch on `EXITED`. The header comment
 //! says what the translation did (virtual locations, deadlocks, renamed identifiers, sizes).
 
 use super::ctl_file::{self, SpecSource};
@@ -12,7 +12,7 @@ use super::procedures::{LocKind, Procedure, Succ};
 use super::rsm::Rsm;
 use super::ImportFormat;
 use crate::source::Span;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 pub struct SourceNames {
@@ -35,12 +35,14 @@ pub struct Stats {
     /// Modules whose entry is also an exit that, under RSMCheck's semantics, is never left.
     pub stuck_entries: usize,
     pub specs: usize,
+    /// Node-name labels left out (no spec uses them).
+    pub omitted_node_labels: usize,
 }
 
 /// Identifiers of one module.
 struct ModuleNames {
     name: String,
-    /// Per location: its `pc` value (`EXIT` for the only exit of a single-exit module).
+    /// Per location: its `pc` value.
     locs: Vec<String>,
     calls: Vec<String>,
     single_exit: bool,
@@ -59,7 +61,26 @@ fn loc_labels<'r>(rsm: &'r Rsm, p: &Procedure, kind: LocKind) -> &'r [String] {
     }
 }
 
-pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &SourceNames) -> (String, Stats, Vec<(String, Span, bool)>) {
+/// Labels that only ever label nodes of their own name (RSMCheck's JSON labels every node with
+/// its name): `pc = <name>` says the same, so they are written only when a spec uses them.
+fn node_name_labels(rsm: &Rsm) -> FxHashSet<&str> {
+    let mut only_own: FxHashMap<&str, bool> = FxHashMap::default();
+    for comp in &rsm.components {
+        for node in &comp.nodes {
+            for lab in &node.labels {
+                *only_own.entry(lab.as_str()).or_insert(true) &= *lab == node.name;
+            }
+        }
+    }
+    only_own.into_iter().filter(|&(_, own)| own).map(|(lab, _)| lab).collect()
+}
+
+/// Prints the procedures as `.smv` text. Node-name labels ([`node_name_labels`]) that no spec
+/// uses are left out unless `node_labels` is set.
+pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &SourceNames, node_labels: bool) -> (String, Stats, Vec<(String, Span, bool)>) {
+    let in_specs: FxHashSet<&str> = specs.iter().flat_map(|s| s.atoms.iter().map(|(a, _)| a.as_str())).collect();
+    let mut omitted = if node_labels { FxHashSet::default() } else { node_name_labels(rsm) };
+    omitted.retain(|lab| !in_specs.contains(lab));
     // Global namespace: labels (in order of first occurrence), spec atoms, then module names.
     let mut global = Namer::new();
     let mut label_ident: FxHashMap<&str, String> = FxHashMap::default();
@@ -67,7 +88,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
     for p in procs {
         for l in &p.locs {
             for lab in loc_labels(rsm, p, l.kind) {
-                if !label_ident.contains_key(lab.as_str()) {
+                if !omitted.contains(lab.as_str()) && !label_ident.contains_key(lab.as_str()) {
                     label_ident.insert(lab, global.fresh(lab));
                     label_order.push(lab);
                 }
@@ -116,6 +137,7 @@ pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &Sour
         boxes: rsm.box_count(),
         modules: procs.len(),
         specs: specs.len(),
+        omitted_node_labels: omitted.len(),
         ..Stats::default()
     };
     let mut virtual_kinds = [0usize; 2];
@@ -164,9 +186,7 @@ fn module_idents(rsm: &Rsm, p: &Procedure, name: String, global: &Namer) -> Modu
     let mut locs = vec![String::new(); p.locs.len()];
     let mut calls = vec![String::new(); p.calls.len()];
     for (i, l) in p.locs.iter().enumerate() {
-        if single_exit && p.exits[0] == i {
-            locs[i] = "EXIT".into();
-        } else if let LocKind::Node(n) = l.kind {
+        if let LocKind::Node(n) = l.kind {
             locs[i] = namer.fresh_avoiding(&comp.nodes[n].name, Some(global));
         }
     }
@@ -214,7 +234,7 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         wrap(out, text);
     };
     para(
-        "Semantics: each module is one component of the source entered at one entry node (a component with several used entries becomes one module per entry; only what is reachable from the entry is kept). `pc` is the current node. A box's call node (b, en) is the call state `b_en`, which enters the callee's module at its entry: calls are transparent, so the configuration after the step is the callee's entry, as in RSMCheck's semantics, where the call node's successors are the entry's. The return node (b, ex) is the callee's exit ex: its successors are the call state's continuation, chosen by `EXITED` when the callee has several exits. A module with a single exit uses the implicit exit `pc = EXIT`. Labels are DEFINEs and global across modules (a label a module does not define is false there). `TERMINATION loop`: an exit of the initial module reached with an empty call stack loops forever with its labels (RSMCheck's loop rule).",
+        "Semantics: each module is one component of the source entered at one entry node (a component with several used entries becomes one module per entry; only what is reachable from the entry is kept). `pc` is the current node. A box's call node (b, en) is the call state `b_en`, which enters the callee's module at its entry: calls are transparent, so the configuration after the step is the callee's entry, as in RSMCheck's semantics, where the call node's successors are the entry's. The return node (b, ex) is the callee's exit ex: its successors are the call state's continuation, chosen by `EXITED` when the callee has several exits. Exits are named by their nodes (`EXIT` sections), so a trace shows the exit's node. Labels are DEFINEs and global across modules (a label a module does not define is false there). `TERMINATION loop`: an exit of the initial module reached with an empty call stack loops forever with its labels (RSMCheck's loop rule).",
     );
     for note in &rsm.notes {
         para(note);
@@ -236,7 +256,10 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         }
         para(&format!("Deadlocks ({}), locations without successors: {list}. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.", deadlocks.len()));
     }
-    let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`.".to_string();
+    if stats.omitted_node_labels > 0 {
+        para(&format!("Node-name labels ({}): the source labels these nodes with their own names; no spec uses those labels, so they are not DEFINEd: `pc = <node>` says the same, and traces show each node by its name (`--node-labels` keeps them).", stats.omitted_node_labels));
+    }
+    let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`; a trace state `[m1(pc = b_en) > m2]` is in module m2 called from call state b_en of module m1.".to_string();
     let unusual: Vec<String> = namers.iter().flat_map(|n| n.unusual_renames()).map(|(s, i)| format!("`{s}` is {i}")).collect();
     if !unusual.is_empty() {
         let _ = write!(ids, " Labels and modules renamed: {}.", unusual.join(", "));
@@ -300,7 +323,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
             LocKind::SplitExit(m) => format!("the virtual exit of node `{}`", comp.nodes[m].name),
             _ => format!("node `{}`", p.locs[x].exit_of.map_or("?", |m| comp.nodes[m].name.as_str())),
         };
-        let _ = write!(comment, " Its only exit, `pc = EXIT`, is {what}.");
+        let _ = write!(comment, " Its only exit is {what}.");
     }
     if !p.calls.is_empty() {
         let calls: Vec<String> = p
@@ -316,7 +339,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
     }
     wrap(out, &comment);
     let _ = writeln!(out, "MODULE {}", n.name);
-    let values: Vec<&str> = n.locs.iter().chain(&n.calls).map(String::as_str).filter(|v| *v != "EXIT").collect();
+    let values: Vec<&str> = n.locs.iter().chain(&n.calls).map(String::as_str).collect();
     let _ = writeln!(out, "VAR\n  pc : {{{}}};", values.join(", "));
     if !p.calls.is_empty() {
         out.push_str("CALL\n");
@@ -353,7 +376,7 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
         }
     }
     out.push_str("    TRUE : pc;\n  esac;\n");
-    if p.exits.len() > 1 {
+    if !p.exits.is_empty() {
         out.push_str("EXIT\n");
         for &x in &p.exits {
             let _ = writeln!(out, "  {0} := pc = {0};", n.locs[x]);

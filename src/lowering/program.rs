@@ -203,6 +203,24 @@ pub enum Expr {
     Builtin(Builtin, Vec<Expr>),
 }
 
+impl Expr {
+    /// True if the expression reads (the current or next value of) a variable satisfying `pred`.
+    pub fn reads_var(&self, pred: &dyn Fn(VarId) -> bool) -> bool {
+        match self {
+            Expr::Const(_) | Expr::Exited => false,
+            Expr::Var(v) | Expr::Next(v) => pred(*v),
+            Expr::Unary(_, a) => a.reads_var(pred),
+            Expr::Binary(_, a, b) | Expr::Range(a, b) => a.reads_var(pred) || b.reads_var(pred),
+            Expr::Ite(c, a, b) => c.reads_var(pred) || a.reads_var(pred) || b.reads_var(pred),
+            Expr::Case { branches, .. } => branches.iter().any(|(c, e)| c.reads_var(pred) || e.reads_var(pred)),
+            Expr::Table { var, entries, fallback, .. } => {
+                pred(*var) || entries.iter().flatten().any(|e| e.reads_var(pred)) || fallback.as_ref().is_some_and(|e| e.reads_var(pred))
+            }
+            Expr::Set(items) | Expr::Builtin(_, items) => items.iter().any(|e| e.reads_var(pred)),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
     Not,

@@ -64,7 +64,7 @@ pub fn render_json(reports: &[SpecReport]) -> String {
             name: r.name.as_deref(),
             module: r.module.as_deref().unwrap_or(&r.system_name),
             kind: if r.kind == SpecKind::Invar { "invariant" } else { "ctl" },
-            text: &r.text,
+            text: r.text.trim_end(),
             verdict: r.holds,
             trace: r.trace.as_ref().map(trace_json),
             time_ms: r.time_ms,

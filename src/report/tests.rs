@@ -52,13 +52,13 @@ Trace Type: Counterexample
   counter = 0
   state = s1
   ready = FALSE
-  in_state2 = FALSE
   cr_reset = TRUE
+  in_state2 = FALSE
 -> State: 1.2 <-
   counter = 1
   state = s2
-  in_state2 = TRUE
   cr_reset = FALSE
+  in_state2 = TRUE
 -- specification E [ in_state2 U cr_reset ]  is true
 -- as demonstrated by the following execution sequence
 Trace Description: CTL Witness 
@@ -68,34 +68,34 @@ Trace Type: Example
   counter = 0
   state = s1
   ready = FALSE
-  in_state2 = FALSE
   cr_reset = TRUE
+  in_state2 = FALSE
 -> State: 2.2 <-
   counter = 1
   state = s2
-  in_state2 = TRUE
   cr_reset = FALSE
+  in_state2 = TRUE
 -> State: 2.3 <-
   counter = 2
 -> State: 2.4 <-
   counter = 0
   state = s1
   ready = TRUE
-  in_state2 = FALSE
   cr_reset = TRUE
+  in_state2 = FALSE
 -> State: 2.5 <-
   counter = 1
   state = s2
-  in_state2 = TRUE
   cr_reset = FALSE
+  in_state2 = TRUE
 -> State: 2.6 <-
   counter = 2
 -> State: 2.7 <-
   counter = 0
   state = s1
   ready = FALSE
-  in_state2 = FALSE
   cr_reset = TRUE
+  in_state2 = FALSE
 ";
     assert_eq!(render_text(&reports), expected);
     let json: serde_json::Value = serde_json::from_str(&json::render_json(&reports)).expect("valid JSON");

@@ -29,7 +29,7 @@ pub fn verdict_line(r: &SpecReport) -> String {
     let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
     let verdict = if r.holds { "true" } else { "false" };
     match &r.module {
-        Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text),
+        Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text.trim_end()),
         None => format!("-- {what} {}  is {verdict}", r.text),
     }
 }

@@ -9,7 +9,7 @@ use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
-use crate::lowering::program::{LoweredProgram, System};
+use crate::lowering::program::{LoweredProgram, System, VarId};
 use crate::syntax::ast::VarKind;
 use serde::Serialize;
 
@@ -100,16 +100,55 @@ fn frame_text(m: &RksModel, f: &CallFrame) -> String {
     }
 }
 
-/// State variables, then DEFINEs that can be evaluated on the state alone.
+/// State variables, then the DEFINEs that read no input variable (the others are shown with the
+/// inputs, as NuSMV does), in NuSMV 2.5.4's order ([`nusmv_define_order`]).
 fn state_values(system: &System, names: &Names, values: &[u32]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
         .filter(|(_, v)| v.kind != VarKind::Input)
         .map(|(i, v)| (v.name.clone(), names.var_value(v, values[i])))
         .collect();
+    out.extend(define_values(system, names, values, false));
+    out
+}
+
+/// The values of the DEFINEs that read an input variable (`reading_inputs`) or that do not.
+fn define_values(system: &System, names: &Names, values: &[u32], reading_inputs: bool) -> Vec<(String, String)> {
+    let is_input = |v: VarId| system.vars.get(v as usize).is_some_and(|x| x.kind == VarKind::Input);
     let mut ev = Evaluator::new(&system.vars);
-    for d in &system.defines {
-        if let Ok(v) = ev.value(&d.expr, &Env::state(values)) {
-            out.push((d.name.clone(), names.value(v)));
+    nusmv_define_order(system)
+        .into_iter()
+        .map(|d| &system.defines[d])
+        .filter(|d| d.expr.reads_var(&is_input) == reading_inputs)
+        .filter_map(|d| ev.value(&d.expr, &Env::state(values)).ok().map(|v| (d.name.clone(), names.value(v))))
+        .collect()
+}
+
+/// DEFINE indices in the order NuSMV 2.5.4 prints them: module instances in declaration order,
+/// the DEFINEs of each instance last-declared first (checked against NuSMV on nested instances
+/// and processes; the `running` DEFINEs of processes come after `main`'s, last process first).
+fn nusmv_define_order(system: &System) -> Vec<usize> {
+    let instance = |name: &str| name.rsplit_once('.').map_or("", |(prefix, _)| prefix).to_string();
+    let is_running = |name: &str| name == "running" || name.ends_with(".running");
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut running: Vec<usize> = Vec::new();
+    for (i, d) in system.defines.iter().enumerate() {
+        if is_running(&d.name) && d.name != "running" {
+            running.push(i);
+            continue;
+        }
+        let key = if d.name == "running" { "\0running".to_string() } else { instance(&d.name) };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let mut out = Vec::with_capacity(system.defines.len());
+    for (key, members) in groups {
+        if key == "\0running" {
+            out.extend(members);
+            out.extend(running.iter().rev());
+        } else {
+            out.extend(members.iter().rev());
         }
     }
     out
@@ -117,8 +156,10 @@ fn state_values(system: &System, names: &Names, values: &[u32]) -> Vec<(String, 
 
 fn input_values(system: &System, names: &Names, from: &[u32], to: &[u32]) -> Vec<(String, String)> {
     let Some(with_inputs) = transition_inputs(system, from, to) else { return vec![] };
-    (system.vars.iter().enumerate())
+    let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
         .filter(|(_, v)| v.kind == VarKind::Input)
         .map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i])))
-        .collect()
+        .collect();
+    out.extend(define_values(system, names, &with_inputs, true));
+    out
 }

@@ -6,15 +6,16 @@
 //! `<->` are always parenthesised (they compare against a raised priority), so redundant user
 //! parentheses disappear, `AG (AF p)` keeps its parentheses and `a & b` prints as `(a & b)`.
 //! Set literals `{a, b, c}` are unions in NuSMV's parse tree and print as
-//! `(a union b) union c`. `E [ a U b ]` gets NuSMV's spacing.
+//! `(a union b) union c`. `E [ a U b ] ` gets NuSMV's spacing, trailing blank included.
 
 use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, UnaryOp};
 
-/// The formula as NuSMV prints it, without trailing blanks.
+/// The formula exactly as NuSMV prints it: a top-level `E [ a U b ] ` keeps NuSMV's trailing
+/// blank, so its verdict line reads `E [ a U b ]   is true` like NuSMV's (three spaces).
 pub fn formula(e: &Expr) -> String {
     let mut out = String::new();
     print(e, 0, &mut out, 0);
-    out.trim_end().to_string()
+    out
 }
 
 const MAX_DEPTH: usize = 2000;

@@ -88,10 +88,11 @@ pub fn check_invariants(rks: &RecursiveKripkeStructure) -> Result<(), String> {
                 return err("an exit is a call or has successors");
             }
         }
-        if c.props.len() != rks.prop_names.len() {
-            return err("one label bitset per proposition expected");
+        if c.props.ids().iter().any(|&p| p as usize >= rks.prop_names.len()) {
+            return err("a label that is not a proposition");
         }
-        for p in &c.props {
+        for &id in c.props.ids() {
+            let p = &c.props[id as usize];
             if p.ones().any(|v| v >= n || c.is_call(v as u32)) {
                 return err("a label on a call or outside the nodes");
             }

@@ -407,7 +407,7 @@ impl Model {
                     exit_names: c.exits.iter().map(|&e| c.nodes[e].name.clone()).collect(),
                     returns,
                     return_offsets,
-                    props,
+                    props: xmv_rs::explicit::rks::Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as u32, set)).collect()),
                     node_names: c.nodes.iter().map(|nd| nd.name.clone()).collect(),
                 }
             })

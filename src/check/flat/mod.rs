@@ -57,13 +57,15 @@ pub use invar::check_invariants;
 pub struct CheckOptions {
     /// Worker threads (`-j N`); 0 = rayon's default (all cores).
     pub threads: usize,
-    /// Compute counterexamples and witnesses (`--no-trace` turns them off).
+    /// Compute counterexamples (`--no-trace` turns them off).
     pub traces: bool,
+    /// Also witnesses of true existential specs (NuSMV 2.5.4 prints none; `--witnesses`).
+    pub witnesses: bool,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { threads: 0, traces: true }
+        CheckOptions { threads: 0, traces: true, witnesses: true }
     }
 }
 
@@ -107,7 +109,7 @@ pub fn check_ctl_fair(
     fairness: &Fairness,
     options: &CheckOptions,
 ) -> CtlReport {
-    run_in_pool(options.threads, || check_ctl_here(kripke, specs, fairness, options.traces))
+    run_in_pool(options.threads, || check_ctl_here(kripke, specs, fairness, options.traces, options.witnesses))
 }
 
 /// The set of states satisfying `spec` under fair semantics (for tests and tools).
@@ -134,7 +136,7 @@ fn run_in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fairness, traces: bool) -> CtlReport {
+fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fairness, traces: bool, witnesses: bool) -> CtlReport {
     let mut arena = Arena::new();
     let roots: Vec<Lit> = specs.iter().map(|s| arena.lower(s)).collect();
     let distinct_subformulas = arena.len();
@@ -145,7 +147,7 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fa
     let verdicts = roots
         .par_iter()
         .zip(specs.par_iter())
-        .map(|(&root, spec)| verdict(&explainer, &lab, &fair_initial, root, traces && has_existential_top(spec), traces))
+        .map(|(&root, spec)| verdict(&explainer, &lab, &fair_initial, root, traces && witnesses && has_existential_top(spec), traces))
         .collect();
     CtlReport {
         verdicts,

@@ -6,37 +6,62 @@
 //! exit this is Finis' context tree restricted to the nodes that are ever read; with several it
 //! is Dubslaff et al.'s one assumption vector per exit.
 //!
-//! Contexts are interned to dense [`CtxId`]s (one Fx hash map per formula node), so knowledge-
-//! base keys are small integers. Only `M` at the top positions (the node's own value, for
-//! `EG`/`EU`) is meaningful as "either": [`completions`] lists the `T`/`F` contexts it covers.
+//! Contexts are interned to dense [`CtxId`]s (per formula node), so knowledge-base keys are
+//! small integers. A context of at most [`PACKED_MAX`] entries is hashed as one packed word (two
+//! bits per entry); longer ones by their entries. Only `M` at the top positions (the node's own
+//! value, for `EG`/`EU`) is meaningful as "either": [`each_completion`] lists the `T`/`F`
+//! contexts it covers. Contexts are passed around as [`Ctx`], inline up to 32 entries.
 
 use super::formula::{FId, Formula};
 use super::tern::Tern;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 pub type CtxId = u32;
 
+/// A context held by value: no heap allocation up to 32 entries.
+pub type Ctx = SmallVec<[Tern; 32]>;
+
+/// Longest context packed into one word.
+pub const PACKED_MAX: usize = 31;
+
+/// The context as one word (entry `i` in bits `2i..2i+2`, a marker bit above the last entry),
+/// if it has at most [`PACKED_MAX`] entries.
+pub fn pack(v: &[Tern]) -> Option<u64> {
+    if v.len() > PACKED_MAX {
+        return None;
+    }
+    Some(v.iter().rev().fold(1u64, |k, &t| k << 2 | t as u64))
+}
+
 #[derive(Default, Debug)]
 pub struct Contexts {
-    maps: Vec<FxHashMap<Box<[Tern]>, CtxId>>,
+    short: Vec<FxHashMap<u64, CtxId>>,
+    long: Vec<FxHashMap<Box<[Tern]>, CtxId>>,
     vecs: Vec<Box<[Tern]>>,
 }
 
 impl Contexts {
     pub fn new(num_nodes: usize) -> Contexts {
-        Contexts { maps: vec![FxHashMap::default(); num_nodes], vecs: Vec::new() }
+        Contexts { short: vec![FxHashMap::default(); num_nodes], long: vec![FxHashMap::default(); num_nodes], vecs: Vec::new() }
     }
     pub fn intern(&mut self, f: FId, v: &[Tern]) -> CtxId {
-        if let Some(&id) = self.maps[f as usize].get(v) {
+        if let Some(id) = self.lookup(f, v) {
             return id;
         }
         let id = self.vecs.len() as CtxId;
         self.vecs.push(v.into());
-        self.maps[f as usize].insert(v.into(), id);
+        match pack(v) {
+            Some(k) => self.short[f as usize].insert(k, id),
+            None => self.long[f as usize].insert(v.into(), id),
+        };
         id
     }
     pub fn lookup(&self, f: FId, v: &[Tern]) -> Option<CtxId> {
-        self.maps[f as usize].get(v).copied()
+        match pack(v) {
+            Some(k) => self.short[f as usize].get(&k).copied(),
+            None => self.long[f as usize].get(v).copied(),
+        }
     }
     pub fn get(&self, id: CtxId) -> &[Tern] {
         &self.vecs[id as usize]
@@ -61,21 +86,63 @@ pub fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item =
 /// too little to be labelled (FIX-3), lookups under it give `M`.
 pub fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> bool {
     let w = fm.width(f);
-    let own = fm.op(f).is_fixpoint();
-    ctx.iter().enumerate().any(|(i, &v)| v == Tern::M && !(own && i % w == w - 1 && i / w < exits))
+    if w == 0 {
+        return false;
+    }
+    let own = usize::from(fm.op(f).is_fixpoint());
+    ctx.chunks_exact(w).take(exits).any(|row| row[..w - own].contains(&Tern::M))
 }
 
-/// The `T`/`F` contexts covered by `ctx` (every way of fixing its `M` tops), in a fixed order.
-/// Requires `!has_inner_maybe`.
-pub fn completions(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> Vec<Vec<Tern>> {
-    let ms: Vec<usize> = top_positions(fm, f, exits).filter(|&i| ctx[i] == Tern::M).collect();
-    let mut out = Vec::with_capacity(1 << ms.len());
+/// Number of `M`s at `f`'s own top positions in `ctx`.
+pub fn count_top_maybes(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> usize {
+    top_positions(fm, f, exits).filter(|&i| ctx[i] == Tern::M).count()
+}
+
+/// Calls `each` with every `T`/`F` context covered by `ctx` (every way of fixing its `M` tops),
+/// in a fixed order, until `each` returns false; returns false if it did. Requires
+/// `!has_inner_maybe`.
+pub fn each_completion(fm: &Formula, f: FId, ctx: &[Tern], exits: usize, mut each: impl FnMut(&[Tern]) -> bool) -> bool {
+    let ms: SmallVec<[usize; 8]> = top_positions(fm, f, exits).filter(|&i| ctx[i] == Tern::M).collect();
+    let mut v: Ctx = ctx.into();
     for bits in 0..(1usize << ms.len()) {
-        let mut v = ctx.to_vec();
         for (j, &i) in ms.iter().enumerate() {
             v[i] = Tern::from_bool(bits >> j & 1 == 1);
         }
-        out.push(v);
+        if !each(&v) {
+            return false;
+        }
     }
+    true
+}
+
+/// The `T`/`F` contexts covered by `ctx`, see [`each_completion`].
+pub fn completions(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> Vec<Ctx> {
+    let mut out = Vec::new();
+    each_completion(fm, f, ctx, exits, |c| {
+        out.push(c.into());
+        true
+    });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tern::*;
+    use super::*;
+
+    #[test]
+    fn packing_tells_lengths_and_values_apart() {
+        assert_ne!(pack(&[F]), pack(&[F, F]));
+        assert_ne!(pack(&[T, M]), pack(&[M, T]));
+        assert_eq!(pack(&[]), Some(1));
+        assert!(pack(&[F; PACKED_MAX]).is_some());
+        assert!(pack(&[F; PACKED_MAX + 1]).is_none());
+        let mut c = Contexts::new(1);
+        let long = [T; 40];
+        let (a, b) = (c.intern(0, &[T, F]), c.intern(0, &long));
+        assert_eq!(c.lookup(0, &[T, F]), Some(a));
+        assert_eq!(c.lookup(0, &long), Some(b));
+        assert_eq!(c.lookup(0, &[F, T]), None);
+        assert_eq!(c.get(b), &long[..]);
+    }
 }

@@ -9,6 +9,8 @@
 //! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
 //! `EG`/`EU`, `f` is its last element (its "top").
 
+use super::context::Ctx;
+use super::tern::Tern;
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -65,7 +67,19 @@ impl Formula {
     /// One DAG for several formulas (identical subformulas shared); returns their roots.
     /// [`Formula::root`] is the first one.
     pub fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
-        let mut b = DagBuilder::default();
+        Formula::build(ctls, DagBuilder::default())
+    }
+
+    /// [`Formula::from_ctls`] with constants folded: an atom for which `never` holds (it labels
+    /// no location of the model, so it is false in every configuration and in the termination
+    /// state) becomes `false`, and constants propagate through the operators (`EF false ≡
+    /// false`, `AG (false → φ) ≡ true`, `φ ∨ true ≡ true`, …). Equivalent on every model on
+    /// which `never` is right.
+    pub fn from_ctls_folded(ctls: &[&Ctl<PropId>], never: &dyn Fn(PropId) -> bool) -> (Formula, Vec<FId>) {
+        Formula::build(ctls, DagBuilder { fold: Some(never), ..DagBuilder::default() })
+    }
+
+    fn build(ctls: &[&Ctl<PropId>], mut b: DagBuilder) -> (Formula, Vec<FId>) {
         let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
         let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
         let n = b.nodes.len();
@@ -120,14 +134,23 @@ impl Formula {
         self.deps[f as usize].len()
     }
 
+    /// True if no temporal operator is below `f` (`deps(f)` is empty): its value in a
+    /// location depends on the location's labels only, never on a context.
+    pub fn is_static(&self, f: FId) -> bool {
+        self.deps[f as usize].is_empty()
+    }
+
     /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
-    pub fn restrict(&self, f: FId, g: FId, ctx: &[crate::check::rks::tern::Tern], exits: usize) -> Vec<crate::check::rks::tern::Tern> {
+    pub fn restrict(&self, f: FId, g: FId, ctx: &[Tern], exits: usize) -> Ctx {
         if f == g {
-            return ctx.to_vec();
+            return ctx.into();
+        }
+        if self.is_static(g) {
+            return Ctx::new();
         }
         let p = &self.proj[&(f, g)];
         let w = self.width(f);
-        let mut out = Vec::with_capacity(p.len() * exits);
+        let mut out = Ctx::with_capacity(p.len() * exits);
         for k in 0..exits {
             out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
         }
@@ -154,13 +177,45 @@ impl Formula {
 }
 
 #[derive(Default)]
-struct DagBuilder {
+struct DagBuilder<'a> {
     nodes: Vec<Op>,
     index: FxHashMap<Op, FId>,
+    /// With constant folding: the atoms that are false everywhere.
+    fold: Option<&'a dyn Fn(PropId) -> bool>,
 }
 
-impl DagBuilder {
+impl DagBuilder<'_> {
+    fn is_true(&self, f: FId) -> bool {
+        self.nodes[f as usize] == Op::True
+    }
+    fn is_false(&self, f: FId) -> bool {
+        matches!(self.nodes[f as usize], Op::Not(a) if self.is_true(a))
+    }
+
+    /// `op`, or an equivalent smaller node when folding constants.
+    fn fold(&mut self, op: Op) -> Option<FId> {
+        let never = self.fold?;
+        let fls = |b: &mut Self| {
+            let t = b.mk(Op::True);
+            b.mk(Op::Not(t))
+        };
+        match op {
+            Op::Prop(p) if never(p) => Some(fls(self)),
+            Op::Or(a, b) if self.is_true(a) || self.is_false(b) => Some(a),
+            Op::Or(a, b) if self.is_true(b) || self.is_false(a) => Some(b),
+            Op::And(a, b) if self.is_false(a) || self.is_true(b) => Some(a),
+            Op::And(a, b) if self.is_false(b) || self.is_true(a) => Some(b),
+            Op::EX(a) | Op::EG(a) if self.is_false(a) => Some(a),
+            Op::EU(_, b) if self.is_false(b) || self.is_true(b) => Some(b),
+            Op::EU(a, b) if self.is_false(a) => Some(b),
+            _ => None,
+        }
+    }
+
     fn mk(&mut self, op: Op) -> FId {
+        if let Some(f) = self.fold(op) {
+            return f;
+        }
         if let Op::Not(a) = op
             && let Op::Not(b) = self.nodes[a as usize]
         {
@@ -290,6 +345,26 @@ mod tests {
         // AG p = ¬E[⊤ U ¬p]: shares nodes, double negation removed
         let h = Formula::from_ctl(&Ctl::Not(Box::new(Ctl::Not(Box::new(Ctl::AG(atom(0)))))));
         assert!(matches!(h.op(h.root), Op::Not(_)));
+    }
+
+    #[test]
+    fn folding_removes_atoms_that_never_hold() {
+        // AG (p -> EF q): with q never, EF q is false and the spec is AG ¬p; with p never too,
+        // it is true; without folding it keeps both fixpoints.
+        let spec = Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::EF(atom(1))))));
+        let plain = Formula::from_ctl(&spec);
+        assert_eq!(plain.nodes.iter().filter(|o| o.is_fixpoint()).count(), 2);
+        let (q_never, _) = Formula::from_ctls_folded(&[&spec], &|p| p == 1);
+        assert_eq!(q_never.nodes[..=q_never.root as usize].iter().filter(|o| o.is_fixpoint()).count(), 1);
+        assert!(!q_never.is_static(q_never.root));
+        let (both, _) = Formula::from_ctls_folded(&[&spec], &|_| true);
+        assert_eq!(both.op(both.root), Op::True);
+        // E[p U false], EG false, EX false are false; E[false U p] is p.
+        let eu = Ctl::EU(atom(0), atom(1));
+        let (f, _) = Formula::from_ctls_folded(&[&eu], &|p| p == 1);
+        assert!(matches!(f.op(f.root), Op::Not(t) if f.op(t) == Op::True));
+        let (g, _) = Formula::from_ctls_folded(&[&eu], &|p| p == 0);
+        assert_eq!(g.op(g.root), Op::Prop(1));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! label them all: pointwise for `¬ ∨ ∧`, one pass for `EX`, `labelByFixpoint` +
 //! `decideRemainingMaybes` for `EG`/`EU`.
 
+use super::context::Ctx;
 use super::formula::FId;
 use super::kb::PairId;
 use super::local::Core;
@@ -22,7 +23,7 @@ pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -
 pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
     let fm = core.fm;
     for f in fm.sub_dag(root) {
-        if fm.op(f).is_leaf() {
+        if fm.is_static(f) {
             continue;
         }
         let start = icc(f);
@@ -45,7 +46,7 @@ pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId)
             }
         } else {
             for p in xi {
-                let (s, ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());
+                let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
                 core.label_local(f, s, &ctx);
             }
         }
@@ -55,6 +56,7 @@ pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId)
 
 /// `collectContexts` (Alg. 3.2): the pairs of `f` reachable from `(init, ctx)`, in DFS order.
 fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Tern>) -> Vec<PairId> {
+    let ctx: Ctx = ctx.into();
     let mut xi = Vec::new();
     let mut seen: FxHashSet<PairId> = FxHashSet::default();
     let mut stack = vec![(init, ctx)];

@@ -11,6 +11,7 @@
 //! * FIX-3: before a call's context is used, every proper subformula of the context is decided
 //!   in the call's continuations (labelled fully in the caller if needed).
 
+use super::context::Ctx;
 use super::formula::{FId, Op};
 use super::kb::PairId;
 use super::local::Core;
@@ -66,7 +67,7 @@ fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
         .iter()
         .copied()
         .filter(|&p| {
-            let (c, x) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());
+            let (c, x): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
             !core.is_labeled(f, c, &x, false)
         })
         .collect();
@@ -86,7 +87,7 @@ fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
 /// Makes a pair that joins a fixpoint late ready for `decideRemainingMaybes` (Lemma 4.5.3):
 /// its direct subformulas fully labelled, its calls' continuations decided (FIX-3).
 fn prepare(core: &mut Core, f: FId, p: PairId) {
-    let (s, ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).to_vec());
+    let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
         let sub = core.fm.restrict(f, a, &ctx, e);
@@ -134,7 +135,11 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], m
         let covered = core.pairs_of(f, t, &cctx).iter().all(|p| xi.set.contains(p));
         if !covered && !is_labeled(core, f, t, &cctx, Mode::Partly) {
             stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || explore(core, xi, f, t, &cctx, Mode::Partly));
-            core.label_local(f, s, ctx);
+            // Retry only if the callee's entry got decided (otherwise the retry could at most
+            // see other callees decided meanwhile; the fixpoint reads those anyway).
+            if core.get(f, t, &cctx, 0).is_known() {
+                core.label_local(f, s, ctx);
+            }
         }
     }
 }

@@ -5,13 +5,16 @@
 //! Only `T`/`F` contexts are stored; lookups under an `M`-topped context join the stored twins
 //! (join rule 3.2), see `Core::resolve`. Values only ever move from `M` to `T`/`F`.
 
-use super::context::{Contexts, CtxId};
+use super::context::{Contexts, CtxId, pack};
 use super::formula::{FId, Formula};
 use super::tern::Tern;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashMap;
 
 pub type PairId = u32;
+
+/// The pairs one (possibly `M`-topped) context stands for: inline up to four.
+pub type PairList = smallvec::SmallVec<[PairId; 4]>;
 
 #[derive(Clone, Debug)]
 pub struct Pair {
@@ -26,17 +29,22 @@ pub struct Kb {
     pub ctxs: Contexts,
     pub pairs: Vec<Pair>,
     index: FxHashMap<(CtxId, ComponentId), PairId>,
+    /// The same for packed contexts, in one lookup: (node, component, packed context).
+    packed: FxHashMap<(FId, ComponentId, u64), PairId>,
     /// `checked[p]`: local labelling has run on pair `p` at least once (for statistics).
     pub checked: Vec<bool>,
 }
 
 impl Kb {
     pub fn new(fm: &Formula) -> Kb {
-        Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: Vec::new(), index: FxHashMap::default(), checked: Vec::new() }
+        Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: Vec::new(), index: FxHashMap::default(), packed: FxHashMap::default(), checked: Vec::new() }
     }
 
     /// The pair of a `T`/`F` context, if it was created.
     pub fn find(&self, f: FId, comp: ComponentId, ctx: &[Tern]) -> Option<PairId> {
+        if let Some(k) = pack(ctx) {
+            return self.packed.get(&(f, comp, k)).copied();
+        }
         let c = self.ctxs.lookup(f, ctx)?;
         self.index.get(&(c, comp)).copied()
     }
@@ -51,6 +59,9 @@ impl Kb {
         self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Tern::M; num_nodes] });
         self.checked.push(false);
         self.index.insert((c, comp), id);
+        if let Some(k) = pack(ctx) {
+            self.packed.insert((f, comp, k), id);
+        }
         id
     }
 

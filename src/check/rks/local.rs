@@ -13,21 +13,26 @@
 //! Writes under an `M`-topped context go to every `T`/`F` completion where still `M` (FIX-1).
 
 use super::RksStats;
-use super::context::{completions, has_inner_maybe, top_positions};
+use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe};
 use super::formula::{FId, Formula, Op};
-use super::kb::{Kb, PairId};
+use super::kb::{Kb, PairId, PairList};
 use super::tern::Tern;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::VecDeque;
+use smallvec::SmallVec;
+use std::cell::RefCell;
 
 /// How to read a node's values under one context.
 pub enum View {
     True,
     Prop(PropId),
+    /// A propositional node (no temporal operator below it): its values per component are
+    /// computed once, see [`Core::statics`].
+    Static(FId),
     /// The stored completions (all exist); values are joined.
-    Pairs(Vec<PairId>),
+    Pairs(PairList),
     Unknown,
 }
 
@@ -36,15 +41,17 @@ pub struct Core<'a> {
     pub fm: &'a Formula,
     pub kb: Kb,
     pub stats: RksStats,
+    /// `statics[g][s]`: where the propositional node `g` (not `⊤`, not an atom) holds in
+    /// component `s`; empty for the other nodes.
+    statics: Vec<Vec<FixedBitSet>>,
     /// Per component: `exit_of[n]` = exit index of node `n` or `u32::MAX`.
     exit_of: Vec<Vec<u32>>,
-    /// Callee pairs read by the current local check (back-pointers of the fixpoint).
-    reads: Vec<PairId>,
-    /// Per (caller pair, call): the last exact callee pair used (see [`MAX_ENUMERATED_MAYBES`]),
-    /// whose known values a refined callee context inherits.
-    links: FxHashMap<(PairId, NodeId), PairId>,
-    /// Inside a fixpoint's worklist, where a callee context without pairs must get them.
-    in_fixpoint: bool,
+    /// Per component: the locations some call returns to (the only own locations a pair's
+    /// call contexts read).
+    return_locs: Vec<FixedBitSet>,
+    /// Per caller pair, per call: the last exact callee pair used (see
+    /// [`MAX_ENUMERATED_MAYBES`]), whose known values a refined callee context inherits.
+    links: Vec<SmallVec<[(NodeId, PairId); 2]>>,
     /// Contexts with more `M` tops than this are stored as they are ([`MAX_ENUMERATED_MAYBES`]
     /// by default; tests lower it to exercise ternary contexts on small models).
     pub max_enumerated_maybes: usize,
@@ -57,10 +64,31 @@ pub struct Core<'a> {
 /// the known values of the coarser one.
 pub const MAX_ENUMERATED_MAYBES: usize = 4;
 
+/// Fixpoint rounds with at least this many pairs compute their passes in parallel.
+pub const PARALLEL_ROUND: usize = 64;
+
+/// Values per location of one component, inline for small components.
+pub type Vals = SmallVec<[Tern; 64]>;
+
+/// What one local pass deduced (not yet written).
+#[derive(Default)]
+pub struct LocalPass {
+    /// The deduced value per location (`M`: nothing deduced).
+    pub new: Vals,
+    /// Callee pairs read at the calls (back-pointers of the fixpoint).
+    pub reads: SmallVec<[PairId; 8]>,
+    /// Per call, the exact callee pair it read.
+    pub links: SmallVec<[(NodeId, PairId); 4]>,
+    /// Some call's callee context (with no inner `M`) has no pairs yet.
+    pub missing: bool,
+}
+
 #[derive(Clone, Copy, Default)]
 pub struct Change {
     pub any: bool,
     pub entry: bool,
+    /// A location some call returns to changed (the pair's call contexts may have changed).
+    pub returns: bool,
 }
 
 impl<'a> Core<'a> {
@@ -76,7 +104,22 @@ impl<'a> Core<'a> {
                 v
             })
             .collect();
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), exit_of, reads: Vec::new(), links: FxHashMap::default(), in_fixpoint: false, max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
+        let statics = static_labels(rks, fm);
+        let return_locs = rks
+            .components
+            .iter()
+            .map(|c| {
+                let mut b = FixedBitSet::with_capacity(c.num_nodes as usize);
+                for &x in &c.calls {
+                    let t = c.call_target[x as usize] as usize;
+                    for k in 0..rks.components[t].exits.len() {
+                        b.extend(c.returns(x, k).iter().map(|&r| r as usize));
+                    }
+                }
+                b
+            })
+            .collect();
+        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, return_locs, links: Vec::new(), max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -94,40 +137,35 @@ impl<'a> Core<'a> {
         match self.fm.op(g) {
             Op::True => View::True,
             Op::Prop(p) => View::Prop(p),
+            _ if self.fm.is_static(g) => View::Static(g),
             _ => {
                 let e = self.exits(s);
                 if has_inner_maybe(self.fm, g, ctx, e) {
                     return View::Unknown;
                 }
-                let mut ps = Vec::new();
-                let maybes = self.top_maybes(g, s, ctx);
-                if maybes > self.max_enumerated_maybes {
+                let maybes = count_top_maybes(self.fm, g, ctx, e);
+                if maybes == 0 || maybes > self.max_enumerated_maybes {
                     return match self.kb.find(g, s, ctx) {
-                        Some(p) => View::Pairs(vec![p]),
+                        Some(p) => View::Pairs(PairList::from_slice(&[p])),
                         None => View::Unknown,
                     };
                 }
-                if maybes > 0 {
-                    for c in completions(self.fm, g, ctx, e) {
-                        match self.kb.find(g, s, &c) {
-                            Some(p) => ps.push(p),
-                            None => return View::Unknown,
-                        }
+                let mut ps = PairList::new();
+                let all = each_completion(self.fm, g, ctx, e, |c| match self.kb.find(g, s, c) {
+                    Some(p) => {
+                        ps.push(p);
+                        true
                     }
-                } else {
-                    match self.kb.find(g, s, ctx) {
-                        Some(p) => ps.push(p),
-                        None => return View::Unknown,
-                    }
-                }
-                View::Pairs(ps)
+                    None => false,
+                });
+                if all { View::Pairs(ps) } else { View::Unknown }
             }
         }
     }
 
     /// Number of `M`s at `g`'s own top positions in `ctx`.
     pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> usize {
-        top_positions(self.fm, g, self.exits(s)).filter(|&i| ctx[i] == Tern::M).count()
+        count_top_maybes(self.fm, g, ctx, self.exits(s))
     }
 
     /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
@@ -139,6 +177,7 @@ impl<'a> Core<'a> {
         match v {
             View::True => Tern::T,
             View::Prop(p) => Tern::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
+            View::Static(g) => Tern::from_bool(self.statics[*g as usize][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
                 let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
                 let first = it.next().unwrap_or(Tern::M);
@@ -155,20 +194,35 @@ impl<'a> Core<'a> {
     /// The context of `f` under which call `c` of component `s` (itself under `ctx`) calls its
     /// target: per exit `k` of the target and per node `g` of `deps(f)`, the disjunction over the
     /// continuations of exit `k` of `g`'s value there (an empty continuation set gives `F`).
-    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Ctx {
+        let views = self.dep_views(f, s, ctx, None);
+        self.cc_from(&views, s, c, f)
+    }
+
+    /// How to read each node of `deps(f)` in component `s` under `f`'s context `ctx` (the same
+    /// for every call of `s`); `own`: the pairs of `(f, s, ctx)` when already known.
+    fn dep_views(&self, f: FId, s: ComponentId, ctx: &[Tern], own: Option<&[PairId]>) -> SmallVec<[View; 4]> {
+        let es = self.exits(s);
+        self.fm.deps[f as usize]
+            .iter()
+            .map(|&g| match own {
+                Some(ps) if g == f => View::Pairs(PairList::from_slice(ps)),
+                _ => self.resolve(g, s, &self.fm.restrict(f, g, ctx, es)),
+            })
+            .collect()
+    }
+
+    /// [`Core::cc`] from the views of `deps(f)` in the caller.
+    fn cc_from(&self, views: &[View], s: ComponentId, c: NodeId, f: FId) -> Ctx {
         let comp = self.comp(s);
-        let t = comp.call_target[c as usize];
-        let (et, es) = (self.exits(t), self.exits(s));
-        let d = &self.fm.deps[f as usize];
-        let w = d.len();
-        let mut out = vec![Tern::F; et * w];
-        for (i, &g) in d.iter().enumerate() {
-            let sub = self.fm.restrict(f, g, ctx, es);
-            let view = self.resolve(g, s, &sub);
+        let et = self.exits(comp.call_target[c as usize]);
+        let w = self.fm.width(f);
+        let mut out: Ctx = smallvec::smallvec![Tern::F; et * w];
+        for (i, view) in views.iter().enumerate() {
             for k in 0..et {
                 let mut v = Tern::F;
                 for &r in comp.returns(c, k) {
-                    v = v.or(self.val(&view, s, r));
+                    v = v.or(self.val(view, s, r));
                     if v == Tern::T {
                         break;
                     }
@@ -179,32 +233,46 @@ impl<'a> Core<'a> {
         out
     }
 
-    /// Value of `f` at the entry of the target of call `c`, recording the callee pairs read.
-    /// A callee context without pairs (refined during a fixpoint) gets them, inheriting what
-    /// the previous callee pair of this call knew when that one is coarser.
-    fn call_value(&mut self, caller: PairId, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Tern {
-        let t = self.comp(s).call_target[c as usize];
-        let cctx = self.cc(s, c, f, ctx);
-        let mut view = self.resolve(f, t, &cctx);
-        if self.in_fixpoint && matches!(view, View::Unknown) && !has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
-            // A context refined during a fixpoint: its pair(s) start from the previous callee's.
-            let src = self.links.get(&(caller, c)).copied();
+    /// The last exact callee pair read by call `c` of `caller`.
+    fn link(&self, caller: PairId, c: NodeId) -> Option<PairId> {
+        self.links.get(caller as usize)?.iter().find(|&&(x, _)| x == c).map(|&(_, q)| q)
+    }
+
+    fn set_links(&mut self, caller: PairId, links: &[(NodeId, PairId)]) {
+        if links.is_empty() {
+            return;
+        }
+        if self.links.len() <= caller as usize {
+            self.links.resize_with(self.kb.pairs.len().max(caller as usize + 1), SmallVec::new);
+        }
+        let mine = &mut self.links[caller as usize];
+        for &(c, q) in links {
+            match mine.iter_mut().find(|(x, _)| *x == c) {
+                Some(slot) => slot.1 = q,
+                None => mine.push((c, q)),
+            }
+        }
+    }
+
+    /// Gives every call of pair `caller` (of `f` in `s` under `ctx`) whose callee context has no
+    /// pairs yet (a context refined during a fixpoint) its pair(s), which start from what the
+    /// previous callee pair of this call knew when that one is coarser.
+    fn create_refined_callees(&mut self, caller: PairId, s: ComponentId, f: FId, ctx: &[Tern], targets: &[PairId]) {
+        let comp = self.comp(s);
+        let views = self.dep_views(f, s, ctx, Some(targets));
+        for &c in &comp.calls {
+            let t = comp.call_target[c as usize];
+            let cctx = self.cc_from(&views, s, c, f);
+            if !matches!(self.resolve(f, t, &cctx), View::Unknown) || has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
+                continue;
+            }
+            let src = self.link(caller, c);
             let e = self.exits(t);
             let ctxs = if self.is_exact_ternary(f, t, &cctx) { vec![cctx.clone()] } else { completions(self.fm, f, &cctx, e) };
             for x in ctxs {
                 self.pair_inheriting(f, t, &x, src);
             }
-            view = self.resolve(f, t, &cctx);
         }
-        if let View::Pairs(ps) = &view
-            && ps.len() == 1
-        {
-            self.links.insert((caller, c), ps[0]);
-        }
-        if let View::Pairs(ps) = &view {
-            self.reads.extend_from_slice(ps);
-        }
-        self.val(&view, t, 0)
     }
 
     /// The pair of a stored context `ctx`, created if new; if `source`'s context is coarser
@@ -233,7 +301,7 @@ impl<'a> Core<'a> {
     pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Tern], fully: bool) -> bool {
         let view = self.resolve(f, s, ctx);
         match view {
-            View::True | View::Prop(_) => true,
+            View::True | View::Prop(_) | View::Static(_) => true,
             View::Unknown => false,
             View::Pairs(_) => {
                 let comp = self.comp(s);
@@ -245,38 +313,47 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// The stored completions of `ctx`, created if new. Empty for leaves.
-    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> Vec<PairId> {
-        if self.fm.op(f).is_leaf() {
-            return Vec::new();
+    /// The stored completions of `ctx`, created if new. Empty for propositional nodes.
+    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> PairList {
+        let mut out = PairList::new();
+        if self.fm.is_static(f) {
+            return out;
         }
         let e = self.exits(s);
         let n = self.comp(s).num_nodes as usize;
         if self.is_exact_ternary(f, s, ctx) {
-            return vec![self.kb.find_or_create(f, s, ctx, n)];
+            out.push(self.kb.find_or_create(f, s, ctx, n));
+            return out;
         }
-        completions(self.fm, f, ctx, e).iter().map(|c| self.kb.find_or_create(f, s, c, n)).collect()
+        let (fm, kb) = (self.fm, &mut self.kb);
+        each_completion(fm, f, ctx, e, |c| {
+            out.push(kb.find_or_create(f, s, c, n));
+            true
+        });
+        out
     }
 
     /// One local labelling pass of `f` in component `s` under `ctx` (Alg. 4.4). Contexts with
     /// an inner `M` are not labelled (FIX-3).
     pub fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> Change {
         let e = self.exits(s);
-        if self.fm.op(f).is_leaf() || has_inner_maybe(self.fm, f, ctx, e) {
+        if self.fm.is_static(f) || has_inner_maybe(self.fm, f, ctx, e) {
             return Change::default();
         }
         let targets = self.pairs_of(f, s, ctx);
-        self.stats.local_checks += 1;
-        for &p in &targets {
-            if !self.kb.checked[p as usize] {
-                self.kb.checked[p as usize] = true;
-                self.stats.context_pairs_checked += 1;
-            }
-        }
+        let pass = self.compute_local(f, s, ctx, &targets);
+        self.apply_local(&targets, &pass)
+    }
+
+    /// The values one local pass of the pairs `targets` (of `f` in `s` under `ctx`) deduces,
+    /// without writing them: a function of the knowledge base only.
+    pub fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId]) -> LocalPass {
         let comp = self.comp(s);
+        let e = self.exits(s);
         let n = comp.num_nodes as usize;
         let fm = self.fm;
-        let new: Vec<Tern> = match fm.op(f) {
+        let mut pass = LocalPass::default();
+        pass.new = match fm.op(f) {
             Op::Not(a) => {
                 let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
                 (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
@@ -293,31 +370,50 @@ impl<'a> Core<'a> {
                     .collect()
             }
             Op::EX(a) => self.label_ex(f, a, s, ctx),
-            Op::EG(_) | Op::EU(..) => self.deduce(f, s, ctx, &targets),
-            Op::True | Op::Prop(_) => unreachable!("leaves are never stored"),
+            Op::EG(_) | Op::EU(..) => self.deduce(f, s, ctx, targets, &mut pass),
+            Op::True | Op::Prop(_) => unreachable!("propositional nodes are never stored"),
         };
+        pass
+    }
+
+    /// Writes a pass's values where the pairs `targets` still have `M`, records the callee
+    /// pairs its calls read, and counts it.
+    fn apply_local(&mut self, targets: &[PairId], pass: &LocalPass) -> Change {
+        self.stats.local_checks += 1;
+        for &p in targets {
+            if !self.kb.checked[p as usize] {
+                self.kb.checked[p as usize] = true;
+                self.stats.context_pairs_checked += 1;
+            }
+        }
+        if let Some(&first) = targets.first() {
+            self.set_links(first, &pass.links);
+        }
         let mut ch = Change::default();
-        for &p in &targets {
-            let vals = &mut self.kb.pairs[p as usize].vals;
-            for l in 0..n {
-                if new[l].is_known() && vals[l] == Tern::M && !comp.is_call(l as NodeId) {
-                    vals[l] = new[l];
+        for &p in targets {
+            let pair = &mut self.kb.pairs[p as usize];
+            let comp = &self.rks.components[pair.comp as usize];
+            let rets = &self.return_locs[pair.comp as usize];
+            for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
+                if x.is_known() && *v == Tern::M && !comp.is_call(l as NodeId) {
+                    *v = x;
                     ch.any = true;
                     ch.entry |= l == 0;
+                    ch.returns |= rets.contains(l);
                 }
             }
         }
         ch
     }
 
-    fn label_ex(&mut self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vec<Tern> {
+    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vals {
         let comp = self.comp(s);
         let e = self.exits(s);
         let w = self.fm.width(f);
         let pos = self.fm.deps[f as usize].binary_search(&a).expect("the child of EX is in its deps");
         let sub = self.fm.restrict(f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
-        let mut out = vec![Tern::M; comp.num_nodes as usize];
+        let mut out: Vals = smallvec::smallvec![Tern::M; comp.num_nodes as usize];
         for l in 0..comp.num_nodes {
             if comp.is_call(l) {
                 continue;
@@ -346,7 +442,7 @@ impl<'a> Core<'a> {
     }
 
     /// Incremental `deduceLabels` (Alg. 4.5) for `EG ψ` / `E[ψ U χ]`.
-    fn deduce(&mut self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId]) -> Vec<Tern> {
+    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId], pass: &mut LocalPass) -> Vals {
         let fm = self.fm;
         let comp = self.comp(s);
         let n = comp.num_nodes as usize;
@@ -359,13 +455,13 @@ impl<'a> Core<'a> {
         };
         let vpsi = self.resolve(psi, s, &fm.restrict(f, psi, ctx, e));
         let vchi = chi.map(|b| self.resolve(b, s, &fm.restrict(f, b, ctx, e)));
-        let cur = View::Pairs(targets.to_vec());
-        let mut psi_t = FixedBitSet::with_capacity(n);
-        let mut psi_tm = FixedBitSet::with_capacity(n);
-        let mut seed_t = FixedBitSet::with_capacity(n);
-        let mut seed_tm = FixedBitSet::with_capacity(n);
-        let mut known_t = FixedBitSet::with_capacity(n);
-        let mut known_f = FixedBitSet::with_capacity(n);
+        let cur = View::Pairs(PairList::from_slice(targets));
+        let mut psi_t = bits(n);
+        let mut psi_tm = bits(n);
+        let mut seed_t = bits(n);
+        let mut seed_tm = bits(n);
+        let mut known_t = bits(n);
+        let mut known_f = bits(n);
         for l in 0..n as NodeId {
             if comp.is_call(l) {
                 continue;
@@ -383,12 +479,27 @@ impl<'a> Core<'a> {
             }
         }
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
-        let mut call_val = vec![Tern::F; n];
-        for &c in &comp.calls {
-            call_val[c as usize] = self.call_value(targets[0], s, c, f, ctx);
+        let mut call_val: Vals = smallvec::smallvec![Tern::F; n];
+        if !comp.calls.is_empty() {
+            let views = self.dep_views(f, s, ctx, Some(targets));
+            for &c in &comp.calls {
+                let t = comp.call_target[c as usize];
+                let cctx = self.cc_from(&views, s, c, f);
+                let view = self.resolve(f, t, &cctx);
+                match &view {
+                    View::Pairs(ps) => {
+                        if ps.len() == 1 {
+                            pass.links.push((c, ps[0]));
+                        }
+                        pass.reads.extend_from_slice(ps);
+                    }
+                    _ => pass.missing |= !has_inner_maybe(fm, f, &cctx, self.exits(t)),
+                }
+                call_val[c as usize] = self.val(&view, t, 0);
+            }
         }
-        let mut anchor_t = FixedBitSet::with_capacity(n);
-        let mut anchor_tm = FixedBitSet::with_capacity(n);
+        let mut anchor_t = bits(n);
+        let mut anchor_tm = bits(n);
         for l in 0..n as NodeId {
             if comp.is_call(l) {
                 continue;
@@ -410,18 +521,18 @@ impl<'a> Core<'a> {
             anchor_tm.set(l as usize, best != Tern::F);
         }
         let (sure, possible) = if chi.is_some() {
-            (
-                until_set(comp, &seed_t, &psi_t, &anchor_t),
-                until_set(comp, &seed_tm, &psi_tm, &anchor_tm),
-            )
+            (until_set(comp, seed_t, &psi_t, &anchor_t), until_set(comp, seed_tm, &psi_tm, &anchor_tm))
         } else {
-            let mut cand_t = psi_t.clone();
+            let mut cand_t = copy_bits(&psi_t);
             cand_t.union_with(&known_t);
-            let mut cand_tm = psi_tm;
+            let mut cand_tm = copy_bits(&psi_tm);
             cand_tm.difference_with(&known_f);
-            (globally_set(comp, cand_t, &anchor_t, &known_t), globally_set(comp, cand_tm, &anchor_tm, &FixedBitSet::with_capacity(n)))
+            let none = bits(n);
+            let sets = (globally_set(comp, cand_t, &anchor_t, &known_t), globally_set(comp, cand_tm, &anchor_tm, &none));
+            release([seed_t, seed_tm, none]);
+            sets
         };
-        (0..n)
+        let out = (0..n)
             .map(|l| {
                 if sure.contains(l) {
                     Tern::T
@@ -431,7 +542,9 @@ impl<'a> Core<'a> {
                     Tern::M
                 }
             })
-            .collect()
+            .collect();
+        release([sure, possible, psi_t, psi_tm, known_t, known_f, anchor_t, anchor_tm]);
+        out
     }
 
     /// `labelByFixpoint` (Alg. 3.4) on the pairs `xi` of the fixpoint operator `f`, with a
@@ -448,48 +561,78 @@ impl<'a> Core<'a> {
         self.stats.fixpoint_rounds += 1;
         let mut set: Vec<PairId> = xi.to_vec();
         let mut index: FxHashMap<PairId, usize> = set.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-        let mut queue: VecDeque<usize> = (0..set.len()).collect();
+        let mut queue: Vec<usize> = (0..set.len()).collect();
         let mut queued = vec![true; set.len()];
         let mut dependents: FxHashMap<PairId, Vec<usize>> = FxHashMap::default();
         let mut known_dep: FxHashSet<(PairId, usize)> = FxHashSet::default();
-        let outer = self.in_fixpoint;
-        while let Some(i) = queue.pop_front() {
-            queued[i] = false;
-            let p = set[i];
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
-            self.reads.clear();
-            self.in_fixpoint = true;
-            let ch = self.label_local(f, s, &ctx);
-            self.in_fixpoint = outer;
-            let mut wake = Vec::new();
-            for r in std::mem::take(&mut self.reads) {
-                let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
-                if !needed {
-                    continue;
-                }
-                if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(r) {
-                    slot.insert(set.len());
-                    set.push(r);
-                    queued.push(false);
-                    wake.push(set.len() - 1);
-                    prepare(self, r);
-                }
-                if known_dep.insert((r, i)) {
-                    dependents.entry(r).or_default().push(i);
-                }
+        let mut wake = Vec::new();
+        // Pairs written in the current round: a pass that read one of them may have read it
+        // before the write, so it runs again.
+        let mut written: FxHashSet<PairId> = FxHashSet::default();
+        while !queue.is_empty() {
+            // One round: every queued pair, in index order, computed from the knowledge base as
+            // it was at the start of the round (in parallel when the round is large: the passes
+            // only read), then written and its dependents woken in index order. The schedule
+            // does not depend on the thread count.
+            let mut round = std::mem::take(&mut queue);
+            round.sort_unstable();
+            for &i in &round {
+                queued[i] = false;
             }
-            if ch.any && !self.comp(s).calls.is_empty() {
-                wake.push(i); // its call contexts read its own return locations
-            }
-            if ch.entry
-                && let Some(ds) = dependents.get(&p)
-            {
-                wake.extend_from_slice(ds);
-            }
-            for j in wake {
-                if !queued[j] {
-                    queued[j] = true;
-                    queue.push_back(j);
+            written.clear();
+            let this = &*self;
+            let compute = |&i: &usize| {
+                let p = set[i];
+                let (s, ctx) = (this.kb.pairs[p as usize].comp, this.kb.ctx_of(p));
+                (!has_inner_maybe(this.fm, f, ctx, this.exits(s))).then(|| this.compute_local(f, s, ctx, &[p]))
+            };
+            let passes: Vec<Option<LocalPass>> =
+                if round.len() >= PARALLEL_ROUND { round.par_iter().map(compute).collect() } else { round.iter().map(compute).collect() };
+            for (&i, pass) in round.iter().zip(passes) {
+                let Some(mut pass) = pass else { continue };
+                let p = set[i];
+                let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
+                if pass.missing {
+                    // Refined callee contexts get their pairs, then the pass is redone.
+                    self.create_refined_callees(p, s, f, &ctx, &[p]);
+                    pass = self.compute_local(f, s, &ctx, &[p]);
+                }
+                let ch = self.apply_local(&[p], &pass);
+                if ch.any {
+                    written.insert(p);
+                }
+                for &r in &pass.reads {
+                    if written.contains(&r) && r != p {
+                        wake.push(i);
+                    }
+                    let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
+                    if !needed {
+                        continue;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(r) {
+                        slot.insert(set.len());
+                        set.push(r);
+                        queued.push(false);
+                        wake.push(set.len() - 1);
+                        prepare(self, r);
+                    }
+                    if known_dep.insert((r, i)) {
+                        dependents.entry(r).or_default().push(i);
+                    }
+                }
+                if ch.returns {
+                    wake.push(i); // its call contexts read its own return locations
+                }
+                if ch.entry
+                    && let Some(ds) = dependents.get(&p)
+                {
+                    wake.extend_from_slice(ds);
+                }
+                for j in wake.drain(..) {
+                    if !queued[j] {
+                        queued[j] = true;
+                        queue.push(j);
+                    }
                 }
             }
         }
@@ -524,7 +667,7 @@ impl<'a> Core<'a> {
     /// fixpoint set (roots are always visited), and for each visited (pair, call) the pairs its
     /// context reads.
     #[allow(clippy::type_complexity)]
-    fn live_pairs(&mut self, f: FId, roots: &[PairId], set: &FxHashMap<PairId, usize>) -> (Vec<PairId>, FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+    fn live_pairs(&mut self, f: FId, roots: &[PairId], set: &FxHashMap<PairId, usize>) -> (Vec<PairId>, FxHashMap<(PairId, NodeId), PairList>) {
         let mut seen: FxHashSet<PairId> = FxHashSet::default();
         let mut order = Vec::new();
         let mut refs = FxHashMap::default();
@@ -534,7 +677,7 @@ impl<'a> Core<'a> {
                 continue;
             }
             order.push(p);
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];
@@ -555,12 +698,12 @@ impl<'a> Core<'a> {
     /// After `decideRemainingMaybes`: every call of a live pair whose context is now `T`/`F`
     /// (it was an exact ternary context during the fixpoint) gets a pair with all values,
     /// copied from the coarser pair it read, and so on through the new pairs' calls.
-    fn close_refined_calls(&mut self, f: FId, live: &[PairId], refs: &FxHashMap<(PairId, NodeId), Vec<PairId>>) {
+    fn close_refined_calls(&mut self, f: FId, live: &[PairId], refs: &FxHashMap<(PairId, NodeId), PairList>) {
         // (pair, live pair whose calls' old contexts are coarser than this pair's)
         let mut stack: Vec<(PairId, PairId)> = live.iter().map(|&p| (p, p)).collect();
         let mut done: FxHashSet<PairId> = live.iter().copied().collect();
         while let Some((p, like)) = stack.pop() {
-            let (s, ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).to_vec());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];
@@ -594,13 +737,104 @@ impl<'a> Core<'a> {
     }
 }
 
+/// Per node, the locations of each component where the node holds if it is propositional
+/// (and not `⊤` or an atom, which are read straight off the labels); empty otherwise.
+fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedBitSet>> {
+    let mut out: Vec<Vec<FixedBitSet>> = vec![Vec::new(); fm.nodes.len()];
+    for f in 0..fm.nodes.len() {
+        let op = fm.nodes[f];
+        if !fm.is_static(f as FId) || matches!(op, Op::True | Op::Prop(_)) {
+            continue;
+        }
+        let per_comp = rks
+            .components
+            .iter()
+            .enumerate()
+            .map(|(s, comp)| {
+                let n = comp.num_nodes as usize;
+                let bits = |g: FId| -> FixedBitSet {
+                    match fm.nodes[g as usize] {
+                        Op::True => {
+                            let mut b = FixedBitSet::with_capacity(n);
+                            b.insert_range(..);
+                            b
+                        }
+                        Op::Prop(p) => {
+                            let mut b = comp.props.get(p as usize).cloned().unwrap_or_default();
+                            b.grow(n);
+                            b
+                        }
+                        _ => out[g as usize][s].clone(),
+                    }
+                };
+                let mut b = match op {
+                    Op::Not(a) => {
+                        let mut b = bits(a);
+                        b.toggle_range(..);
+                        b
+                    }
+                    Op::Or(a, c) => {
+                        let mut b = bits(a);
+                        b.union_with(&bits(c));
+                        b
+                    }
+                    Op::And(a, c) => {
+                        let mut b = bits(a);
+                        b.intersect_with(&bits(c));
+                        b
+                    }
+                    _ => unreachable!("temporal operators are not propositional"),
+                };
+                b.grow(n);
+                b
+            })
+            .collect();
+        out[f] = per_comp;
+    }
+    out
+}
+
+thread_local! {
+    /// Bitsets released by [`Core::deduce`] for reuse (per thread: passes run in parallel).
+    static BITS: RefCell<Vec<FixedBitSet>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty bitset for `n` locations (it may be longer; the extra bits stay clear).
+fn bits(n: usize) -> FixedBitSet {
+    match BITS.with(|pool| pool.borrow_mut().pop()) {
+        Some(mut b) => {
+            b.clear();
+            b.grow(n);
+            b
+        }
+        None => FixedBitSet::with_capacity(n),
+    }
+}
+
+fn copy_bits(src: &FixedBitSet) -> FixedBitSet {
+    let mut b = bits(src.len());
+    b.union_with(src);
+    b
+}
+
+fn release<const K: usize>(sets: [FixedBitSet; K]) {
+    BITS.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        if pool.len() < 64 {
+            pool.extend(sets);
+        }
+    });
+}
+
 /// Least fixpoint `μZ. seed ∨ (allowed ∧ (anchor ∨ EX Z))` over the locations of `comp`.
-fn until_set(comp: &Component, seed: &FixedBitSet, allowed: &FixedBitSet, anchor: &FixedBitSet) -> FixedBitSet {
-    let mut set = seed.clone();
-    let mut a = allowed.clone();
-    a.intersect_with(anchor);
-    set.union_with(&a);
-    let mut stack: Vec<NodeId> = set.ones().map(|x| x as NodeId).collect();
+fn until_set(comp: &Component, seed: FixedBitSet, allowed: &FixedBitSet, anchor: &FixedBitSet) -> FixedBitSet {
+    let mut set = seed;
+    for l in allowed.ones() {
+        if anchor.contains(l) {
+            set.insert(l);
+        }
+    }
+    let mut stack: SmallVec<[NodeId; 64]> = set.ones().map(|x| x as NodeId).collect();
     while let Some(l) = stack.pop() {
         for &p in comp.pred.neighbours(l) {
             if !set.contains(p as usize) && allowed.contains(p as usize) && !comp.is_call(p) {

@@ -87,7 +87,7 @@ pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: Compo
 
 /// Checks `formula` at the initial configuration of component `initial`.
 pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
-    let fm = Formula::from_ctl(formula);
+    let fm = formula_dag(rks, &[formula], opts).0;
     let mut core = Core::new(rks, &fm);
     check_in(&mut core, fm.root, initial, formula, opts)
 }
@@ -115,6 +115,23 @@ fn check_in(core: &mut Core, root: FId, initial: ComponentId, formula: &Ctl<Prop
     RksResult { holds, stats, trace }
 }
 
+/// The formula DAG of `ctls`. Without traces, atoms that label no location of `rks` are folded
+/// to `false` (the traces follow the spec's own shape, so they keep it).
+fn formula_dag(rks: &RecursiveKripkeStructure, ctls: &[&Ctl<PropId>], opts: &RksOptions) -> (Formula, Vec<FId>) {
+    if opts.want_trace {
+        return Formula::from_ctls(ctls);
+    }
+    let mut labelled = vec![false; rks.prop_names.len()];
+    for comp in &rks.components {
+        for &p in comp.props.ids() {
+            if let Some(l) = labelled.get_mut(p as usize) {
+                *l = true; // `Labels` keeps only non-empty sets
+            }
+        }
+    }
+    Formula::from_ctls_folded(ctls, &|p| !labelled.get(p as usize).copied().unwrap_or(false))
+}
+
 /// Specs per shared knowledge base in [`check_many`]. Fixed, so that the work split (and hence
 /// every statistic) does not depend on the number of threads.
 pub const SPECS_PER_BATCH: usize = 32;
@@ -130,7 +147,7 @@ pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<Pro
         .par_chunks(SPECS_PER_BATCH)
         .map(|batch| {
             let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
-            let (fm, roots) = Formula::from_ctls(&ctls);
+            let (fm, roots) = formula_dag(rks, &ctls, opts);
             let mut core = Core::new(rks, &fm);
             batch.iter().zip(roots).map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
         })

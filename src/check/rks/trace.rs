@@ -6,17 +6,18 @@
 //! every reachable pair, so each step's truth values are those of the real configuration:
 //!
 //! * `EX ψ`: the initial configuration and a successor satisfying `ψ`;
-//! * `E[ψ U χ]` (and `EF`, `AG`'s dual): a path found breadth-first over configurations
-//!   satisfying `ψ` and the formula, ending where `χ` holds; configurations with the same
-//!   (component, node, context) behave alike, so only the first of them is expanded and the
-//!   search is finite;
+//! * `E[ψ U χ]` (and `EF`, `AG`'s dual): a shortest run through configurations satisfying `ψ`
+//!   to one satisfying `χ`, built from per-pair summaries in time near-linear in the labelled
+//!   locations ([`until`]); it exists whenever the formula holds;
 //! * `EG ψ` (and `AF`'s dual): a lasso. The walk stays on configurations satisfying `EG ψ`;
 //!   it stops at the first position `j` that repeats the (component, node, context) of an
 //!   earlier position `i` whose stack the walk never popped since. The part `i..j` then repeats
 //!   forever; if `j`'s stack is deeper, each repetition pushes the same frames again
 //!   ([`RksTrace::loop_push`]): a loop through recursion.
 //!
-//! Searches are capped at [`SEARCH_LIMIT`] configurations; beyond it no trace is returned.
+//! The lasso walk is capped at [`SEARCH_LIMIT`] configurations; beyond it no trace is returned.
+//! Witnesses of `E[U]` have no search cap; only one longer than [`until::MAX_TRACE_STEPS`]
+//! steps is not materialised.
 
 use super::formula::{FId, Formula, Op};
 use super::local::Core;
@@ -24,9 +25,11 @@ use super::tern::Tern;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::syntax::ast::TerminationRule;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
-/// Configurations explored at most while building one trace.
+pub mod until;
+
+/// Length at most of the walk that looks for an `EG` lasso.
 pub const SEARCH_LIMIT: usize = 200_000;
 
 /// One configuration of a run.
@@ -80,7 +83,10 @@ pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>,
             let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tern::T)?;
             (vec![start, next], None, Vec::new())
         }
-        Op::EU(a, b) => (w.until_path(a, b, start)?, None, Vec::new()),
+        Op::EU(a, b) => {
+            let steps = until::UntilSearch::run(&g, goal, a, b, init, icc(goal))?;
+            return Some(RksTrace { counterexample, steps, loop_start: None, loop_push: Vec::new() });
+        }
         Op::EG(_) => {
             let (steps, i, push) = w.lasso(start)?;
             (steps, Some(i), push)
@@ -166,62 +172,13 @@ impl Walker<'_, '_> {
                     let mut stack = c.stack.clone();
                     stack.push((c.comp, x));
                     let mut ctxs = c.ctxs.clone();
-                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")));
+                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")).to_vec());
                     Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }
                 } else {
                     Conf { node: x, ..c.clone() }
                 }
             })
             .collect()
-    }
-
-    /// A path through configurations satisfying `a` and the goal to one satisfying `b`: first
-    /// breadth-first expanding one configuration per key (finite, fast, but it may miss a
-    /// witness that returns into another caller than the expanded one), then plainly
-    /// breadth-first (complete, capped). Every path found is a real run.
-    fn until_path(&self, a: FId, b: FId, start: Conf) -> Option<Vec<Conf>> {
-        self.until_bfs(a, b, start.clone(), true).or_else(|| self.until_bfs(a, b, start, false))
-    }
-
-    fn until_bfs(&self, a: FId, b: FId, start: Conf, by_key: bool) -> Option<Vec<Conf>> {
-        let mut nodes: Vec<(Conf, usize)> = vec![(start.clone(), usize::MAX)];
-        let mut seen_keys: FxHashSet<(ComponentId, NodeId, bool, Vec<Tern>)> = FxHashSet::default();
-        let mut seen_confs: FxHashSet<Conf> = FxHashSet::default();
-        let mut first_visit = |c: &Conf| {
-            if by_key {
-                let (x, y, z, w) = c.key();
-                seen_keys.insert((x, y, z, w.to_vec()))
-            } else {
-                seen_confs.insert(c.clone())
-            }
-        };
-        first_visit(&start);
-        let mut head = 0;
-        while head < nodes.len() {
-            let c = nodes[head].0.clone();
-            if self.value(b, &c) == Tern::T {
-                let mut path = vec![c];
-                let mut i = nodes[head].1;
-                while i != usize::MAX {
-                    path.push(nodes[i].0.clone());
-                    i = nodes[i].1;
-                }
-                path.reverse();
-                return Some(path);
-            }
-            if self.value(a, &c) == Tern::T {
-                for n in self.succs(&c) {
-                    if nodes.len() >= SEARCH_LIMIT {
-                        return None;
-                    }
-                    if self.value(self.goal, &n) == Tern::T && first_visit(&n) {
-                        nodes.push((n, head));
-                    }
-                }
-            }
-            head += 1;
-        }
-        None
     }
 
     /// Returns (steps, loop start, frames pushed per repetition).

@@ -15,7 +15,9 @@
 //!   (copy, node) that repeats one whose stack the walk has not popped since; if the stack grew,
 //!   each repetition pushes the same frames again (`loop_push`).
 //!
-//! Searches are capped at [`SEARCH_LIMIT`] configurations; beyond it no trace is returned.
+//! Searches are capped at [`SEARCH_LIMIT`] configurations and [`FRAME_BUDGET`] stored stack
+//! frames; beyond either no trace is returned (the ranked search then falls back to the
+//! breadth-first one, which explores shallow stacks first).
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model};
@@ -28,6 +30,12 @@ use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 pub const SEARCH_LIMIT: usize = 200_000;
+/// Stack frames stored at most by one search, summed over its configurations (8 bytes each).
+/// Recursion makes every configuration of a descent distinct by its stack, so a count of
+/// configurations alone lets memory grow with their square (a depth-first descent into
+/// `a0 → call A → a0 → …` took 19 GB before this bound). A legitimate witness `d` calls deep
+/// stores about `d²/2` frames (its steps carry their stacks), so this allows `d` ≈ 5,600.
+pub const FRAME_BUDGET: usize = 16_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Conf {
@@ -172,6 +180,7 @@ impl Walker<'_, '_> {
         let rank_of = |c: &Conf| if c.term { 0 } else { rank.get(&(c.copy, c.node)).copied().unwrap_or(u32::MAX) };
         let mut seen: FxHashMap<Conf, ()> = FxHashMap::default();
         seen.insert(start.clone(), ());
+        let mut frames = 0usize;
         // The path and, per position, its untried successors (best last).
         let mut path: Vec<Conf> = Vec::new();
         let mut pending: Vec<Vec<Conf>> = Vec::new();
@@ -189,7 +198,8 @@ impl Walker<'_, '_> {
                 let options = pending.last_mut()?;
                 match options.pop() {
                     Some(n) if !seen.contains_key(&n) => {
-                        if seen.len() >= SEARCH_LIMIT {
+                        frames += n.stack.len() + 1;
+                        if seen.len() >= SEARCH_LIMIT || frames >= FRAME_BUDGET {
                             return None;
                         }
                         seen.insert(n.clone(), ());
@@ -213,6 +223,7 @@ impl Walker<'_, '_> {
         let mut seen: FxHashMap<Conf, ()> = FxHashMap::default();
         seen.insert(start, ());
         let mut queue = VecDeque::from([0usize]);
+        let mut frames = 0usize;
         while let Some(i) = queue.pop_front() {
             if self.value(b, &confs[i]) == Tv::Tt {
                 let mut path = vec![confs[i].clone()];
@@ -226,7 +237,8 @@ impl Walker<'_, '_> {
             }
             for n in self.succs(&confs[i]) {
                 if self.value(g, &n) == Tv::Tt && !seen.contains_key(&n) {
-                    if confs.len() >= SEARCH_LIMIT {
+                    frames += n.stack.len() + 1;
+                    if confs.len() >= SEARCH_LIMIT || frames >= FRAME_BUDGET {
                         return None;
                     }
                     seen.insert(n.clone(), ());
