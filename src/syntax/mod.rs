@@ -10,6 +10,7 @@
 pub mod ast;
 mod chunks;
 mod errors;
+mod fast;
 mod items;
 pub mod parser;
 mod scan;
@@ -29,6 +30,12 @@ pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
 /// Parses a whole file. Syntax errors are returned as diagnostics (codes `E00xx`); the program
 /// holds every module header and section that parsed.
 pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
+    parse_with(file, true)
+}
+
+/// [`parse`] with the hand-written fast path ([`fast`]) switched on or off. Off, every chunk
+/// and item goes through pest: the reference the fast path is tested against.
+pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnostic>) {
     let text = file.text.as_str();
     let scanned = scan::scan(text);
     let mut diags = Vec::new();
@@ -40,10 +47,12 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
         );
     }
     let toks = &scanned.toks;
+    // The pre-scan drops the text after an unterminated `/--`, pest does not: pest only then.
+    let fast = fast_path && scanned.unterminated_comment.is_none();
     let mut program = Program { modules: Vec::new(), termination: Vec::new() };
     for chunk in chunks::split(text, toks) {
         let modules_before = program.modules.len();
-        parse_chunk(text, toks, &chunk, &mut program, &mut diags);
+        parse_chunk(text, toks, &chunk, fast, &mut program, &mut diags);
         if chunk.kind == ChunkKind::Module && program.modules.len() == modules_before {
             // The header had an error (already reported): keep a module under the name written
             // after `MODULE` so that the sections that follow are not attached to the previous one.
@@ -53,7 +62,7 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
     (program, diags)
 }
 
-fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, diags: &mut Vec<Diagnostic>) {
+fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, fast: bool, program: &mut Program, diags: &mut Vec<Diagnostic>) {
     let chunk_toks = &toks[chunk.first_tok..chunk.end_tok];
     let Some(first) = chunk_toks.first() else { return };
     let keyword = &text[first.span.range()];
@@ -85,7 +94,7 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
         _ => {}
     }
     if let Some(kind) = items::list_kind(keyword).filter(|_| chunk.kind == ChunkKind::Section) {
-        let section = items::parse_list_section(text, toks, chunk, kind, diags);
+        let section = items::parse_list_section(text, toks, chunk, kind, fast, diags);
         if let Some(module) = program.modules.last_mut() {
             module.span = module.span.to(section_span(&section));
             module.sections.push(section);
@@ -98,9 +107,34 @@ fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, d
         return;
     }
     match chunks::check_brackets(text, chunk_toks) {
-        Ok(depth) => chunks::with_stack_for(depth, || parse_checked_chunk(text, toks, chunk, program, diags)),
+        Ok(depth) => chunks::with_stack_for(depth, || {
+            if !(fast && fast_chunk(text, chunk_toks, chunk, program)) {
+                parse_checked_chunk(text, toks, chunk, program, diags)
+            }
+        }),
         Err(d) => diags.push(d),
     }
+}
+
+/// Adds a module header or a section parsed by the fast path; `false` (nothing added) when the
+/// chunk needs pest.
+fn fast_chunk(text: &str, chunk_toks: &[Tok], chunk: &Chunk, program: &mut Program) -> bool {
+    let span = Span::new(chunk.start, last_token_end(chunk_toks));
+    match chunk.kind {
+        ChunkKind::Module => match fast::module_header(text, chunk_toks) {
+            Some((name, params)) => program.modules.push(Module { name, params, sections: Vec::new(), span }),
+            None => return false,
+        },
+        ChunkKind::Section => match (fast::section(text, chunk_toks, chunk.end), program.modules.last_mut()) {
+            (Some(section), Some(module)) => {
+                module.sections.push(section);
+                module.span = module.span.to(span);
+            }
+            _ => return false,
+        },
+        _ => return false,
+    }
+    true
 }
 
 /// Parses a chunk whose brackets are balanced and not too deep, and adds it to the program.
