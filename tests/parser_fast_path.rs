@@ -152,3 +152,17 @@ proptest! {
         same(&SourceFile::new("random.smv", text));
     }
 }
+
+/// A file with enough chunks to be parsed in parallel: one diagnostic per broken module, in
+/// source order, and the same program as the pest-only parse.
+#[test]
+fn many_chunks_keep_source_order() {
+    let text: String = (0..150).map(|i| format!("MODULE m{i}\nVAR\n  x : boolean;\nDEFINE\n  d := x & ;\nSPEC AG x\n")).collect();
+    let file = SourceFile::new("many.smv", text);
+    let (program, diags) = xmv_rs::syntax::parse(&file);
+    assert_eq!(program.modules.len(), 150);
+    assert_eq!(diags.len(), 150, "{diags:?}");
+    let starts: Vec<u32> = diags.iter().map(|d| d.primary_span().start).collect();
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "diagnostics out of source order: {starts:?}");
+    same(&file);
+}
