@@ -70,7 +70,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
                 }
             }
         }
-        if modules::module_exprs(table.modules[m]).any(modules::mentions_exit_value) {
+        if table.mentions_exit[m] {
             exits.push(("EXIT".to_string(), 0));
         }
         g.module_exits.insert(m, exits);
