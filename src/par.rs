@@ -6,7 +6,21 @@
 //! Without a pool (threads cannot be started) the map runs sequentially on the caller's thread.
 
 use rayon::prelude::*;
+use std::cell::Cell;
 use std::sync::OnceLock;
+
+thread_local! {
+    static SEQUENTIAL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with every [`map_ordered`] called on this thread done sequentially: tests compare
+/// the two modes.
+pub fn sequentially<R>(f: impl FnOnce() -> R) -> R {
+    let before = SEQUENTIAL.with(|s| s.replace(true));
+    let result = f();
+    SEQUENTIAL.with(|s| s.set(before));
+    result
+}
 
 /// Stack of the front end's threads: the parser and the semantic passes recurse over
 /// expressions up to [`crate::semantics::resolve::MAX_DEPTH`] levels (plus DEFINE expansion);
@@ -37,7 +51,7 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 /// `items.map(f)` in parallel when there are at least `min_items`, results in input order.
 pub fn map_ordered<T: Sync, R: Send>(items: &[T], min_items: usize, f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     match pool() {
-        Some(pool) if items.len() >= min_items.max(2) => pool.install(|| items.par_iter().map(&f).collect()),
+        Some(pool) if items.len() >= min_items.max(2) && !SEQUENTIAL.with(Cell::get) => pool.install(|| items.par_iter().map(&f).collect()),
         _ => items.iter().map(f).collect(),
     }
 }
