@@ -28,13 +28,15 @@ pub fn sequentially<R>(f: impl FnOnce() -> R) -> R {
 /// pages are touched as the recursion goes.
 pub const FRONT_END_STACK: usize = 256 << 20;
 
-/// At most this many workers: the front end's parallel parts are short.
+/// At most this many workers: the front end's parallel parts are short. The environment
+/// variable `XMV_FRONT_THREADS` sets the number (1: no pool, everything sequential).
 const MAX_THREADS: usize = 8;
 
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
+        let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = std::env::var("XMV_FRONT_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(available).min(MAX_THREADS);
         if threads < 2 {
             return None;
         }
