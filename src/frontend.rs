@@ -5,6 +5,12 @@
 //! runs on a file without syntax errors, because items dropped by recovery would otherwise cause
 //! cascades of bogus errors (`x` not declared when its declaration had the syntax error).
 //! Lowering only runs on an error-free checked program.
+//!
+//! The parse tree and the checked program of a big model are millions of small heap blocks;
+//! freeing them took longer than lowering. [`load`] hands them to a detached thread
+//! ([`drop_in_background`]) so that the caller can go on building the model meanwhile (the
+//! alternative, leaking them with `mem::forget` in the command-line tool, would leak in every
+//! library caller and test too).
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::{self, program::LoweredProgram};
@@ -20,6 +26,7 @@ pub fn check_and_lower(program: &Program, termination_override: Option<Terminati
         return None;
     }
     let (mut lowered, low): (LoweredProgram, Vec<Diagnostic>) = lowering::lower(&checked);
+    drop_in_background(checked);
     diags.extend(low);
     if diags.has_errors() {
         return None;
@@ -30,11 +37,7 @@ pub fn check_and_lower(program: &Program, termination_override: Option<Terminati
     Some(lowered)
 }
 
-/// Stack for the front end's thread: the parser and the semantic passes recurse over
-/// expressions up to [`crate::semantics::resolve::MAX_DEPTH`] levels (plus DEFINE expansion);
-/// debug builds need far more than the 2 MiB of a default thread. The memory is only reserved,
-/// pages are touched as the recursion goes.
-const FRONT_END_STACK: usize = 256 << 20;
+use crate::par::FRONT_END_STACK;
 
 /// The whole front end on one file: parse, check, lower. `None` when there is any error; the
 /// diagnostics (errors and warnings of all stages) come back either way.
@@ -44,6 +47,7 @@ pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) ->
         let (program, syntax) = crate::syntax::parse(file);
         diags.extend(syntax);
         let lowered = if diags.has_errors() { None } else { check_and_lower(&program, termination_override, &mut diags) };
+        drop_in_background(program);
         (lowered, diags)
     };
     std::thread::scope(|s| match std::thread::Builder::new().stack_size(FRONT_END_STACK).spawn_scoped(s, run) {
@@ -54,4 +58,11 @@ pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) ->
         // No thread available: run on the caller's stack.
         Err(_) => run(),
     })
+}
+
+/// Drops `value` on a detached thread (with the front end's stack: dropping a deeply nested
+/// expression recurses). If no thread can be started, the value is dropped right here.
+fn drop_in_background<T: Send + 'static>(value: T) {
+    // On failure `spawn` drops the closure, and with it the value, on this thread.
+    let _ = std::thread::Builder::new().name("xmv-drop".into()).stack_size(FRONT_END_STACK).spawn(move || drop(value));
 }

@@ -23,6 +23,7 @@ pub mod explicit;
 pub mod frontend;
 pub mod import;
 pub mod lowering;
+pub mod par;
 pub mod report;
 pub mod semantics;
 pub mod source;

@@ -138,6 +138,9 @@ fn main() {
 }
 
 fn check(args: CheckArgs) -> i32 {
+    if let Some(n) = args.jobs {
+        xmv_rs::par::set_threads(n); // the front end's workers too
+    }
     let file = match SourceFile::read(&args.file) {
         Ok(f) => f,
         Err(e) => {

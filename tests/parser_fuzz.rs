@@ -2,6 +2,9 @@
 //! bundled specs must never panic, and every diagnostic must point inside the text on character
 //! boundaries and render. Fixed seed; `XMV_TEST_CASES=n` runs more cases (default 1000 each).
 
+#[path = "support/mutate.rs"]
+mod mutate;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use xmv_rs::diagnostics::Diagnostics;
@@ -72,13 +75,7 @@ proptest! {
         let specs = bundled_specs();
         prop_assume!(!specs.is_empty());
         let mut text = specs[pick.index(specs.len())].clone();
-        for (at, insert) in cuts {
-            let mut i = at.index(text.len() + 1);
-            while !text.is_char_boundary(i) { i -= 1; }
-            // Replace one character (or nothing, at the end) by a vocabulary token.
-            let end = text[i..].chars().next().map_or(i, |c| i + c.len_utf8());
-            text.replace_range(i..end, insert);
-        }
+        mutate::mutate(&mut text, &cuts);
         check(&SourceFile::new("fuzz.smv", text));
     }
 }

@@ -26,30 +26,18 @@ use expr::Lowerer;
 use crate::source::Span;
 use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, SystemSpans, Value};
 
-/// Lowers a checked program (which must be free of errors).
+/// Lowers a checked program (which must be free of errors). Systems are lowered in parallel
+/// ([`crate::par`]); diagnostics come in system order, as when lowered one after the other.
 pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
+    let ids: Vec<usize> = (0..checked.systems.len()).collect();
+    let lowered = crate::par::map_ordered(&ids, 2, |&id| lower_one(checked, id));
     let mut diags = vec![];
-    let mut systems = vec![];
+    let mut systems = Vec::with_capacity(lowered.len());
     let mut specs = vec![];
-    for (id, sys) in checked.systems.iter().enumerate() {
-        let mut l = Lowerer::new(sys, &checked.labels);
-        let system = lower_system(&mut l, sys);
-        checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
-        if sys.is_procedure {
-            checks::single_entry(sys, &system, &mut l.diags);
-        }
-        for s in checked.specs.iter().filter(|s| s.system as usize == id) {
-            let formula = match s.kind {
-                SpecKind::Invar => match spec::bare_label(&l, &s.expr) {
-                    Some(label) => Ctl::Atom(SpecAtom::Label(label)),
-                    None => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
-                },
-                _ => spec::to_ctl(&mut l, &s.expr),
-            };
-            specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, text: s.text.clone(), span: s.span });
-        }
-        diags.append(&mut l.diags);
+    for (system, mut s, mut d) in lowered {
         systems.push(system);
+        specs.append(&mut s);
+        diags.append(&mut d);
     }
     // Specs in file order (they were grouped by system above).
     specs.sort_by_key(|s| s.span.start);
@@ -63,6 +51,29 @@ pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
         termination: checked.termination,
     };
     (program, diags)
+}
+
+/// System `id` with its specs, and the diagnostics of lowering them.
+fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, Vec<Diagnostic>) {
+    let sys = &checked.systems[id];
+    let mut l = Lowerer::new(sys, &checked.labels);
+    let system = lower_system(&mut l, sys);
+    checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
+    if sys.is_procedure {
+        checks::single_entry(sys, &system, &mut l.diags);
+    }
+    let mut specs = vec![];
+    for s in checked.specs.iter().filter(|s| s.system as usize == id) {
+        let formula = match s.kind {
+            SpecKind::Invar => match spec::bare_label(&l, &s.expr) {
+                Some(label) => Ctl::Atom(SpecAtom::Label(label)),
+                None => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
+            },
+            _ => spec::to_ctl(&mut l, &s.expr),
+        };
+        specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, text: s.text.clone(), span: s.span });
+    }
+    (system, specs, l.diags)
 }
 
 fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {

@@ -70,7 +70,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
                 }
             }
         }
-        if modules::module_exprs(table.modules[m]).any(modules::mentions_exit_value) {
+        if table.mentions_exit[m] {
             exits.push(("EXIT".to_string(), 0));
         }
         g.module_exits.insert(m, exits);
@@ -80,13 +80,24 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
             }
         }
     }
-    g.label_names = std::rc::Rc::new(label_names);
+    g.label_names = label_names;
+    // Flatten in system order (symbol ids), resolve in parallel, intern labels in system order:
+    // the same ids and diagnostics as building the systems one after the other.
+    let mut flattened = Vec::with_capacity(roots.len());
+    for (id, &root) in roots.iter().enumerate() {
+        let mut flatten_diags = vec![];
+        let flat = system::flatten_root(&table, root, &mut g, &mut flatten_diags);
+        flattened.push((id as SystemId, root, flat, flatten_diags));
+    }
+    let resolved = crate::par::map_ordered(&flattened, 2, |(id, root, flat, _)| system::resolve_system(&table, *root, *id, flat, &g));
     let mut systems = vec![];
     let mut specs = vec![];
-    for (id, &root) in roots.iter().enumerate() {
-        let (sys, mut s) = system::build(&table, root, id as SystemId, &mut g, &mut diags);
-        systems.push(sys);
-        specs.append(&mut s);
+    for ((_, _, _, mut flatten_diags), mut r) in flattened.into_iter().zip(resolved) {
+        diags.append(&mut flatten_diags);
+        system::intern_globals(&mut r, &mut g);
+        diags.append(&mut r.diags);
+        systems.push(r.sys);
+        specs.append(&mut r.specs);
     }
     if !roots.is_empty() {
         warn_unused(&table, &roots, &mut diags);

@@ -19,6 +19,8 @@ pub struct ModuleTable<'a> {
     pub modules: Vec<&'a Module>,
     pub by_name: FxHashMap<&'a str, ModId>,
     pub is_procedure: Vec<bool>,
+    /// Whether the module's expressions mention the value `EXIT` (computed once per module).
+    pub mentions_exit: Vec<bool>,
     /// The flat model's root module.
     pub flat: Option<ModId>,
 }
@@ -53,7 +55,8 @@ pub fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> ModuleTab
         by_name.insert(m.name.name.as_str(), modules.len());
         modules.push(m);
     }
-    let mut table = ModuleTable { is_procedure: vec![false; modules.len()], modules, by_name, flat: None };
+    let mentions_exit = modules.iter().map(|m| module_mentions_exit_value(m)).collect();
+    let mut table = ModuleTable { is_procedure: vec![false; modules.len()], mentions_exit, modules, by_name, flat: None };
     classify_procedures(&mut table);
     check_instantiations(&table, diags);
     choose_flat(&mut table, diags);
@@ -78,7 +81,7 @@ fn classify_procedures(table: &mut ModuleTable) {
                 _ => {}
             }
         }
-        if proc || module_exprs(m).any(mentions_exit_value) {
+        if proc || table.mentions_exit[id] {
             table.is_procedure[id] = true;
         }
     }
@@ -102,12 +105,23 @@ pub fn module_exprs(m: &Module) -> impl Iterator<Item = &Expr> {
 }
 
 pub fn mentions_exit_value(e: &Expr) -> bool {
+    mentions_exit_with(e, &mut Vec::new())
+}
+
+/// Whether any expression of `m` mentions `EXIT` (one walk stack for the whole module).
+pub fn module_mentions_exit_value(m: &Module) -> bool {
+    let mut stack = Vec::new();
+    module_exprs(m).any(|e| mentions_exit_with(e, &mut stack))
+}
+
+fn mentions_exit_with<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) -> bool {
     // Iterative walk: no recursion on user-controlled depth.
-    let mut stack = vec![e];
+    stack.clear();
+    stack.push(e);
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Name(n) if n == "EXIT" => return true,
-            _ => push_children(e, &mut stack),
+            _ => push_children(e, stack),
         }
     }
     false

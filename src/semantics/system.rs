@@ -27,12 +27,15 @@ pub struct Globals {
     pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
     /// Top-level DEFINE names of procedure modules: candidate global labels.
     /// Shared, not copied, by every system (it holds every label name of the program).
-    pub label_names: std::rc::Rc<rustc_hash::FxHashSet<String>>,
+    pub label_names: rustc_hash::FxHashSet<String>,
     /// Labels of other modules used in procedure specs, verified at the end.
     pub foreign_label_uses: Vec<(String, crate::source::Span)>,
 }
 
-pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, diags: &mut Vec<Diagnostic>) -> (CheckedSystem, Vec<CheckedSpec>) {
+/// Step 1 of a system, run for all systems in order before the others: the procedure-parameter
+/// check and flattening. Flattening is the only step that interns symbols, so running the
+/// flattenings in system order gives the same symbol ids as building systems one by one.
+pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
     if is_procedure
@@ -42,11 +45,31 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
                     .with_help("CALL passes no arguments; share data through labels or make it a plain module"),
             );
         }
-    let flat = instances::flatten(table, root, is_procedure, &mut g.symbols, diags);
-    let label_names = std::rc::Rc::clone(&g.label_names);
-    let mut r = Resolver::new(&flat, table, is_procedure, diags);
+    instances::flatten(table, root, is_procedure, &mut g.symbols, diags)
+}
+
+/// A system resolved by [`resolve_system`], before its global names are interned.
+pub struct Resolved {
+    pub sys: CheckedSystem,
+    pub specs: Vec<CheckedSpec>,
+    /// In diagnostic order.
+    pub diags: Vec<Diagnostic>,
+    /// Per DEFINE: whether it is a global label (a top-level boolean DEFINE of a procedure).
+    label_wanted: Vec<bool>,
+    /// Exits whose name was not interned yet: (index in `sys.exits`, name).
+    new_exit_names: Vec<(usize, String)>,
+    foreign_label_uses: Vec<(String, crate::source::Span)>,
+}
+
+/// Step 2: resolution, typing and assignment checks of one flattened system. It only reads
+/// the program-wide tables, so systems can be resolved in parallel.
+pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Flattened, g: &Globals) -> Resolved {
+    let is_procedure = table.is_procedure[root];
+    let module = table.modules[root];
+    let mut diags = vec![];
+    let mut r = Resolver::new(flat, table, is_procedure, &mut diags);
     if is_procedure {
-        r.label_names = Some(&*label_names);
+        r.label_names = Some(&g.label_names);
     }
     let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
     let mut assigns = Assignments::new(flat.vars.len());
@@ -70,20 +93,34 @@ pub fn build(table: &ModuleTable, root: ModId, id: SystemId, g: &mut Globals, di
         spans: Default::default(),
     };
     let mut specs = vec![];
+    let mut new_exit_names = vec![];
     for inst in 0..flat.instances.len() as InstId {
-        sections(table, &flat, inst, id, g, &mut r, &mut assigns, &mut sys, &mut specs);
+        sections(table, flat, inst, id, g, &mut r, &mut assigns, &mut sys, &mut specs, &mut new_exit_names);
     }
     let defines = r.finish_defines();
     sys.uses_exit_value = r.uses_exit_value;
-    let foreign = std::mem::take(&mut r.foreign_label_uses);
+    let foreign_label_uses = std::mem::take(&mut r.foreign_label_uses);
     drop(r);
-    g.foreign_label_uses.extend(foreign);
-    finish(&flat, defines, assigns, &mut sys, g, diags);
-    (sys, specs)
+    let label_wanted = finish(flat, defines, assigns, &mut sys, &mut diags);
+    Resolved { sys, specs, diags, label_wanted, new_exit_names, foreign_label_uses }
+}
+
+/// Step 3, in system order: interns the system's labels and new exit names (the ids are those
+/// of building the systems one by one) and records its uses of foreign labels.
+pub fn intern_globals(r: &mut Resolved, g: &mut Globals) {
+    for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
+        if *wanted {
+            d.label = Some(g.labels.intern(&d.name));
+        }
+    }
+    for (i, name) in std::mem::take(&mut r.new_exit_names) {
+        r.sys.exits[i].name = g.exit_names.intern(&name);
+    }
+    g.foreign_label_uses.append(&mut r.foreign_label_uses);
 }
 
 /// Resolves the CALL section of a procedure module's root and sets up `EXITED`'s names.
-fn callee_exits(table: &ModuleTable, root: ModId, g: &mut Globals, r: &mut Resolver) -> Vec<CheckedCall> {
+fn callee_exits(table: &ModuleTable, root: ModId, g: &Globals, r: &mut Resolver) -> Vec<CheckedCall> {
     let mut has_calls = false;
     let mut names: Vec<(String, u32)> = vec![];
     let mut out = vec![];
@@ -130,11 +167,12 @@ fn sections(
     flat: &Flattened,
     inst: InstId,
     system: SystemId,
-    g: &mut Globals,
+    g: &Globals,
     r: &mut Resolver,
     assigns: &mut Assignments,
     sys: &mut CheckedSystem,
     specs: &mut Vec<CheckedSpec>,
+    new_exit_names: &mut Vec<(usize, String)>,
 ) {
     let instance = &flat.instances[inst as usize];
     let module = table.modules[instance.module];
@@ -183,14 +221,27 @@ fn sections(
             Section::Exit { exits, .. } if inst == 0 => {
                 for e in exits {
                     let condition = constraint(r, &e.condition, inst, Ctx::EXIT, "an EXIT condition");
-                    if e.name.name == "EXIT" || sys.exits.iter().any(|x| g.exit_names.names[x.name as usize] == e.name.name) {
+                    // The names of the exits so far (pending ones are not interned yet).
+                    let declared = |i: usize| match new_exit_names.iter().find(|(j, _)| *j == i) {
+                        Some((_, n)) => n.as_str(),
+                        None => g.exit_names.names.get(sys.exits[i].name as usize).map_or("", String::as_str),
+                    };
+                    if e.name.name == "EXIT" || (0..sys.exits.len()).any(|i| declared(i) == e.name.name) {
                         r.diags.push(
                             Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span)
                                 .with_help(if e.name.name == "EXIT" { "`EXIT` is the implicit all-EXIT exit; choose another name" } else { "give each exit its own name" }),
                         );
                         continue;
                     }
-                    let name = g.exit_names.intern(&e.name.name);
+                    // Exit names of procedure modules were interned up front; a new one gets its id
+                    // in `intern_globals`.
+                    let name = match g.exit_names.get(&e.name.name) {
+                        Some(id) => id,
+                        None => {
+                            new_exit_names.push((sys.exits.len(), e.name.name.clone()));
+                            0
+                        }
+                    };
                     sys.exits.push(CheckedExit { name, condition, span: e.span });
                 }
             }
@@ -247,23 +298,13 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     });
 }
 
-fn finish(
-    flat: &Flattened,
-    defines: Vec<(TExpr, Flags)>,
-    assigns: Assignments,
-    sys: &mut CheckedSystem,
-    g: &mut Globals,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let bodies: Vec<TExpr> = defines.iter().map(|(t, _)| t.clone()).collect();
+/// Cycle checks and the system's final tables; returns, per DEFINE, whether it is a global label.
+fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, sys: &mut CheckedSystem, diags: &mut Vec<Diagnostic>) -> Vec<bool> {
+    let bodies: Vec<TExpr> = defines.into_iter().map(|(t, _)| t).collect();
     check_cycles(flat, &bodies, &assigns, diags);
-    sys.defines = defines
-        .into_iter()
-        .zip(&flat.defines)
-        .map(|((expr, _), slot)| {
-            let label = (sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).then(|| g.labels.intern(&slot.name));
-            CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label }
-        })
+    let label_wanted: Vec<bool> = (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).collect();
+    sys.defines = (bodies.into_iter().zip(&flat.defines))
+        .map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None })
         .collect();
     sys.vars = flat.vars.clone();
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
@@ -286,6 +327,7 @@ fn finish(
         .enumerate()
         .map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v]))))
         .collect();
+    label_wanted
 }
 
 fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diags: &mut Vec<Diagnostic>) {

@@ -60,7 +60,7 @@ fn split_items(text: &str, toks: &[Tok]) -> Vec<(usize, usize)> {
 }
 
 /// Parses a list-section chunk whose keyword is `toks[chunk.first_tok]`.
-pub fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKind, diags: &mut Vec<Diagnostic>) -> Section {
+pub fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKind, fast: bool, diags: &mut Vec<Diagnostic>) -> Section {
     let keyword_tok = toks[chunk.first_tok];
     let item_toks = &toks[chunk.first_tok + 1..chunk.end_tok];
     let span = Span::new(chunk.start, item_toks.last().unwrap_or(&keyword_tok).span.end as usize);
@@ -74,7 +74,7 @@ pub fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKin
     let mut items = Vec::new();
     for (a, b) in split_items(text, item_toks) {
         let group = &item_toks[a..b];
-        if let Some(item) = parse_item(text, toks, group, rule, diags) {
+        if let Some(item) = parse_item(text, toks, group, rule, fast, diags) {
             items.push(item);
         }
     }
@@ -92,7 +92,7 @@ pub fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKin
     }
 }
 
-fn parse_item(text: &str, all_toks: &[Tok], group: &[Tok], rule: Rule, diags: &mut Vec<Diagnostic>) -> Option<Item> {
+fn parse_item(text: &str, all_toks: &[Tok], group: &[Tok], rule: Rule, fast: bool, diags: &mut Vec<Diagnostic>) -> Option<Item> {
     let (first, last) = (group.first()?, group.last()?);
     let invalid: Vec<Diagnostic> = group.iter().filter(|t| t.kind == TokKind::Invalid).map(|t| super::invalid_char(text, t)).collect();
     if !invalid.is_empty() {
@@ -107,7 +107,10 @@ fn parse_item(text: &str, all_toks: &[Tok], group: &[Tok], rule: Rule, diags: &m
         }
     };
     let (start, end) = (first.span.start as usize, last.span.end as usize);
-    with_stack_for(depth, || parse_checked_item(text, all_toks, start, end, rule, diags))
+    with_stack_for(depth, || match fast.then(|| super::fast::item(text, group, rule)).flatten() {
+        Some(item) => Some(item),
+        None => parse_checked_item(text, all_toks, start, end, rule, diags),
+    })
 }
 
 fn parse_checked_item(text: &str, all_toks: &[Tok], start: usize, end: usize, rule: Rule, diags: &mut Vec<Diagnostic>) -> Option<Item> {

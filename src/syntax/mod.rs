@@ -10,18 +10,23 @@
 pub mod ast;
 mod chunks;
 mod errors;
+mod fast;
 mod items;
 pub mod parser;
+mod piece;
 mod scan;
 pub mod sexpr;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
-use ast::{Module, Program, TerminationDirective, TerminationRule};
+use ast::{Module, Program};
 use chunks::{Chunk, ChunkKind};
-use parser::{Builder, Rule, SmvParser};
-use pest::Parser;
+use parser::Rule;
+use piece::Piece;
 use scan::{Tok, TokKind};
+
+/// Files with fewer chunks are parsed on one thread.
+const PARALLEL_MIN_CHUNKS: usize = 64;
 
 pub use chunks::MAX_NESTING;
 pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
@@ -29,6 +34,12 @@ pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
 /// Parses a whole file. Syntax errors are returned as diagnostics (codes `E00xx`); the program
 /// holds every module header and section that parsed.
 pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
+    parse_with(file, true)
+}
+
+/// [`parse`] with the hand-written fast path ([`fast`]) switched on or off. Off, every chunk
+/// and item goes through pest: the reference the fast path is tested against.
+pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnostic>) {
     let text = file.text.as_str();
     let scanned = scan::scan(text);
     let mut diags = Vec::new();
@@ -40,106 +51,44 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
         );
     }
     let toks = &scanned.toks;
+    // The pre-scan drops the text after an unterminated `/--`, pest does not: pest only then.
+    let fast = fast_path && scanned.unterminated_comment.is_none();
+    // Chunks are parsed independently (in parallel on big files); what depends on the chunks
+    // before — is there a module yet? — is decided from the chunk kinds up front.
+    let mut module_seen = false;
+    let jobs: Vec<(Chunk, bool)> = (chunks::split(text, toks).into_iter())
+        .map(|c| {
+            let module_before = module_seen;
+            module_seen |= c.kind == ChunkKind::Module;
+            (c, module_before)
+        })
+        .collect();
+    let pieces = crate::par::map_ordered(&jobs, PARALLEL_MIN_CHUNKS, |(chunk, module_before)| {
+        let mut chunk_diags = Vec::new();
+        let piece = piece::parse_chunk(text, toks, chunk, *module_before, fast, &mut chunk_diags);
+        (piece, chunk_diags)
+    });
     let mut program = Program { modules: Vec::new(), termination: Vec::new() };
-    for chunk in chunks::split(text, toks) {
-        let modules_before = program.modules.len();
-        parse_chunk(text, toks, &chunk, &mut program, &mut diags);
-        if chunk.kind == ChunkKind::Module && program.modules.len() == modules_before {
-            // The header had an error (already reported): keep a module under the name written
-            // after `MODULE` so that the sections that follow are not attached to the previous one.
-            program.modules.push(recovered_module(text, &toks[chunk.first_tok..chunk.end_tok]));
+    for ((chunk, _), (piece, mut chunk_diags)) in jobs.iter().zip(pieces) {
+        diags.append(&mut chunk_diags);
+        match piece {
+            Piece::Module(m) => program.modules.push(m),
+            Piece::Section(section, span) => {
+                if let Some(module) = program.modules.last_mut() {
+                    module.span = module.span.to(span);
+                    module.sections.push(section);
+                }
+            }
+            Piece::Termination(t) => program.termination.push(t),
+            Piece::Nothing if chunk.kind == ChunkKind::Module => {
+                // The header had an error (already reported): keep a module under the name written
+                // after `MODULE` so that the sections that follow are not attached to the previous one.
+                program.modules.push(recovered_module(text, &toks[chunk.first_tok..chunk.end_tok]));
+            }
+            Piece::Nothing => {}
         }
     }
     (program, diags)
-}
-
-fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, diags: &mut Vec<Diagnostic>) {
-    let chunk_toks = &toks[chunk.first_tok..chunk.end_tok];
-    let Some(first) = chunk_toks.first() else { return };
-    let keyword = &text[first.span.range()];
-    match chunk.kind {
-        ChunkKind::Stray => {
-            diags.push(
-                Diagnostic::error("E0013", format!("expected `MODULE`, found {}", errors::describe_token(text, Some(first))), first.span)
-                    .with_label_message("outside of any module")
-                    .with_help("a file is a sequence of modules, each starting with `MODULE name`"),
-            );
-            return;
-        }
-        ChunkKind::Unsupported => {
-            diags.push(
-                Diagnostic::error("E0017", format!("`{keyword}` sections are not supported"), first.span)
-                    .with_label_message("unsupported section")
-                    .with_help("xmv-rs reads the NuSMV sections listed in the README"),
-            );
-            return;
-        }
-        ChunkKind::Section if program.modules.is_empty() => {
-            diags.push(
-                Diagnostic::error("E0013", format!("`{keyword}` section outside of any module"), first.span)
-                    .with_label_message("no `MODULE` before this")
-                    .with_help("start the file with `MODULE main`"),
-            );
-            return;
-        }
-        _ => {}
-    }
-    if let Some(kind) = items::list_kind(keyword).filter(|_| chunk.kind == ChunkKind::Section) {
-        let section = items::parse_list_section(text, toks, chunk, kind, diags);
-        if let Some(module) = program.modules.last_mut() {
-            module.span = module.span.to(section_span(&section));
-            module.sections.push(section);
-        }
-        return;
-    }
-    let invalid: Vec<Diagnostic> = chunk_toks.iter().filter(|t| t.kind == TokKind::Invalid).map(|t| invalid_char(text, t)).collect();
-    if !invalid.is_empty() {
-        diags.extend(invalid);
-        return;
-    }
-    match chunks::check_brackets(text, chunk_toks) {
-        Ok(depth) => chunks::with_stack_for(depth, || parse_checked_chunk(text, toks, chunk, program, diags)),
-        Err(d) => diags.push(d),
-    }
-}
-
-/// Parses a chunk whose brackets are balanced and not too deep, and adds it to the program.
-fn parse_checked_chunk(text: &str, toks: &[Tok], chunk: &Chunk, program: &mut Program, diags: &mut Vec<Diagnostic>) {
-    let rule = match chunk.kind {
-        ChunkKind::Termination => Rule::termination_chunk,
-        ChunkKind::Module => Rule::module_chunk,
-        _ => Rule::section_chunk,
-    };
-    let pair = match SmvParser::parse(rule, &text[chunk.start..chunk.end]) {
-        Ok(mut pairs) => match pairs.next() {
-            Some(p) => p,
-            None => return,
-        },
-        Err(e) => {
-            diags.push(pest_error(text, toks, chunk.start, chunk.end, e));
-            return;
-        }
-    };
-    let builder = Builder::new(chunk.start);
-    let chunk_span = Span::new(chunk.start, last_token_end(&toks[chunk.first_tok..chunk.end_tok]));
-    match chunk.kind {
-        ChunkKind::Termination => {
-            if let Some(rule_name) = builder.termination(pair) {
-                termination(program, rule_name, chunk_span, diags);
-            }
-        }
-        ChunkKind::Module => {
-            let (name, params) = builder.module_header(pair);
-            program.modules.push(Module { name, params, sections: Vec::new(), span: chunk_span });
-        }
-        _ => {
-            if let (Some(section), Some(module)) = (builder.section_chunk(pair), program.modules.last_mut()) {
-                module.sections.push(section);
-                module.span = module.span.to(chunk_span);
-            }
-        }
-    }
-    diags.extend(builder.into_diagnostics());
 }
 
 fn recovered_module(text: &str, header: &[Tok]) -> Module {
@@ -154,30 +103,6 @@ fn recovered_module(text: &str, header: &[Tok]) -> Module {
 
 fn last_token_end(toks: &[Tok]) -> usize {
     toks.last().map_or(0, |t| t.span.end as usize)
-}
-
-fn termination(program: &mut Program, rule_name: ast::Ident, span: Span, diags: &mut Vec<Diagnostic>) {
-    if !program.modules.is_empty() {
-        diags.push(
-            Diagnostic::error("E0015", "`TERMINATION` must come before the first `MODULE`", span)
-                .with_label_message("directive after a module")
-                .with_help("move this line to the top of the file"),
-        );
-        return;
-    }
-    let rule = match rule_name.name.as_str() {
-        "trap" => TerminationRule::Trap,
-        "loop" => TerminationRule::Loop,
-        other => {
-            diags.push(
-                Diagnostic::error("E0015", format!("unknown termination rule `{other}`"), rule_name.span)
-                    .with_label_message("expected `trap` or `loop`")
-                    .with_help("write `TERMINATION trap;` (Finis 2012, the default) or `TERMINATION loop;` (RSMCheck)"),
-            );
-            return;
-        }
-    };
-    program.termination.push(TerminationDirective { rule, span });
 }
 
 fn section_span(s: &ast::Section) -> Span {

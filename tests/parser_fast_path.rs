@@ -1,0 +1,168 @@
+//! The parser's fast path (`src/syntax/fast`) against the pest path: on every bundled spec,
+//! every golden-diagnostic input, and random token soups and mutated specs, `parse` with and
+//! without the fast path must give the same program and the same diagnostics.
+//! Fixed seed; `XMV_TEST_CASES=n` runs more cases (default 1000 each).
+
+#[path = "support/mutate.rs"]
+mod mutate;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+use std::path::Path;
+use xmv_rs::source::SourceFile;
+use xmv_rs::syntax::parse_with;
+
+fn config() -> Config {
+    let cases = std::env::var("XMV_TEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    Config { cases, rng_seed: RngSeed::Fixed(0xfa57_9a75), failure_persistence: None, ..Config::default() }
+}
+
+fn same(file: &SourceFile) {
+    let (fast_program, fast_diags) = parse_with(file, true);
+    let (pest_program, pest_diags) = parse_with(file, false);
+    assert_eq!(fast_diags, pest_diags, "diagnostics differ on:\n{}", file.text);
+    if fast_program != pest_program {
+        // Name the first module and section that differ.
+        for (f, p) in fast_program.modules.iter().zip(&pest_program.modules) {
+            assert_eq!((&f.name, &f.params, f.span, f.sections.len()), (&p.name, &p.params, p.span, p.sections.len()), "module headers differ on:\n{}", file.text);
+            for (fs, ps) in f.sections.iter().zip(&p.sections) {
+                assert_eq!(fs, ps, "sections differ on:\n{}", file.text);
+            }
+        }
+        assert_eq!(fast_program, pest_program, "programs differ on:\n{}", file.text);
+    }
+}
+
+/// Every `.smv` file under `dir` (recursively), sorted.
+fn smv_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.filter_map(|e| e.ok()) {
+        let p = e.path();
+        if p.is_dir() {
+            smv_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "smv") {
+            out.push(p);
+        }
+    }
+}
+
+fn repo_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    for dir in ["specs", "tests"] {
+        smv_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn fast_path_agrees_on_repository_files() {
+    let files = repo_files();
+    assert!(files.len() > 50, "expected the bundled specs and test inputs, found {}", files.len());
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap_or_default();
+        same(&SourceFile::from_bytes(p.display().to_string(), &bytes));
+    }
+}
+
+const VOCABULARY: &[&str] = &[
+    "MODULE", "main", "m", "(", ")", "VAR", "IVAR", "DEFINE", "ASSIGN", "INIT", "TRANS", "INVAR", "SPEC",
+    "CTLSPEC", "INVARSPEC", "NAME", "FAIRNESS", "JUSTICE", "CALL", "EXIT", "EXITED", "x", "y", "s1", "p.q", ":",
+    ";", ":=", ",", "boolean", "clock", "0", "1", "-1", "- 1", "007", "2147483647", "2147483648", "..", "{", "}",
+    "[", "]", "array", "of", "process", "case", "esac", "TRUE", "FALSE", "init", "next", "self", "!", "&", "|",
+    "xor", "xnor", "->", "<->", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "mod", "<<", ">>", "::",
+    "union", "in", "?", "AG", "EF", "AX", "EX", "AF", "EG", "E", "A", "U", "X", "G", "S", "abs", "0ud8_1",
+    "\n", "-- c\n", "/-- c --/", "x-1", "1-2", "a->b", ".", "x.y", "[1]", "E [", "A [", "x : {a, b};",
+    "x : 0..3;", "x := y;", "next(x) :=", "init(x) :=", "case x : y; esac",
+];
+
+fn soup(min: usize, max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(VOCABULARY), min..max).prop_map(|t| t.join(" "))
+}
+
+fn bundled_specs() -> Vec<String> {
+    let mut texts: Vec<String> = repo_files().iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect();
+    texts.retain(|t| t.len() < 100_000);
+    texts
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn fast_path_agrees_on_token_soups(text in soup(0, 80)) {
+        same(&SourceFile::new("fuzz.smv", format!("MODULE main\n{text}")));
+    }
+
+    #[test]
+    fn fast_path_agrees_on_section_soups(kw in prop::sample::select(&["VAR", "DEFINE", "ASSIGN", "CALL", "EXIT", "SPEC", "INIT", "INVARSPEC"][..]), text in soup(1, 30)) {
+        same(&SourceFile::new("fuzz.smv", format!("MODULE main\n{kw}\n{text}\n")));
+    }
+
+    #[test]
+    fn fast_path_agrees_on_mutated_specs(pick in any::<prop::sample::Index>(), cuts in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(VOCABULARY)), 1..6)) {
+        let specs = bundled_specs();
+        prop_assume!(!specs.is_empty());
+        let mut text = specs[pick.index(specs.len())].clone();
+        mutate::mutate(&mut text, &cuts);
+        same(&SourceFile::new("fuzz.smv", text));
+    }
+}
+
+/// Random expressions, mostly well formed, with every operator the grammar knows (including
+/// those the fast path leaves to pest) and varied spacing.
+fn expression() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(&["a", "b", "x1", "p-q", "0", "1", "007", "2147483647", "2147483648", "TRUE", "FALSE", "self", "EXIT", "EXITED", "0ud8_1"][..])
+        .prop_map(str::to_string);
+    leaf.prop_recursive(6, 60, 4, |inner| {
+        let space = prop::sample::select(&[" ", " ", "", "\n  ", " -- c\n", " /-- c --/ "][..]);
+        prop_oneof![
+            (prop::sample::select(&["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G "][..]), inner.clone()).prop_map(|(o, e)| format!("{o}{e}")),
+            (inner.clone(), space.clone(), prop::sample::select(&["&", "|", "xor", "xnor", "->", "<->", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "mod", "<<", ">>", "::", "..", "in", "union", "U", "?a:"][..]), space.clone(), inner.clone())
+                .prop_map(|(a, s1, o, s2, b)| format!("{a}{s1}{o}{s2}{b}")),
+            inner.clone().prop_map(|e| format!("({e})")),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|v| format!("{{{}}}", v.join(", "))),
+            prop::collection::vec((inner.clone(), inner.clone()), 1..4)
+                .prop_map(|v| format!("case {} esac", v.iter().map(|(c, e)| format!("{c} : {e};")).collect::<Vec<_>>().join(" "))),
+            (prop::sample::select(&["next", "init", "abs", "max"][..]), inner.clone()).prop_map(|(f, e)| format!("{f}({e})")),
+            (prop::sample::select(&["E", "A"][..]), inner.clone(), inner.clone()).prop_map(|(q, a, b)| format!("{q} [{a} U {b}]")),
+            (inner.clone(), prop::sample::select(&[".f", ".g.h", "[0]", "[a + 1]", "[3:0]", ". f"][..])).prop_map(|(e, p)| format!("{e}{p}")),
+        ]
+    })
+}
+
+fn type_spec() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(&["boolean", "{a, b, EXIT}", "{-1, 0, 3}", "{- 1, a}", "{a}", "clock", "integer", "m", "m ", "m(a, b)", "m()", "array 0..2 of boolean", "process m", "word[3]"][..])
+            .prop_map(str::to_string),
+        (expression(), expression()).prop_map(|(a, b)| format!("{a}..{b}")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn fast_path_agrees_on_random_expressions(e in expression(), f in expression(), ty in type_spec(), semi in prop::bool::ANY) {
+        let semi = if semi { ";" } else { "" };
+        let text = format!(
+            "MODULE main\nVAR\n  v : {ty};\n  w : boolean;\nDEFINE\n  d := {e};\nASSIGN\n  next(w) := {f};\n  init(v.x[1]) := {e};\n  w := {e};\nCALL\n  m := {f};\nEXIT\n  done := {e};\nSPEC {e}{semi}\nINVARSPEC NAME n := {f}{semi}\nINIT {f}{semi}  -- c\nMODULE m(a, b)\nTRANS {e}\n"
+        );
+        same(&SourceFile::new("random.smv", text));
+    }
+}
+
+/// A file with enough chunks to be parsed in parallel: one diagnostic per broken module, in
+/// source order, and the same program as the pest-only parse.
+#[test]
+fn many_chunks_keep_source_order() {
+    let text: String = (0..150).map(|i| format!("MODULE m{i}\nVAR\n  x : boolean;\nDEFINE\n  d := x & ;\nSPEC AG x\n")).collect();
+    let file = SourceFile::new("many.smv", text);
+    let (program, diags) = xmv_rs::syntax::parse(&file);
+    assert_eq!(program.modules.len(), 150);
+    assert_eq!(diags.len(), 150, "{diags:?}");
+    let starts: Vec<u32> = diags.iter().map(|d| d.primary_span().start).collect();
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "diagnostics out of source order: {starts:?}");
+    same(&file);
+}
