@@ -133,11 +133,10 @@ impl Outcome {
             Some(Ok(v)) => Some(*v),
             None => None,
         };
-        if let (Some(a), Some(b)) = (unfolded, by_contexts) {
-            if a != b {
+        if let (Some(a), Some(b)) = (unfolded, by_contexts)
+            && a != b {
                 return Some(format!("oracles disagree: unfolding {a}, contexts {b}"));
             }
-        }
         let expected = unfolded.or(by_contexts);
         for (name, a) in ENGINES.iter().zip(&self.answers) {
             match a {

@@ -281,8 +281,8 @@ impl<'s> Evaluator<'s> {
             BinOp::Implies => Ok(Ev::One(Value::Bool(!self.scalar_bool(a, env)? || self.scalar_bool(b, env)?))),
             BinOp::In => {
                 // Fast path: a value in a literal set of constants (the usual `pc in {…}`).
-                if let Expr::Set(items) = b {
-                    if items.iter().all(|i| matches!(i, Expr::Const(_))) {
+                if let Expr::Set(items) = b
+                    && items.iter().all(|i| matches!(i, Expr::Const(_))) {
                         let member = |v: &Value| items.iter().any(|i| matches!(i, Expr::Const(c) if c == v));
                         let holds = match self.eval(a, env)? {
                             Ev::One(v) => member(&v),
@@ -294,7 +294,6 @@ impl<'s> Evaluator<'s> {
                         };
                         return Ok(Ev::One(Value::Bool(holds)));
                     }
-                }
                 let lhs = self.eval(a, env)?;
                 let lhs = match lhs {
                     Ev::One(v) => Ok(v),

@@ -273,11 +273,10 @@ pub fn check_at(rks: &RecursiveKripkeStructure, f: &F, conf: &Config) -> Option<
     for (k, &e) in init.exits.iter().enumerate() {
         let labels = |p: u32| rks.termination == TerminationRule::Loop && init.props[p as usize].contains(e as usize);
         for (node, var) in ch.var_of.iter().enumerate() {
-            if let Some(j) = var {
-                if ch.bottom(node, &labels) {
+            if let Some(j) = var
+                && ch.bottom(node, &labels) {
                     ctx |= 1 << (k * vars + j);
                 }
-            }
         }
     }
     for &(c, call) in stack {

@@ -335,11 +335,10 @@ impl Model {
         fn visit(m: &Model, c: usize, colour: &mut [u8]) -> bool {
             colour[c] = 1;
             for n in &m.comps[c].nodes {
-                if let Kind::Call(t) = n.kind {
-                    if colour[t] == 1 || (colour[t] == 0 && visit(m, t, colour)) {
+                if let Kind::Call(t) = n.kind
+                    && (colour[t] == 1 || (colour[t] == 0 && visit(m, t, colour))) {
                         return true;
                     }
-                }
             }
             colour[c] = 2;
             false

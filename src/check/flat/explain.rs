@@ -128,7 +128,7 @@ fn lasso(ex: &Explainer, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
     let FairCycles { sccs, fair } = ex.cycles(eg);
     let in_fair_scc = |v: StateId| inside.contains(v as usize) && fair[sccs.of_state[v as usize] as usize];
     let start = *path.last()?;
-    let prefix = shortest_path(k, start, |v| inside.contains(v as usize), &in_fair_scc, false)?;
+    let prefix = shortest_path(k, start, |v| inside.contains(v as usize), in_fair_scc, false)?;
     path.extend_from_slice(&prefix[1..]);
     let entry = *path.last()?;
     let component = sccs.of_state[entry as usize];

@@ -229,7 +229,7 @@ fn constant_case_tables_agree_with_case_evaluation() {
     let succs = |i: u32| -> Expr {
         let a = sym((i * 7 + 3) % n);
         let b = sym((i + 1) % n);
-        if i % 3 == 0 { a } else { set(vec![a, b, sym((i * i) % n)]) }
+        if i.is_multiple_of(3) { a } else { set(vec![a, b, sym((i * i) % n)]) }
     };
     let make = |as_table: bool| {
         let mut m = system("main", &[("pc", syms(n))]);
@@ -338,8 +338,8 @@ fn random_program(rng: &mut Rng) -> LoweredProgram {
         let i = rng.below(n as u64) as u32;
         m.init.push(bin(BinOp::Ne, var(i), value(rng, &domains[i as usize])));
     }
-    let p = program(vec![m], &["a", "b", "c"]);
-    p
+    
+    program(vec![m], &["a", "b", "c"])
 }
 
 /// Reachable states and edges by brute force over all valuations, straight from the semantics
