@@ -49,6 +49,8 @@ pub struct StepView {
 /// Builds the printable form of `trace`.
 pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> TraceView {
     let names = Names::of(program);
+    // Which DEFINEs each step shows, and in what order: computed once per system.
+    let mut layouts: Vec<Option<DefineLayout>> = (0..program.systems.len()).map(|_| None).collect();
     let mut steps: Vec<StepView> = vec![];
     let mut prev: Option<(u32, Vec<u32>)> = None;
     let mut order: Vec<usize> = (0..trace.steps.len()).collect();
@@ -60,12 +62,13 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
         let view = match model {
             ModelRef::Flat(m) => {
                 let system = &program.systems[m.system as usize];
+                let layout = DefineLayout::cached(&mut layouts, program, m.system as usize);
                 let values = m.kripke.state_values(step.state).to_vec();
                 let inputs = match &prev {
-                    Some((_, from)) => input_values(system, &names, from, &values),
+                    Some((_, from)) => input_values(system, layout, &names, from, &values),
                     None => vec![],
                 };
-                let v = StepView { module: system.name.clone(), stack: vec![], inputs, values: state_values(system, &names, &values), terminated: false };
+                let v = StepView { module: system.name.clone(), stack: vec![], inputs, values: state_values(system, layout, &names, &values), terminated: false };
                 prev = Some((0, values));
                 v
             }
@@ -75,9 +78,10 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
                     prev = None;
                     StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true }
                 } else {
-                    let system = &program.systems[m.system_of[step.component as usize] as usize];
+                    let system_id = m.system_of[step.component as usize] as usize;
+                    let (system, layout) = (&program.systems[system_id], DefineLayout::cached(&mut layouts, program, system_id));
                     let values = m.node_values(program, step.component, step.state).to_vec();
-                    let v = StepView { module: system.name.clone(), stack, inputs: vec![], values: state_values(system, &names, &values), terminated: false };
+                    let v = StepView { module: system.name.clone(), stack, inputs: vec![], values: state_values(system, layout, &names, &values), terminated: false };
                     prev = Some((step.component, values));
                     v
                 }
@@ -101,46 +105,65 @@ fn frame_text(m: &RksModel, f: &CallFrame) -> String {
 }
 
 /// State variables, then the DEFINEs that read no input variable (the others are shown with the
-/// inputs, as NuSMV does), in NuSMV 2.5.4's order ([`nusmv_define_order`]).
-fn state_values(system: &System, names: &Names, values: &[u32]) -> Vec<(String, String)> {
+/// inputs, as NuSMV does), in NuSMV 2.5.4's order ([`DefineLayout`]).
+fn state_values(system: &System, layout: &DefineLayout, names: &Names, values: &[u32]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
         .filter(|(_, v)| v.kind != VarKind::Input)
         .map(|(i, v)| (v.name.clone(), names.var_value(v, values[i])))
         .collect();
-    out.extend(define_values(system, names, values, false));
+    out.extend(define_values(system, &layout.with_state, names, values));
     out
 }
 
-/// The values of the DEFINEs that read an input variable (`reading_inputs`) or that do not.
-fn define_values(system: &System, names: &Names, values: &[u32], reading_inputs: bool) -> Vec<(String, String)> {
-    let is_input = |v: VarId| system.vars.get(v as usize).is_some_and(|x| x.kind == VarKind::Input);
+/// The values of the DEFINEs `defines` (indices) on `values`; those that cannot be evaluated
+/// there are left out.
+fn define_values(system: &System, defines: &[usize], names: &Names, values: &[u32]) -> Vec<(String, String)> {
     let mut ev = Evaluator::new(&system.vars);
-    nusmv_define_order(system)
-        .into_iter()
-        .map(|d| &system.defines[d])
-        .filter(|d| d.expr.reads_var(&is_input) == reading_inputs)
+    (defines.iter().map(|&d| &system.defines[d]))
         .filter_map(|d| ev.value(&d.expr, &Env::state(values)).ok().map(|v| (d.name.clone(), names.value(v))))
         .collect()
 }
 
-/// DEFINE indices in the order NuSMV 2.5.4 prints them: module instances in declaration order,
-/// the DEFINEs of each instance last-declared first (checked against NuSMV on nested instances
-/// and processes; the `running` DEFINEs of processes come after `main`'s, last process first).
+/// Where a trace shows each DEFINE of a system, in the order NuSMV 2.5.4 prints them: module
+/// instances in declaration order, the DEFINEs of each instance last-declared first (checked
+/// against NuSMV on nested instances and processes; the `running` DEFINEs of processes come
+/// after `main`'s, last process first). DEFINEs that read an input variable go with the inputs.
+#[derive(Debug)]
+struct DefineLayout {
+    with_state: Vec<usize>,
+    with_inputs: Vec<usize>,
+}
+
+impl DefineLayout {
+    fn of(system: &System) -> DefineLayout {
+        let is_input = |v: VarId| system.vars.get(v as usize).is_some_and(|x| x.kind == VarKind::Input);
+        let (with_inputs, with_state) = nusmv_define_order(system).into_iter().partition(|&d| system.defines[d].expr.reads_var(&is_input));
+        DefineLayout { with_state, with_inputs }
+    }
+
+    /// The layout of system `id`, computed on first use.
+    fn cached<'a>(layouts: &'a mut [Option<DefineLayout>], program: &LoweredProgram, id: usize) -> &'a DefineLayout {
+        layouts[id].get_or_insert_with(|| DefineLayout::of(&program.systems[id]))
+    }
+}
+
+/// DEFINE indices in NuSMV 2.5.4's printing order (see [`DefineLayout`]).
 fn nusmv_define_order(system: &System) -> Vec<usize> {
     let instance = |name: &str| name.rsplit_once('.').map_or("", |(prefix, _)| prefix).to_string();
-    let is_running = |name: &str| name == "running" || name.ends_with(".running");
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut group_of: rustc_hash::FxHashMap<String, usize> = Default::default();
     let mut running: Vec<usize> = Vec::new();
     for (i, d) in system.defines.iter().enumerate() {
-        if is_running(&d.name) && d.name != "running" {
+        if d.name.ends_with(".running") {
             running.push(i);
             continue;
         }
         let key = if d.name == "running" { "\0running".to_string() } else { instance(&d.name) };
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, members)) => members.push(i),
-            None => groups.push((key, vec![i])),
-        }
+        let g = *group_of.entry(key.clone()).or_insert_with(|| {
+            groups.push((key, vec![]));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
     }
     let mut out = Vec::with_capacity(system.defines.len());
     for (key, members) in groups {
@@ -154,12 +177,12 @@ fn nusmv_define_order(system: &System) -> Vec<usize> {
     out
 }
 
-fn input_values(system: &System, names: &Names, from: &[u32], to: &[u32]) -> Vec<(String, String)> {
+fn input_values(system: &System, layout: &DefineLayout, names: &Names, from: &[u32], to: &[u32]) -> Vec<(String, String)> {
     let Some(with_inputs) = transition_inputs(system, from, to) else { return vec![] };
     let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
         .filter(|(_, v)| v.kind == VarKind::Input)
         .map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i])))
         .collect();
-    out.extend(define_values(system, names, &with_inputs, true));
+    out.extend(define_values(system, &layout.with_inputs, names, &with_inputs));
     out
 }
