@@ -8,7 +8,12 @@
 //! (`AG (p -> AF q)`, `EF p`, `AG (p -> EF q)`, `E [p U q]`, …). The same model is available as
 //! SMV text and as a `KripkeStructure` built directly (state `sI` = id `I`, label `pK` =
 //! proposition `K`), so the checker can be timed without the front end.
+
 #![allow(dead_code)]
+
+#[path = "splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
@@ -64,15 +69,11 @@ pub struct CfgModel {
     pub invariants: Vec<u32>,
 }
 
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -89,7 +90,7 @@ impl CfgModel {
     }
 
     pub fn generate(p: &CfgParams) -> CfgModel {
-        let mut rng = Rng(p.seed);
+        let mut rng = Rng(SplitMix64(p.seed));
         let n = p.states.max(1);
         let succ = (0..n)
             .map(|i| {

@@ -29,7 +29,12 @@
 //! `EX`, `EG`, `EU` (operands of `EU` in random order), ∧/∨ of up to 2 subformulas, each
 //! subformula negated with 50 %; at depth 0 a random non-empty subset of the literals
 //! `a`, `b`, `c` (each negated with 50 %) joined by random ∧/∨.
+
 #![allow(dead_code)]
+
+#[path = "splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
@@ -38,18 +43,14 @@ use xmv_rs::syntax::ast::TerminationRule;
 
 /// SplitMix64: small, seedable, and good enough for instance generation.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+        Rng(SplitMix64(seed ^ 0x9E37_79B9_7F4A_7C15))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {

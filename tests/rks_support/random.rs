@@ -5,6 +5,10 @@
 //! 2–3 propositions, and either termination rule. Every generated model is well-formed by
 //! construction (checked by `Model::well_formed` in debug builds of the tests).
 
+#[path = "../../tools/splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
+
 use super::ctl_text::F;
 use super::model::{Comp, Kind, Model, Node};
 use xmv_rs::ctl::Ctl;
@@ -12,18 +16,14 @@ use xmv_rs::syntax::ast::TerminationRule;
 
 /// SplitMix64: small, fast, good enough for test-case generation, and stable across platforms.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: usize, hi: usize) -> usize {

@@ -1,24 +1,24 @@
 //! Seeded randomness for property tests: SplitMix64, random small Kripke structures (with
 //! deadlocks and optional fairness) and random CTL formulas over all operators.
 
+#[path = "../../tools/splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
+
 use super::oracle::Model;
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::kripke::KripkeStructure;
 
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
