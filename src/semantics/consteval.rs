@@ -4,9 +4,10 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::lowering::ops;
-use crate::lowering::program::{BinOp, Value};
+use crate::lowering::program::Value;
 use crate::semantics::instances::{DefBody, Flattened, InstId, Member};
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::semantics::resolve::arith_op;
+use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
 
 const MAX_DEPTH: usize = 200;
 
@@ -29,16 +30,7 @@ pub fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) -> Resu
             a.checked_neg().ok_or_else(|| not_constant(e, "integer overflow"))
         }
         ExprKind::Binary(op, a, b) => {
-            let op = match op {
-                BinaryOp::Add => BinOp::Add,
-                BinaryOp::Sub => BinOp::Sub,
-                BinaryOp::Mul => BinOp::Mul,
-                BinaryOp::Div => BinOp::Div,
-                BinaryOp::Mod => BinOp::Mod,
-                BinaryOp::Shl => BinOp::Shl,
-                BinaryOp::Shr => BinOp::Shr,
-                _ => return Err(not_constant(e, "not an integer operation")),
-            };
+            let op = arith_op(*op).ok_or_else(|| not_constant(e, "not an integer operation"))?;
             let (a, b) = (const_int(flat, inst, a, d)?, const_int(flat, inst, b, d)?);
             match ops::binary(op, Value::Int(a), Value::Int(b)) {
                 Ok(Value::Int(v)) => Ok(v),

@@ -315,7 +315,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Shl | BinaryOp::Shr => {
                 self.expect_int(&ta, sym);
                 self.expect_int(&tb, sym);
-                (arith_op(op), Ty::Int)
+                (arith_op(op).expect("an integer operator (this arm)"), Ty::Int)
             }
             BinaryOp::Union => {
                 let ty = self.unify_values(&[&ta, &tb], span, "the operands of `union`").to_set();
@@ -813,14 +813,16 @@ fn compare_op(op: BinaryOp) -> BinOp {
     }
 }
 
-fn arith_op(op: BinaryOp) -> BinOp {
-    match op {
+/// The lowered operator of an integer operator (`+ - * / mod << >>`), `None` for the others.
+pub(super) fn arith_op(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
         BinaryOp::Add => BinOp::Add,
         BinaryOp::Sub => BinOp::Sub,
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
         BinaryOp::Mod => BinOp::Mod,
         BinaryOp::Shl => BinOp::Shl,
-        _ => BinOp::Shr,
-    }
+        BinaryOp::Shr => BinOp::Shr,
+        _ => return None,
+    })
 }
