@@ -31,7 +31,9 @@ pub enum Format {
 /// Which RKS engine checks procedure specs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
+    /// Exit summaries instead of context tops (`check::rks::summary`).
     #[default]
+    Summary,
     Incremental,
     Global,
     Eager,
@@ -48,6 +50,7 @@ impl Engine {
             Engine::Global => Engine::Eager,
             Engine::Eager => Engine::Global,
             Engine::Lazy => Engine::Incremental,
+            Engine::Summary => Engine::Lazy,
         }
     }
 
@@ -57,6 +60,7 @@ impl Engine {
             Engine::Global => "global",
             Engine::Eager => "eager",
             Engine::Lazy => "lazy",
+            Engine::Summary => "summary",
         }
     }
 }

@@ -46,7 +46,7 @@ struct CheckArgs {
     #[arg(short = 'j', value_name = "N")]
     jobs: Option<usize>,
     /// Engine for procedure modules.
-    #[arg(long, value_enum, default_value_t = EngineArg::Incremental)]
+    #[arg(long, value_enum, default_value_t = EngineArg::Summary)]
     engine: EngineArg,
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
@@ -97,6 +97,7 @@ enum FormatArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum EngineArg {
+    Summary,
     Incremental,
     Global,
     Eager,
@@ -163,6 +164,7 @@ fn check(args: CheckArgs) -> i32 {
             EngineArg::Global => Engine::Global,
             EngineArg::Eager => Engine::Eager,
             EngineArg::Lazy => Engine::Lazy,
+            EngineArg::Summary => Engine::Summary,
         },
         termination: args.termination.map(|t| match t {
             TerminationArg::Trap => TerminationRule::Trap,

@@ -29,7 +29,7 @@ fn verdicts(format: ImportFormat, model: &Path, ctl: Option<&Path>, entry_exit: 
     };
     let smv = SourceFile::new(format!("{}.smv", model.display()), imported.smv);
     let linked = stages::Stages::linked();
-    [Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy]
+    [Engine::Summary, Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy]
         .into_iter()
         .map(|engine| {
             let options = CheckOptions { traces: false, threads: 1, engine, ..CheckOptions::default() };

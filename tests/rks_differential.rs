@@ -1,7 +1,7 @@
 //! Differential tests of the RKS engines: on seeded random RKSs (recursive and not, zero to three
 //! exits, both termination rules) and random formulas over every CTL operator, Finis'
 //! `Incremental` and `Global` engines and the ternary `Eager` and `Lazy` engines must agree on
-//! every case, and all must agree with two independent oracles: the brute-force unfolding
+//! every case (and so must the summary engine), and all must agree with two independent oracles: the brute-force unfolding
 //! (`rks_support::oracle`: exact on non-recursive RKSs, a sound bound on recursive ones) and the
 //! naive all-contexts checker (`rks_support::contexts`: exact on recursive RKSs too, when the
 //! contexts are few enough to enumerate). The oracles must also agree with each other. With a
@@ -60,11 +60,12 @@ impl Answer {
 enum Engine {
     Incremental,
     Global,
+    Summary,
     TernaryEager,
     TernaryLazy,
 }
 
-const ENGINES: [Engine; 4] = [Engine::Incremental, Engine::Global, Engine::TernaryEager, Engine::TernaryLazy];
+const ENGINES: [Engine; 5] = [Engine::Incremental, Engine::Global, Engine::Summary, Engine::TernaryEager, Engine::TernaryLazy];
 
 /// Runs one engine; with `want_trace`, also validates the trace against K(R) (a bad or missing
 /// trace turns the answer into `BadTrace`).
@@ -73,8 +74,12 @@ fn run(case: &Case, engine: Engine, want_trace: bool, stats: &mut TraceStats) ->
     let init = case.initial as u32;
     let f = &case.formula;
     let result = catch_unwind(AssertUnwindSafe(|| match engine {
-        Engine::Incremental | Engine::Global => {
-            let engine = if engine == Engine::Global { RksEngine::Global } else { RksEngine::Incremental };
+        Engine::Incremental | Engine::Global | Engine::Summary => {
+            let engine = match engine {
+                Engine::Global => RksEngine::Global,
+                Engine::Summary => RksEngine::Summary,
+                _ => RksEngine::Incremental,
+            };
             let r = check(&rks, init, f, &RksOptions { engine, want_trace });
             (r.holds, r.trace)
         }
@@ -174,10 +179,10 @@ fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
     )
 }
 
-/// Compares `check_many` with one-by-one `check` on `specs`, for both engines.
+/// Compares `check_many` with one-by-one `check` on `specs`, for the context-based engines.
 fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Option<String> {
     let rks = model.build();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
+    for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: false };
         let Ok(many) = catch_unwind(AssertUnwindSafe(|| check_many(&rks, specs, &opts))) else {
             return Some(format!("{engine:?} check_many panicked"));

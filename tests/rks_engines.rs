@@ -495,7 +495,7 @@ fn check_many_matches_check_and_is_deterministic() {
     let specs: Vec<_> = (0..80)
         .map(|i| (if i % 3 == 0 { parse } else { main }, parse_ctl(texts[i % texts.len()], &r).unwrap()))
         .collect();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
+    for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: true };
         let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
         let one = pool(1).install(|| rks::check_many(&r, &specs, &opts));

@@ -18,7 +18,7 @@ fn batch_agrees(text: &str, specs: &[Ctl<u32>]) {
     let rks = parse_rks(&format!("props p q r\n{text}")).expect("model parses");
     let batch: Vec<(u32, Ctl<u32>)> = specs.iter().flat_map(|f| (0..rks.components.len() as u32).map(move |c| (c, f.clone()))).collect();
     let mut verdicts = Vec::new();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
+    for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: false };
         let many: Vec<bool> = check_many(&rks, &batch, &opts).iter().map(|r| r.holds).collect();
         let one: Vec<bool> = batch.iter().map(|(c, f)| check(&rks, *c, f, &opts).holds).collect();

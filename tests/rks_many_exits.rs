@@ -42,7 +42,7 @@ fn all_engines(m: &Model, formula: &str) -> Vec<(String, bool)> {
     let rks = m.build();
     let f = ctl_text::parse(formula, &m.props);
     let mut out = Vec::new();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
+    for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         out.push((format!("{engine:?}"), check(&rks, 0, &f, &RksOptions { engine, want_trace: false }).holds));
     }
     for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {

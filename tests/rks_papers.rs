@@ -31,7 +31,7 @@ fn assert_engines(rsm: &Rsm, cases: &[(&str, bool)]) {
         let formula = ctl_text::parse(f, &rsm.model.props);
         for want_trace in [false, true] {
             let mut verdicts = Vec::new();
-            for engine in [RksEngine::Incremental, RksEngine::Global] {
+            for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
                 let holds = check(&rks, rsm.initial as u32, &formula, &RksOptions { engine, want_trace }).holds;
                 verdicts.push((format!("{engine:?}"), holds));
             }

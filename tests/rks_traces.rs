@@ -46,7 +46,7 @@ fn witness_returning_into_a_second_call_of_the_same_context_is_found() {
     let r = parse_rks(&second_return_model(40)).unwrap();
     for (spec, holds) in [("EF goal", true), ("AG !goal", false), ("E[TRUE U goal]", true)] {
         let f = parse_ctl(spec, &r).unwrap();
-        for engine in [RksEngine::Incremental, RksEngine::Global] {
+        for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
             let res = check(&r, 0, &f, &RksOptions { engine, want_trace: true });
             assert_eq!(res.holds, holds, "{spec}");
             let t = res.trace.unwrap_or_else(|| panic!("{spec}: no trace"));

@@ -19,7 +19,7 @@ fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String,
     let init = model.comp_index(initial) as u32;
     let mut out = Vec::new();
     for want_trace in [false, true] {
-        for engine in [RksEngine::Incremental, RksEngine::Global] {
+        for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
             let r = check(&rks, init, &f, &RksOptions { engine, want_trace });
             out.push((format!("{engine:?} trace={want_trace}"), r.holds));
         }

@@ -21,9 +21,10 @@ fn random_rsm_grid_3x3_all_engines_agree() {
             let f = random_formula(j, seed);
             let inc = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Incremental, want_trace: false }).holds;
             let glo = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Global, want_trace: false }).holds;
+            let sum = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Summary, want_trace: false }).holds;
             let eag = ternary::check(&rks, INITIAL, &f, TernaryEngine::Eager, false).holds;
             let laz = ternary::check(&rks, INITIAL, &f, TernaryEngine::Lazy, false).holds;
-            assert_eq!([glo, eag, laz], [inc; 3], "instance {i}, formula {j}, seed {seed}: {f:?}");
+            assert_eq!([glo, sum, eag, laz], [inc; 4], "instance {i}, formula {j}, seed {seed}: {f:?}");
             trues += inc as usize;
         }
     }

@@ -87,7 +87,7 @@ fn bundled_models_give_their_expected_verdicts() {
         }
         assert!(!expected.is_empty(), "{name}: no expected verdicts (add `-- expect:` lines)");
         // Every engine, each verified by one of the other family (`--verify`).
-        for engine in ["incremental", "global", "eager", "lazy"] {
+        for engine in ["summary", "incremental", "global", "eager", "lazy"] {
             let (actual, output) = verdicts(model, &["--verify", "--engine", engine]);
             checked += expected.len();
             if actual != expected {

@@ -18,7 +18,7 @@ fn cases(default: usize) -> usize {
 
 /// The verdicts of every engine, in the order of [`ENGINES`]; the oracle's last (None if the
 /// bounded unfolding cannot decide).
-const ENGINES: [&str; 5] = ["ternary-eager", "ternary-lazy", "rks-incremental", "rks-global", "oracle"];
+const ENGINES: [&str; 6] = ["ternary-eager", "ternary-lazy", "rks-incremental", "rks-global", "rks-summary", "oracle"];
 
 fn verdicts(c: &Case) -> Vec<Option<bool>> {
     let rks = c.model.build();
@@ -30,7 +30,7 @@ fn verdicts(c: &Case) -> Vec<Option<bool>> {
         Verdict::Fails => Some(false),
         Verdict::Unknown => None,
     };
-    vec![t(TernaryEngine::Eager), t(TernaryEngine::Lazy), r(RksEngine::Incremental), r(RksEngine::Global), o]
+    vec![t(TernaryEngine::Eager), t(TernaryEngine::Lazy), r(RksEngine::Incremental), r(RksEngine::Global), r(RksEngine::Summary), o]
 }
 
 fn disagree(v: &[Option<bool>]) -> bool {
@@ -62,7 +62,7 @@ fn ternary_engines_agree_with_finis_engines_and_the_oracle() {
         let formula = random::formula(&mut rng, model.props.len(), 3);
         let case = Case { model, initial: 0, formula };
         let v = verdicts(&case);
-        decided_by_oracle += v[4].is_some() as usize;
+        decided_by_oracle += v[5].is_some() as usize;
         if disagree(&v) {
             let small = shrink(case, &mut |c| disagree(&verdicts(c)));
             failures.push(report(&small));

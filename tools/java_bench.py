@@ -15,7 +15,7 @@ initial node in the translation) come from the `-- Size:` header line of the imp
 The paper's columns are the published numbers (Table 1, journal version), for comparison.
 
 Usage: tools/java_bench.py [--bin target/release/xmv-rs] [--repeat 3] [--timeout 300]
-       [--engines incremental,global,eager,lazy] [--models dataflow,avroraReg,...] [--all-engine E]
+       [--engines summary,incremental,global,eager,lazy] [--models dataflow,avroraReg,...] [--all-engine E]
 Build first: cargo build --release
 """
 
@@ -33,7 +33,7 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JAVA = os.path.join(ROOT, "..", "shared", "bench", "java")
 MODELS = ["dataflow", "avroraReg", "avroraMedTest", "avroraELF"]
-ENGINES = ["incremental", "global", "eager", "lazy"]
+ENGINES = ["summary", "incremental", "global", "eager", "lazy"]
 EXPECTED = {"dataflow": False, "avroraReg": True, "avroraMedTest": True, "avroraELF": True}
 # Journal Table 1: result, PDSolver s, PuMoC s, k, eager #ctx, eager s, ternary #ctx, ternary s, lazy #ctx, lazy s
 PAPER = {
@@ -115,7 +115,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--models", default=",".join(MODELS))
-    ap.add_argument("--all-engine", default="incremental", help="engine for the all-specs runs")
+    ap.add_argument("--all-engine", default="summary", help="engine for the all-specs runs")
     args = ap.parse_args()
     engines = args.engines.split(",")
     models = args.models.split(",")

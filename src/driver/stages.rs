@@ -100,8 +100,12 @@ fn run_rks_engine(rks_model: &crate::explicit::rks::RecursiveKripkeStructure, sp
     use crate::check::{rks, ternary};
     use rayon::prelude::*;
     match engine {
-        Engine::Incremental | Engine::Global => {
-            let rks_engine = if engine == Engine::Global { rks::RksEngine::Global } else { rks::RksEngine::Incremental };
+        Engine::Incremental | Engine::Global | Engine::Summary => {
+            let rks_engine = match engine {
+                Engine::Global => rks::RksEngine::Global,
+                Engine::Summary => rks::RksEngine::Summary,
+                _ => rks::RksEngine::Incremental,
+            };
             let results = rks::check_many(rks_model, specs, &rks::RksOptions { engine: rks_engine, want_trace: traces });
             let mut totals = rks::RksStats::default();
             let outcomes = (results.into_iter())

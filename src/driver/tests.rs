@@ -80,7 +80,7 @@ fn listing_5_2_loader(_: &SourceFile, _: Option<TerminationRule>) -> (Option<Low
 
 #[test]
 fn listing_5_2_end_to_end_with_every_engine() {
-    for engine in [Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy] {
+    for engine in [Engine::Summary, Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy] {
         let options = CheckOptions { traces: false, engine, ..Default::default() };
         let out = run_check(&file(), &options, &with_program(listing_5_2_loader));
         assert_eq!(out.exit_code, 1, "{engine:?}");

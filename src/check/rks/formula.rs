@@ -140,6 +140,12 @@ impl Formula {
         self.deps[f as usize].is_empty()
     }
 
+    /// Positions in `deps(f)` of the elements of `deps(g)`, for `g` a child of `f` or in
+    /// `deps(f)` (`g ≠ f`, `g` not static).
+    pub fn projection(&self, f: FId, g: FId) -> &[u32] {
+        &self.proj[&(f, g)]
+    }
+
     /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
     pub fn restrict(&self, f: FId, g: FId, ctx: &[Tern], exits: usize) -> Ctx {
         if f == g {

@@ -1,5 +1,6 @@
 //! CTL checking of recursive Kripke structures with call contexts (Finis 2012; multi-exit
-//! contexts after Dubslaff et al. 2024), without unfolding the call stack.
+//! contexts after Dubslaff et al. 2024), without unfolding the call stack; and the summary
+//! engine, the same contexts without the fixpoints' own assumption (exit summaries instead).
 //!
 //! Semantics (README, finis-2012-digest.md §1.4): calls are transparent; leaving a callee
 //! through exit `k` continues at the call's continuations for `k`; when the initial component
@@ -12,7 +13,8 @@
 //! Modules: [`tern`] ternary values, [`formula`] the core formula DAG and which assumptions a
 //! context keeps, [`context`] contexts and interning, [`kb`] the knowledge base, [`local`] local
 //! checking and the shared fixpoint, [`global`] the chapter-3 engine, [`incremental`] the
-//! chapter-4 engine, [`trace`] witnesses and counterexamples.
+//! chapter-4 engine, [`summary`] the summary engine (the default), [`trace`] witnesses and
+//! counterexamples.
 
 pub mod context;
 pub mod formula;
@@ -20,6 +22,7 @@ pub mod global;
 pub mod incremental;
 pub mod kb;
 pub mod local;
+pub mod summary;
 pub mod tern;
 pub mod trace;
 
@@ -28,14 +31,17 @@ use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
 use formula::{FId, Formula};
 use local::Core;
+use summary::{ModelIndex, Summary};
 use rayon::prelude::*;
 use tern::Tern;
 pub use trace::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RksEngine {
-    /// Chapter 4: local, vertical and horizontal checking from the initial context.
+    /// Exit summaries instead of context tops ([`summary`]): one exact solution per frame.
     #[default]
+    Summary,
+    /// Chapter 4: local, vertical and horizontal checking from the initial context.
     Incremental,
     /// Chapter 3: collect all reachable context pairs, then label by fixpoint.
     Global,
@@ -58,6 +64,18 @@ pub struct RksStats {
     pub local_checks: u64,
     /// `labelByFixpoint` invocations (loops of undecided `EG`/`EU` pairs solved).
     pub fixpoint_rounds: u64,
+}
+
+impl RksStats {
+    /// The work counted since `before` (counters only grow).
+    pub fn since(&self, before: &RksStats) -> RksStats {
+        RksStats {
+            context_pairs_created: self.context_pairs_created - before.context_pairs_created,
+            context_pairs_checked: self.context_pairs_checked - before.context_pairs_checked,
+            local_checks: self.local_checks - before.local_checks,
+            fixpoint_rounds: self.fixpoint_rounds - before.fixpoint_rounds,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -87,9 +105,7 @@ pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: Compo
 
 /// Checks `formula` at the initial configuration of component `initial`.
 pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
-    let fm = formula_dag(rks, &[formula], opts).0;
-    let mut core = Core::new(rks, &fm);
-    check_in(&mut core, fm.root, initial, formula, opts)
+    check_many(rks, &[(initial, formula.clone())], opts).pop().expect("one result per spec")
 }
 
 /// Checks the spec rooted at `root` of `core`'s formula DAG, reusing what `core`'s knowledge
@@ -101,18 +117,23 @@ fn check_in(core: &mut Core, root: FId, initial: ComponentId, formula: &Ctl<Prop
     let v = match opts.engine {
         RksEngine::Global => global::run_root(core, root, initial, &icc),
         RksEngine::Incremental => incremental::run_root(core, root, initial, &icc(root)),
+        RksEngine::Summary => unreachable!("the summary engine has no knowledge base (check_summary)"),
     };
     assert!(v.is_known(), "RKS engine left the initial configuration undecided (engine bug)");
     let holds = v == Tern::T;
-    let trace = if opts.want_trace { trace::explain(core, root, initial, formula, holds, &icc) } else { None };
-    let after = core.finish_stats();
-    let stats = RksStats {
-        context_pairs_created: after.context_pairs_created - before.context_pairs_created,
-        context_pairs_checked: after.context_pairs_checked - before.context_pairs_checked,
-        local_checks: after.local_checks - before.local_checks,
-        fixpoint_rounds: after.fixpoint_rounds - before.fixpoint_rounds,
-    };
+    let trace = if opts.want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
+    let stats = core.finish_stats().since(&before);
     RksResult { holds, stats, trace }
+}
+
+/// [`check_in`] for the summary engine.
+fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+    let (rks, fm) = (engine.rks, engine.fm);
+    let before = engine.stats.clone();
+    let icc = |f: FId| initial_context(rks, fm, initial, f);
+    let holds = engine.run_root(root, initial, &icc(root));
+    let trace = if opts.want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
+    RksResult { holds, stats: engine.stats.since(&before), trace }
 }
 
 /// The formula DAG of `ctls`. Without traces, atoms that label no location of `rks` are folded
@@ -143,13 +164,19 @@ pub const SPECS_PER_BATCH: usize = 32;
 /// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. Results and
 /// statistics are the same whatever the thread count.
 pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
+    let index = (opts.engine == RksEngine::Summary).then(|| ModelIndex::new(rks));
     let batches: Vec<Vec<RksResult>> = specs
         .par_chunks(SPECS_PER_BATCH)
         .map(|batch| {
             let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
             let (fm, roots) = formula_dag(rks, &ctls, opts);
+            let specs = batch.iter().zip(roots);
+            if let Some(index) = &index {
+                let mut engine = Summary::new(rks, &fm, index);
+                return specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts)).collect();
+            }
             let mut core = Core::new(rks, &fm);
-            batch.iter().zip(roots).map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
+            specs.map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
         })
         .collect();
     batches.into_iter().flatten().collect()

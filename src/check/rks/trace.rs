@@ -23,7 +23,7 @@ use super::formula::{FId, Formula, Op};
 use super::local::Core;
 use super::tern::Tern;
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, NodeId, PropId};
+use crate::explicit::rks::{ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
 use rustc_hash::FxHashMap;
 
@@ -58,8 +58,7 @@ pub struct RksTrace {
 
 /// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
 /// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
-pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
-    let fm = core.fm;
+pub fn explain(rks: &RecursiveKripkeStructure, fm: &Formula, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
     let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
     let (goal, counterexample) = if existential && holds {
         (root, false)
@@ -71,7 +70,7 @@ pub fn explain(core: &Core, root: FId, init: ComponentId, formula: &Ctl<PropId>,
     } else {
         return None;
     };
-    let mut g = Core::new(core.rks, fm);
+    let mut g = Core::new(rks, fm);
     super::global::run_root(&mut g, root, init, icc);
     let pick = Walker { core: &g, fm, goal, icc };
     let start = Conf { stack: Vec::new(), ctxs: vec![icc(goal)], comp: init, node: 0, term: false };

@@ -1,0 +1,667 @@
+//! The summary engine: exact CTL labelling of a recursive Kripke structure in which a fixpoint
+//! operator's own value after the return is not part of its call context but is carried as an
+//! exit summary.
+//!
+//! Finis' engines key a pair by the full context of a node `f`: for every exit, the values of
+//! `deps(f)` in the return location, `f`'s own value (the context "top") included. The top is
+//! what makes `EG`/`EU` pairs come in twins and their fixpoints run over uncertain (`M`)
+//! values. But `EG`/`EU` are *disjunctive* in their top: with `a`/`b` the children, the value
+//! in location `n` of a frame whose top vector is `t` is
+//!
+//! ```text
+//!   base(n) ∨ (mask(n) ∩ t ≠ ∅)
+//! ```
+//!
+//! where `mask(n)` is the set of exits reachable from `n` on `a`-paths (calls that return
+//! included) and `base(n)` says the formula holds without leaving the frame (`EU`: a `b`
+//! location is reached on an `a`-path, possibly inside a callee that never returns; `EG`: an
+//! infinite `a`-path that stays in the frame or descends for ever). Neither depends on `t`.
+//! So this engine keys a fixpoint *frame* by `(f, component, context without the top)` and
+//! stores `base` and `mask` per location: one exact, two-valued solution per frame, no
+//! twins, no `M`.
+//!
+//! Every other node is a vector over the component's nodes computed from its children under
+//! its context (`¬ ∨ ∧` pointwise; `EX ψ` by one-step look-ahead, an exit reading `ψ`'s
+//! assumption, a call reading `ψ` at the callee's entry), memoised per (node, component,
+//! context). A call's context is the disjunction rule of the other engines: per callee exit,
+//! per node of `deps`, "some continuation satisfies it".
+//!
+//! Frames are solved on demand from the initial context: discovering a frame computes its
+//! children's vectors (solving lower fixpoint nodes' frames first, completely) and the
+//! contexts of its calls, which discovers the callee frames. The new frames of one node are
+//! then solved together, by a worklist over frames: first the masks (least fixpoint:
+//! reachability of exits), then `base` (`EU`: least fixpoint, backward reachability of `b`;
+//! `EG`: greatest fixpoint, removal of dead ends, starting from "every callee entry holds").
+//! A solved frame never changes, so later specs sharing the engine reuse it.
+//!
+//! Semantics are those of the other engines (see the parent module): calls are transparent,
+//! exits continue at the call's continuations, and the initial context encodes the
+//! termination rule. Calls without a predecessor satisfying the fixpoint's `a` cannot
+//! influence its values and are not explored.
+
+use super::RksStats;
+use super::formula::{FId, Formula, Op};
+use super::tern::Tern;
+use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
+use fixedbitset::FixedBitSet;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// A two-valued context (or any bit vector), 64 bits per word, unused high bits zero.
+type Bits = SmallVec<[u64; 2]>;
+
+fn bits_zero(len: usize) -> Bits {
+    smallvec::smallvec![0; len.div_ceil(64)]
+}
+fn bit(b: &[u64], i: usize) -> bool {
+    b[i / 64] >> (i % 64) & 1 == 1
+}
+fn set_bit(b: &mut [u64], i: usize) {
+    b[i / 64] |= 1 << (i % 64);
+}
+
+/// What the engine needs to know about the model beyond [`Component`], computed once per
+/// model and shared by every spec.
+pub struct ModelIndex {
+    comps: Vec<CompIndex>,
+}
+
+struct CompIndex {
+    /// Exit index of each node, or `u32::MAX`.
+    exit_of: Vec<u32>,
+    /// For each location `r`: the (call, callee exit) pairs whose continuations include `r`,
+    /// rows `ret_pred_offs[r]..ret_pred_offs[r + 1]` of `ret_preds`.
+    ret_pred_offs: Vec<u32>,
+    ret_preds: Vec<(NodeId, u32)>,
+}
+
+impl ModelIndex {
+    pub fn new(rks: &RecursiveKripkeStructure) -> ModelIndex {
+        let comps = rks
+            .components
+            .iter()
+            .map(|c| {
+                let n = c.num_nodes as usize;
+                let mut exit_of = vec![u32::MAX; n];
+                for (k, &x) in c.exits.iter().enumerate() {
+                    exit_of[x as usize] = k as u32;
+                }
+                let mut pairs: Vec<(NodeId, NodeId, u32)> = Vec::new();
+                for &call in &c.calls {
+                    let exits = rks.components[c.call_target[call as usize] as usize].exits.len();
+                    for k in 0..exits {
+                        pairs.extend(c.returns(call, k).iter().map(|&r| (r, call, k as u32)));
+                    }
+                }
+                pairs.sort_unstable();
+                let mut ret_pred_offs = vec![0u32; n + 1];
+                for &(r, _, _) in &pairs {
+                    ret_pred_offs[r as usize + 1] += 1;
+                }
+                for i in 0..n {
+                    ret_pred_offs[i + 1] += ret_pred_offs[i];
+                }
+                CompIndex { exit_of, ret_pred_offs, ret_preds: pairs.into_iter().map(|(_, c, k)| (c, k)).collect() }
+            })
+            .collect();
+        ModelIndex { comps }
+    }
+
+    fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
+        let c = &self.comps[s as usize];
+        &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
+    }
+}
+
+type FrameId = u32;
+const NO_FRAME: FrameId = u32::MAX;
+
+/// One fixpoint frame: `EG`/`EU` node `f` in component `comp` under a context without top.
+struct Frame {
+    f: FId,
+    comp: ComponentId,
+    /// `f`'s context with every top bit clear (it restricts to every strict subformula).
+    ctx: Bits,
+    /// Vector ids of the children (`a` = `ψ`; `b` = `χ` of `E[ψ U χ]`, unused for `EG`).
+    a: u32,
+    b: u32,
+    /// Per call (position in `comp.calls`): the callee frame, or [`NO_FRAME`] for a call no
+    /// `a` location leads to.
+    callees: Vec<FrameId>,
+    /// Unsolved frames calling this one (re-solved when its entry summary changes).
+    callers: Vec<FrameId>,
+    /// Words per location in the mask.
+    words: usize,
+    /// The exits reachable on `a`-paths, `words` words per node: an index into
+    /// [`Summary::masks`], shared by the frames of every fixpoint node with the same static `a`.
+    mask: u32,
+    /// The mask is a solved shared one (not recomputed).
+    mask_shared: bool,
+    /// Where the formula holds whatever the top.
+    base: FixedBitSet,
+    solved: bool,
+}
+
+pub struct Summary<'a> {
+    pub rks: &'a RecursiveKripkeStructure,
+    pub fm: &'a Formula,
+    ix: &'a ModelIndex,
+    vec_ids: FxHashMap<(FId, ComponentId, Bits), u32>,
+    vecs: Vec<FixedBitSet>,
+    frame_ids: FxHashMap<(FId, ComponentId, Bits), FrameId>,
+    frames: Vec<Frame>,
+    masks: Vec<Vec<u64>>,
+    /// Solved masks of frames whose `a` is static, by (`a`, component): they depend on
+    /// nothing else (callee masks are those of the same `a`).
+    static_masks: FxHashMap<(FId, ComponentId), u32>,
+    /// Scratch counters of the `EG` dead-end removal.
+    counts: Vec<u32>,
+    pub stats: RksStats,
+}
+
+impl<'a> Summary<'a> {
+    pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex) -> Summary<'a> {
+        Summary { rks, fm, ix, vec_ids: FxHashMap::default(), vecs: Vec::new(), frame_ids: FxHashMap::default(), frames: Vec::new(), masks: Vec::new(), static_masks: FxHashMap::default(), counts: Vec::new(), stats: RksStats::default() }
+    }
+
+    /// The value of `root` in the initial configuration of `init` under its initial context
+    /// `icc` (two-valued, see [`super::initial_context`]).
+    pub fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Tern]) -> bool {
+        let mut ctx = bits_zero(icc.len());
+        for (i, &t) in icc.iter().enumerate() {
+            debug_assert!(t.is_known(), "initial contexts are two-valued");
+            if t == Tern::T {
+                set_bit(&mut ctx, i);
+            }
+        }
+        let v = self.vector(root, init, ctx);
+        self.vecs[v as usize].contains(0)
+    }
+
+    fn comp(&self, s: ComponentId) -> &'a Component {
+        &self.rks.components[s as usize]
+    }
+    fn exits(&self, s: ComponentId) -> usize {
+        self.rks.components[s as usize].exits.len()
+    }
+
+    /// The context of `g` contained in context `ctx` of `f` in component `s`.
+    fn restrict(&self, f: FId, g: FId, ctx: &[u64], s: ComponentId) -> Bits {
+        if f == g {
+            return ctx.into();
+        }
+        let wg = self.fm.width(g);
+        if wg == 0 {
+            return Bits::new();
+        }
+        let (wf, p, e) = (self.fm.width(f), self.fm.projection(f, g), self.exits(s));
+        let mut out = bits_zero(e * wg);
+        for k in 0..e {
+            for (j, &i) in p.iter().enumerate() {
+                if bit(ctx, k * wf + i as usize) {
+                    set_bit(&mut out, k * wg + j);
+                }
+            }
+        }
+        out
+    }
+
+    /// The vectors of `deps(h)` in component `s` under `h`'s context `ctx`. If `h` is a fixpoint
+    /// node, its own position gets `own`: `h`'s vector when known (`EX h` reads `h` at the
+    /// callee's entry under the full context), `None` for a frame key (top left clear).
+    fn dep_vectors(&mut self, h: FId, s: ComponentId, ctx: &[u64], own: Option<u32>) -> SmallVec<[Option<u32>; 4]> {
+        let fm = self.fm;
+        (0..fm.deps[h as usize].len())
+            .map(|i| {
+                let d = fm.deps[h as usize][i];
+                if d == h {
+                    return own;
+                }
+                let sub = self.restrict(h, d, ctx, s);
+                Some(self.vector(d, s, sub))
+            })
+            .collect()
+    }
+
+    /// The callee context of `h` at call `c` of `s` from the caller's `deps(h)` vectors
+    /// (disjunction over each exit's continuations); `h`'s own top positions stay clear.
+    fn call_context(&self, s: ComponentId, c: NodeId, h: FId, dep_vecs: &[Option<u32>]) -> Bits {
+        let comp = self.comp(s);
+        let et = self.exits(comp.call_target[c as usize]);
+        let w = self.fm.width(h);
+        let mut out = bits_zero(et * w);
+        for (i, v) in dep_vecs.iter().enumerate() {
+            let Some(v) = v else { continue };
+            let vals = &self.vecs[*v as usize];
+            for k in 0..et {
+                if comp.returns(c, k).iter().any(|&r| vals.contains(r as usize)) {
+                    set_bit(&mut out, k * w + i);
+                }
+            }
+        }
+        out
+    }
+
+    /// Where `g` holds in component `s` under its context `ctx` (call nodes: unspecified).
+    fn vector(&mut self, g: FId, s: ComponentId, ctx: Bits) -> u32 {
+        let key = (g, s, ctx);
+        if let Some(&id) = self.vec_ids.get(&key) {
+            return id;
+        }
+        let (g, s, ctx) = key;
+        let v = stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.compute_vector(g, s, &ctx));
+        let id = self.vecs.len() as u32;
+        self.vecs.push(v);
+        self.vec_ids.insert((g, s, ctx), id);
+        id
+    }
+
+    fn compute_vector(&mut self, g: FId, s: ComponentId, ctx: &[u64]) -> FixedBitSet {
+        let comp = self.comp(s);
+        let n = comp.num_nodes as usize;
+        match self.fm.op(g) {
+            Op::True => {
+                let mut v = FixedBitSet::with_capacity(n);
+                v.insert_range(..);
+                v
+            }
+            Op::Prop(p) => {
+                let mut v = comp.props[p as usize].clone();
+                v.grow(n);
+                v
+            }
+            Op::Not(a) => {
+                let sub = self.restrict(g, a, ctx, s);
+                let va = self.vector(a, s, sub);
+                let mut v = self.vecs[va as usize].clone();
+                v.toggle_range(..);
+                v
+            }
+            Op::Or(a, b) | Op::And(a, b) => {
+                let (sa, sb) = (self.restrict(g, a, ctx, s), self.restrict(g, b, ctx, s));
+                let (va, vb) = (self.vector(a, s, sa), self.vector(b, s, sb));
+                let mut v = self.vecs[va as usize].clone();
+                match self.fm.op(g) {
+                    Op::Or(..) => v.union_with(&self.vecs[vb as usize]),
+                    _ => v.intersect_with(&self.vecs[vb as usize]),
+                }
+                v
+            }
+            Op::EX(a) => self.next_vector(g, a, s, ctx),
+            Op::EG(_) | Op::EU(..) => {
+                let w = self.fm.width(g);
+                let e = self.exits(s);
+                let mut key: Bits = ctx.into();
+                let mut top = bits_zero(e);
+                for k in 0..e {
+                    let i = k * w + w - 1;
+                    if bit(ctx, i) {
+                        set_bit(&mut top, k);
+                        key[i / 64] &= !(1 << (i % 64));
+                    }
+                }
+                let fr = self.solve(g, s, key);
+                let frame = &self.frames[fr as usize];
+                let mut v = frame.base.clone();
+                if top.iter().any(|&t| t != 0) {
+                    let mask = &self.masks[frame.mask as usize];
+                    for node in 0..n {
+                        let m = &mask[node * frame.words..(node + 1) * frame.words];
+                        if m.iter().zip(&top).any(|(x, t)| x & t != 0) {
+                            v.insert(node);
+                        }
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    /// `EX a` (node `g`): a location's successors, an exit's assumption about `a`.
+    fn next_vector(&mut self, g: FId, a: FId, s: ComponentId, ctx: &[u64]) -> FixedBitSet {
+        let comp = self.comp(s);
+        let n = comp.num_nodes as usize;
+        let sub = self.restrict(g, a, ctx, s);
+        let va = self.vector(a, s, sub.clone());
+        let pos_a = self.fm.deps[g as usize].binary_search(&a).expect("EX ψ records ψ");
+        let w = self.fm.width(g);
+        // ψ at each callee's entry.
+        let mut entry_holds = FixedBitSet::with_capacity(comp.calls.len());
+        if !comp.calls.is_empty() {
+            let dep_vecs = self.dep_vectors(a, s, &sub, Some(va));
+            for (i, &c) in comp.calls.iter().enumerate() {
+                let cctx = self.call_context(s, c, a, &dep_vecs);
+                let ve = self.vector(a, comp.call_target[c as usize], cctx);
+                entry_holds.set(i, self.vecs[ve as usize].contains(0));
+            }
+        }
+        let vals = &self.vecs[va as usize];
+        let exit_of = &self.ix.comps[s as usize].exit_of;
+        let mut out = FixedBitSet::with_capacity(n);
+        for node in 0..n {
+            if comp.call_target[node] != NO_CALL {
+                continue;
+            }
+            let holds = match exit_of[node] {
+                u32::MAX => comp.succ.neighbours(node as u32).iter().any(|&m| match comp.call_target[m as usize] {
+                    NO_CALL => vals.contains(m as usize),
+                    _ => entry_holds.contains(comp.call_index[m as usize] as usize),
+                }),
+                k => bit(ctx, k as usize * w + pos_a),
+            };
+            out.set(node, holds);
+        }
+        out
+    }
+
+    /// The solved frame of fixpoint node `f` in `s` under `key` (its context, top clear).
+    fn solve(&mut self, f: FId, s: ComponentId, key: Bits) -> FrameId {
+        if let Some(&id) = self.frame_ids.get(&(f, s, key.clone())) {
+            debug_assert!(self.frames[id as usize].solved, "a node's frames are solved before its parents read them");
+            return id;
+        }
+        self.stats.fixpoint_rounds += 1;
+        let mut new = vec![self.create_frame(f, s, key)];
+        let mut i = 0;
+        while i < new.len() {
+            let id = new[i];
+            i += 1;
+            self.discover(id, &mut new);
+        }
+        self.solve_masks(&new);
+        self.solve_bases(&new);
+        for &id in &new {
+            self.frames[id as usize].solved = true;
+        }
+        self.stats.context_pairs_checked += new.len() as u64;
+        new[0]
+    }
+
+    fn create_frame(&mut self, f: FId, s: ComponentId, ctx: Bits) -> FrameId {
+        let id = self.frames.len() as FrameId;
+        let n = self.comp(s).num_nodes as usize;
+        self.frame_ids.insert((f, s, ctx.clone()), id);
+        let words = self.exits(s).div_ceil(64);
+        let a = match self.fm.op(f) {
+            Op::EU(a, _) | Op::EG(a) => a,
+            _ => unreachable!("frames belong to fixpoint nodes"),
+        };
+        let shared = self.static_masks.get(&(a, s)).copied();
+        let mask = shared.unwrap_or_else(|| {
+            self.masks.push(vec![0; n * words]);
+            self.masks.len() as u32 - 1
+        });
+        self.frames.push(Frame { f, comp: s, ctx, a: 0, b: 0, callees: Vec::new(), callers: Vec::new(), words, mask, mask_shared: shared.is_some(), base: FixedBitSet::with_capacity(n), solved: false });
+        self.stats.context_pairs_created += 1;
+        id
+    }
+
+    /// Computes frame `id`'s children and finds (creating) its callee frames.
+    fn discover(&mut self, id: FrameId, new: &mut Vec<FrameId>) {
+        let (f, s) = (self.frames[id as usize].f, self.frames[id as usize].comp);
+        let ctx = self.frames[id as usize].ctx.clone();
+        let (a, b) = match self.fm.op(f) {
+            Op::EU(a, b) => (a, Some(b)),
+            Op::EG(a) => (a, None),
+            _ => unreachable!("frames belong to fixpoint nodes"),
+        };
+        let sa = self.restrict(f, a, &ctx, s);
+        let va = self.vector(a, s, sa);
+        let vb = match b {
+            Some(b) => {
+                let sb = self.restrict(f, b, &ctx, s);
+                self.vector(b, s, sb)
+            }
+            None => va,
+        };
+        let comp = self.comp(s);
+        let mut callees = vec![NO_FRAME; comp.calls.len()];
+        let useful: Vec<usize> = (0..comp.calls.len())
+            .filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p as usize)))
+            .collect();
+        if !useful.is_empty() {
+            let dep_vecs = self.dep_vectors(f, s, &ctx, None);
+            for i in useful {
+                let c = comp.calls[i];
+                let t = comp.call_target[c as usize];
+                let cctx = self.call_context(s, c, f, &dep_vecs);
+                let callee = match self.frame_ids.get(&(f, t, cctx.clone())) {
+                    Some(&q) => q,
+                    None => {
+                        let q = self.create_frame(f, t, cctx);
+                        new.push(q);
+                        q
+                    }
+                };
+                if !self.frames[callee as usize].solved {
+                    self.frames[callee as usize].callers.push(id);
+                }
+                callees[i] = callee;
+            }
+        }
+        let fr = &mut self.frames[id as usize];
+        (fr.a, fr.b, fr.callees) = (va, vb, callees);
+    }
+
+    /// True if callee frame `q`'s entry reaches its exit `k` on an `a`-path.
+    fn entry_exit(&self, q: FrameId, k: u32) -> bool {
+        bit(&self.masks[self.frames[q as usize].mask as usize], k as usize)
+    }
+
+    /// Runs `local` on every frame of `new` until no frame's entry summary changes.
+    /// Frames are taken last discovered first: callees before their callers where the calls
+    /// do not recurse.
+    fn worklist(&mut self, new: &[FrameId], mut local: impl FnMut(&mut Self, FrameId) -> bool) {
+        let mut queued: FxHashMap<FrameId, bool> = new.iter().map(|&id| (id, true)).collect();
+        let mut stack: Vec<FrameId> = new.to_vec();
+        while let Some(id) = stack.pop() {
+            queued.insert(id, false);
+            self.stats.local_checks += 1;
+            if local(self, id) {
+                for i in 0..self.frames[id as usize].callers.len() {
+                    let c = self.frames[id as usize].callers[i];
+                    if let Some(q) = queued.get_mut(&c)
+                        && !*q
+                    {
+                        *q = true;
+                        stack.push(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Least fixpoint of the exit masks of the frames `new`.
+    fn solve_masks(&mut self, new: &[FrameId]) {
+        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
+        self.worklist(&own, |me, id| {
+            let (m, w) = (me.frames[id as usize].mask as usize, me.frames[id as usize].words);
+            let before: SmallVec<[u64; 2]> = me.masks[m][..w].into();
+            let mask = me.local_mask(id);
+            me.masks[m] = mask;
+            me.masks[m][..w] != before[..]
+        });
+        for id in own {
+            let fr = &self.frames[id as usize];
+            let a = match self.fm.op(fr.f) {
+                Op::EU(a, _) | Op::EG(a) => a,
+                _ => unreachable!("frames belong to fixpoint nodes"),
+            };
+            if self.fm.is_static(a) {
+                self.static_masks.entry((a, fr.comp)).or_insert(fr.mask);
+            }
+        }
+    }
+
+    /// Exit masks of one frame given its callees' current ones (backward propagation; a node
+    /// is queued at most once at a time, so its row is merged into its predecessors once per
+    /// wave).
+    fn local_mask(&self, id: FrameId) -> Vec<u64> {
+        let fr = &self.frames[id as usize];
+        let comp = self.comp(fr.comp);
+        let (w, va) = (fr.words, &self.vecs[fr.a as usize]);
+        let n = comp.num_nodes as usize;
+        let mut mask = vec![0u64; n * w];
+        let mut queue: std::collections::VecDeque<NodeId> = std::collections::VecDeque::new();
+        let mut queued = FixedBitSet::with_capacity(n);
+        for (k, &x) in comp.exits.iter().enumerate() {
+            if va.contains(x as usize) {
+                set_bit(&mut mask[x as usize * w..], k);
+                if !queued.put(x as usize) {
+                    queue.push_back(x);
+                }
+            }
+        }
+        let mut add: SmallVec<[u64; 2]> = SmallVec::new();
+        while let Some(m) = queue.pop_front() {
+            queued.set(m as usize, false);
+            add.clear();
+            add.extend_from_slice(&mask[m as usize * w..(m as usize + 1) * w]);
+            let mut merge = |p: NodeId| {
+                let row = &mut mask[p as usize * w..(p as usize + 1) * w];
+                let mut changed = false;
+                for (x, y) in row.iter_mut().zip(&add) {
+                    changed |= *x | y != *x;
+                    *x |= y;
+                }
+                if changed && !queued.put(p as usize) {
+                    queue.push_back(p);
+                }
+            };
+            for &p in comp.pred.neighbours(m) {
+                if va.contains(p as usize) {
+                    merge(p);
+                }
+            }
+            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
+                let q = fr.callees[comp.call_index[c as usize] as usize];
+                if q != NO_FRAME && self.entry_exit(q, k) {
+                    merge(c);
+                }
+            }
+        }
+        mask
+    }
+
+    /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
+    fn solve_bases(&mut self, new: &[FrameId]) {
+        let greatest = matches!(self.fm.op(self.frames[new[0] as usize].f), Op::EG(_));
+        if greatest {
+            for &id in new {
+                self.frames[id as usize].base.insert_range(..);
+            }
+        }
+        self.worklist(new, |me, id| {
+            let before = me.frames[id as usize].base.contains(0);
+            let base = if greatest { me.local_base_eg(id) } else { me.local_base_eu(id) };
+            me.frames[id as usize].base = base;
+            me.frames[id as usize].base.contains(0) != before
+        });
+    }
+
+    /// True if call `c` (position `i`) enters a callee frame whose entry holds.
+    fn callee_holds(&self, fr: &Frame, i: usize) -> bool {
+        let q = fr.callees[i];
+        q != NO_FRAME && self.frames[q as usize].base.contains(0)
+    }
+
+    /// `E[a U b]` without leaving the frame: backward reachability of `b` locations and of
+    /// calls whose callee's entry holds, through `a` locations and returning calls.
+    fn local_base_eu(&self, id: FrameId) -> FixedBitSet {
+        let fr = &self.frames[id as usize];
+        let comp = self.comp(fr.comp);
+        let (va, vb) = (&self.vecs[fr.a as usize], &self.vecs[fr.b as usize]);
+        let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
+        let mut stack: Vec<NodeId> = Vec::new();
+        for node in vb.ones() {
+            if comp.call_target[node] == NO_CALL {
+                base.insert(node);
+                stack.push(node as NodeId);
+            }
+        }
+        for (i, &c) in comp.calls.iter().enumerate() {
+            if self.callee_holds(fr, i) && !base.put(c as usize) {
+                stack.push(c);
+            }
+        }
+        while let Some(m) = stack.pop() {
+            for &p in comp.pred.neighbours(m) {
+                if va.contains(p as usize) && !base.put(p as usize) {
+                    stack.push(p);
+                }
+            }
+            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
+                let q = fr.callees[comp.call_index[c as usize] as usize];
+                if q != NO_FRAME && self.entry_exit(q, k) && !base.put(c as usize) {
+                    stack.push(c);
+                }
+            }
+        }
+        base
+    }
+
+    /// `EG a` without leaving the frame: `a` locations and calls minus, repeatedly, those
+    /// without a remaining successor (a call whose callee's entry holds never runs out).
+    fn local_base_eg(&mut self, id: FrameId) -> FixedBitSet {
+        let mut counts = std::mem::take(&mut self.counts);
+        let fr = &self.frames[id as usize];
+        let comp = self.comp(fr.comp);
+        let n = comp.num_nodes as usize;
+        let va = &self.vecs[fr.a as usize];
+        let mut alive = FixedBitSet::with_capacity(n);
+        for node in 0..n {
+            let live = match comp.call_target[node] {
+                NO_CALL => va.contains(node),
+                _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
+            };
+            alive.set(node, live);
+        }
+        counts.clear();
+        counts.resize(n, 0);
+        let mut dead: Vec<NodeId> = Vec::new();
+        for node in alive.ones() {
+            let cnt = match comp.call_target[node] {
+                NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
+                t => {
+                    let i = comp.call_index[node] as usize;
+                    let q = fr.callees[i];
+                    let own = usize::from(self.frames[q as usize].base.contains(0));
+                    let exits = self.rks.components[t as usize].exits.len();
+                    own + (0..exits)
+                        .filter(|&k| self.entry_exit(q, k as u32))
+                        .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
+                        .sum::<usize>()
+                }
+            };
+            counts[node] = cnt as u32;
+            if cnt == 0 {
+                dead.push(node as NodeId);
+            }
+        }
+        for &d in &dead {
+            alive.set(d as usize, false);
+        }
+        while let Some(m) = dead.pop() {
+            let mut drop = |p: NodeId, alive: &mut FixedBitSet, dead: &mut Vec<NodeId>| {
+                if alive.contains(p as usize) {
+                    counts[p as usize] -= 1;
+                    if counts[p as usize] == 0 {
+                        alive.set(p as usize, false);
+                        dead.push(p);
+                    }
+                }
+            };
+            for &p in comp.pred.neighbours(m) {
+                drop(p, &mut alive, &mut dead);
+            }
+            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
+                let q = fr.callees[comp.call_index[c as usize] as usize];
+                if q != NO_FRAME && self.entry_exit(q, k) {
+                    drop(c, &mut alive, &mut dead);
+                }
+            }
+        }
+        self.counts = counts;
+        alive
+    }
+}
