@@ -132,8 +132,13 @@ fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula:
     let before = engine.stats.clone();
     let icc = |f: FId| initial_context(rks, fm, initial, f);
     let holds = engine.run_root(root, initial, &icc(root));
-    let trace = if opts.want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
-    RksResult { holds, stats: engine.stats.since(&before), trace }
+    let stats = engine.stats.since(&before);
+    let trace = if opts.want_trace {
+        trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc)
+    } else {
+        None
+    };
+    RksResult { holds, stats, trace }
 }
 
 /// The formula DAG of `ctls`. Without traces, atoms that label no location of `rks` are folded

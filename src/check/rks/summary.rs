@@ -40,6 +40,8 @@
 //! influence its values and are not explored.
 
 use super::RksStats;
+use super::trace::Labelling;
+use std::cell::RefCell;
 use super::formula::{FId, Formula, Op};
 use super::tern::Tern;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
@@ -58,6 +60,40 @@ fn bit(b: &[u64], i: usize) -> bool {
 }
 fn set_bit(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
+}
+/// A two-valued ternary context as bits (`T` set).
+fn to_bits(ctx: &[Tern]) -> Bits {
+    let mut out = bits_zero(ctx.len());
+    for (i, &t) in ctx.iter().enumerate() {
+        debug_assert!(t.is_known(), "the summary engine's contexts are two-valued");
+        if t == Tern::T {
+            set_bit(&mut out, i);
+        }
+    }
+    out
+}
+
+/// The summary engine as a [`Labelling`] for traces (values computed on demand).
+pub struct SummaryLabels<'e, 'a>(pub RefCell<&'e mut Summary<'a>>);
+
+impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
+    fn rks(&self) -> &'a RecursiveKripkeStructure {
+        self.0.borrow().rks
+    }
+    fn fm(&self) -> &'a Formula {
+        self.0.borrow().fm
+    }
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+        self.0.borrow_mut().locations(h, s, ctx)
+    }
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool {
+        let mut e = self.0.borrow_mut();
+        let v = e.vector(h, s, to_bits(ctx));
+        e.vecs[v as usize].contains(node as usize)
+    }
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+        self.0.borrow_mut().full_call_context(s, call, f, ctx)
+    }
 }
 
 /// What the engine needs to know about the model beyond [`Component`], computed once per
@@ -167,15 +203,28 @@ impl<'a> Summary<'a> {
     /// The value of `root` in the initial configuration of `init` under its initial context
     /// `icc` (two-valued, see [`super::initial_context`]).
     pub fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Tern]) -> bool {
-        let mut ctx = bits_zero(icc.len());
-        for (i, &t) in icc.iter().enumerate() {
-            debug_assert!(t.is_known(), "initial contexts are two-valued");
-            if t == Tern::T {
-                set_bit(&mut ctx, i);
-            }
-        }
-        let v = self.vector(root, init, ctx);
+        let v = self.vector(root, init, to_bits(icc));
         self.vecs[v as usize].contains(0)
+    }
+
+    /// Where `h` holds in component `s` under its two-valued context `ctx` (calls: false).
+    pub fn locations(&mut self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+        let v = self.vector(h, s, to_bits(ctx));
+        let mut out = self.vecs[v as usize].clone();
+        for &c in &self.comp(s).calls {
+            out.set(c as usize, false);
+        }
+        out
+    }
+
+    /// The full context of `f` (its own top included) in the callee of call `call` of `s`.
+    pub fn full_call_context(&mut self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+        let bits = to_bits(ctx);
+        let own = self.fm.op(f).is_fixpoint().then(|| self.vector(f, s, bits.clone()));
+        let deps = self.dep_vectors(f, s, &bits, own);
+        let out = self.call_context(s, call, f, &deps);
+        let len = self.exits(self.comp(s).call_target[call as usize]) * self.fm.width(f);
+        (0..len).map(|i| Tern::from_bool(bit(&out, i))).collect()
     }
 
     fn comp(&self, s: ComponentId) -> &'a Component {

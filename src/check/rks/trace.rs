@@ -23,7 +23,8 @@ use super::formula::{FId, Formula, Op};
 use super::local::Core;
 use super::tern::Tern;
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use fixedbitset::FixedBitSet;
 use crate::syntax::ast::TerminationRule;
 use rustc_hash::FxHashMap;
 
@@ -56,9 +57,62 @@ pub struct RksTrace {
     pub loop_push: Vec<(ComponentId, NodeId)>,
 }
 
+/// What a trace needs from a checker: the exact (two-valued) values of the goal's subformulas
+/// under `T`/`F` contexts, and the contexts of calls. Implemented by a knowledge base in which
+/// the global engine labelled every reachable pair, and by the summary engine.
+pub trait Labelling<'a> {
+    fn rks(&self) -> &'a RecursiveKripkeStructure;
+    fn fm(&self) -> &'a Formula;
+    /// Where `h` holds in component `s` under its context `ctx` (calls: false).
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet;
+    /// Whether `h` holds at location `node` of `s` under its context `ctx`.
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool;
+    /// The context of `f` in the callee of call `call` of `s`, from `f`'s context `ctx`.
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern>;
+
+    fn comp(&self, s: ComponentId) -> &'a Component {
+        &self.rks().components[s as usize]
+    }
+    fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
+        self.comp(s).exits.iter().position(|&x| x == n)
+    }
+}
+
+impl<'a> Labelling<'a> for Core<'a> {
+    fn rks(&self) -> &'a RecursiveKripkeStructure {
+        self.rks
+    }
+    fn fm(&self) -> &'a Formula {
+        self.fm
+    }
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+        let c = &self.rks.components[s as usize];
+        let view = self.resolve(h, s, ctx);
+        let mut out = FixedBitSet::with_capacity(c.num_nodes as usize);
+        for l in 0..c.num_nodes {
+            out.set(l as usize, !c.is_call(l) && self.val(&view, s, l) == Tern::T);
+        }
+        out
+    }
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool {
+        self.get(h, s, ctx, node) == Tern::T
+    }
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+        self.cc(s, call, f, ctx).to_vec()
+    }
+}
+
 /// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
 /// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
 pub fn explain(rks: &RecursiveKripkeStructure, fm: &Formula, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+    let mut g = Core::new(rks, fm);
+    super::global::run_root(&mut g, root, init, icc);
+    explain_with(&g, root, init, formula, holds, icc)
+}
+
+/// [`explain`] from labels that are already known (or computed on demand) by `labels`.
+pub fn explain_with<'a>(labels: &dyn Labelling<'a>, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+    let fm = labels.fm();
     let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
     let (goal, counterexample) = if existential && holds {
         (root, false)
@@ -70,20 +124,18 @@ pub fn explain(rks: &RecursiveKripkeStructure, fm: &Formula, root: FId, init: Co
     } else {
         return None;
     };
-    let mut g = Core::new(rks, fm);
-    super::global::run_root(&mut g, root, init, icc);
-    let pick = Walker { core: &g, fm, goal, icc };
+    let pick = Walker { core: labels, fm, goal, icc };
     let start = Conf { stack: Vec::new(), ctxs: vec![icc(goal)], comp: init, node: 0, term: false };
     let goal = pick.pick_disjunct(goal, &start)?;
-    let w = Walker { core: &g, fm, goal, icc };
+    let w = Walker { core: labels, fm, goal, icc };
     let start = Conf { stack: Vec::new(), ctxs: vec![icc(goal)], comp: init, node: 0, term: false };
     let (steps, loop_start, loop_push) = match fm.op(goal) {
         Op::EX(a) => {
-            let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tern::T)?;
+            let next = w.succs(&start).into_iter().find(|c| w.value(a, c))?;
             (vec![start, next], None, Vec::new())
         }
         Op::EU(a, b) => {
-            let steps = until::UntilSearch::run(&g, goal, a, b, init, icc(goal))?;
+            let steps = until::UntilSearch::run(labels, goal, a, b, init, icc(goal))?;
             return Some(RksTrace { counterexample, steps, loop_start: None, loop_push: Vec::new() });
         }
         Op::EG(_) => {
@@ -118,7 +170,7 @@ impl Conf {
 }
 
 struct Walker<'c, 'a> {
-    core: &'c Core<'a>,
+    core: &'c dyn Labelling<'a>,
     fm: &'a Formula,
     /// The formula being explained; `h` in [`Walker::value`] must be in its sub-DAG.
     goal: FId,
@@ -126,19 +178,19 @@ struct Walker<'c, 'a> {
 }
 
 impl Walker<'_, '_> {
-    fn value(&self, h: FId, c: &Conf) -> Tern {
+    fn value(&self, h: FId, c: &Conf) -> bool {
         if c.term {
-            return Tern::from_bool(self.fm.value_in_loop(h, &|_| false));
+            return self.fm.value_in_loop(h, &|_| false);
         }
         let top = c.ctxs.last().expect("a configuration has a context");
-        let ctx = self.fm.restrict(self.goal, h, top, self.core.exits(c.comp));
-        self.core.get(h, c.comp, &ctx, c.node)
+        let ctx = self.fm.restrict(self.goal, h, top, self.core.comp(c.comp).exits.len());
+        self.core.value(h, c.comp, &ctx, c.node)
     }
 
     /// For `A[U]`'s dual `E[..] ∨ EG ..`: the disjunct that holds.
     fn pick_disjunct(&self, g: FId, start: &Conf) -> Option<FId> {
         match self.fm.op(g) {
-            Op::Or(x, y) => [x, y].into_iter().find(|&d| self.core.get(d, start.comp, &(self.icc)(d), 0) == Tern::T),
+            Op::Or(x, y) => [x, y].into_iter().find(|&d| self.core.value(d, start.comp, &(self.icc)(d), 0)),
             _ => Some(g),
         }
     }
@@ -150,7 +202,7 @@ impl Walker<'_, '_> {
         let comp = self.core.comp(c.comp);
         if let Some(k) = self.core.exit_index(c.comp, c.node) {
             let Some((&(s, call), rest)) = c.stack.split_last() else {
-                return match self.core.rks.termination {
+                return match self.core.rks().termination {
                     TerminationRule::Trap => vec![Conf { term: true, ..c.clone() }],
                     TerminationRule::Loop => vec![c.clone()],
                 };
@@ -171,7 +223,7 @@ impl Walker<'_, '_> {
                     let mut stack = c.stack.clone();
                     stack.push((c.comp, x));
                     let mut ctxs = c.ctxs.clone();
-                    ctxs.push(self.core.cc(c.comp, x, self.goal, c.ctxs.last().expect("context")).to_vec());
+                    ctxs.push(self.core.call_context(c.comp, x, self.goal, c.ctxs.last().expect("context")));
                     Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }
                 } else {
                     Conf { node: x, ..c.clone() }
@@ -213,7 +265,7 @@ impl Walker<'_, '_> {
             keys.push(key.clone());
             candidates.push(j);
             by_key.entry(key).or_default().push(j);
-            cur = self.succs(&cur).into_iter().find(|n| self.value(self.goal, n) == Tern::T)?;
+            cur = self.succs(&cur).into_iter().find(|n| self.value(self.goal, n))?;
         }
         None
     }

@@ -26,9 +26,8 @@
 //! runs double in length per recursion level) is not materialised.
 
 use super::super::formula::FId;
-use super::super::local::{Core, View};
 use super::super::tern::Tern;
-use super::RksStep;
+use super::{Labelling, RksStep};
 use crate::explicit::rks::{ComponentId, NodeId};
 use crate::syntax::ast::TerminationRule;
 use rustc_hash::FxHashMap;
@@ -64,7 +63,7 @@ struct Pair {
 }
 
 pub(super) struct UntilSearch<'c, 'a> {
-    core: &'c Core<'a>,
+    core: &'c dyn Labelling<'a>,
     goal: FId,
     psi: FId,
     chi: FId,
@@ -84,7 +83,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     /// A shortest run from the initial configuration (component `init`, node 0, empty stack,
     /// goal context `start_ctx`) through configurations satisfying `psi` to one satisfying
     /// `chi`; `None` if there is none (or it is longer than [`MAX_TRACE_STEPS`]).
-    pub(super) fn run(core: &'c Core<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Tern>) -> Option<Vec<RksStep>> {
+    pub(super) fn run(core: &'c dyn Labelling<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Tern>) -> Option<Vec<RksStep>> {
         let mut s = UntilSearch {
             core,
             goal,
@@ -116,13 +115,12 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let n = c.num_nodes as usize;
         let base = self.dist.len() as u32;
         let p = self.pairs.len() as u32;
-        let view = |h: FId| -> View { core.resolve(h, comp, &core.fm.restrict(self.goal, h, &ctx, c.exits.len())) };
-        let (vp, vc) = (view(self.psi), view(self.chi));
-        for l in 0..n as NodeId {
-            let call = c.is_call(l);
+        let holds = |h: FId| core.locations(h, comp, &core.fm().restrict(self.goal, h, &ctx, c.exits.len()));
+        let (vp, vc) = (holds(self.psi), holds(self.chi));
+        for l in 0..n {
             self.pair_of.push(p);
-            self.is_psi.push(!call && core.val(&vp, comp, l) == Tern::T);
-            self.is_chi.push(!call && core.val(&vc, comp, l) == Tern::T);
+            self.is_psi.push(vp.contains(l));
+            self.is_chi.push(vc.contains(l));
         }
         self.dist.resize(base as usize + n, INF);
         self.link.resize(base as usize + n, Link::Entry);
@@ -140,8 +138,8 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let i = comp.call_index[call as usize] as usize;
         if self.pairs[p as usize].callee[i] == NONE {
             let pr = &self.pairs[p as usize];
-            let ctx = self.core.cc(pr.comp, call, self.goal, &pr.ctx);
-            let q = self.pair(comp.call_target[call as usize], ctx.to_vec());
+            let ctx = self.core.call_context(pr.comp, call, self.goal, &pr.ctx);
+            let q = self.pair(comp.call_target[call as usize], ctx);
             self.pairs[p as usize].callee[i] = q;
         }
         self.pairs[p as usize].callee[i]
@@ -270,7 +268,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     /// after exit vertex `x`, that exit node), by total length.
     fn best_end(&self, p0: u32, enter: &[u64]) -> Option<(u64, u32, NodeId, NodeId)> {
         let core = self.core;
-        let term_chi = core.rks.termination == TerminationRule::Trap && core.fm.value_in_loop(self.chi, &|_| false);
+        let term_chi = core.rks().termination == TerminationRule::Trap && core.fm().value_in_loop(self.chi, &|_| false);
         let mut best: Option<(u64, u32, NodeId, NodeId)> = None;
         for (f, &e) in enter.iter().enumerate() {
             if e == INF {
