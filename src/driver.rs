@@ -173,7 +173,14 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     // Report.
     let t3 = Instant::now();
     let mut reports = vec![];
-    for (i, spec) in program.specs.iter().enumerate() {
+    // NuSMV's batch order: every CTL spec (file order), then every invariant; traces are
+    // numbered in this order too. Text is written spec by spec, each trace view dropped once
+    // written.
+    let mut order: Vec<usize> = (0..program.specs.len()).collect();
+    order.sort_by_key(|&i| program.specs[i].kind == SpecKind::Invar);
+    let mut text = (options.format == Format::Text).then(text::TextReport::default);
+    for i in order {
+        let spec = &program.specs[i];
         let Some((outcome, time_ms)) = outcomes[i].take() else { continue };
         let system = &program.systems[spec.system as usize];
         let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(ModelRef::Flat) };
@@ -191,13 +198,14 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
             trace,
             time_ms,
         });
+        if let (Some(text), Some(r)) = (text.as_mut(), reports.last_mut()) {
+            text.push(r);
+            r.trace = None;
+        }
     }
-    // NuSMV's batch order: every CTL spec (file order), then every invariant; traces are
-    // numbered in this order too.
-    reports.sort_by_key(|r| r.kind == SpecKind::Invar);
     match options.format {
         Format::Text => {
-            out.stdout.push_str(&text::render_text(&reports));
+            out.stdout.push_str(&text.map(text::TextReport::finish).unwrap_or_default());
             if options.reachable {
                 out.stdout.push_str(&reachable_text(&program, flat.as_ref(), rks.as_ref()));
             }

@@ -15,7 +15,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-ENGINES = ["incremental", "global", "eager", "lazy"]
+ENGINES = ["incremental", "global", "eager", "lazy", "summary"]
 
 
 def colour(t, lo, hi):
@@ -39,7 +39,7 @@ def main():
     cs = max(6, min(40, 400 // max(len(iis), len(jjs))))
     mx, my, gap = 40, 40, 30
     pw, ph = cs * len(iis), cs * len(jjs)
-    width = mx + 4 * (pw + gap) + 60
+    width = mx + len(ENGINES) * (pw + gap) + 60
     height = my + ph + 80
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>',

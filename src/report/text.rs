@@ -36,17 +36,33 @@ pub fn verdict_line(r: &SpecReport) -> String {
 
 /// All verdict lines and traces; traces are numbered from 1 in order of appearance.
 pub fn render_text(reports: &[SpecReport]) -> String {
-    let mut out = String::new();
-    let mut trace_no = 0;
+    let mut text = TextReport::default();
     for r in reports {
-        out.push_str(&verdict_line(r));
-        out.push('\n');
+        text.push(r);
+    }
+    text.finish()
+}
+
+/// [`render_text`] one spec at a time, so that a spec's trace view can be dropped as soon as
+/// it is written (a run with hundreds of long traces keeps one view, not all).
+#[derive(Default)]
+pub struct TextReport {
+    out: String,
+    traces: usize,
+}
+
+impl TextReport {
+    pub fn push(&mut self, r: &SpecReport) {
+        self.out.push_str(&verdict_line(r));
+        self.out.push('\n');
         if let Some(view) = &r.trace {
-            trace_no += 1;
-            out.push_str(&trace_text(view, trace_no, r.kind == SpecKind::Invar));
+            self.traces += 1;
+            self.out.push_str(&trace_text(view, self.traces, r.kind == SpecKind::Invar));
         }
     }
-    out
+    pub fn finish(self) -> String {
+        self.out
+    }
 }
 
 /// One trace in NuSMV's format.
@@ -93,9 +109,15 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
 }
 
 /// `  name = value` lines for the pairs that differ from `before` (all of them without `before`).
+/// Steps of one module list their variables in the same order, so `before[i]` is looked at
+/// first; the search is the fallback (linear per step, not quadratic, on modules with
+/// thousands of labels).
 fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>) {
-    for (name, value) in now {
-        let unchanged = before.is_some_and(|b| b.iter().any(|(n, v)| n == name && v == value));
+    for (i, (name, value)) in now.iter().enumerate() {
+        let unchanged = before.is_some_and(|b| match b.get(i) {
+            Some((n, v)) if n == name => v == value,
+            _ => b.iter().any(|(n, v)| n == name && v == value),
+        });
         if !unchanged {
             let _ = writeln!(out, "  {name} = {value}");
         }
