@@ -29,9 +29,11 @@
 //! Frames are solved on demand from the initial context: discovering a frame computes its
 //! children's vectors (solving lower fixpoint nodes' frames first, completely) and the
 //! contexts of its calls, which discovers the callee frames. The new frames of one node are
-//! then solved together, by a worklist over frames: first the masks (least fixpoint:
-//! reachability of exits), then `base` (`EU`: least fixpoint, backward reachability of `b`;
-//! `EG`: greatest fixpoint, removal of dead ends, starting from "every callee entry holds").
+//! then solved together, each phase by one worklist of (frame, node) across all of them: first
+//! the masks (least fixpoint: reachability of exits), then `base` (`EU`: least fixpoint,
+//! backward reachability of `b`; `EG`: greatest fixpoint, removal of dead ends with successor
+//! counters, starting from "every callee entry holds"). A node's row changes at most once per
+//! exit (masks) or once (bases), so solving is linear in the frames' edges times the exits.
 //! A solved frame never changes, so later specs sharing the engine reuse it.
 //!
 //! Semantics are those of the other engines (see the parent module): calls are transparent,
@@ -42,6 +44,7 @@
 use super::RksStats;
 use super::trace::Labelling;
 use std::cell::RefCell;
+use std::sync::OnceLock;
 use super::formula::{FId, Formula, Op};
 use super::tern::Tern;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
@@ -96,55 +99,58 @@ impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
     }
 }
 
-/// What the engine needs to know about the model beyond [`Component`], computed once per
-/// model and shared by every spec.
-pub struct ModelIndex {
-    comps: Vec<CompIndex>,
+/// What the engine needs to know about the model beyond [`Component`]: per component, built
+/// the first time a frame of that component is solved (components no spec reaches cost
+/// nothing), shared by every spec and thread.
+pub struct ModelIndex<'a> {
+    rks: &'a RecursiveKripkeStructure,
+    comps: Vec<OnceLock<CompIndex>>,
 }
 
 struct CompIndex {
-    /// Exit index of each node, or `u32::MAX`.
-    exit_of: Vec<u32>,
     /// For each location `r`: the (call, callee exit) pairs whose continuations include `r`,
-    /// rows `ret_pred_offs[r]..ret_pred_offs[r + 1]` of `ret_preds`.
+    /// rows `ret_pred_offs[r]..ret_pred_offs[r + 1]` of `ret_preds` (a counting sort of the
+    /// component's return edges).
     ret_pred_offs: Vec<u32>,
     ret_preds: Vec<(NodeId, u32)>,
 }
 
-impl ModelIndex {
-    pub fn new(rks: &RecursiveKripkeStructure) -> ModelIndex {
-        let comps = rks
-            .components
-            .iter()
-            .map(|c| {
-                let n = c.num_nodes as usize;
-                let mut exit_of = vec![u32::MAX; n];
-                for (k, &x) in c.exits.iter().enumerate() {
-                    exit_of[x as usize] = k as u32;
-                }
-                let mut pairs: Vec<(NodeId, NodeId, u32)> = Vec::new();
-                for &call in &c.calls {
-                    let exits = rks.components[c.call_target[call as usize] as usize].exits.len();
-                    for k in 0..exits {
-                        pairs.extend(c.returns(call, k).iter().map(|&r| (r, call, k as u32)));
+impl<'a> ModelIndex<'a> {
+    pub fn new(rks: &'a RecursiveKripkeStructure) -> ModelIndex<'a> {
+        ModelIndex { rks, comps: (0..rks.components.len()).map(|_| OnceLock::new()).collect() }
+    }
+
+    fn comp(&self, s: ComponentId) -> &CompIndex {
+        self.comps[s as usize].get_or_init(|| {
+            let c = &self.rks.components[s as usize];
+            let exits_of = |call: NodeId| self.rks.components[c.call_target[call as usize] as usize].exits.len();
+            let mut offs = vec![0u32; c.num_nodes as usize + 1];
+            for &call in &c.calls {
+                for k in 0..exits_of(call) {
+                    for &r in c.returns(call, k) {
+                        offs[r as usize + 1] += 1;
                     }
                 }
-                pairs.sort_unstable();
-                let mut ret_pred_offs = vec![0u32; n + 1];
-                for &(r, _, _) in &pairs {
-                    ret_pred_offs[r as usize + 1] += 1;
+            }
+            for i in 0..c.num_nodes as usize {
+                offs[i + 1] += offs[i];
+            }
+            let mut next = offs.clone();
+            let mut ret_preds = vec![(0, 0); offs[c.num_nodes as usize] as usize];
+            for &call in &c.calls {
+                for k in 0..exits_of(call) {
+                    for &r in c.returns(call, k) {
+                        ret_preds[next[r as usize] as usize] = (call, k as u32);
+                        next[r as usize] += 1;
+                    }
                 }
-                for i in 0..n {
-                    ret_pred_offs[i + 1] += ret_pred_offs[i];
-                }
-                CompIndex { exit_of, ret_pred_offs, ret_preds: pairs.into_iter().map(|(_, c, k)| (c, k)).collect() }
-            })
-            .collect();
-        ModelIndex { comps }
+            }
+            CompIndex { ret_pred_offs: offs, ret_preds }
+        })
     }
 
     fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
-        let c = &self.comps[s as usize];
+        let c = self.comp(s);
         &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
     }
 }
@@ -164,8 +170,9 @@ struct Frame {
     /// Per call (position in `comp.calls`): the callee frame, or [`NO_FRAME`] for a call no
     /// `a` location leads to.
     callees: Vec<FrameId>,
-    /// Unsolved frames calling this one (re-solved when its entry summary changes).
-    callers: Vec<FrameId>,
+    /// Unsolved frames calling this one, with the call's position: their call nodes are
+    /// updated when this frame's entry changes.
+    callers: Vec<(FrameId, u32)>,
     /// Words per location in the mask.
     words: usize,
     /// The exits reachable on `a`-paths, `words` words per node: an index into
@@ -181,7 +188,7 @@ struct Frame {
 pub struct Summary<'a> {
     pub rks: &'a RecursiveKripkeStructure,
     pub fm: &'a Formula,
-    ix: &'a ModelIndex,
+    ix: &'a ModelIndex<'a>,
     vec_ids: FxHashMap<(FId, ComponentId, Bits), u32>,
     vecs: Vec<FixedBitSet>,
     frame_ids: FxHashMap<(FId, ComponentId, Bits), FrameId>,
@@ -190,14 +197,12 @@ pub struct Summary<'a> {
     /// Solved masks of frames whose `a` is static, by (`a`, component): they depend on
     /// nothing else (callee masks are those of the same `a`).
     static_masks: FxHashMap<(FId, ComponentId), u32>,
-    /// Scratch counters of the `EG` dead-end removal.
-    counts: Vec<u32>,
     pub stats: RksStats,
 }
 
 impl<'a> Summary<'a> {
-    pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex) -> Summary<'a> {
-        Summary { rks, fm, ix, vec_ids: FxHashMap::default(), vecs: Vec::new(), frame_ids: FxHashMap::default(), frames: Vec::new(), masks: Vec::new(), static_masks: FxHashMap::default(), counts: Vec::new(), stats: RksStats::default() }
+    pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex<'a>) -> Summary<'a> {
+        Summary { rks, fm, ix, vec_ids: FxHashMap::default(), vecs: Vec::new(), frame_ids: FxHashMap::default(), frames: Vec::new(), masks: Vec::new(), static_masks: FxHashMap::default(), stats: RksStats::default() }
     }
 
     /// The value of `root` in the initial configuration of `init` under its initial context
@@ -385,20 +390,19 @@ impl<'a> Summary<'a> {
             }
         }
         let vals = &self.vecs[va as usize];
-        let exit_of = &self.ix.comps[s as usize].exit_of;
         let mut out = FixedBitSet::with_capacity(n);
         for node in 0..n {
-            if comp.call_target[node] != NO_CALL {
-                continue;
-            }
-            let holds = match exit_of[node] {
-                u32::MAX => comp.succ.neighbours(node as u32).iter().any(|&m| match comp.call_target[m as usize] {
+            if comp.call_target[node] == NO_CALL {
+                let holds = comp.succ.neighbours(node as u32).iter().any(|&m| match comp.call_target[m as usize] {
                     NO_CALL => vals.contains(m as usize),
                     _ => entry_holds.contains(comp.call_index[m as usize] as usize),
-                }),
-                k => bit(ctx, k as usize * w + pos_a),
-            };
-            out.set(node, holds);
+                });
+                out.set(node, holds);
+            }
+        }
+        // Exits have no intra-component successors: they read the assumption about `a`.
+        for (k, &x) in comp.exits.iter().enumerate() {
+            out.set(x as usize, bit(ctx, k * w + pos_a));
         }
         out
     }
@@ -483,7 +487,7 @@ impl<'a> Summary<'a> {
                     }
                 };
                 if !self.frames[callee as usize].solved {
-                    self.frames[callee as usize].callers.push(id);
+                    self.frames[callee as usize].callers.push((id, i as u32));
                 }
                 callees[i] = callee;
             }
@@ -497,39 +501,68 @@ impl<'a> Summary<'a> {
         bit(&self.masks[self.frames[q as usize].mask as usize], k as usize)
     }
 
-    /// Runs `local` on every frame of `new` until no frame's entry summary changes.
-    /// Frames are taken last discovered first: callees before their callers where the calls
-    /// do not recurse.
-    fn worklist(&mut self, new: &[FrameId], mut local: impl FnMut(&mut Self, FrameId) -> bool) {
-        let mut queued: FxHashMap<FrameId, bool> = new.iter().map(|&id| (id, true)).collect();
-        let mut stack: Vec<FrameId> = new.to_vec();
-        while let Some(id) = stack.pop() {
-            queued.insert(id, false);
+    /// The callee frame of call `c` (a node of `fr`'s component), or [`NO_FRAME`].
+    fn callee_of(&self, fr: &Frame, c: NodeId) -> FrameId {
+        fr.callees[self.comp(fr.comp).call_index[c as usize] as usize]
+    }
+
+    /// Least fixpoint of the exit masks of the frames `new`, by one worklist of (frame, node)
+    /// whose mask grew: it is merged into the node's `a` predecessors, into the calls that
+    /// return to it through an exit their callee's entry reaches, and, for an entry, into the
+    /// callers' call nodes. A row grows at most once per exit, so the work is linear in the
+    /// edges of the frames times the exits.
+    fn solve_masks(&mut self, new: &[FrameId]) {
+        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
+        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
+        for &id in &own {
+            let fr = &self.frames[id as usize];
+            let (va, w) = (&self.vecs[fr.a as usize], fr.words);
+            for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
+                if va.contains(x as usize) {
+                    set_bit(&mut self.masks[fr.mask as usize][x as usize * w..], k);
+                    work.push((id, x));
+                }
+            }
+        }
+        let mut row: SmallVec<[u64; 2]> = SmallVec::new();
+        while let Some((id, m)) = work.pop() {
             self.stats.local_checks += 1;
-            if local(self, id) {
-                for i in 0..self.frames[id as usize].callers.len() {
-                    let c = self.frames[id as usize].callers[i];
-                    if let Some(q) = queued.get_mut(&c)
-                        && !*q
-                    {
-                        *q = true;
-                        stack.push(c);
+            let fr = &self.frames[id as usize];
+            let (comp, va, w) = (self.comp(fr.comp), &self.vecs[fr.a as usize], fr.words);
+            row.clear();
+            row.extend_from_slice(&self.masks[fr.mask as usize][m as usize * w..(m as usize + 1) * w]);
+            let mut into: SmallVec<[NodeId; 16]> = comp.pred.neighbours(m).iter().copied().filter(|&p| va.contains(p as usize)).collect();
+            into.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
+                let q = self.callee_of(fr, c);
+                q != NO_FRAME && self.entry_exit(q, k)
+            }).map(|&(c, _)| c));
+            let mask = fr.mask as usize;
+            for p in into {
+                if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
+                    work.push((id, p));
+                }
+            }
+            if m == 0 {
+                // The entry reaches more exits: each caller's call continues at more returns.
+                for ci in 0..self.frames[id as usize].callers.len() {
+                    let (g, i) = self.frames[id as usize].callers[ci];
+                    let gf = &self.frames[g as usize];
+                    let (gcomp, gw, gmask) = (self.comp(gf.comp), gf.words, gf.mask as usize);
+                    let c = gcomp.calls[i as usize];
+                    let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
+                    for k in 0..row.len() * 64 {
+                        if bit(&row, k) {
+                            for &r in gcomp.returns(c, k) {
+                                merge_row(&mut acc, &self.masks[gmask][r as usize * gw..(r as usize + 1) * gw]);
+                            }
+                        }
+                    }
+                    if merge_row(&mut self.masks[gmask][c as usize * gw..(c as usize + 1) * gw], &acc) {
+                        work.push((g, c));
                     }
                 }
             }
         }
-    }
-
-    /// Least fixpoint of the exit masks of the frames `new`.
-    fn solve_masks(&mut self, new: &[FrameId]) {
-        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
-        self.worklist(&own, |me, id| {
-            let (m, w) = (me.frames[id as usize].mask as usize, me.frames[id as usize].words);
-            let before: SmallVec<[u64; 2]> = me.masks[m][..w].into();
-            let mask = me.local_mask(id);
-            me.masks[m] = mask;
-            me.masks[m][..w] != before[..]
-        });
         for id in own {
             let fr = &self.frames[id as usize];
             let a = match self.fm.op(fr.f) {
@@ -542,175 +575,137 @@ impl<'a> Summary<'a> {
         }
     }
 
-    /// Exit masks of one frame given its callees' current ones (backward propagation; a node
-    /// is queued at most once at a time, so its row is merged into its predecessors once per
-    /// wave).
-    fn local_mask(&self, id: FrameId) -> Vec<u64> {
+    /// The nodes whose `base` depends on node `m` of frame `id`: its `a` predecessors (the
+    /// only locations that can step to it on an `a`-path), the calls returning to it through
+    /// an exit their callee's entry reaches, and, if `m` is the entry, the callers' calls.
+    fn dependents(&self, id: FrameId, m: NodeId) -> SmallVec<[(FrameId, NodeId); 16]> {
         let fr = &self.frames[id as usize];
-        let comp = self.comp(fr.comp);
-        let (w, va) = (fr.words, &self.vecs[fr.a as usize]);
-        let n = comp.num_nodes as usize;
-        let mut mask = vec![0u64; n * w];
-        let mut queue: std::collections::VecDeque<NodeId> = std::collections::VecDeque::new();
-        let mut queued = FixedBitSet::with_capacity(n);
-        for (k, &x) in comp.exits.iter().enumerate() {
-            if va.contains(x as usize) {
-                set_bit(&mut mask[x as usize * w..], k);
-                if !queued.put(x as usize) {
-                    queue.push_back(x);
-                }
-            }
+        let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
+        let mut out: SmallVec<[(FrameId, NodeId); 16]> = comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)).collect();
+        out.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
+            let q = self.callee_of(fr, c);
+            q != NO_FRAME && self.entry_exit(q, k)
+        }).map(|&(c, _)| (id, c)));
+        if m == 0 {
+            out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
         }
-        let mut add: SmallVec<[u64; 2]> = SmallVec::new();
-        while let Some(m) = queue.pop_front() {
-            queued.set(m as usize, false);
-            add.clear();
-            add.extend_from_slice(&mask[m as usize * w..(m as usize + 1) * w]);
-            let mut merge = |p: NodeId| {
-                let row = &mut mask[p as usize * w..(p as usize + 1) * w];
-                let mut changed = false;
-                for (x, y) in row.iter_mut().zip(&add) {
-                    changed |= *x | y != *x;
-                    *x |= y;
-                }
-                if changed && !queued.put(p as usize) {
-                    queue.push_back(p);
-                }
-            };
-            for &p in comp.pred.neighbours(m) {
-                if va.contains(p as usize) {
-                    merge(p);
-                }
-            }
-            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
-                let q = fr.callees[comp.call_index[c as usize] as usize];
-                if q != NO_FRAME && self.entry_exit(q, k) {
-                    merge(c);
-                }
-            }
-        }
-        mask
+        out
     }
 
     /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
     fn solve_bases(&mut self, new: &[FrameId]) {
-        let greatest = matches!(self.fm.op(self.frames[new[0] as usize].f), Op::EG(_));
-        if greatest {
-            for &id in new {
-                self.frames[id as usize].base.insert_range(..);
-            }
+        match self.fm.op(self.frames[new[0] as usize].f) {
+            Op::EG(_) => self.solve_bases_eg(new),
+            _ => self.solve_bases_eu(new),
         }
-        self.worklist(new, |me, id| {
-            let before = me.frames[id as usize].base.contains(0);
-            let base = if greatest { me.local_base_eg(id) } else { me.local_base_eu(id) };
-            me.frames[id as usize].base = base;
-            me.frames[id as usize].base.contains(0) != before
-        });
     }
 
-    /// True if call `c` (position `i`) enters a callee frame whose entry holds.
-    fn callee_holds(&self, fr: &Frame, i: usize) -> bool {
-        let q = fr.callees[i];
-        q != NO_FRAME && self.frames[q as usize].base.contains(0)
-    }
-
-    /// `E[a U b]` without leaving the frame: backward reachability of `b` locations and of
-    /// calls whose callee's entry holds, through `a` locations and returning calls.
-    fn local_base_eu(&self, id: FrameId) -> FixedBitSet {
-        let fr = &self.frames[id as usize];
-        let comp = self.comp(fr.comp);
-        let (va, vb) = (&self.vecs[fr.a as usize], &self.vecs[fr.b as usize]);
-        let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
-        let mut stack: Vec<NodeId> = Vec::new();
-        for node in vb.ones() {
-            if comp.call_target[node] == NO_CALL {
-                base.insert(node);
-                stack.push(node as NodeId);
-            }
-        }
-        for (i, &c) in comp.calls.iter().enumerate() {
-            if self.callee_holds(fr, i) && !base.put(c as usize) {
-                stack.push(c);
-            }
-        }
-        while let Some(m) = stack.pop() {
-            for &p in comp.pred.neighbours(m) {
-                if va.contains(p as usize) && !base.put(p as usize) {
-                    stack.push(p);
+    /// `E[a U b]` without leaving the frame (least fixpoint): backward reachability, over all
+    /// frames at once, of `b` locations and of calls whose callee's entry holds, through `a`
+    /// locations and returning calls; an entry that gets in puts its callers' calls in.
+    fn solve_bases_eu(&mut self, new: &[FrameId]) {
+        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
+        for &id in new {
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
+            for node in self.vecs[fr.b as usize].ones() {
+                if comp.call_target[node] == NO_CALL {
+                    base.insert(node);
+                    work.push((id, node as NodeId));
                 }
             }
-            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
-                let q = fr.callees[comp.call_index[c as usize] as usize];
-                if q != NO_FRAME && self.entry_exit(q, k) && !base.put(c as usize) {
-                    stack.push(c);
+            for (i, &c) in comp.calls.iter().enumerate() {
+                let q = fr.callees[i];
+                if q != NO_FRAME && self.frames[q as usize].solved && self.frames[q as usize].base.contains(0) {
+                    base.insert(c as usize);
+                    work.push((id, c));
+                }
+            }
+            self.frames[id as usize].base = base;
+        }
+        while let Some((id, m)) = work.pop() {
+            self.stats.local_checks += 1;
+            for (g, p) in self.dependents(id, m) {
+                if !self.frames[g as usize].base.put(p as usize) {
+                    work.push((g, p));
                 }
             }
         }
-        base
     }
 
-    /// `EG a` without leaving the frame: `a` locations and calls minus, repeatedly, those
-    /// without a remaining successor (a call whose callee's entry holds never runs out).
-    fn local_base_eg(&mut self, id: FrameId) -> FixedBitSet {
-        let mut counts = std::mem::take(&mut self.counts);
-        let fr = &self.frames[id as usize];
-        let comp = self.comp(fr.comp);
-        let n = comp.num_nodes as usize;
-        let va = &self.vecs[fr.a as usize];
-        let mut alive = FixedBitSet::with_capacity(n);
-        for node in 0..n {
-            let live = match comp.call_target[node] {
-                NO_CALL => va.contains(node),
-                _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
-            };
-            alive.set(node, live);
-        }
-        counts.clear();
-        counts.resize(n, 0);
-        let mut dead: Vec<NodeId> = Vec::new();
-        for node in alive.ones() {
-            let cnt = match comp.call_target[node] {
-                NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
-                t => {
-                    let i = comp.call_index[node] as usize;
-                    let q = fr.callees[i];
-                    let own = usize::from(self.frames[q as usize].base.contains(0));
-                    let exits = self.rks.components[t as usize].exits.len();
-                    own + (0..exits)
-                        .filter(|&k| self.entry_exit(q, k as u32))
-                        .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
-                        .sum::<usize>()
-                }
-            };
-            counts[node] = cnt as u32;
-            if cnt == 0 {
-                dead.push(node as NodeId);
+    /// `EG a` without leaving the frame (greatest fixpoint): from the `a` locations and the
+    /// calls, over all frames at once, remove the nodes left without a successor; a call's
+    /// successors are its returns through exits its callee's entry reaches, plus one for the
+    /// callee's entry while it stays (a descent that never returns).
+    fn solve_bases_eg(&mut self, new: &[FrameId]) {
+        for &id in new {
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let va = &self.vecs[fr.a as usize];
+            let mut alive = FixedBitSet::with_capacity(comp.num_nodes as usize);
+            for node in 0..comp.num_nodes as usize {
+                let live = match comp.call_target[node] {
+                    NO_CALL => va.contains(node),
+                    _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
+                };
+                alive.set(node, live);
             }
+            self.frames[id as usize].base = alive;
         }
-        for &d in &dead {
-            alive.set(d as usize, false);
+        let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
+        let mut position: FxHashMap<FrameId, usize> = FxHashMap::default();
+        let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
+        for (pos, &id) in new.iter().enumerate() {
+            position.insert(id, pos);
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let alive = &fr.base;
+            let mut cnt = vec![0u32; comp.num_nodes as usize];
+            for node in alive.ones() {
+                let n = match comp.call_target[node] {
+                    NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
+                    t => {
+                        let q = fr.callees[comp.call_index[node] as usize];
+                        let own = usize::from(self.frames[q as usize].base.contains(0));
+                        own + (0..self.exits(t))
+                            .filter(|&k| self.entry_exit(q, k as u32))
+                            .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
+                            .sum::<usize>()
+                    }
+                };
+                cnt[node] = n as u32;
+                if n == 0 {
+                    dead.push((id, node as NodeId));
+                }
+            }
+            counts.push(cnt);
         }
-        while let Some(m) = dead.pop() {
-            let mut drop = |p: NodeId, alive: &mut FixedBitSet, dead: &mut Vec<NodeId>| {
-                if alive.contains(p as usize) {
-                    counts[p as usize] -= 1;
-                    if counts[p as usize] == 0 {
-                        alive.set(p as usize, false);
-                        dead.push(p);
+        for &(id, m) in &dead {
+            self.frames[id as usize].base.set(m as usize, false);
+        }
+        while let Some((id, m)) = dead.pop() {
+            self.stats.local_checks += 1;
+            for (g, p) in self.dependents(id, m) {
+                if self.frames[g as usize].base.contains(p as usize) {
+                    let cnt = &mut counts[position[&g]][p as usize];
+                    *cnt -= 1;
+                    if *cnt == 0 {
+                        self.frames[g as usize].base.set(p as usize, false);
+                        dead.push((g, p));
                     }
                 }
-            };
-            for &p in comp.pred.neighbours(m) {
-                drop(p, &mut alive, &mut dead);
-            }
-            for &(c, k) in self.ix.ret_preds(fr.comp, m) {
-                let q = fr.callees[comp.call_index[c as usize] as usize];
-                if q != NO_FRAME && self.entry_exit(q, k) {
-                    drop(c, &mut alive, &mut dead);
-                }
             }
         }
-        self.counts = counts;
-        alive
     }
+}
+
+/// `row |= add`; true if `row` changed.
+fn merge_row(row: &mut [u64], add: &[u64]) -> bool {
+    let mut changed = false;
+    for (x, y) in row.iter_mut().zip(add) {
+        changed |= *x | y != *x;
+        *x |= y;
+    }
+    changed
 }
