@@ -133,7 +133,7 @@ fn main() -> Result<(), String> {
     println!("| engine | threads | specs | true | time (s) | pairs created | pairs checked | local checks | fixpoints |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut verdicts: Vec<Vec<bool>> = Vec::new();
-    for engine in [RksEngine::Incremental, RksEngine::Global] {
+    for engine in [RksEngine::Summary, RksEngine::Incremental, RksEngine::Global] {
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
             let t = Instant::now();
