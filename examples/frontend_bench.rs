@@ -29,6 +29,10 @@ fn cfg_model(nodes: usize, labels: usize) -> String {
     s
 }
 
+/// The command-line tool's allocator, so that the times are the tool's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../tools/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;

@@ -11,6 +11,10 @@ use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
 use xmv_rs::explicit::build_rks::build_rks;
 use xmv_rs::source::SourceFile;
 
+/// The command-line tool's allocator, so that the times are the tool's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../tools/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;

@@ -63,6 +63,10 @@ fn chunk_kind_at(text: &str, toks: &[Tok], i: usize) -> Option<ChunkKind> {
         return None;
     }
     let word = &text[t.span.range()];
+    // Every chunk keyword starts with a capital; most identifiers do not.
+    if !word.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
     match word {
         "MODULE" => Some(ChunkKind::Module),
         "TERMINATION" => Some(ChunkKind::Termination),

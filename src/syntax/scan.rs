@@ -35,23 +35,75 @@ pub struct Scan {
     pub unterminated_comment: Option<Span>,
 }
 
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
-
-/// Identifier character at `i` (looks ahead one byte for the `-` rule).
-fn is_ident_char_at(bytes: &[u8], i: usize) -> bool {
-    match bytes[i] {
-        b if b.is_ascii_alphanumeric() => true,
-        b'_' | b'$' | b'#' => true,
-        b'-' => !matches!(bytes.get(i + 1), Some(b'-') | Some(b'>')),
-        _ => false,
-    }
-}
-
-const PUNCT3: &[&str] = &["<->"];
-const PUNCT2: &[&str] = &["->", ":=", "::", "..", "!=", "<=", ">=", "<<", ">>"];
 const PUNCT1: &[u8] = b"()[]{};:,.+-*/=<>!&|?";
+
+/// Byte classes (bit sets), one table lookup per byte of the file.
+const WHITE: u8 = 1;
+/// Starts an identifier: `[A-Za-z_]`.
+const IDENT_START: u8 = 2;
+/// Continues an identifier, `-` aside (see [`ident_end`]): `[A-Za-z0-9_$#]`.
+const IDENT_CHAR: u8 = 4;
+const PUNCT: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut c = 0;
+        if b.is_ascii_whitespace() {
+            c |= WHITE;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' {
+            c |= IDENT_START;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'#' {
+            c |= IDENT_CHAR;
+        }
+        let mut k = 0;
+        while k < PUNCT1.len() {
+            if PUNCT1[k] == b {
+                c |= PUNCT;
+            }
+            k += 1;
+        }
+        table[i] = c;
+        i += 1;
+    }
+    table
+};
+
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
+/// The end of the identifier or number continuing at `i`: identifier characters, and `-` where
+/// it does not start `--` or `->`.
+fn ident_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        if class(b) & IDENT_CHAR != 0 || (b == b'-' && !matches!(bytes.get(i + 1), Some(b'-' | b'>'))) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The length of the operator or punctuation at the start of `rest`, if any: the longest of
+/// `<->`, then `-> := :: .. != <= >= << >>`, then one of [`PUNCT1`] (the tests check this
+/// against the lists).
+fn punct_len(rest: &[u8]) -> Option<usize> {
+    let second = rest.get(1).copied();
+    let len = match (rest[0], second) {
+        (b'<', Some(b'-')) if rest.get(2) == Some(&b'>') => 3,
+        (b'-', Some(b'>')) | (b':', Some(b'=' | b':')) | (b'.', Some(b'.')) | (b'!', Some(b'=')) => 2,
+        (b'<', Some(b'=' | b'<')) | (b'>', Some(b'=' | b'>')) => 2,
+        (b, _) if class(b) & PUNCT != 0 => 1,
+        _ => return None,
+    };
+    Some(len)
+}
 
 /// Tokenizes `text`.
 pub fn scan(text: &str) -> Scan {
@@ -60,10 +112,15 @@ pub fn scan(text: &str) -> Scan {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let rest = &bytes[i..];
-        if b.is_ascii_whitespace() {
+        let c = class(b);
+        if c & WHITE != 0 {
             i += 1;
-        } else if rest.starts_with(b"/--") {
+        } else if c & IDENT_START != 0 || b.is_ascii_digit() {
+            let start = i;
+            i = ident_end(bytes, i + 1);
+            let kind = if b.is_ascii_digit() { TokKind::Number } else { TokKind::Word };
+            out.toks.push(Tok { kind, span: Span::new(start, i) });
+        } else if bytes[i..].starts_with(b"/--") {
             match find(&bytes[i + 3..], b"--/") {
                 Some(k) => i += 3 + k + 3,
                 None => {
@@ -71,24 +128,11 @@ pub fn scan(text: &str) -> Scan {
                     return out;
                 }
             }
-        } else if rest.starts_with(b"--") {
-            while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                i += 1;
-            }
-        } else if is_ident_start(b) || b.is_ascii_digit() {
-            let start = i;
-            i += 1;
-            while i < bytes.len() && is_ident_char_at(bytes, i) {
-                i += 1;
-            }
-            let kind = if b.is_ascii_digit() { TokKind::Number } else { TokKind::Word };
-            out.toks.push(Tok { kind, span: Span::new(start, i) });
-        } else if let Some(p) = PUNCT3.iter().chain(PUNCT2).find(|p| rest.starts_with(p.as_bytes())) {
-            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + p.len()) });
-            i += p.len();
-        } else if PUNCT1.contains(&b) {
-            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + 1) });
-            i += 1;
+        } else if bytes[i..].starts_with(b"--") {
+            i += bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(bytes.len() - i);
+        } else if let Some(len) = punct_len(&bytes[i..]) {
+            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + len) });
+            i += len;
         } else {
             // One whole character (the text is valid UTF-8, so `i` is a character boundary).
             let len = text[i..].chars().next().map_or(1, char::len_utf8);
@@ -117,6 +161,49 @@ pub const KEYWORDS: &[&str] = &[
     "X", "Y", "Z",
 ];
 
+/// Length of the longest keyword (`TERMINATION`).
+const MAX_KEYWORD_LEN: usize = 11;
+
+/// Called for every identifier of the file: a length test, then one hash lookup.
 pub fn is_keyword(word: &str) -> bool {
-    KEYWORDS.contains(&word)
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    word.len() <= MAX_KEYWORD_LEN && SET.get_or_init(|| KEYWORDS.iter().copied().collect()).contains(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUNCT3: &[&str] = &["<->"];
+    const PUNCT2: &[&str] = &["->", ":=", "::", "..", "!=", "<=", ">=", "<<", ">>"];
+
+    /// `punct_len` is the longest match over the three punctuation lists.
+    #[test]
+    fn punct_len_is_the_longest_listed_match() {
+        let chars = b"()[]{};:,.+-*/=<>!&|?ab ";
+        for &a in chars {
+            for &b in chars {
+                for &c in chars {
+                    let rest = [a, b, c];
+                    let expected = (PUNCT3.iter().chain(PUNCT2))
+                        .find(|p| rest.starts_with(p.as_bytes()))
+                        .map(|p| p.len())
+                        .or_else(|| PUNCT1.contains(&a).then_some(1));
+                    assert_eq!(punct_len(&rest), expected, "{:?}", std::str::from_utf8(&rest));
+                    assert_eq!(punct_len(&rest[..2]), (PUNCT2.iter().find(|p| rest[..2].starts_with(p.as_bytes())).map(|p| p.len())).or_else(|| PUNCT1.contains(&a).then_some(1)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keywords_are_recognized_and_nothing_else() {
+        for k in KEYWORDS {
+            assert!(is_keyword(k), "{k}");
+        }
+        assert!(KEYWORDS.iter().all(|k| k.len() <= MAX_KEYWORD_LEN));
+        for w in ["pc", "Module", "TERMINATIONS", "cpDEFAULT_1", "x", "", "esac_", "EXITED"] {
+            assert!(!is_keyword(w), "{w}");
+        }
+    }
 }
