@@ -105,11 +105,46 @@ fn punct_len(rest: &[u8]) -> Option<usize> {
     Some(len)
 }
 
+/// Files at least this long are scanned in pieces, in parallel.
+const PARALLEL_MIN_BYTES: usize = 1 << 18;
+/// Number of pieces of a file scanned in parallel.
+const PIECES: usize = 8;
+
 /// Tokenizes `text`.
+///
+/// A big file without block comments is cut into pieces after newlines and the pieces are
+/// scanned in parallel: no token or `--` comment contains a newline, so the sequential scan is
+/// at the start of a token at every such cut, and the pieces' tokens are exactly its tokens.
 pub fn scan(text: &str) -> Scan {
-    let bytes = text.as_bytes();
-    let mut out = Scan::default();
-    let mut i = 0;
+    if text.len() < PARALLEL_MIN_BYTES || text.contains("/--") {
+        let mut out = Scan::default();
+        scan_range(text, 0, text.len(), &mut out);
+        return out;
+    }
+    let mut cuts = vec![0];
+    for k in 1..PIECES {
+        let at = (text.len() * k / PIECES).max(*cuts.last().unwrap_or(&0));
+        let cut = text.as_bytes()[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| at + p + 1);
+        cuts.push(cut);
+    }
+    cuts.push(text.len());
+    let ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).filter(|(a, b)| a < b).collect();
+    let pieces = crate::par::map_ordered(&ranges, 2, |&(start, end)| {
+        let mut piece = Scan::default();
+        scan_range(text, start, end, &mut piece);
+        piece.toks
+    });
+    let mut out = Scan { toks: Vec::with_capacity(pieces.iter().map(Vec::len).sum()), unterminated_comment: None };
+    for toks in pieces {
+        out.toks.extend_from_slice(&toks);
+    }
+    out
+}
+
+/// Tokenizes `text[start..end]` into `out` (spans relative to `text`).
+fn scan_range(text: &str, start: usize, end: usize, out: &mut Scan) {
+    let bytes = &text.as_bytes()[..end];
+    let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
         let c = class(b);
@@ -125,7 +160,7 @@ pub fn scan(text: &str) -> Scan {
                 Some(k) => i += 3 + k + 3,
                 None => {
                     out.unterminated_comment = Some(Span::new(i, i + 3));
-                    return out;
+                    return;
                 }
             }
         } else if bytes[i..].starts_with(b"--") {
@@ -140,7 +175,6 @@ pub fn scan(text: &str) -> Scan {
             i += len;
         }
     }
-    out
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -194,6 +228,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_big_file_scanned_in_pieces_gives_the_sequential_tokens() {
+        let line = "  x-y := a->b <-> c--d; -- comment: (\r\n  é @ 12ab $z #w e-\n{1, 2}..3 != 4 :: <=>=<< >>\n";
+        let text = line.repeat(PARALLEL_MIN_BYTES / line.len() + 7);
+        let mut sequential = Scan::default();
+        scan_range(&text, 0, text.len(), &mut sequential);
+        let pieces = scan(&text);
+        assert!(sequential.toks.len() > 10_000);
+        assert_eq!(pieces.toks, sequential.toks);
+        assert_eq!(pieces.unterminated_comment, None);
+        // With a block comment the file is scanned in one piece (comments may span lines).
+        let commented = format!("{text}/-- a\nb --/ x");
+        let mut whole = Scan::default();
+        scan_range(&commented, 0, commented.len(), &mut whole);
+        assert_eq!(scan(&commented).toks, whole.toks);
     }
 
     #[test]
