@@ -51,7 +51,7 @@ pub struct Resolver<'a, 'f> {
     pub callee_exits: Option<Vec<(String, u32)>>,
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
-    pub label_names: Option<&'f rustc_hash::FxHashSet<String>>,
+    pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,
     /// Foreign labels used in specs, checked once all modules are known to define them.
     pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
