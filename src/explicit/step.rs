@@ -347,6 +347,10 @@ impl<'p> Plan<'p> {
     /// The value indices of a constant (set) expression assigned to `var`, in the order the
     /// evaluator would produce them; `None` if `e` is not constant.
     fn consts(&self, var: VarId, e: &Expr) -> Option<Consts> {
+        if let Expr::Const(v) = e {
+            // The usual table entry: one value, no intermediate list.
+            return Some(self.index(var, *v).map(|i| vec![i]).ok_or(*v));
+        }
         let mut values: Vec<Value> = match e {
             Expr::Const(v) => vec![*v],
             Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect::<Option<_>>()?,
