@@ -116,11 +116,16 @@ const PIECES: usize = 8;
 /// scanned in parallel: no token or `--` comment contains a newline, so the sequential scan is
 /// at the start of a token at every such cut, and the pieces' tokens are exactly its tokens.
 pub fn scan(text: &str) -> Scan {
-    if text.len() < PARALLEL_MIN_BYTES || text.contains("/--") {
+    if text.len() < PARALLEL_MIN_BYTES || !crate::par::is_parallel() || text.contains("/--") {
         let mut out = Scan::default();
         scan_range(text, 0, text.len(), &mut out);
         return out;
     }
+    scan_in_pieces(text)
+}
+
+/// [`scan`] of a file without block comments, in [`PIECES`] pieces cut after newlines.
+fn scan_in_pieces(text: &str) -> Scan {
     let mut cuts = vec![0];
     for k in 1..PIECES {
         let at = (text.len() * k / PIECES).max(*cuts.last().unwrap_or(&0));
@@ -236,8 +241,9 @@ mod tests {
         let text = line.repeat(PARALLEL_MIN_BYTES / line.len() + 7);
         let mut sequential = Scan::default();
         scan_range(&text, 0, text.len(), &mut sequential);
-        let pieces = scan(&text);
+        let pieces = scan_in_pieces(&text);
         assert!(sequential.toks.len() > 10_000);
+        assert_eq!(scan(&text).toks, sequential.toks);
         assert_eq!(pieces.toks, sequential.toks);
         assert_eq!(pieces.unterminated_comment, None);
         // With a block comment the file is scanned in one piece (comments may span lines).
