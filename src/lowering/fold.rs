@@ -34,7 +34,8 @@ pub fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
         Or if is(&b, false) => a,
         Implies if is(&a, false) || is(&b, true) => TRUE,
         Implies if is(&a, true) => b,
-        In => match (&a, const_set(&b)) {
+        // The set's values are only needed for a constant left side (`pc in {…}` is not).
+        In => match (&a, matches!(a, Expr::Const(_)).then(|| const_set(&b)).flatten()) {
             (Expr::Const(x), Some(set)) => Expr::Const(Value::Bool(set.contains(x))),
             _ => Expr::Binary(In, Box::new(a), Box::new(b)),
         },

@@ -123,6 +123,16 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
     let mut stack: Vec<Tok> = Vec::new();
     let mut deepest = 0;
     for &t in toks {
+        // Only `( [ { ) ] } ;` and `case`/`esac` matter: other tokens are skipped by length.
+        let len = (t.span.end - t.span.start) as usize;
+        let relevant = match t.kind {
+            TokKind::Punct => len == 1,
+            TokKind::Word => len == 4,
+            _ => false,
+        };
+        if !relevant {
+            continue;
+        }
         let s = &text[t.span.range()];
         let is_open = match t.kind {
             TokKind::Punct => matches!(s, "(" | "[" | "{"),
