@@ -172,7 +172,17 @@ impl<'a, 't> Flattener<'a, 't> {
     fn instantiate(&mut self, module: ModId, path: String, parent: Option<InstId>, args: &'a [Expr], process: u32) -> InstId {
         let id = self.out.instances.len() as InstId;
         let m = self.table.modules[module];
-        self.out.instances.push(Instance { module, path, parent, args, members: FxHashMap::default(), process });
+        // Sized for every declaration up front (a big procedure has thousands of DEFINEs).
+        let declared = m.params.len()
+            + (m.sections.iter())
+                .map(|s| match s {
+                    Section::Define { defs, .. } => defs.len(),
+                    Section::Var { decls, .. } => decls.len(),
+                    _ => 0,
+                })
+                .sum::<usize>();
+        let members = FxHashMap::with_capacity_and_hasher(declared, Default::default());
+        self.out.instances.push(Instance { module, path, parent, args, members, process });
         self.stack.push(module);
         for (i, p) in m.params.iter().enumerate() {
             self.declare(id, &p.name, Member::Param(i), p.span);
@@ -386,7 +396,8 @@ impl<'a, 't> Flattener<'a, 't> {
                 _ => {}
             }
         }
-        let mut set = FxHashSet::default();
+        let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
+        self.out.symbols.reserve(names.len());
         for name in names {
             let id = self.syms.intern(name);
             self.out.symbols.insert(Cow::Borrowed(name), id);
