@@ -95,7 +95,7 @@ pub fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
 /// `{a, {b, c}}` → `{a, b, c}`, duplicate constants removed (linear time for constants).
 pub fn set(xs: Vec<Expr>) -> Expr {
     let mut out: Vec<Expr> = Vec::with_capacity(xs.len());
-    let mut consts: FxHashSet<Value> = FxHashSet::default();
+    let mut consts: FxHashSet<Value> = FxHashSet::with_capacity_and_hasher(xs.len(), Default::default());
     let mut add = |x: Expr, out: &mut Vec<Expr>| {
         let fresh = match &x {
             Expr::Const(v) => consts.insert(*v),

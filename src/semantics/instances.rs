@@ -324,8 +324,8 @@ impl<'a, 't> Flattener<'a, 't> {
                 Some(Domain::Range { lo, hi })
             }
             TypeSpec::Enum { values, .. } => {
-                let mut vs: Vec<Value> = vec![];
-                let mut seen = FxHashSet::default();
+                let mut vs: Vec<Value> = Vec::with_capacity(values.len());
+                let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
                         EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
