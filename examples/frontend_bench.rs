@@ -29,16 +29,13 @@ fn cfg_model(nodes: usize, labels: usize) -> String {
     s
 }
 
-/// CPU time (user + system, all threads) of this process, in seconds.
-fn cpu_seconds() -> f64 {
-    // SAFETY: `getrusage` only writes the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(u.ru_utime) + secs(u.ru_stime)
-}
+/// The command-line tool's allocator, so that the times are the tool's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[path = "../tools/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::cpu_seconds;
 
 /// Wall and CPU seconds since it was started.
 struct Clock(Instant, f64);

@@ -220,6 +220,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         }
     }
     out.exit_code = if reports.iter().all(|r| r.holds) { 0 } else { 1 };
+    crate::frontend::dispose((program, flat, rks, reports));
     out
 }
 

@@ -39,7 +39,8 @@ impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
         let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1));
+        // `match_indices` of a char searches with memchr.
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         SourceFile { name: name.into(), text, line_starts }
     }
 
@@ -53,7 +54,16 @@ impl SourceFile {
     /// Reads a file from disk; the error is the I/O error's text.
     pub fn read(path: &std::path::Path) -> Result<SourceFile, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        Ok(SourceFile::from_bytes(path.display().to_string(), &bytes))
+        // Valid UTF-8 (the usual case) becomes the text without a copy.
+        match String::from_utf8(bytes) {
+            Ok(mut text) => {
+                if text.starts_with('\u{feff}') {
+                    text.drain(..'\u{feff}'.len_utf8());
+                }
+                Ok(SourceFile::new(path.display().to_string(), text))
+            }
+            Err(e) => Ok(SourceFile::from_bytes(path.display().to_string(), e.as_bytes())),
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.

@@ -65,7 +65,7 @@ impl<'a> AtomLabeller<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
-        if let Some((var, buckets)) = self.value_pattern(e) {
+        if let Some((var, buckets)) = value_pattern(self.system, self.domains, e) {
             self.ensure_index(var);
             let mut bits = FixedBitSet::with_capacity(self.states.count);
             let (offsets, members) = &self.by_value[&var];
@@ -109,56 +109,6 @@ impl<'a> AtomLabeller<'a> {
         }
     }
 
-    /// `Some((x, buckets))` when `atom` holds exactly in the states whose value of `x` is in one
-    /// of `buckets`.
-    fn value_pattern(&self, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
-        let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
-            let len = self.system.vars.get(var as usize)?.domain.len();
-            let mut bs: Vec<usize> = values
-                .iter()
-                .filter_map(|&v| match v {
-                    Value::Exit => self.system.is_procedure.then_some(len),
-                    _ => self.domains.index_of(self.system, var, v).map(|i| i as usize),
-                })
-                .collect();
-            bs.sort_unstable();
-            bs.dedup();
-            Some(bs)
-        };
-        let consts = |e: &Expr| -> Option<Vec<Value>> {
-            match e {
-                Expr::Const(v) => Some(vec![*v]),
-                Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect(),
-                _ => None,
-            }
-        };
-        match atom {
-            Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(true)])?)),
-            Expr::Unary(UnOp::Not, inner) => match inner.as_ref() {
-                Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(false)])?)),
-                _ => None,
-            },
-            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-                let (x, c) = match (a.as_ref(), b.as_ref()) {
-                    (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) => (*x, *c),
-                    _ => return None,
-                };
-                let eq = buckets_of(x, &[c])?;
-                if *op == BinOp::Eq {
-                    Some((x, eq))
-                } else {
-                    let all = self.system.vars[x as usize].domain.len() + self.system.is_procedure as usize;
-                    Some((x, (0..all).filter(|b| !eq.contains(b)).collect()))
-                }
-            }
-            Expr::Binary(BinOp::In, a, b) => match a.as_ref() {
-                Expr::Var(x) => Some((*x, buckets_of(*x, &consts(b)?)?)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     fn ensure_index(&mut self, var: VarId) {
         if self.by_value.contains_key(&var) {
             return;
@@ -180,5 +130,56 @@ impl<'a> AtomLabeller<'a> {
             fill[b] += 1;
         }
         self.by_value.insert(var, (offsets, members));
+    }
+}
+
+/// `Some((x, buckets))` when `atom` holds exactly in the states whose value of `x` is in one of
+/// `buckets` (bucket `i` < the domain's length: value index `i`; bucket = the length: `EXIT`, in
+/// procedure modules). The patterns are `x = c`, `x != c`, `x in {c1, …}`, `x` and `!x`.
+pub fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
+    let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
+        let len = system.vars.get(var as usize)?.domain.len();
+        let mut bs: Vec<usize> = values
+            .iter()
+            .filter_map(|&v| match v {
+                Value::Exit => system.is_procedure.then_some(len),
+                _ => domains.index_of(system, var, v).map(|i| i as usize),
+            })
+            .collect();
+        bs.sort_unstable();
+        bs.dedup();
+        Some(bs)
+    };
+    let consts = |e: &Expr| -> Option<Vec<Value>> {
+        match e {
+            Expr::Const(v) => Some(vec![*v]),
+            Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect(),
+            _ => None,
+        }
+    };
+    match atom {
+        Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(true)])?)),
+        Expr::Unary(UnOp::Not, inner) => match inner.as_ref() {
+            Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(false)])?)),
+            _ => None,
+        },
+        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            let (x, c) = match (a.as_ref(), b.as_ref()) {
+                (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) => (*x, *c),
+                _ => return None,
+            };
+            let eq = buckets_of(x, &[c])?;
+            if *op == BinOp::Eq {
+                Some((x, eq))
+            } else {
+                let all = system.vars[x as usize].domain.len() + system.is_procedure as usize;
+                Some((x, (0..all).filter(|b| !eq.contains(b)).collect()))
+            }
+        }
+        Expr::Binary(BinOp::In, a, b) => match a.as_ref() {
+            Expr::Var(x) => Some((*x, buckets_of(*x, &consts(b)?)?)),
+            _ => None,
+        },
+        _ => None,
     }
 }

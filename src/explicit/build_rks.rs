@@ -28,6 +28,7 @@
 use super::atoms::{AtomLabeller, StateSet};
 use super::build_diag::{self as diag, ErrorContext};
 use super::build_flat::BuildLimits;
+use super::conditions::ConditionIndex;
 use super::csr::Csr;
 use super::eval::{EXIT_INDEX, Env, Evaluator};
 use super::names::Names;
@@ -89,6 +90,9 @@ struct Explorer<'p> {
     system: &'p System,
     next_plan: Plan<'p>,
     input_plan: Plan<'p>,
+    /// The exit conditions, and the `CALL` conditions, by value where possible.
+    exit_conditions: ConditionIndex,
+    call_conditions: ConditionIndex,
     table: StateTable,
     /// BFS tree for diagnostics (`u32::MAX` at the entry).
     parent: Vec<u32>,
@@ -124,7 +128,8 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     if diags.has_errors() {
         return Err(diags);
     }
-    let mut worklist = Worklist { names: &names, component_of: &component_of, explorers, jobs: vec![], max: limits.max_states.unwrap_or(u64::MAX) };
+    let nodes = explorers.iter().map(|e| e.table.len() as u64).sum();
+    let mut worklist = Worklist { names: &names, component_of: &component_of, explorers, jobs: vec![], max: limits.max_states.unwrap_or(u64::MAX), nodes };
     if let Err(d) = worklist.run() {
         diags.push(d);
         return Err(diags);
@@ -161,18 +166,30 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         prop_names.push(format!("{} IN {}", names.expr(system, e), system.name));
     }
 
+    // Per component: the names of its exit nodes, in node order (its calls' return rows).
+    let exits_in_order: Vec<Vec<ExitNameId>> =
+        explorers.iter().map(|e| e.kinds.iter().filter_map(|k| if let NodeKind::Exit(x) = k { Some(*x) } else { None }).collect()).collect();
+    // The components are finished independently (in parallel with the front end's workers);
+    // warnings and errors are collected in component order.
+    let ids: Vec<usize> = (0..explorers.len()).collect();
+    let finished = crate::par::map_ordered(&ids, 2, |&c| {
+        let e = &explorers[c];
+        let mut warnings = vec![];
+        let done = component_props(program, c as ComponentId, system_of[c], e, &domains[c], &extra, &names, &mut warnings)
+            .map(|props| (finish_component(e, &exits_in_order, props, &names), e.table.arena().to_vec()));
+        (done, warnings)
+    });
     let mut components = vec![];
     let mut values = vec![];
-    for (c, e) in explorers.iter().enumerate() {
-        let props = match component_props(program, c as ComponentId, system_of[c], e, &domains[c], &extra, &names, &mut warnings) {
-            Ok(p) => p,
-            Err(d) => {
-                diags.push(d);
-                continue;
+    for (done, mut component_warnings) in finished {
+        warnings.append(&mut component_warnings);
+        match done {
+            Ok((component, arena)) => {
+                components.push(component);
+                values.push(arena);
             }
-        };
-        components.push(finish_component(e, &explorers, props, &names));
-        values.push(e.table.arena().to_vec());
+            Err(d) => diags.push(d),
+        }
     }
     if diags.has_errors() {
         return Err(diags);
@@ -214,6 +231,8 @@ fn entry_explorer<'p>(system: &'p System, domains: &'p DomainIndex, names: &Name
         system,
         next_plan,
         input_plan,
+        exit_conditions: ConditionIndex::new(system, domains, system.exits.iter().map(|x| &x.condition)),
+        call_conditions: ConditionIndex::new(system, domains, system.calls.iter().map(|c| &c.condition)),
         table,
         parent: vec![u32::MAX],
         kinds: vec![],
@@ -232,6 +251,8 @@ struct Worklist<'p, 'n> {
     /// Returns to compute: (caller component, call node, exit name).
     jobs: Vec<(ComponentId, NodeId, ExitNameId)>,
     max: u64,
+    /// Nodes of all components so far.
+    nodes: u64,
 }
 
 impl<'p, 'n> Worklist<'p, 'n> {
@@ -262,7 +283,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
     }
 
     fn check_limit(&self) -> Result<(), Diagnostic> {
-        let total: u64 = self.explorers.iter().map(|e| e.table.len() as u64).sum();
+        let total = self.nodes;
         if total > self.max {
             let span = self.explorers.first().map_or(Default::default(), |e| e.system.span);
             return Err(Diagnostic::error(diag::E_LIMIT, format!("the procedure modules have more than {} reachable locations (--max-states {})", self.max, self.max), span)
@@ -344,8 +365,11 @@ impl<'p, 'n> Worklist<'p, 'n> {
         if system.uses_exit_value && !state.is_empty() && state.iter().all(|&v| v == EXIT_INDEX) {
             exit = Some((0, None));
         }
-        for x in &system.exits {
-            if ev.bool(&x.condition, &env).map_err(|err| fail(x.span, err, "EXIT"))? {
+        e.exit_conditions.for_each_holding(
+            state,
+            |i| ev.bool(&system.exits[i].condition, &env).map_err(|err| fail(system.exits[i].span, err, "EXIT")),
+            |i| {
+                let x = &system.exits[i];
                 if let Some((other, span)) = exit {
                     let mut d = Diagnostic::error(diag::E_PROC, "a location satisfies two exit conditions", x.span)
                         .with_label_message(format!("exit `{}`", self.names.value(crate::lowering::program::Value::ExitName(x.name))))
@@ -359,11 +383,15 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     return Err(d);
                 }
                 exit = Some((x.name, Some(x.span)));
-            }
-        }
+                Ok(())
+            },
+        )?;
         let mut call: Option<(usize, ComponentId)> = None;
-        for (i, entry) in system.calls.iter().enumerate() {
-            if ev.bool(&entry.condition, &env).map_err(|err| fail(entry.span, err, "CALL"))? {
+        e.call_conditions.for_each_holding(
+            state,
+            |i| ev.bool(&system.calls[i].condition, &env).map_err(|err| fail(system.calls[i].span, err, "CALL")),
+            |i| {
+                let entry = &system.calls[i];
                 if let Some((first, _)) = call {
                     return Err(Diagnostic::error(diag::E_PROC, "a state satisfies two CALL conditions", entry.span)
                         .with_label_message("this call condition holds")
@@ -376,8 +404,9 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     return Err(Diagnostic::error(diag::E_PROC, "CALL target is not a procedure module", entry.span));
                 };
                 call = Some((i, target));
-            }
-        }
+                Ok(())
+            },
+        )?;
         match (exit, call) {
             (Some(_), Some((i, _))) => Err(Diagnostic::error(diag::E_PROC, "an exit location satisfies a CALL condition", system.calls[i].span)
                 .with_label_message("this call condition holds at an exit")
@@ -397,6 +426,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
         let cur = e.table.get(n).to_vec();
         let zeros = vec![0u32; width];
         let mut out = vec![];
+        let mut added = 0;
         let mut failure = None;
         let (ev, ev_inputs, scratch, scratch_inputs) = evs;
         let (table, parent, next_plan) = (&mut e.table, &mut e.parent, &e.next_plan);
@@ -408,6 +438,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
                 let (id, new) = table.insert(next);
                 if new {
                     parent.push(n);
+                    added += 1;
                 }
                 out.push(id);
             });
@@ -425,6 +456,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
             });
             return Err(self.error_at(c, n, &err, during));
         }
+        self.nodes += added;
         out.sort_unstable();
         out.dedup();
         Ok(out)
@@ -440,11 +472,11 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
         for &x in &t.exit_names {
             let exit = names.value(crate::lowering::program::Value::ExitName(x));
             let succs = e.returns.get(&(n as NodeId, x)).map_or(&[][..], |v| v.as_slice());
-            let state = names.state(e.system, e.table.get(n as u32));
+            let state = || names.state(e.system, e.table.get(n as u32));
             if succs.len() != 1 {
                 let mut d = Diagnostic::error(diag::E_PROC, format!("a call has {} successor locations when `{}` returns through exit `{exit}`", succs.len(), t.system.name), span)
                     .with_label_message("this call")
-                    .with_note(format!("call state: {state}"))
+                    .with_note(format!("call state: {}", state()))
                     .with_help("`next()` must give exactly one location at a call state for each exit of the callee (use `EXITED` to tell the exits apart)");
                 for &s in succs.iter().take(4) {
                     d = d.with_note(format!("successor: {}", names.state(e.system, e.table.get(s))));
@@ -457,7 +489,7 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
                     Diagnostic::error(diag::E_PROC, "a call returns directly to another call", span)
                         .with_label_message("this call")
                         .with_secondary(e.system.calls[*e2].span, format!("returns to a call of `{}`", explorers[*t2 as usize].system.name))
-                        .with_note(format!("call state: {state}"))
+                        .with_note(format!("call state: {}", state()))
                         .with_note(format!("successor (a call) when `{}` returns through `{exit}`: {}", t.system.name, names.state(e.system, e.table.get(succs[0]))))
                         .with_help("insert an ordinary location between the two calls"),
                 );
@@ -508,7 +540,8 @@ fn component_props(
     let mut labeller = AtomLabeller::new(system, domains, states);
     // Labels are global but each component defines few of them: only those are collected.
     let mut props: Vec<(PropId, FixedBitSet)> = Vec::new();
-    let calls: Vec<usize> = (0..n).filter(|&i| matches!(e.kinds[i], NodeKind::Call { .. })).collect();
+    let mut calls = FixedBitSet::with_capacity(n);
+    calls.extend((0..n).filter(|&i| matches!(e.kinds[i], NodeKind::Call { .. })));
     let atom_error = |s: usize, err: super::eval::EvalError, what: String, span| {
         Diagnostic::error(diag::E_ATOM, format!("{} while evaluating {what}", err.describe(&system.vars)), span)
             .with_label_message(err.describe(&system.vars))
@@ -518,7 +551,7 @@ fn component_props(
         let Some(label) = *label else { continue };
         let define = &system.defines[d];
         let mut bits = labeller.label(&define.expr).map_err(|(s, err)| atom_error(s, err, format!("label `{}`", define.name), define.span))?;
-        if let Some(&call) = calls.iter().find(|&&i| bits.contains(i)) {
+        if let Some(call) = bits.intersection(&calls).next() {
             warnings.push(
                 Diagnostic::warning(diag::W_CALL_LABEL, format!("label `{}` holds at a call state; calls carry no labels, so it is ignored there", define.name), define.span)
                     .with_label_message("this label")
@@ -526,9 +559,7 @@ fn component_props(
                     .with_help("exclude call states from the label's condition"),
             );
         }
-        for &i in &calls {
-            bits.set(i, false);
-        }
+        bits.difference_with(&calls);
         props.push((label, bits));
     }
     for (i, (owner, atom)) in extra.iter().enumerate() {
@@ -537,16 +568,14 @@ fn component_props(
         }
         let span = program.specs.iter().find(|s| s.system == system_id).map_or(system.span, |s| s.span);
         let mut bits = labeller.label(atom).map_err(|(s, err)| atom_error(s, err, format!("`{}`", names.expr(system, atom)), span))?;
-        for &i in &calls {
-            bits.set(i, false);
-        }
+        bits.difference_with(&calls);
         props.push(((program.labels.len() + i) as PropId, bits));
     }
     Ok(Labels::from_sets(props))
 }
 
 /// Assembles the `Component` arrays from an explored component.
-fn finish_component(e: &Explorer, explorers: &[Explorer], props: Labels, names: &Names) -> Component {
+fn finish_component(e: &Explorer, exits_in_order: &[Vec<ExitNameId>], props: Labels, names: &Names) -> Component {
     let n = e.table.len() as usize;
     let mut edges = e.edges.clone();
     edges.sort_unstable();
@@ -577,14 +606,11 @@ fn finish_component(e: &Explorer, explorers: &[Explorer], props: Labels, names: 
     let mut return_edges = vec![];
     for &call in &calls {
         return_offsets.push(rows);
-        let t = &explorers[call_target[call as usize] as usize];
-        for kind in &t.kinds {
-            if let NodeKind::Exit(x) = *kind {
-                for &s in e.returns.get(&(call, x)).map_or(&[][..], |v| v.as_slice()) {
-                    return_edges.push((rows, s));
-                }
-                rows += 1;
+        for &x in &exits_in_order[call_target[call as usize] as usize] {
+            for &s in e.returns.get(&(call, x)).map_or(&[][..], |v| v.as_slice()) {
+                return_edges.push((rows, s));
             }
+            rows += 1;
         }
     }
     let returns = Csr::from_edges(rows as usize, &return_edges);

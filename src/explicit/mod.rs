@@ -6,6 +6,7 @@ pub mod atoms;
 pub mod build_diag;
 pub mod build_flat;
 pub mod build_rks;
+pub mod conditions;
 pub mod csr;
 pub mod eval;
 pub mod kripke;

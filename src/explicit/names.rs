@@ -27,26 +27,40 @@ impl<'a> Names<'a> {
     }
 
     pub fn write_value(&self, out: &mut String, v: Value) {
-        let lookup = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_else(|| format!("#{i}"));
+        let mut name = |names: &[String], i: u32| match names.get(i as usize) {
+            Some(name) => out.push_str(name),
+            None => {
+                let _ = write!(out, "#{i}");
+            }
+        };
         match v {
             Value::Bool(true) => out.push_str("TRUE"),
             Value::Bool(false) => out.push_str("FALSE"),
             Value::Int(i) => {
                 let _ = write!(out, "{i}");
             }
-            Value::Sym(s) => out.push_str(&lookup(self.symbols, s)),
+            Value::Sym(s) => name(self.symbols, s),
             Value::Exit => out.push_str("EXIT"),
-            Value::ExitName(x) => out.push_str(&lookup(self.exit_names, x)),
+            Value::ExitName(x) => name(self.exit_names, x),
         }
     }
 
     /// The value of variable `var` stored as index `idx` in a state vector.
     pub fn var_value(&self, var: &Variable, idx: u32) -> String {
+        let mut s = String::new();
+        self.write_var_value(&mut s, var, idx);
+        s
+    }
+
+    /// [`Names::var_value`], appended to `out`.
+    pub fn write_var_value(&self, out: &mut String, var: &Variable, idx: u32) {
         match idx {
-            EXIT_INDEX => "EXIT".into(),
-            UNSET => "?".into(),
-            i if (i as usize) < var.domain.len() => self.value(var.domain.value(i as usize)),
-            i => format!("#{i}"),
+            EXIT_INDEX => out.push_str("EXIT"),
+            UNSET => out.push('?'),
+            i if (i as usize) < var.domain.len() => self.write_value(out, var.domain.value(i as usize)),
+            i => {
+                let _ = write!(out, "#{i}");
+            }
         }
     }
 
@@ -61,7 +75,9 @@ impl<'a> Names<'a> {
             if !out.is_empty() {
                 out.push_str(", ");
             }
-            let _ = write!(out, "{} = {}", var.name, self.var_value(var, values.get(i).copied().unwrap_or(UNSET)));
+            out.push_str(&var.name);
+            out.push_str(" = ");
+            self.write_var_value(&mut out, var, values.get(i).copied().unwrap_or(UNSET));
         }
         if out.is_empty() {
             out.push_str("(no variables)");

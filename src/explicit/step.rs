@@ -113,9 +113,27 @@ enum Source<'p> {
     /// A `case` table over one variable whose entries are all constant (the usual control-flow
     /// `next(pc)`), precomputed: one lookup per state, no evaluation.
     Table(Box<ConstTable>),
+    /// A `case` table over one variable with some constant entries (a procedure's `next(pc)`,
+    /// whose call states choose their return by `EXITED`): the constant entries are
+    /// precomputed, the others evaluated, exactly as evaluating the whole table would.
+    MixedTable(Box<MixedTable<'p>>),
 }
 
 type Consts = Result<Vec<u32>, Value>;
+
+#[derive(Clone, Debug)]
+enum Entry<'p> {
+    Consts(Consts),
+    Expr(&'p Expr),
+}
+
+#[derive(Clone, Debug)]
+struct MixedTable<'p> {
+    var: VarId,
+    entries: Vec<Option<Entry<'p>>>,
+    fallback: Option<Entry<'p>>,
+    span: Span,
+}
 
 #[derive(Clone, Debug)]
 struct ConstTable {
@@ -301,7 +319,7 @@ impl<'p> Plan<'p> {
     }
 
     /// A precomputed source for constant assignments and constant case tables.
-    fn precompute(&self, var: VarId, e: &Expr) -> Option<Source<'p>> {
+    fn precompute(&self, var: VarId, e: &'p Expr) -> Option<Source<'p>> {
         match e {
             Expr::Table { var: on, entries, fallback, span } => {
                 // Outer `None`: not constant; inner `None`: no entry (falls through).
@@ -309,9 +327,18 @@ impl<'p> Plan<'p> {
                     None => Some(None),
                     Some(e) => self.consts(var, e).map(Some),
                 };
-                let entries = entries.iter().map(|x| optional(x.as_ref())).collect::<Option<Vec<_>>>()?;
-                let fallback = optional(fallback.as_deref())?;
-                Some(Source::Table(Box::new(ConstTable { var: *on, entries, fallback, span: *span })))
+                let all_constant = entries.iter().flatten().chain(fallback.as_deref()).all(|x| matches!(x, Expr::Const(_) | Expr::Set(_)));
+                if all_constant && let Some(entries) = entries.iter().map(|x| optional(x.as_ref())).collect::<Option<Vec<_>>>() {
+                    let fallback = optional(fallback.as_deref())?;
+                    return Some(Source::Table(Box::new(ConstTable { var: *on, entries, fallback, span: *span })));
+                }
+                let entry = |x: &'p Expr| self.consts(var, x).map_or(Entry::Expr(x), Entry::Consts);
+                let entries: Vec<Option<Entry<'p>>> = entries.iter().map(|x| x.as_ref().map(entry)).collect();
+                if !entries.iter().flatten().any(|x| matches!(x, Entry::Consts(_))) {
+                    return None;
+                }
+                let fallback = fallback.as_deref().map(entry);
+                Some(Source::MixedTable(Box::new(MixedTable { var: *on, entries, fallback, span: *span })))
             }
             _ => self.consts(var, e).map(Source::Const),
         }
@@ -320,6 +347,10 @@ impl<'p> Plan<'p> {
     /// The value indices of a constant (set) expression assigned to `var`, in the order the
     /// evaluator would produce them; `None` if `e` is not constant.
     fn consts(&self, var: VarId, e: &Expr) -> Option<Consts> {
+        if let Expr::Const(v) = e {
+            // The usual table entry: one value, no intermediate list.
+            return Some(self.index(var, *v).map(|i| vec![i]).ok_or(*v));
+        }
         let mut values: Vec<Value> = match e {
             Expr::Const(v) => vec![*v],
             Expr::Set(items) => items.iter().map(|i| if let Expr::Const(v) = i { Some(*v) } else { None }).collect::<Option<_>>()?,
@@ -430,6 +461,27 @@ impl<'p> Plan<'p> {
                         Some(c) => extend(&mut out, slot.var, c),
                         None if idx == UNSET => Err(StepErrorKind::Eval(EvalError::Unset(t.var))),
                         None => Err(StepErrorKind::Eval(EvalError::NonExhaustiveCase { span: t.span })),
+                    }
+                }
+                Source::MixedTable(t) => {
+                    // As `Evaluator::eval` on the whole `Expr::Table`.
+                    let on = t.var as usize;
+                    let idx = if slot.frame == Frame::Trans { cur.get(on) } else { scratch.vec.get(on) }.copied().unwrap_or(UNSET);
+                    let entry = match t.entries.get(idx as usize) {
+                        _ if idx == UNSET => Err(StepErrorKind::Eval(EvalError::Unset(t.var))),
+                        Some(Some(entry)) => Ok(entry),
+                        _ => t.fallback.as_ref().ok_or(StepErrorKind::Eval(EvalError::NonExhaustiveCase { span: t.span })),
+                    };
+                    match entry {
+                        Ok(Entry::Consts(c)) => extend(&mut out, slot.var, c),
+                        Ok(Entry::Expr(e)) => {
+                            let env = Self::env(slot.frame, cur, &scratch.vec, exited);
+                            match ev.values(e, &env, &mut scratch.values) {
+                                Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
+                                Err(err) => Err(StepErrorKind::Eval(err)),
+                            }
+                        }
+                        Err(err) => Err(err),
                     }
                 }
                 Source::Keep => {

@@ -34,7 +34,8 @@ pub fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
         Or if is(&b, false) => a,
         Implies if is(&a, false) || is(&b, true) => TRUE,
         Implies if is(&a, true) => b,
-        In => match (&a, const_set(&b)) {
+        // The set's values are only needed for a constant left side (`pc in {…}` is not).
+        In => match (&a, matches!(a, Expr::Const(_)).then(|| const_set(&b)).flatten()) {
             (Expr::Const(x), Some(set)) => Expr::Const(Value::Bool(set.contains(x))),
             _ => Expr::Binary(In, Box::new(a), Box::new(b)),
         },
@@ -94,7 +95,7 @@ pub fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
 /// `{a, {b, c}}` → `{a, b, c}`, duplicate constants removed (linear time for constants).
 pub fn set(xs: Vec<Expr>) -> Expr {
     let mut out: Vec<Expr> = Vec::with_capacity(xs.len());
-    let mut consts: FxHashSet<Value> = FxHashSet::default();
+    let mut consts: FxHashSet<Value> = FxHashSet::with_capacity_and_hasher(xs.len(), Default::default());
     let mut add = |x: Expr, out: &mut Vec<Expr>| {
         let fresh = match &x {
             Expr::Const(v) => consts.insert(*v),

@@ -39,7 +39,7 @@ pub fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) -> Resu
             }
         }
         ExprKind::Name(name) => {
-            let Some(&(member, _)) = flat.instances[inst as usize].members.get(name) else {
+            let Some(&(member, _)) = flat.instances[inst as usize].members.get(name.as_str()) else {
                 return Err(not_constant(e, "not a DEFINE or parameter"));
             };
             member_value(flat, inst, member, e, d)

@@ -26,6 +26,7 @@ use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{EnumValue, Expr, Section, TypeSpec, VarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 
 pub type InstId = u32;
 
@@ -51,7 +52,8 @@ pub struct Instance<'a> {
     pub path: String,
     pub parent: Option<InstId>,
     pub args: &'a [Expr],
-    pub members: FxHashMap<String, (Member, Span)>,
+    /// Keyed by the names as written (borrowed from the parse tree where possible).
+    pub members: FxHashMap<Cow<'a, str>, (Member, Span)>,
     /// Process index: 0 = the root (`main`), k = the k-th process instance.
     pub process: u32,
 }
@@ -87,9 +89,9 @@ pub struct Flattened<'a> {
     /// The selector is a state variable (see the module comment).
     pub selector_in_state: bool,
     /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
-    pub symbols: FxHashMap<String, u32>,
+    pub symbols: FxHashMap<Cow<'a, str>, u32>,
     /// Symbolic constants declared per module (for the variable/constant ambiguity check).
-    pub module_symbols: FxHashMap<ModId, FxHashSet<String>>,
+    pub module_symbols: FxHashMap<ModId, FxHashSet<&'a str>>,
 }
 
 impl<'a> Flattened<'a> {
@@ -100,7 +102,7 @@ impl<'a> Flattened<'a> {
     /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
     pub fn running(&self, k: u32, span: Span) -> Option<TExpr> {
         let sel = self.selector?;
-        let sym = self.symbols.get(&self.process_name(k)).copied()?;
+        let sym = self.symbols.get(self.process_name(k).as_str()).copied()?;
         let lhs = TExpr::new(TKind::Var(sel), Ty::Sym, span);
         let rhs = TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span);
         Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
@@ -170,7 +172,17 @@ impl<'a, 't> Flattener<'a, 't> {
     fn instantiate(&mut self, module: ModId, path: String, parent: Option<InstId>, args: &'a [Expr], process: u32) -> InstId {
         let id = self.out.instances.len() as InstId;
         let m = self.table.modules[module];
-        self.out.instances.push(Instance { module, path, parent, args, members: FxHashMap::default(), process });
+        // Sized for every declaration up front (a big procedure has thousands of DEFINEs).
+        let declared = m.params.len()
+            + (m.sections.iter())
+                .map(|s| match s {
+                    Section::Define { defs, .. } => defs.len(),
+                    Section::Var { decls, .. } => decls.len(),
+                    _ => 0,
+                })
+                .sum::<usize>();
+        let members = FxHashMap::with_capacity_and_hasher(declared, Default::default());
+        self.out.instances.push(Instance { module, path, parent, args, members, process });
         self.stack.push(module);
         for (i, p) in m.params.iter().enumerate() {
             self.declare(id, &p.name, Member::Param(i), p.span);
@@ -204,8 +216,8 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         for (slot, target, path, args, proc_index) in children {
             let child = self.instantiate(target, path, Some(id), args, proc_index);
-            if let Some((Member::Broken, s)) = self.out.instances[id as usize].members.get(&slot).copied() {
-                self.out.instances[id as usize].members.insert(slot, (Member::Instance(child), s));
+            if let Some((Member::Broken, s)) = self.out.instances[id as usize].members.get(slot.as_str()).copied() {
+                self.out.instances[id as usize].members.insert(Cow::Owned(slot), (Member::Instance(child), s));
             }
         }
         self.stack.pop();
@@ -312,8 +324,8 @@ impl<'a, 't> Flattener<'a, 't> {
                 Some(Domain::Range { lo, hi })
             }
             TypeSpec::Enum { values, .. } => {
-                let mut vs: Vec<Value> = vec![];
-                let mut seen = FxHashSet::default();
+                let mut vs: Vec<Value> = Vec::with_capacity(values.len());
+                let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
                         EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
@@ -347,7 +359,7 @@ impl<'a, 't> Flattener<'a, 't> {
         }
     }
 
-    fn declare(&mut self, id: InstId, name: &str, member: Member, span: Span) {
+    fn declare(&mut self, id: InstId, name: &'a str, member: Member, span: Span) {
         let inst = &mut self.out.instances[id as usize];
         if let Some(&(_, first)) = inst.members.get(name) {
             self.diags.push(
@@ -358,7 +370,7 @@ impl<'a, 't> Flattener<'a, 't> {
             );
             return;
         }
-        inst.members.insert(name.to_string(), (member, span));
+        inst.members.insert(Cow::Borrowed(name), (member, span));
     }
 
     fn collect_symbols(&mut self, module: ModId) {
@@ -366,7 +378,7 @@ impl<'a, 't> Flattener<'a, 't> {
             return;
         }
         // Declaration order, so symbol ids are stable and readable.
-        let mut names: Vec<&str> = vec![];
+        let mut names: Vec<&'a str> = vec![];
         for s in &self.table.modules[module].sections {
             match s {
                 Section::Var { decls, .. } => {
@@ -384,11 +396,12 @@ impl<'a, 't> Flattener<'a, 't> {
                 _ => {}
             }
         }
-        let mut set = FxHashSet::default();
+        let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
+        self.out.symbols.reserve(names.len());
         for name in names {
             let id = self.syms.intern(name);
-            self.out.symbols.insert(name.to_string(), id);
-            set.insert(name.to_string());
+            self.out.symbols.insert(Cow::Borrowed(name), id);
+            set.insert(name);
         }
         self.out.module_symbols.insert(module, set);
     }
@@ -423,7 +436,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
         for s in &names {
             let id = self.syms.get(s).unwrap_or(0);
-            self.out.symbols.insert(s.clone(), id);
+            self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
         let v = self.out.vars.len() as u32;
         let span = self.table.modules[self.out.instances[0].module].name.span;

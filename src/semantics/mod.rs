@@ -76,7 +76,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         g.module_exits.insert(m, exits);
         for s in &table.modules[m].sections {
             if let Section::Define { defs, .. } = s {
-                label_names.extend(defs.iter().map(|d| d.name.name.clone()));
+                label_names.extend(defs.iter().map(|d| d.name.name.as_str()));
             }
         }
     }

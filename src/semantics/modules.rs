@@ -55,7 +55,8 @@ pub fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> ModuleTab
         by_name.insert(m.name.name.as_str(), modules.len());
         modules.push(m);
     }
-    let mentions_exit = modules.iter().map(|m| module_mentions_exit_value(m)).collect();
+    // A walk over every expression of the file: in parallel over the modules.
+    let mentions_exit = crate::par::map_ordered(&modules, 16, |m| module_mentions_exit_value(m));
     let mut table = ModuleTable { is_procedure: vec![false; modules.len()], mentions_exit, modules, by_name, flat: None };
     classify_procedures(&mut table);
     check_instantiations(&table, diags);

@@ -51,7 +51,7 @@ pub struct Resolver<'a, 'f> {
     pub callee_exits: Option<Vec<(String, u32)>>,
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
-    pub label_names: Option<&'f rustc_hash::FxHashSet<String>>,
+    pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,
     /// Foreign labels used in specs, checked once all modules are known to define them.
     pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
@@ -510,14 +510,14 @@ impl<'a, 'f> Resolver<'a, 'f> {
         match &e.kind {
             ExprKind::Name(name) => self.name_target(name, e.span, inst, ctx),
             ExprKind::Dot(base, field) => match self.target(base, inst, ctx) {
-                Target::Instance(j) => match self.flat.instances[j as usize].members.get(&field.name) {
+                Target::Instance(j) => match self.flat.instances[j as usize].members.get(field.name.as_str()) {
                     Some(&(m, _)) => self.member_target(m, j, field.span, ctx),
                     None => {
                         let i = &self.flat.instances[j as usize];
                         let module = &self.table.modules[i.module].name.name;
                         let mut d = Diagnostic::error("E0105", format!("instance `{}` of module `{module}` has no member `{}`", i.path, field.name), field.span)
                             .with_label_message("unknown member");
-                        if let Some(s) = closest(&field.name, i.members.keys().map(|k| k.as_str())) {
+                        if let Some(s) = closest(&field.name, i.members.keys().map(|k| k.as_ref())) {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         }
                         self.diags.push(d);
@@ -626,7 +626,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             self.foreign_label_uses.push((name.to_string(), span));
             return Target::Expr(TExpr::new(TKind::ForeignLabel(name.to_string()), Ty::Bool, span));
         }
-        let candidates = i.members.keys().map(|k| k.as_str()).chain(self.flat.symbols.keys().map(|k| k.as_str()));
+        let candidates = i.members.keys().map(|k| k.as_ref()).chain(self.flat.symbols.keys().map(|k| k.as_ref()));
         let mut d = Diagnostic::error("E0101", format!("`{name}` is not declared"), span).with_label_message("undeclared name");
         d = match closest(name, candidates) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),

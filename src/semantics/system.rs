@@ -17,7 +17,7 @@ use crate::syntax::ast::{Section, Spec, SpecKind};
 use rustc_hash::FxHashMap;
 
 /// Program-wide tables shared by all systems.
-pub struct Globals {
+pub struct Globals<'a> {
     pub symbols: Interner,
     pub labels: Interner,
     pub exit_names: Interner,
@@ -27,7 +27,7 @@ pub struct Globals {
     pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
     /// Top-level DEFINE names of procedure modules: candidate global labels.
     /// Shared, not copied, by every system (it holds every label name of the program).
-    pub label_names: rustc_hash::FxHashSet<String>,
+    pub label_names: rustc_hash::FxHashSet<&'a str>,
     /// Labels of other modules used in procedure specs, verified at the end.
     pub foreign_label_uses: Vec<(String, crate::source::Span)>,
 }
@@ -35,7 +35,7 @@ pub struct Globals {
 /// Step 1 of a system, run for all systems in order before the others: the procedure-parameter
 /// check and flattening. Flattening is the only step that interns symbols, so running the
 /// flattenings in system order gives the same symbol ids as building systems one by one.
-pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
+pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals<'_>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
     if is_procedure
@@ -63,7 +63,7 @@ pub struct Resolved {
 
 /// Step 2: resolution, typing and assignment checks of one flattened system. It only reads
 /// the program-wide tables, so systems can be resolved in parallel.
-pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Flattened, g: &Globals) -> Resolved {
+pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Flattened, g: &Globals<'_>) -> Resolved {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
     let mut diags = vec![];
@@ -107,7 +107,7 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
 
 /// Step 3, in system order: interns the system's labels and new exit names (the ids are those
 /// of building the systems one by one) and records its uses of foreign labels.
-pub fn intern_globals(r: &mut Resolved, g: &mut Globals) {
+pub fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
     for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
         if *wanted {
             d.label = Some(g.labels.intern(&d.name));
@@ -120,7 +120,7 @@ pub fn intern_globals(r: &mut Resolved, g: &mut Globals) {
 }
 
 /// Resolves the CALL section of a procedure module's root and sets up `EXITED`'s names.
-fn callee_exits(table: &ModuleTable, root: ModId, g: &Globals, r: &mut Resolver) -> Vec<CheckedCall> {
+fn callee_exits(table: &ModuleTable, root: ModId, g: &Globals<'_>, r: &mut Resolver) -> Vec<CheckedCall> {
     let mut has_calls = false;
     let mut names: Vec<(String, u32)> = vec![];
     let mut out = vec![];
@@ -167,7 +167,7 @@ fn sections(
     flat: &Flattened,
     inst: InstId,
     system: SystemId,
-    g: &Globals,
+    g: &Globals<'_>,
     r: &mut Resolver,
     assigns: &mut Assignments,
     sys: &mut CheckedSystem,

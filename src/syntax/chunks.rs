@@ -63,6 +63,10 @@ fn chunk_kind_at(text: &str, toks: &[Tok], i: usize) -> Option<ChunkKind> {
         return None;
     }
     let word = &text[t.span.range()];
+    // Every chunk keyword starts with a capital; most identifiers do not.
+    if !word.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
     match word {
         "MODULE" => Some(ChunkKind::Module),
         "TERMINATION" => Some(ChunkKind::Termination),
@@ -119,6 +123,16 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
     let mut stack: Vec<Tok> = Vec::new();
     let mut deepest = 0;
     for &t in toks {
+        // Only `( [ { ) ] } ;` and `case`/`esac` matter: other tokens are skipped by length.
+        let len = (t.span.end - t.span.start) as usize;
+        let relevant = match t.kind {
+            TokKind::Punct => len == 1,
+            TokKind::Word => len == 4,
+            _ => false,
+        };
+        if !relevant {
+            continue;
+        }
         let s = &text[t.span.range()];
         let is_open = match t.kind {
             TokKind::Punct => matches!(s, "(" | "[" | "{"),

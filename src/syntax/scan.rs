@@ -35,60 +35,147 @@ pub struct Scan {
     pub unterminated_comment: Option<Span>,
 }
 
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
-
-/// Identifier character at `i` (looks ahead one byte for the `-` rule).
-fn is_ident_char_at(bytes: &[u8], i: usize) -> bool {
-    match bytes[i] {
-        b if b.is_ascii_alphanumeric() => true,
-        b'_' | b'$' | b'#' => true,
-        b'-' => !matches!(bytes.get(i + 1), Some(b'-') | Some(b'>')),
-        _ => false,
-    }
-}
-
-const PUNCT3: &[&str] = &["<->"];
-const PUNCT2: &[&str] = &["->", ":=", "::", "..", "!=", "<=", ">=", "<<", ">>"];
 const PUNCT1: &[u8] = b"()[]{};:,.+-*/=<>!&|?";
 
-/// Tokenizes `text`.
-pub fn scan(text: &str) -> Scan {
-    let bytes = text.as_bytes();
-    let mut out = Scan::default();
+/// Byte classes (bit sets), one table lookup per byte of the file.
+const WHITE: u8 = 1;
+/// Starts an identifier: `[A-Za-z_]`.
+const IDENT_START: u8 = 2;
+/// Continues an identifier, `-` aside (see [`ident_end`]): `[A-Za-z0-9_$#]`.
+const IDENT_CHAR: u8 = 4;
+const PUNCT: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut c = 0;
+        if b.is_ascii_whitespace() {
+            c |= WHITE;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' {
+            c |= IDENT_START;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'#' {
+            c |= IDENT_CHAR;
+        }
+        let mut k = 0;
+        while k < PUNCT1.len() {
+            if PUNCT1[k] == b {
+                c |= PUNCT;
+            }
+            k += 1;
+        }
+        table[i] = c;
+        i += 1;
+    }
+    table
+};
+
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
+/// The end of the identifier or number continuing at `i`: identifier characters, and `-` where
+/// it does not start `--` or `->`.
+fn ident_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        if class(b) & IDENT_CHAR != 0 || (b == b'-' && !matches!(bytes.get(i + 1), Some(b'-' | b'>'))) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The length of the operator or punctuation at the start of `rest`, if any: the longest of
+/// `<->`, then `-> := :: .. != <= >= << >>`, then one of [`PUNCT1`] (the tests check this
+/// against the lists).
+fn punct_len(rest: &[u8]) -> Option<usize> {
+    let second = rest.get(1).copied();
+    let len = match (rest[0], second) {
+        (b'<', Some(b'-')) if rest.get(2) == Some(&b'>') => 3,
+        (b'-', Some(b'>')) | (b':', Some(b'=' | b':')) | (b'.', Some(b'.')) | (b'!', Some(b'=')) => 2,
+        (b'<', Some(b'=' | b'<')) | (b'>', Some(b'=' | b'>')) => 2,
+        (b, _) if class(b) & PUNCT != 0 => 1,
+        _ => return None,
+    };
+    Some(len)
+}
+
+/// Files at least this long are scanned in pieces, in parallel.
+const PARALLEL_MIN_BYTES: usize = 1 << 18;
+/// Number of pieces of a file scanned in parallel.
+const PIECES: usize = 8;
+
+/// Tokenizes `text`.
+///
+/// A big file without block comments is cut into pieces after newlines and the pieces are
+/// scanned in parallel: no token or `--` comment contains a newline, so the sequential scan is
+/// at the start of a token at every such cut, and the pieces' tokens are exactly its tokens.
+pub fn scan(text: &str) -> Scan {
+    if text.len() < PARALLEL_MIN_BYTES || !crate::par::is_parallel() || text.contains("/--") {
+        let mut out = Scan::default();
+        scan_range(text, 0, text.len(), &mut out);
+        return out;
+    }
+    scan_in_pieces(text)
+}
+
+/// [`scan`] of a file without block comments, in [`PIECES`] pieces cut after newlines.
+fn scan_in_pieces(text: &str) -> Scan {
+    let mut cuts = vec![0];
+    for k in 1..PIECES {
+        let at = (text.len() * k / PIECES).max(*cuts.last().unwrap_or(&0));
+        let cut = text.as_bytes()[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| at + p + 1);
+        cuts.push(cut);
+    }
+    cuts.push(text.len());
+    let ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).filter(|(a, b)| a < b).collect();
+    let pieces = crate::par::map_ordered(&ranges, 2, |&(start, end)| {
+        let mut piece = Scan::default();
+        scan_range(text, start, end, &mut piece);
+        piece.toks
+    });
+    let mut out = Scan { toks: Vec::with_capacity(pieces.iter().map(Vec::len).sum()), unterminated_comment: None };
+    for toks in pieces {
+        out.toks.extend_from_slice(&toks);
+    }
+    out
+}
+
+/// Tokenizes `text[start..end]` into `out` (spans relative to `text`).
+fn scan_range(text: &str, start: usize, end: usize, out: &mut Scan) {
+    let bytes = &text.as_bytes()[..end];
+    // The imported Java models have one token per 10 bytes: reserving one per 8 keeps a big
+    // file's token list from being copied over and over while it grows.
+    out.toks.reserve((end - start) / 8);
+    let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
-        let rest = &bytes[i..];
-        if b.is_ascii_whitespace() {
+        let c = class(b);
+        if c & WHITE != 0 {
             i += 1;
-        } else if rest.starts_with(b"/--") {
+        } else if c & IDENT_START != 0 || b.is_ascii_digit() {
+            let start = i;
+            i = ident_end(bytes, i + 1);
+            let kind = if b.is_ascii_digit() { TokKind::Number } else { TokKind::Word };
+            out.toks.push(Tok { kind, span: Span::new(start, i) });
+        } else if bytes[i..].starts_with(b"/--") {
             match find(&bytes[i + 3..], b"--/") {
                 Some(k) => i += 3 + k + 3,
                 None => {
                     out.unterminated_comment = Some(Span::new(i, i + 3));
-                    return out;
+                    return;
                 }
             }
-        } else if rest.starts_with(b"--") {
-            while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                i += 1;
-            }
-        } else if is_ident_start(b) || b.is_ascii_digit() {
-            let start = i;
-            i += 1;
-            while i < bytes.len() && is_ident_char_at(bytes, i) {
-                i += 1;
-            }
-            let kind = if b.is_ascii_digit() { TokKind::Number } else { TokKind::Word };
-            out.toks.push(Tok { kind, span: Span::new(start, i) });
-        } else if let Some(p) = PUNCT3.iter().chain(PUNCT2).find(|p| rest.starts_with(p.as_bytes())) {
-            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + p.len()) });
-            i += p.len();
-        } else if PUNCT1.contains(&b) {
-            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + 1) });
-            i += 1;
+        } else if bytes[i..].starts_with(b"--") {
+            i += bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(bytes.len() - i);
+        } else if let Some(len) = punct_len(&bytes[i..]) {
+            out.toks.push(Tok { kind: TokKind::Punct, span: Span::new(i, i + len) });
+            i += len;
         } else {
             // One whole character (the text is valid UTF-8, so `i` is a character boundary).
             let len = text[i..].chars().next().map_or(1, char::len_utf8);
@@ -96,7 +183,6 @@ pub fn scan(text: &str) -> Scan {
             i += len;
         }
     }
-    out
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -117,6 +203,67 @@ pub const KEYWORDS: &[&str] = &[
     "X", "Y", "Z",
 ];
 
+/// Length of the longest keyword (`TERMINATION`).
+const MAX_KEYWORD_LEN: usize = 11;
+
+/// Called for every identifier of the file: a length test, then one hash lookup.
 pub fn is_keyword(word: &str) -> bool {
-    KEYWORDS.contains(&word)
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    word.len() <= MAX_KEYWORD_LEN && SET.get_or_init(|| KEYWORDS.iter().copied().collect()).contains(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUNCT3: &[&str] = &["<->"];
+    const PUNCT2: &[&str] = &["->", ":=", "::", "..", "!=", "<=", ">=", "<<", ">>"];
+
+    /// `punct_len` is the longest match over the three punctuation lists.
+    #[test]
+    fn punct_len_is_the_longest_listed_match() {
+        let chars = b"()[]{};:,.+-*/=<>!&|?ab ";
+        for &a in chars {
+            for &b in chars {
+                for &c in chars {
+                    let rest = [a, b, c];
+                    let expected = (PUNCT3.iter().chain(PUNCT2))
+                        .find(|p| rest.starts_with(p.as_bytes()))
+                        .map(|p| p.len())
+                        .or_else(|| PUNCT1.contains(&a).then_some(1));
+                    assert_eq!(punct_len(&rest), expected, "{:?}", std::str::from_utf8(&rest));
+                    assert_eq!(punct_len(&rest[..2]), (PUNCT2.iter().find(|p| rest[..2].starts_with(p.as_bytes())).map(|p| p.len())).or_else(|| PUNCT1.contains(&a).then_some(1)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_big_file_scanned_in_pieces_gives_the_sequential_tokens() {
+        let line = "  x-y := a->b <-> c--d; -- comment: (\r\n  é @ 12ab $z #w e-\n{1, 2}..3 != 4 :: <=>=<< >>\n";
+        let text = line.repeat(PARALLEL_MIN_BYTES / line.len() + 7);
+        let mut sequential = Scan::default();
+        scan_range(&text, 0, text.len(), &mut sequential);
+        let pieces = scan_in_pieces(&text);
+        assert!(sequential.toks.len() > 10_000);
+        assert_eq!(scan(&text).toks, sequential.toks);
+        assert_eq!(pieces.toks, sequential.toks);
+        assert_eq!(pieces.unterminated_comment, None);
+        // With a block comment the file is scanned in one piece (comments may span lines).
+        let commented = format!("{text}/-- a\nb --/ x");
+        let mut whole = Scan::default();
+        scan_range(&commented, 0, commented.len(), &mut whole);
+        assert_eq!(scan(&commented).toks, whole.toks);
+    }
+
+    #[test]
+    fn keywords_are_recognized_and_nothing_else() {
+        for k in KEYWORDS {
+            assert!(is_keyword(k), "{k}");
+        }
+        assert!(KEYWORDS.iter().all(|k| k.len() <= MAX_KEYWORD_LEN));
+        for w in ["pc", "Module", "TERMINATIONS", "cpDEFAULT_1", "x", "", "esac_", "EXITED"] {
+            assert!(!is_keyword(w), "{w}");
+        }
+    }
 }

@@ -158,3 +158,29 @@ fn max_states_counts_all_locations() {
     assert_eq!(err.items[0].code, "E0505");
     assert!(build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(7) }).is_ok());
 }
+
+/// `next(pc)` lowered to a table whose call-state entry is a `case` over `EXITED` (a mixed table:
+/// constant entries precomputed, the other evaluated) builds the same components as the `case`.
+#[test]
+fn mixed_case_table_builds_what_the_case_builds() {
+    let as_case = readme_multi_exit();
+    let mut as_table = readme_multi_exit();
+    let main = &mut as_table.systems[1];
+    let Some(Expr::Case { branches, span }) = main.next_assign[0].take() else { panic!("main's next is a case") };
+    main.next_assign[0] = Some(crate::lowering::table::compile(branches, span, &main.vars));
+    let Some(Expr::Table { entries, .. }) = &main.next_assign[0] else { panic!("the case compiles to a table") };
+    assert!(matches!(entries[0], Some(Expr::Const(_))) && matches!(entries[1], Some(Expr::Case { .. })));
+    let (a, b) = (build_rks(&as_case, &BuildLimits::default()).expect("builds"), build_rks(&as_table, &BuildLimits::default()).expect("builds"));
+    for (x, y) in a.rks.components.iter().zip(&b.rks.components) {
+        assert_eq!((&x.node_names, &x.calls, &x.exits, &x.return_offsets), (&y.node_names, &y.calls, &y.exits, &y.return_offsets));
+        for n in 0..x.num_nodes {
+            assert_eq!(x.succ.neighbours(n), y.succ.neighbours(n));
+        }
+        for &call in &x.calls {
+            for k in 0..a.rks.components[x.call_target[call as usize] as usize].exits.len() {
+                assert_eq!(x.returns(call, k), y.returns(call, k));
+            }
+        }
+    }
+    assert_eq!(b.rks.components[1].returns(1, 1), &[3]);
+}
