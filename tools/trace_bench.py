@@ -6,7 +6,7 @@ Unzips ../shared/bench/java/<model>.zip into a temporary directory, imports the 
 `xmv-rs check -j 1` with and without the counterexample (best of --repeat runs, user+system CPU
 of the process, so a busy machine disturbs it less than wall time). Prints one row per model:
 .smv size, verdict, trace length (states) and deepest call stack, the two times and their
-difference (the trace: a fresh global labelling plus the summary-based E[U] search).
+difference (the trace: the E[U] search over the engine's labels; incremental and global relabel globally first).
 
 Usage: tools/trace_bench.py [--bin target/release/xmv-rs] [--repeat 3] [--models avroraReg,...]
 Build first: cargo build --release
