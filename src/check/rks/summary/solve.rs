@@ -1,0 +1,226 @@
+//! Solving the new frames of one fixpoint node, each phase by one worklist of (frame, node)
+//! across all of them: exit masks (least fixpoint), then `base` (`EU`: least fixpoint by
+//! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
+//! Solved frames (of earlier groups) are constants here.
+
+use super::{Frame, FrameId, NO_FRAME, Summary, bit, set_bit};
+use crate::check::rks::formula::Op;
+use crate::explicit::rks::{NO_CALL, NodeId};
+use fixedbitset::FixedBitSet;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+impl Summary<'_> {
+    /// True if callee frame `q`'s entry reaches its exit `k` on an `a`-path.
+    fn entry_exit(&self, q: FrameId, k: u32) -> bool {
+        bit(&self.masks[self.frames[q as usize].mask as usize], k as usize)
+    }
+
+    /// The callee frame of call `c` (a node of `fr`'s component), or [`NO_FRAME`].
+    fn callee_of(&self, fr: &Frame, c: NodeId) -> FrameId {
+        fr.callees[self.comp(fr.comp).call_index[c as usize] as usize]
+    }
+
+    /// Least fixpoint of the exit masks of the frames `new`, by one worklist of (frame, node)
+    /// whose mask grew: it is merged into the node's `a` predecessors, into the calls that
+    /// return to it through an exit their callee's entry reaches, and, for an entry, into the
+    /// callers' call nodes. A row grows at most once per exit, so the work is linear in the
+    /// edges of the frames times the exits.
+    pub(super) fn solve_masks(&mut self, new: &[FrameId]) {
+        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
+        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
+        for &id in &own {
+            let fr = &self.frames[id as usize];
+            let (va, w) = (&self.vecs[fr.a as usize], fr.words);
+            for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
+                if va.contains(x as usize) {
+                    set_bit(&mut self.masks[fr.mask as usize][x as usize * w..], k);
+                    work.push((id, x));
+                }
+            }
+        }
+        let mut row: SmallVec<[u64; 2]> = SmallVec::new();
+        while let Some((id, m)) = work.pop() {
+            self.stats.local_checks += 1;
+            let fr = &self.frames[id as usize];
+            let (comp, va, w) = (self.comp(fr.comp), &self.vecs[fr.a as usize], fr.words);
+            row.clear();
+            row.extend_from_slice(&self.masks[fr.mask as usize][m as usize * w..(m as usize + 1) * w]);
+            let mut into: SmallVec<[NodeId; 16]> = comp.pred.neighbours(m).iter().copied().filter(|&p| va.contains(p as usize)).collect();
+            into.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
+                let q = self.callee_of(fr, c);
+                q != NO_FRAME && self.entry_exit(q, k)
+            }).map(|&(c, _)| c));
+            let mask = fr.mask as usize;
+            for p in into {
+                if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
+                    work.push((id, p));
+                }
+            }
+            if m == 0 {
+                // The entry reaches more exits: each caller's call continues at more returns.
+                for ci in 0..self.frames[id as usize].callers.len() {
+                    let (g, i) = self.frames[id as usize].callers[ci];
+                    let gf = &self.frames[g as usize];
+                    let (gcomp, gw, gmask) = (self.comp(gf.comp), gf.words, gf.mask as usize);
+                    let c = gcomp.calls[i as usize];
+                    let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
+                    for k in 0..row.len() * 64 {
+                        if bit(&row, k) {
+                            for &r in gcomp.returns(c, k) {
+                                merge_row(&mut acc, &self.masks[gmask][r as usize * gw..(r as usize + 1) * gw]);
+                            }
+                        }
+                    }
+                    if merge_row(&mut self.masks[gmask][c as usize * gw..(c as usize + 1) * gw], &acc) {
+                        work.push((g, c));
+                    }
+                }
+            }
+        }
+        for id in own {
+            let fr = &self.frames[id as usize];
+            let a = match self.fm.op(fr.f) {
+                Op::EU(a, _) | Op::EG(a) => a,
+                _ => unreachable!("frames belong to fixpoint nodes"),
+            };
+            if self.fm.is_static(a) {
+                self.static_masks.entry((a, fr.comp)).or_insert(fr.mask);
+            }
+        }
+    }
+
+    /// The nodes whose `base` depends on node `m` of frame `id`: its `a` predecessors (the
+    /// only locations that can step to it on an `a`-path), the calls returning to it through
+    /// an exit their callee's entry reaches, and, if `m` is the entry, the callers' calls.
+    fn dependents(&self, id: FrameId, m: NodeId) -> SmallVec<[(FrameId, NodeId); 16]> {
+        let fr = &self.frames[id as usize];
+        let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
+        let mut out: SmallVec<[(FrameId, NodeId); 16]> = comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)).collect();
+        out.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
+            let q = self.callee_of(fr, c);
+            q != NO_FRAME && self.entry_exit(q, k)
+        }).map(|&(c, _)| (id, c)));
+        if m == 0 {
+            out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
+        }
+        out
+    }
+
+    /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
+    pub(super) fn solve_bases(&mut self, new: &[FrameId]) {
+        match self.fm.op(self.frames[new[0] as usize].f) {
+            Op::EG(_) => self.solve_bases_eg(new),
+            _ => self.solve_bases_eu(new),
+        }
+    }
+
+    /// `E[a U b]` without leaving the frame (least fixpoint): backward reachability, over all
+    /// frames at once, of `b` locations and of calls whose callee's entry holds, through `a`
+    /// locations and returning calls; an entry that gets in puts its callers' calls in.
+    fn solve_bases_eu(&mut self, new: &[FrameId]) {
+        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
+        for &id in new {
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
+            for node in self.vecs[fr.b as usize].ones() {
+                if comp.call_target[node] == NO_CALL {
+                    base.insert(node);
+                    work.push((id, node as NodeId));
+                }
+            }
+            for (i, &c) in comp.calls.iter().enumerate() {
+                let q = fr.callees[i];
+                if q != NO_FRAME && self.frames[q as usize].solved && self.frames[q as usize].base.contains(0) {
+                    base.insert(c as usize);
+                    work.push((id, c));
+                }
+            }
+            self.frames[id as usize].base = base;
+        }
+        while let Some((id, m)) = work.pop() {
+            self.stats.local_checks += 1;
+            for (g, p) in self.dependents(id, m) {
+                if !self.frames[g as usize].base.put(p as usize) {
+                    work.push((g, p));
+                }
+            }
+        }
+    }
+
+    /// `EG a` without leaving the frame (greatest fixpoint): from the `a` locations and the
+    /// calls, over all frames at once, remove the nodes left without a successor; a call's
+    /// successors are its returns through exits its callee's entry reaches, plus one for the
+    /// callee's entry while it stays (a descent that never returns).
+    fn solve_bases_eg(&mut self, new: &[FrameId]) {
+        for &id in new {
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let va = &self.vecs[fr.a as usize];
+            let mut alive = FixedBitSet::with_capacity(comp.num_nodes as usize);
+            for node in 0..comp.num_nodes as usize {
+                let live = match comp.call_target[node] {
+                    NO_CALL => va.contains(node),
+                    _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
+                };
+                alive.set(node, live);
+            }
+            self.frames[id as usize].base = alive;
+        }
+        let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
+        let mut position: FxHashMap<FrameId, usize> = FxHashMap::default();
+        let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
+        for (pos, &id) in new.iter().enumerate() {
+            position.insert(id, pos);
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let alive = &fr.base;
+            let mut cnt = vec![0u32; comp.num_nodes as usize];
+            for node in alive.ones() {
+                let n = match comp.call_target[node] {
+                    NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
+                    t => {
+                        let q = fr.callees[comp.call_index[node] as usize];
+                        let own = usize::from(self.frames[q as usize].base.contains(0));
+                        own + (0..self.exits(t))
+                            .filter(|&k| self.entry_exit(q, k as u32))
+                            .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
+                            .sum::<usize>()
+                    }
+                };
+                cnt[node] = n as u32;
+                if n == 0 {
+                    dead.push((id, node as NodeId));
+                }
+            }
+            counts.push(cnt);
+        }
+        for &(id, m) in &dead {
+            self.frames[id as usize].base.set(m as usize, false);
+        }
+        while let Some((id, m)) = dead.pop() {
+            self.stats.local_checks += 1;
+            for (g, p) in self.dependents(id, m) {
+                if self.frames[g as usize].base.contains(p as usize) {
+                    let cnt = &mut counts[position[&g]][p as usize];
+                    *cnt -= 1;
+                    if *cnt == 0 {
+                        self.frames[g as usize].base.set(p as usize, false);
+                        dead.push((g, p));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `row |= add`; true if `row` changed.
+fn merge_row(row: &mut [u64], add: &[u64]) -> bool {
+    let mut changed = false;
+    for (x, y) in row.iter_mut().zip(add) {
+        changed |= *x | y != *x;
+        *x |= y;
+    }
+    changed
+}
