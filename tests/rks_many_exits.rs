@@ -15,6 +15,11 @@ use xmv_rs::check::ternary::{self, TernaryEngine};
 /// `A` calls `B` once; `B` (exits x0..x{n-1}, even ones labelled `p`) either exits at once or
 /// calls itself, and its call returning through exit `k` continues at `x{k+1 mod n}`.
 fn rotating_exits(n: usize) -> Model {
+    Model::parse(&rotating_exits_text(n))
+}
+
+/// The `parse_rks` text of [`rotating_exits`].
+fn rotating_exits_text(n: usize) -> String {
     let mut s = String::from("props p q\ncomponent A exits ax\n  loc a0\n  call c B\n  loc ax\n  edge a0 c\n");
     for k in 0..n {
         s += &format!("  ret c {k} ax\n");
@@ -35,7 +40,7 @@ fn rotating_exits(n: usize) -> Model {
     for k in 0..n {
         s += &format!("  ret d {k} x{}\n", (k + 1) % n);
     }
-    Model::parse(&s)
+    s
 }
 
 fn all_engines(m: &Model, formula: &str) -> Vec<(String, bool)> {
@@ -72,6 +77,21 @@ fn few_exits_all_engines_and_the_context_oracle_agree() {
 fn thirty_exits() {
     let m = rotating_exits(30);
     for (f, expected) in FORMULAS {
+        for (engine, holds) in all_engines(&m, f) {
+            assert_eq!(holds, expected, "{engine}, {f}");
+        }
+    }
+}
+
+/// 70 exits: the summary engine's exit masks take two words per location. `q` labels only exit
+/// `x67` (second word), so its verdicts depend on bits beyond the first word.
+#[test]
+fn seventy_exits_span_two_mask_words() {
+    let n = 70;
+    let text = rotating_exits_text(n).replace("  loc x67\n", "  loc x67 q\n");
+    let m = Model::parse(&text);
+    let cases = [("EF q", true), ("EF (p & EX !p)", true), ("EG !q", true), ("AF q", false), ("EX EF q", true), ("A [ !q U p ]", false)];
+    for (f, expected) in cases {
         for (engine, holds) in all_engines(&m, f) {
             assert_eq!(holds, expected, "{engine}, {f}");
         }
