@@ -40,19 +40,16 @@ impl Summary<'_> {
             }
         }
         let mut row: SmallVec<[u64; 2]> = SmallVec::new();
+        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = work.pop() {
             self.stats.local_checks += 1;
             let fr = &self.frames[id as usize];
-            let (comp, va, w) = (self.comp(fr.comp), &self.vecs[fr.a as usize], fr.words);
+            let w = fr.words;
             row.clear();
             row.extend_from_slice(&self.masks[fr.mask as usize][m as usize * w..(m as usize + 1) * w]);
-            let mut into: SmallVec<[NodeId; 16]> = comp.pred.neighbours(m).iter().copied().filter(|&p| va.contains(p as usize)).collect();
-            into.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
-                let q = self.callee_of(fr, c);
-                q != NO_FRAME && self.entry_exit(q, k)
-            }).map(|&(c, _)| c));
+            self.dependents(id, m, false, &mut deps);
             let mask = fr.mask as usize;
-            for p in into {
+            for &(_, p) in &deps {
                 if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
                     work.push((id, p));
                 }
@@ -90,21 +87,22 @@ impl Summary<'_> {
         }
     }
 
-    /// The nodes whose `base` depends on node `m` of frame `id`: its `a` predecessors (the
-    /// only locations that can step to it on an `a`-path), the calls returning to it through
-    /// an exit their callee's entry reaches, and, if `m` is the entry, the callers' calls.
-    fn dependents(&self, id: FrameId, m: NodeId) -> SmallVec<[(FrameId, NodeId); 16]> {
+    /// Into `out` (cleared first): the nodes whose mask or `base` depends on node `m` of frame
+    /// `id`. These are its `a` predecessors (the only locations that can step to it on an
+    /// `a`-path), the calls returning to it through an exit their callee's entry reaches, and,
+    /// with `callers` and if `m` is the entry, the callers' calls.
+    fn dependents(&self, id: FrameId, m: NodeId, callers: bool, out: &mut Vec<(FrameId, NodeId)>) {
+        out.clear();
         let fr = &self.frames[id as usize];
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
-        let mut out: SmallVec<[(FrameId, NodeId); 16]> = comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)).collect();
+        out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)));
         out.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
             let q = self.callee_of(fr, c);
             q != NO_FRAME && self.entry_exit(q, k)
         }).map(|&(c, _)| (id, c)));
-        if m == 0 {
+        if callers && m == 0 {
             out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
         }
-        out
     }
 
     /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
@@ -139,9 +137,11 @@ impl Summary<'_> {
             }
             self.frames[id as usize].base = base;
         }
+        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = work.pop() {
             self.stats.local_checks += 1;
-            for (g, p) in self.dependents(id, m) {
+            self.dependents(id, m, true, &mut deps);
+            for &(g, p) in &deps {
                 if !self.frames[g as usize].base.put(p as usize) {
                     work.push((g, p));
                 }
@@ -199,9 +199,11 @@ impl Summary<'_> {
         for &(id, m) in &dead {
             self.frames[id as usize].base.set(m as usize, false);
         }
+        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = dead.pop() {
             self.stats.local_checks += 1;
-            for (g, p) in self.dependents(id, m) {
+            self.dependents(id, m, true, &mut deps);
+            for &(g, p) in &deps {
                 if self.frames[g as usize].base.contains(p as usize) {
                     let cnt = &mut counts[position[&g]][p as usize];
                     *cnt -= 1;
