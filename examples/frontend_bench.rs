@@ -33,6 +33,9 @@ fn cfg_model(nodes: usize, labels: usize) -> String {
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "../tools/bench_args.rs"]
+mod bench_args;
+use bench_args::take_option;
 #[path = "../tools/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
@@ -113,11 +116,7 @@ fn measure(name: &str, file: &SourceFile, reps: usize) {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut reps = 5;
-    if let Some(i) = args.iter().position(|a| a == "--reps") {
-        reps = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(reps).max(1);
-        args.drain(i..(i + 2).min(args.len()));
-    }
+    let reps = take_option(&mut args, "--reps", 5).max(1);
     println!("| model | size | parse | check | lower | drop | sum of stages | frontend::load | throughput (load) | result |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     if args.is_empty() {

@@ -7,6 +7,10 @@ use std::time::{Duration, Instant};
 use xmv_rs::source::SourceFile;
 
 /// The front end being measured (parsing today; later stages are added here).
+#[path = "../tools/bench_args.rs"]
+mod bench_args;
+use bench_args::take_option;
+
 fn front_end(file: &SourceFile) -> usize {
     let (program, diags) = xmv_rs::syntax::parse(file);
     program.modules.len() + diags.len()
@@ -14,11 +18,7 @@ fn front_end(file: &SourceFile) -> usize {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut min_seconds = 2.0;
-    if let Some(i) = args.iter().position(|a| a == "--min-seconds") {
-        min_seconds = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(min_seconds);
-        args.drain(i..(i + 2).min(args.len()));
-    }
+    let min_seconds = take_option(&mut args, "--min-seconds", 2.0);
     println!("| file | size (KB) | runs | ms/run | MB/s |");
     println!("|---|---:|---:|---:|---:|");
     for path in &args {

@@ -15,6 +15,9 @@ use xmv_rs::source::SourceFile;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "../tools/bench_args.rs"]
+mod bench_args;
+use bench_args::take_option;
 #[path = "../tools/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::cpu_seconds;
@@ -38,11 +41,7 @@ fn best_of<T>(reps: usize, mut build: impl FnMut() -> T) -> ([f64; 2], [f64; 2])
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut reps = 10;
-    if let Some(i) = args.iter().position(|a| a == "--reps") {
-        reps = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(reps).max(1);
-        args.drain(i..(i + 2).min(args.len()));
-    }
+    let reps = take_option(&mut args, "--reps", 10).max(1);
     let cell = |[wall, cpu]: [f64; 2]| format!("{:.2} / {:.2} ms", wall * 1e3, cpu * 1e3);
     println!("| model | build_rks | drop | build_flat | drop |");
     println!("|---|---|---|---|---|");

@@ -71,6 +71,15 @@ fn bit(b: &[u64], i: usize) -> bool {
 fn set_bit(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
 }
+/// The operands of fixpoint node `f`: `a` (`ψ` of `E[ψ U χ]` or `EG ψ`) and `b` (`χ`, `EU` only).
+fn operands(fm: &Formula, f: FId) -> (FId, Option<FId>) {
+    match fm.op(f) {
+        Op::EU(a, b) => (a, Some(b)),
+        Op::EG(a) => (a, None),
+        _ => unreachable!("frames belong to fixpoint nodes"),
+    }
+}
+
 /// A two-valued ternary context as bits (`T` set).
 fn to_bits(ctx: &[Tern]) -> Bits {
     let mut out = bits_zero(ctx.len());
@@ -360,10 +369,12 @@ impl<'a> Summary<'a> {
 
     /// The solved frame of fixpoint node `f` in `s` under `key` (its context, top clear).
     fn solve(&mut self, f: FId, s: ComponentId, key: Bits) -> FrameId {
-        if let Some(&id) = self.frame_ids.get(&(f, s, key.clone())) {
+        let lookup = (f, s, key);
+        if let Some(&id) = self.frame_ids.get(&lookup) {
             debug_assert!(self.frames[id as usize].solved, "a node's frames are solved before its parents read them");
             return id;
         }
+        let (f, s, key) = lookup;
         self.stats.fixpoint_rounds += 1;
         let mut new = vec![self.create_frame(f, s, key)];
         let mut i = 0;
@@ -386,10 +397,7 @@ impl<'a> Summary<'a> {
         let n = self.comp(s).num_nodes as usize;
         self.frame_ids.insert((f, s, ctx.clone()), id);
         let words = self.exits(s).div_ceil(64);
-        let a = match self.fm.op(f) {
-            Op::EU(a, _) | Op::EG(a) => a,
-            _ => unreachable!("frames belong to fixpoint nodes"),
-        };
+        let (a, _) = operands(self.fm, f);
         let shared = self.static_masks.get(&(a, s)).copied();
         let mask = shared.unwrap_or_else(|| {
             self.masks.push(vec![0; n * words]);
@@ -404,11 +412,7 @@ impl<'a> Summary<'a> {
     fn discover(&mut self, id: FrameId, new: &mut Vec<FrameId>) {
         let (f, s) = (self.frames[id as usize].f, self.frames[id as usize].comp);
         let ctx = self.frames[id as usize].ctx.clone();
-        let (a, b) = match self.fm.op(f) {
-            Op::EU(a, b) => (a, Some(b)),
-            Op::EG(a) => (a, None),
-            _ => unreachable!("frames belong to fixpoint nodes"),
-        };
+        let (a, b) = operands(self.fm, f);
         let sa = self.restrict(f, a, &ctx, s);
         let va = self.vector(a, s, sa);
         let vb = match b {
@@ -429,10 +433,11 @@ impl<'a> Summary<'a> {
                 let c = comp.calls[i];
                 let t = comp.call_target[c as usize];
                 let cctx = self.call_context(s, c, f, &dep_vecs);
-                let callee = match self.frame_ids.get(&(f, t, cctx.clone())) {
+                let lookup = (f, t, cctx);
+                let callee = match self.frame_ids.get(&lookup) {
                     Some(&q) => q,
                     None => {
-                        let q = self.create_frame(f, t, cctx);
+                        let q = self.create_frame(f, t, lookup.2);
                         new.push(q);
                         q
                     }

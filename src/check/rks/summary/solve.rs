@@ -3,7 +3,7 @@
 //! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
 //! Solved frames (of earlier groups) are constants here.
 
-use super::{Frame, FrameId, NO_FRAME, Summary, bit, set_bit};
+use super::{Frame, FrameId, NO_FRAME, Summary, bit, operands, set_bit};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
@@ -77,10 +77,7 @@ impl Summary<'_> {
         }
         for id in own {
             let fr = &self.frames[id as usize];
-            let a = match self.fm.op(fr.f) {
-                Op::EU(a, _) | Op::EG(a) => a,
-                _ => unreachable!("frames belong to fixpoint nodes"),
-            };
+            let (a, _) = operands(self.fm, fr.f);
             if self.fm.is_static(a) {
                 self.static_masks.entry((a, fr.comp)).or_insert(fr.mask);
             }
