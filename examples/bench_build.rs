@@ -67,7 +67,14 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
                 let set = (0..3).map(|_| sym(rng.below(n as u64) as u32)).collect();
                 Expr::Binary(BinOp::In, Box::new(Expr::Var(0)), Box::new(Expr::Set(set)))
             };
-            LoweredSpec { kind: SpecKind::Ctl, name: None, system: 0, formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))), text: String::new(), span: Span::default() }
+            LoweredSpec {
+                kind: SpecKind::Ctl,
+                name: None,
+                system: 0,
+                formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))),
+                text: String::new(),
+                span: Span::default(),
+            }
         })
         .collect();
     LoweredProgram {

@@ -102,20 +102,12 @@ fn process_cpu_seconds() -> f64 {
 fn run_nusmv(bin: &str, smv: &str) -> Result<(f64, Vec<bool>), String> {
     let path = std::env::temp_dir().join(format!("xmv-bench-{}.smv", std::process::id()));
     std::fs::write(&path, smv).map_err(|e| e.to_string())?;
-    let out = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "XMV_CPU %U %S", bin, "-dcx"])
-        .arg(&path)
-        .output()
-        .map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("/usr/bin/time").args(["-f", "XMV_CPU %U %S", bin, "-dcx"]).arg(&path).output().map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let cpu = stderr.lines().filter_map(|l| l.strip_prefix("XMV_CPU ")).next_back().ok_or("no CPU time from /usr/bin/time")?;
     let secs: f64 = cpu.split_whitespace().filter_map(|v| v.parse::<f64>().ok()).sum();
     let text = String::from_utf8_lossy(&out.stdout);
-    let verdicts: Vec<bool> = text
-        .lines()
-        .filter(|l| l.starts_with("-- specification"))
-        .map(|l| l.trim_end().ends_with("is true"))
-        .collect();
+    let verdicts: Vec<bool> = text.lines().filter(|l| l.starts_with("-- specification")).map(|l| l.trim_end().ends_with("is true")).collect();
     Ok((secs, verdicts))
 }

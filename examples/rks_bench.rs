@@ -26,7 +26,10 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
         let nodes = c["nodes"].as_array().ok_or("no nodes")?;
         let mut entry_labels: Vec<String> = Vec::new();
         for n in nodes {
-            let labels: Vec<String> = n["labels"].as_array().map(|a| a.iter().filter_map(|l| l.as_str()).filter(|l| wanted_labels(l)).map(str::to_string).collect()).unwrap_or_default();
+            let labels: Vec<String> = n["labels"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|l| l.as_str()).filter(|l| wanted_labels(l)).map(str::to_string).collect())
+                .unwrap_or_default();
             let nn = name(&n["name"])?;
             b.loc(cid, &nn, &labels.iter().map(String::as_str).collect::<Vec<_>>());
             if n["is_entry"].as_bool() == Some(true) {
@@ -45,7 +48,10 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
     for c in comps {
         for n in c["nodes"].as_array().into_iter().flatten() {
             if n["is_entry"].as_bool() == Some(true) {
-                let labels: Vec<String> = n["labels"].as_array().map(|a| a.iter().filter_map(|l| l.as_str()).filter(|l| wanted_labels(l)).map(str::to_string).collect()).unwrap_or_default();
+                let labels: Vec<String> = n["labels"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|l| l.as_str()).filter(|l| wanted_labels(l)).map(str::to_string).collect())
+                    .unwrap_or_default();
                 entry_of.insert(name(&c["name"])?, labels);
                 if n["is_exit"].as_bool() == Some(true) {
                     entry_is_exit.insert(name(&c["name"])?);
@@ -144,7 +150,15 @@ fn main() -> Result<(), String> {
             let v: Vec<bool> = res.iter().map(|r| r.holds).collect();
             println!(
                 "| {:?} | {} | {} | {} | {:.3} | {} | {} | {} | {} |",
-                engine, threads, specs.len(), v.iter().filter(|&&x| x).count(), secs, st.context_pairs_created, st.context_pairs_checked, st.local_checks, st.fixpoint_rounds
+                engine,
+                threads,
+                specs.len(),
+                v.iter().filter(|&&x| x).count(),
+                secs,
+                st.context_pairs_created,
+                st.context_pairs_checked,
+                st.local_checks,
+                st.fixpoint_rounds
             );
             verdicts.push(v);
         }
@@ -155,8 +169,17 @@ fn main() -> Result<(), String> {
             for s in &t.steps {
                 if let rks::RksStep::At { component, node, stack } = s {
                     let c = &rks.components[*component as usize];
-                    let labels: Vec<&str> = rks.prop_names.iter().enumerate().filter(|(p, _)| c.props[*p].contains(*node as usize)).map(|(_, n)| n.as_str()).collect();
-                    println!("{} {} depth {} exit {} succ {:?} {:?}", c.name, c.node_names[*node as usize], stack.len(), c.is_exit(*node), c.succ.neighbours(*node), labels);
+                    let labels: Vec<&str> =
+                        rks.prop_names.iter().enumerate().filter(|(p, _)| c.props[*p].contains(*node as usize)).map(|(_, n)| n.as_str()).collect();
+                    println!(
+                        "{} {} depth {} exit {} succ {:?} {:?}",
+                        c.name,
+                        c.node_names[*node as usize],
+                        stack.len(),
+                        c.is_exit(*node),
+                        c.succ.neighbours(*node),
+                        labels
+                    );
                 } else {
                     println!("terminated");
                 }

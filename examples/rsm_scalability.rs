@@ -144,9 +144,8 @@ fn existing_rows(path: &str) -> Vec<String> {
 }
 
 fn grid(args: &[String]) {
-    let opt = |name: &str, default: &str| -> String {
-        args.iter().position(|a| a == name).and_then(|p| args.get(p + 1)).cloned().unwrap_or(default.to_string())
-    };
+    let opt =
+        |name: &str, default: &str| -> String { args.iter().position(|a| a == name).and_then(|p| args.get(p + 1)).cloned().unwrap_or(default.to_string()) };
     let imax: usize = opt("--imax", "50").parse().expect("--imax");
     let jmax: usize = opt("--jmax", "50").parse().expect("--jmax");
     let step: usize = opt("--step", "1").parse().expect("--step");

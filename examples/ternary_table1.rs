@@ -13,8 +13,14 @@ use xmv_rs::check::ternary::{TernaryEngine, check};
 
 /// RSMCheck's formula syntax to the test parser's NuSMV-style syntax.
 fn nusmv_syntax(f: &str) -> String {
-    f.replace("-->", "->").replace("A G", "AG").replace("E F", "EF").replace("A X", "AX").replace("E X", "EX")
-        .replace("E G", "EG").replace("A F", "AF").replace('~', "!")
+    f.replace("-->", "->")
+        .replace("A G", "AG")
+        .replace("E F", "EF")
+        .replace("A X", "AX")
+        .replace("E X", "EX")
+        .replace("E G", "EG")
+        .replace("A F", "AF")
+        .replace('~', "!")
 }
 
 /// Locations without outgoing transitions (PDS conversions have some) get a self-loop: the
@@ -56,9 +62,7 @@ fn main() {
             // RSMCheck's reading: a call into a component whose entry is an exit is a dead end.
             let entry_exit: Vec<bool> = rsm.model.comps.iter().map(|c| c.exits.contains(&0)).collect();
             for c in &mut rsm.model.comps {
-                let calls: Vec<usize> = (0..c.nodes.len())
-                    .filter(|&n| matches!(c.nodes[n].kind, rks_support::model::Kind::Call(t) if entry_exit[t]))
-                    .collect();
+                let calls: Vec<usize> = (0..c.nodes.len()).filter(|&n| matches!(c.nodes[n].kind, rks_support::model::Kind::Call(t) if entry_exit[t])).collect();
                 if calls.is_empty() {
                     continue;
                 }
@@ -104,17 +108,27 @@ fn main() {
                 let t = check(&rks, rsm.initial as u32, &f, TernaryEngine::Eager, true).trace;
                 if let Some(t) = t {
                     use xmv_rs::check::rks::RksStep;
-                    let through_entry_exit = t.steps.iter().filter(|s| matches!(s,
-                        RksStep::At { component, node: 0, .. } if rks.components[*component as usize].exits.contains(&0))).count();
+                    let through_entry_exit = t
+                        .steps
+                        .iter()
+                        .filter(|s| {
+                            matches!(s,
+                        RksStep::At { component, node: 0, .. } if rks.components[*component as usize].exits.contains(&0))
+                        })
+                        .count();
                     let last = t.steps.last().map(|s| match s {
                         RksStep::At { component, node, stack } => {
                             let c = &rks.components[*component as usize];
-                            let labels: Vec<&str> = (0..rks.prop_names.len()).filter(|&p| c.props[p].contains(*node as usize)).map(|p| rks.prop_names[p].as_str()).collect();
+                            let labels: Vec<&str> =
+                                (0..rks.prop_names.len()).filter(|&p| c.props[p].contains(*node as usize)).map(|p| rks.prop_names[p].as_str()).collect();
                             format!("{}:{} depth {} labels {labels:?}", c.name, c.node_names[*node as usize], stack.len())
                         }
                         RksStep::Terminated => "terminated".into(),
                     });
-                    eprintln!("{name}: counterexample of {} steps, {through_entry_exit} at the entry of an entry=exit component, ends at {last:?}", t.steps.len());
+                    eprintln!(
+                        "{name}: counterexample of {} steps, {through_entry_exit} at the entry of an entry=exit component, ends at {last:?}",
+                        t.steps.len()
+                    );
                 } else {
                     eprintln!("{name}: no trace");
                 }

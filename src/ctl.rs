@@ -38,20 +38,44 @@ impl<A> Ctl<A> {
             False => False,
             Atom(a) => Atom(f(a)),
             Not(a) => Not(m(a)),
-            And(a, b) => { let a = m(a); And(a, m(b)) }
-            Or(a, b) => { let a = m(a); Or(a, m(b)) }
-            Xor(a, b) => { let a = m(a); Xor(a, m(b)) }
-            Xnor(a, b) => { let a = m(a); Xnor(a, m(b)) }
-            Implies(a, b) => { let a = m(a); Implies(a, m(b)) }
-            Iff(a, b) => { let a = m(a); Iff(a, m(b)) }
+            And(a, b) => {
+                let a = m(a);
+                And(a, m(b))
+            }
+            Or(a, b) => {
+                let a = m(a);
+                Or(a, m(b))
+            }
+            Xor(a, b) => {
+                let a = m(a);
+                Xor(a, m(b))
+            }
+            Xnor(a, b) => {
+                let a = m(a);
+                Xnor(a, m(b))
+            }
+            Implies(a, b) => {
+                let a = m(a);
+                Implies(a, m(b))
+            }
+            Iff(a, b) => {
+                let a = m(a);
+                Iff(a, m(b))
+            }
             EX(a) => EX(m(a)),
             AX(a) => AX(m(a)),
             EF(a) => EF(m(a)),
             AF(a) => AF(m(a)),
             EG(a) => EG(m(a)),
             AG(a) => AG(m(a)),
-            EU(a, b) => { let a = m(a); EU(a, m(b)) }
-            AU(a, b) => { let a = m(a); AU(a, m(b)) }
+            EU(a, b) => {
+                let a = m(a);
+                EU(a, m(b))
+            }
+            AU(a, b) => {
+                let a = m(a);
+                AU(a, m(b))
+            }
         }
     }
 

@@ -53,14 +53,7 @@ impl Diagnostic {
         Diagnostic::new(Severity::Warning, code, message, span)
     }
     fn new(severity: Severity, code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic {
-            severity,
-            code,
-            message: message.into(),
-            labels: vec![Label { span, message: String::new() }],
-            help: vec![],
-            notes: vec![],
-        }
+        Diagnostic { severity, code, message: message.into(), labels: vec![Label { span, message: String::new() }], help: vec![], notes: vec![] }
     }
     /// Sets the primary label's message (shown after the caret).
     pub fn with_label_message(mut self, message: impl Into<String>) -> Diagnostic {

@@ -155,7 +155,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         let warn = |w: String| {
             Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span)
                 .with_label_message("in this model")
-                .with_help("CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints")
+                .with_help(
+                    "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
+                )
                 .render(file)
         };
         if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {

@@ -52,11 +52,7 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
         if threads < 2 {
             return None;
         }
-        let built = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .stack_size(FRONT_END_STACK)
-            .thread_name(|i| format!("xmv-front-{i}"))
-            .build();
+        let built = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(FRONT_END_STACK).thread_name(|i| format!("xmv-front-{i}")).build();
         built.ok()
     })
     .as_ref()

@@ -31,7 +31,11 @@ fn options(text: &str) -> CheckOptions {
 #[test]
 fn pipeline_output_matches_golden_files() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/build");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/build exists").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "smv")).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/build exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "smv"))
+        .collect();
     cases.sort();
     assert!(cases.len() >= 10);
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();

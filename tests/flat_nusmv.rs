@@ -6,6 +6,8 @@
 //! prints why it was skipped and passes. `XMV_TEST_CASES=N` sets the number of models (default
 //! 150).
 
+// cfg_model and support::random both include tools/splitmix.rs; each copy is private to its module.
+#[allow(clippy::duplicate_mod)]
 #[path = "../tools/cfg_model.rs"]
 mod cfg_model;
 mod support;
@@ -81,10 +83,7 @@ fn verdicts_agree_with_nusmv_on_generated_models() {
 /// NuSMV's verdict lines of one kind (`-- specification` or `-- invariant`), in its output order,
 /// with runs of spaces collapsed.
 fn verdict_lines(text: &str, kind: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| l.starts_with(kind))
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect()
+    text.lines().filter(|l| l.starts_with(kind)).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
 }
 
 /// Runs `bin` on `file` (NuSMV with `-dcx`, xmv-rs `check --no-trace`); returns its exit code and
@@ -169,12 +168,8 @@ fn whole_output_matches_nusmv_on_bundled_models() {
         let file = root.join("specs").join(format!("{name}.smv"));
         for (nusmv_args, xmv_args) in [(vec![], vec!["check"]), (vec!["-r"], vec!["check", "-r"])] {
             let (_, theirs) = run(&nusmv_bin, &nusmv_args, &file);
-            let theirs: String = theirs
-                .lines()
-                .filter(|l| !l.starts_with("***") && !l.starts_with("WARNING"))
-                .skip_while(|l| l.is_empty())
-                .map(|l| format!("{l}\n"))
-                .collect();
+            let theirs: String =
+                theirs.lines().filter(|l| !l.starts_with("***") && !l.starts_with("WARNING")).skip_while(|l| l.is_empty()).map(|l| format!("{l}\n")).collect();
             let (_, ours) = run(xmv, &xmv_args, &file);
             assert_eq!(ours, theirs, "output differs from NuSMV 2.5.4 on {name} ({nusmv_args:?})");
         }

@@ -1,9 +1,9 @@
 //! The front end's `LoweredProgram` fed to the state-space builders and checkers: verdicts of
 //! the thesis listings (Finis 2012, digest §7.11 and §7.12) and of a NuSMV-style process model.
 
-use xmv_rs::check::flat::{check_ctl, CheckOptions};
+use xmv_rs::check::flat::{CheckOptions, check_ctl};
 use xmv_rs::check::rks::{self, RksOptions};
-use xmv_rs::explicit::build_flat::{build_flat, BuildLimits};
+use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
 use xmv_rs::explicit::build_rks::build_rks;
 use xmv_rs::lowering::program::LoweredProgram;
 use xmv_rs::source::SourceFile;
@@ -32,11 +32,7 @@ fn listing_5_1_verdicts() {
 fn listing_5_2_verdicts() {
     let p = load_file("specs/finis-listing-5-2.smv");
     let model = build_rks(&p, &BuildLimits::default()).unwrap_or_else(|d| panic!("{d:?}"));
-    let verdicts: Vec<bool> = model
-        .specs
-        .iter()
-        .map(|s| rks::check(&model.rks, s.component, &s.formula, &RksOptions::default()).holds)
-        .collect();
+    let verdicts: Vec<bool> = model.specs.iter().map(|s| rks::check(&model.rks, s.component, &s.formula, &RksOptions::default()).holds).collect();
     // foo: E[q U p], EF q, EF p; bar: EF x, y (digest §7.12).
     assert_eq!(verdicts, [false, true, false, false, true]);
 }

@@ -67,10 +67,7 @@ fn section() -> BoxedStrategy<String> {
         proptest::collection::vec((name(), expr(2)), 1..3)
             .prop_map(|ds| format!("DEFINE\n{}", ds.iter().map(|(n, e)| format!("  {n} := {e};\n")).collect::<String>())),
         proptest::collection::vec((proptest::sample::select(&["init", "next", ""][..]), name(), expr(2)), 1..4).prop_map(|ds| {
-            let body: String = ds
-                .iter()
-                .map(|(k, n, e)| if k.is_empty() { format!("  {n} := {e};\n") } else { format!("  {k}({n}) := {e};\n") })
-                .collect();
+            let body: String = ds.iter().map(|(k, n, e)| if k.is_empty() { format!("  {n} := {e};\n") } else { format!("  {k}({n}) := {e};\n") }).collect();
             format!("ASSIGN\n{body}")
         }),
         expr(2).prop_map(|e| format!("INIT {e}\n")),
@@ -87,12 +84,7 @@ fn section() -> BoxedStrategy<String> {
 
 fn program() -> impl Strategy<Value = String> {
     proptest::collection::vec((proptest::sample::select(MODULES), proptest::option::of(Just("(a)")), proptest::collection::vec(section(), 0..5)), 1..4)
-        .prop_map(|ms| {
-            ms.iter()
-                .map(|(name, params, secs)| format!("MODULE {name}{}\n{}", params.unwrap_or(""), secs.concat()))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        .prop_map(|ms| ms.iter().map(|(name, params, secs)| format!("MODULE {name}{}\n{}", params.unwrap_or(""), secs.concat())).collect::<Vec<_>>().join("\n"))
 }
 
 fn check_expr(e: &Expr, nvars: usize, p: &LoweredProgram, sys: usize) {

@@ -16,7 +16,8 @@ fn load(src: &str) -> LoweredProgram {
 }
 
 fn var(sys: &System, name: &str) -> u32 {
-    sys.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}: {:?}", sys.vars.iter().map(|v| &v.name).collect::<Vec<_>>())) as u32
+    sys.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}: {:?}", sys.vars.iter().map(|v| &v.name).collect::<Vec<_>>()))
+        as u32
 }
 
 fn sym(p: &LoweredProgram, name: &str) -> Value {

@@ -42,7 +42,9 @@ fn procedures(n: usize) -> String {
         let next = (i + 1) % n;
         s += &format!("MODULE p{i}\nVAR\n  pc : {{start, a{i}, b{i}, shared, done}};\nCALL\n  p{next} := pc = a{i};\n");
         s += &format!("EXIT\n  out{i} := pc = done;\n  common := pc = b{i};\n");
-        s += &format!("ASSIGN\n  init(pc) := start;\n  next(pc) := case\n    pc = start : {{a{i}, b{i}}};\n    pc = a{i} & EXITED = out{next} : shared;\n    pc = a{i} : b{i};\n    pc = shared : done;\n    TRUE : pc;\n  esac;\n");
+        s += &format!(
+            "ASSIGN\n  init(pc) := start;\n  next(pc) := case\n    pc = start : {{a{i}, b{i}}};\n    pc = a{i} & EXITED = out{next} : shared;\n    pc = a{i} : b{i};\n    pc = shared : done;\n    TRUE : pc;\n  esac;\n"
+        );
         s += &format!("DEFINE\n  lab{i} := pc = a{i};\n  both := pc in {{a{i}, shared}};\n  num{i} := 3;\n");
         s += &format!("SPEC AG (lab{i} -> EF (lab{next} | both))\n\n");
     }

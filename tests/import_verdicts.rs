@@ -35,12 +35,7 @@ fn verdicts(format: ImportFormat, model: &Path, ctl: Option<&Path>, entry_exit: 
             let options = CheckOptions { traces: false, threads: 1, engine, ..CheckOptions::default() };
             let out = driver::run_check(&smv, &options, &linked);
             assert!(out.exit_code < 2, "{engine:?} on {}:\n{}\n{}", model.display(), out.stderr, smv.text);
-            let v: Vec<bool> = out
-                .stdout
-                .lines()
-                .filter(|l| l.starts_with("-- specification"))
-                .map(|l| l.ends_with("is true"))
-                .collect();
+            let v: Vec<bool> = out.stdout.lines().filter(|l| l.starts_with("-- specification")).map(|l| l.ends_with("is true")).collect();
             (engine, v)
         })
         .collect()
@@ -77,7 +72,13 @@ fn rsmcheck_test_model_specs_hold() {
 #[test]
 fn journal_figure_3_gives_the_digest_verdicts() {
     let dir = root().join("tests/import");
-    assert_verdicts(ImportFormat::RsmJson, &dir.join("fig3.json"), &dir.join("fig3.ctl"), EntryExit::Stuck, &[true, true, true, true, false, false, true, false]);
+    assert_verdicts(
+        ImportFormat::RsmJson,
+        &dir.join("fig3.json"),
+        &dir.join("fig3.ctl"),
+        EntryExit::Stuck,
+        &[true, true, true, true, false, false, true, false],
+    );
 }
 
 #[test]
@@ -107,7 +108,8 @@ fn imported_traces_name_rsm_nodes_and_boxes() {
     // spec), so those nodes get the suffix `_2`.
     let dir = root().join("tests/import");
     let (model, ctl) = (read(&dir.join("node_labels.json")), read(&dir.join("node_labels.ctl")));
-    let imported = import_with(ImportFormat::RsmJson, &model, Some(&ctl), &ImportOptions::default()).unwrap_or_else(|e| panic!("{}", e.diagnostics.render(&model)));
+    let imported =
+        import_with(ImportFormat::RsmJson, &model, Some(&ctl), &ImportOptions::default()).unwrap_or_else(|e| panic!("{}", e.diagnostics.render(&model)));
     let smv = SourceFile::new("node_labels.smv".to_string(), imported.smv);
     let out = driver::run_check(&smv, &CheckOptions { threads: 1, traces: true, ..CheckOptions::default() }, &stages::Stages::linked());
     let states: Vec<(&str, &str)> = out.stdout.lines().zip(out.stdout.lines().skip(1)).filter(|(a, _)| a.starts_with("-> State")).collect();

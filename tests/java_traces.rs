@@ -84,11 +84,24 @@ fn avrora_reg_use_def_counterexample_is_a_shortest_run_named_by_rsm_nodes() {
     traces::validate(&model.rks, spec.component, &spec.formula, false, &trace, &mut stats).unwrap_or_else(|e| panic!("{e}"));
     let Some(RksStep::At { component, node, stack }) = trace.steps.last() else { panic!("ends in a configuration") };
     let comp = &model.rks.components[*component as usize];
-    eprintln!("avroraReg counterexample: {} steps, ends at {} {} (stack depth {}); {} facts checked, {} undecided", trace.steps.len(), comp.name, comp.node_names[*node as usize], stack.len(), stats.facts_checked, stats.facts_undecided);
+    eprintln!(
+        "avroraReg counterexample: {} steps, ends at {} {} (stack depth {}); {} facts checked, {} undecided",
+        trace.steps.len(),
+        comp.name,
+        comp.node_names[*node as usize],
+        stack.len(),
+        stats.facts_checked,
+        stats.facts_undecided
+    );
     assert_eq!((comp.name.as_str(), comp.node_names[*node as usize].as_str(), stack.len()), ("component1378", "pc = cpDEFAULT_2068", 2));
     // The bounded oracles cannot decide `!EF use` on a model this size; the definition at least
     // is read off the labels.
-    let def = model.rks.prop_names.iter().position(|p| p == "def__avrora_sim_state_RegisterUtil_BitRangeView__avrora_sim_state_RegisterView_reg_").expect("the def atom");
+    let def = model
+        .rks
+        .prop_names
+        .iter()
+        .position(|p| p == "def__avrora_sim_state_RegisterUtil_BitRangeView__avrora_sim_state_RegisterView_reg_")
+        .expect("the def atom");
     assert!(comp.props[def].contains(*node as usize), "the counterexample ends at a definition");
 }
 

@@ -101,8 +101,26 @@ fn every_section_kind_is_parsed() {
     assert_eq!(
         kinds,
         [
-            "VAR", "IVAR", "FROZENVAR", "DEFINE", "CONSTANTS", "ASSIGN", "INIT", "TRANS", "INVAR", "FAIRNESS", "JUSTICE",
-            "COMPASSION", "CTL", "CTL", "INVARSPEC", "LTLSPEC", "PSLSPEC", "COMPUTE", "CALL", "EXIT"
+            "VAR",
+            "IVAR",
+            "FROZENVAR",
+            "DEFINE",
+            "CONSTANTS",
+            "ASSIGN",
+            "INIT",
+            "TRANS",
+            "INVAR",
+            "FAIRNESS",
+            "JUSTICE",
+            "COMPASSION",
+            "CTL",
+            "CTL",
+            "INVARSPEC",
+            "LTLSPEC",
+            "PSLSPEC",
+            "COMPUTE",
+            "CALL",
+            "EXIT"
         ]
     );
     assert_eq!(&ALL_SECTIONS[main.span.range()][..11], "MODULE main");
@@ -145,8 +163,7 @@ fn assignments_specs_calls_and_exits() {
     let p = program(ALL_SECTIONS);
     let s = &p.modules[0].sections;
     let Section::Assign { assigns, .. } = &s[5] else { panic!() };
-    let shapes: Vec<(AssignKind, String, String)> =
-        assigns.iter().map(|a| (a.kind, sexpr(&a.target), sexpr(&a.value))).collect();
+    let shapes: Vec<(AssignKind, String, String)> = assigns.iter().map(|a| (a.kind, sexpr(&a.target), sexpr(&a.value))).collect();
     assert_eq!(
         shapes,
         [

@@ -24,7 +24,12 @@ fn same(file: &SourceFile) {
     if fast_program != pest_program {
         // Name the first module and section that differ.
         for (f, p) in fast_program.modules.iter().zip(&pest_program.modules) {
-            assert_eq!((&f.name, &f.params, f.span, f.sections.len()), (&p.name, &p.params, p.span, p.sections.len()), "module headers differ on:\n{}", file.text);
+            assert_eq!(
+                (&f.name, &f.params, f.span, f.sections.len()),
+                (&p.name, &p.params, p.span, p.sections.len()),
+                "module headers differ on:\n{}",
+                file.text
+            );
             for (fs, ps) in f.sections.iter().zip(&p.sections) {
                 assert_eq!(fs, ps, "sections differ on:\n{}", file.text);
             }
@@ -67,14 +72,114 @@ fn fast_path_agrees_on_repository_files() {
 }
 
 const VOCABULARY: &[&str] = &[
-    "MODULE", "main", "m", "(", ")", "VAR", "IVAR", "DEFINE", "ASSIGN", "INIT", "TRANS", "INVAR", "SPEC",
-    "CTLSPEC", "INVARSPEC", "NAME", "FAIRNESS", "JUSTICE", "CALL", "EXIT", "EXITED", "x", "y", "s1", "p.q", ":",
-    ";", ":=", ",", "boolean", "clock", "0", "1", "-1", "- 1", "007", "2147483647", "2147483648", "..", "{", "}",
-    "[", "]", "array", "of", "process", "case", "esac", "TRUE", "FALSE", "init", "next", "self", "!", "&", "|",
-    "xor", "xnor", "->", "<->", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "mod", "<<", ">>", "::",
-    "union", "in", "?", "AG", "EF", "AX", "EX", "AF", "EG", "E", "A", "U", "X", "G", "S", "abs", "0ud8_1",
-    "\n", "-- c\n", "/-- c --/", "x-1", "1-2", "a->b", ".", "x.y", "[1]", "E [", "A [", "x : {a, b};",
-    "x : 0..3;", "x := y;", "next(x) :=", "init(x) :=", "case x : y; esac",
+    "MODULE",
+    "main",
+    "m",
+    "(",
+    ")",
+    "VAR",
+    "IVAR",
+    "DEFINE",
+    "ASSIGN",
+    "INIT",
+    "TRANS",
+    "INVAR",
+    "SPEC",
+    "CTLSPEC",
+    "INVARSPEC",
+    "NAME",
+    "FAIRNESS",
+    "JUSTICE",
+    "CALL",
+    "EXIT",
+    "EXITED",
+    "x",
+    "y",
+    "s1",
+    "p.q",
+    ":",
+    ";",
+    ":=",
+    ",",
+    "boolean",
+    "clock",
+    "0",
+    "1",
+    "-1",
+    "- 1",
+    "007",
+    "2147483647",
+    "2147483648",
+    "..",
+    "{",
+    "}",
+    "[",
+    "]",
+    "array",
+    "of",
+    "process",
+    "case",
+    "esac",
+    "TRUE",
+    "FALSE",
+    "init",
+    "next",
+    "self",
+    "!",
+    "&",
+    "|",
+    "xor",
+    "xnor",
+    "->",
+    "<->",
+    "=",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "mod",
+    "<<",
+    ">>",
+    "::",
+    "union",
+    "in",
+    "?",
+    "AG",
+    "EF",
+    "AX",
+    "EX",
+    "AF",
+    "EG",
+    "E",
+    "A",
+    "U",
+    "X",
+    "G",
+    "S",
+    "abs",
+    "0ud8_1",
+    "\n",
+    "-- c\n",
+    "/-- c --/",
+    "x-1",
+    "1-2",
+    "a->b",
+    ".",
+    "x.y",
+    "[1]",
+    "E [",
+    "A [",
+    "x : {a, b};",
+    "x : 0..3;",
+    "x := y;",
+    "next(x) :=",
+    "init(x) :=",
+    "case x : y; esac",
 ];
 
 fn soup(min: usize, max: usize) -> impl Strategy<Value = String> {
@@ -113,13 +218,25 @@ proptest! {
 /// Random expressions, mostly well formed, with every operator the grammar knows (including
 /// those the fast path leaves to pest) and varied spacing.
 fn expression() -> impl Strategy<Value = String> {
-    let leaf = prop::sample::select(&["a", "b", "x1", "p-q", "0", "1", "007", "2147483647", "2147483648", "TRUE", "FALSE", "self", "EXIT", "EXITED", "0ud8_1"][..])
-        .prop_map(str::to_string);
+    let leaf =
+        prop::sample::select(&["a", "b", "x1", "p-q", "0", "1", "007", "2147483647", "2147483648", "TRUE", "FALSE", "self", "EXIT", "EXITED", "0ud8_1"][..])
+            .prop_map(str::to_string);
     leaf.prop_recursive(6, 60, 4, |inner| {
         let space = prop::sample::select(&[" ", " ", "", "\n  ", " -- c\n", " /-- c --/ "][..]);
         prop_oneof![
             (prop::sample::select(&["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G "][..]), inner.clone()).prop_map(|(o, e)| format!("{o}{e}")),
-            (inner.clone(), space.clone(), prop::sample::select(&["&", "|", "xor", "xnor", "->", "<->", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "mod", "<<", ">>", "::", "..", "in", "union", "U", "?a:"][..]), space.clone(), inner.clone())
+            (
+                inner.clone(),
+                space.clone(),
+                prop::sample::select(
+                    &[
+                        "&", "|", "xor", "xnor", "->", "<->", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "mod", "<<", ">>", "::", "..", "in",
+                        "union", "U", "?a:"
+                    ][..]
+                ),
+                space.clone(),
+                inner.clone()
+            )
                 .prop_map(|(a, s1, o, s2, b)| format!("{a}{s1}{o}{s2}{b}")),
             inner.clone().prop_map(|e| format!("({e})")),
             prop::collection::vec(inner.clone(), 1..4).prop_map(|v| format!("{{{}}}", v.join(", "))),
@@ -134,8 +251,25 @@ fn expression() -> impl Strategy<Value = String> {
 
 fn type_spec() -> impl Strategy<Value = String> {
     prop_oneof![
-        prop::sample::select(&["boolean", "{a, b, EXIT}", "{-1, 0, 3}", "{- 1, a}", "{a}", "clock", "integer", "m", "m ", "m(a, b)", "m()", "array 0..2 of boolean", "process m", "word[3]"][..])
-            .prop_map(str::to_string),
+        prop::sample::select(
+            &[
+                "boolean",
+                "{a, b, EXIT}",
+                "{-1, 0, 3}",
+                "{- 1, a}",
+                "{a}",
+                "clock",
+                "integer",
+                "m",
+                "m ",
+                "m(a, b)",
+                "m()",
+                "array 0..2 of boolean",
+                "process m",
+                "word[3]"
+            ][..]
+        )
+        .prop_map(str::to_string),
         (expression(), expression()).prop_map(|(a, b)| format!("{a}..{b}")),
     ]
 }

@@ -17,8 +17,8 @@
 
 mod rks_support;
 
-use rks_support::ctl_text::{self, F};
 use rks_support::contexts;
+use rks_support::ctl_text::{self, F};
 use rks_support::oracle::{self, Verdict};
 use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
@@ -99,9 +99,7 @@ fn run(case: &Case, engine: Engine, want_trace: bool, stats: &mut TraceStats) ->
             None => Answer::Holds(holds),
         },
         Ok((holds, _)) => Answer::Holds(holds),
-        Err(e) => Answer::Panicked(
-            e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
-        ),
+        Err(e) => Answer::Panicked(e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()),
     }
 }
 
@@ -139,9 +137,10 @@ impl Outcome {
             None => None,
         };
         if let (Some(a), Some(b)) = (unfolded, by_contexts)
-            && a != b {
-                return Some(format!("oracles disagree: unfolding {a}, contexts {b}"));
-            }
+            && a != b
+        {
+            return Some(format!("oracles disagree: unfolding {a}, contexts {b}"));
+        }
         let expected = unfolded.or(by_contexts);
         for (name, a) in ENGINES.iter().zip(&self.answers) {
             match a {
@@ -230,11 +229,8 @@ fn rks_engines_and_oracles_agree_on_random_rks() {
         for j in 0..FORMULAS_PER_MODEL {
             // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
-            let formula: F = if want_trace {
-                random::temporal_formula(&mut rng, model.props.len(), depth)
-            } else {
-                random::formula(&mut rng, model.props.len(), depth)
-            };
+            let formula: F =
+                if want_trace { random::temporal_formula(&mut rng, model.props.len(), depth) } else { random::formula(&mut rng, model.props.len(), depth) };
             batch.extend((0..model.comps.len() as u32).map(|c| (c, formula.clone())));
             let case = Case { model: model.clone(), initial, formula };
             let out = Outcome::of(&case, want_trace, &mut trace_stats);

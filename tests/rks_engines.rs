@@ -54,11 +54,9 @@ fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
                 TerminationRule::Trap => vec![RksStep::Terminated],
                 TerminationRule::Loop => vec![s.clone()],
             },
-            Some((&(cs, call), rest)) => r.components[cs as usize]
-                .returns(call, k)
-                .iter()
-                .map(|&l| RksStep::At { component: cs, node: l, stack: rest.to_vec() })
-                .collect(),
+            Some((&(cs, call), rest)) => {
+                r.components[cs as usize].returns(call, k).iter().map(|&l| RksStep::At { component: cs, node: l, stack: rest.to_vec() }).collect()
+            }
         };
     }
     comp.succ
@@ -109,10 +107,7 @@ fn fig_2_1_uninitialised_read() {
 
 #[test]
 fn fig_2_2_kripke_structure() {
-    let r = parse_rks(
-        "sub K\n loc s0{p,r} s1{p,r} s2{p} s3{q,r} s4{s}\n edge s0->s1 s0->s2 s1->s3 s2->s3 s3->s3 s3->s4 s4->s3",
-    )
-    .unwrap();
+    let r = parse_rks("sub K\n loc s0{p,r} s1{p,r} s2{p} s3{q,r} s4{s}\n edge s0->s1 s0->s2 s1->s3 s2->s3 s3->s3 s3->s4 s4->s3").unwrap();
     for (spec, v) in [
         ("AX p", true),
         ("EX p", true),
@@ -148,10 +143,7 @@ fn fig_2_3_program_runs() {
     let res = verdict(&r, "M", "EF reset", true);
     let t = res.trace.unwrap();
     let (m, a, b) = (comp(&r, "M"), comp(&r, "A"), comp(&r, "B"));
-    assert_eq!(
-        t.steps.last().unwrap(),
-        &RksStep::At { component: b, node: node(&r, b, "b3"), stack: vec![(m, node(&r, m, "m2c")), (a, node(&r, a, "a3c"))] }
-    );
+    assert_eq!(t.steps.last().unwrap(), &RksStep::At { component: b, node: node(&r, b, "b3"), stack: vec![(m, node(&r, m, "m2c")), (a, node(&r, a, "a3c"))] });
     assert_eq!(t.steps.len(), 5);
 }
 
@@ -197,11 +189,7 @@ fn fig_3_2_call_context_function() {
     use rks::tern::Tern::*;
     let base = "sub X in x0 out x3\n loc x0 x2{L} x3\n call x1->A\n edge x0->x1->x2 EDGE\n\
                 sub A in a1 out a3\n loc a1 a3{p}\n call a2->B\n edge a1->a2->a3\n sub B in b1 out b1\n loc b1";
-    for (labels, edge, spec, a_ctx, expected) in [
-        ("{p}", "x2->x2", "EG p", T, T),
-        ("{p}", "x2->x3", "EG p", F, F),
-        ("{q}", "x2->x2", "EG q", T, F),
-    ] {
+    for (labels, edge, spec, a_ctx, expected) in [("{p}", "x2->x2", "EG p", T, T), ("{p}", "x2->x3", "EG p", F, F), ("{q}", "x2->x2", "EG q", T, F)] {
         let r = parse_rks(&base.replace("{L}", labels).replace("EDGE", edge)).unwrap();
         let f = parse_ctl(spec, &r).unwrap();
         let fm = rks::formula::Formula::from_ctl(&f);
@@ -368,10 +356,7 @@ fn listing_5_2() {
 
 #[test]
 fn eg_through_call_return_cycle() {
-    let r = parse_rks(
-        "sub A in a1 out a3\n loc a1{p} a3\n call a2->B\n edge a1->a2->a1 a1->a3\n sub B in b1 out b1\n loc b1{p}",
-    )
-    .unwrap();
+    let r = parse_rks("sub A in a1 out a3\n loc a1{p} a3\n call a2->B\n edge a1->a2->a1 a1->a3\n sub B in b1 out b1\n loc b1{p}").unwrap();
     let t = verdict(&r, "A", "EG p", true).trace.unwrap();
     assert!(t.loop_start.is_some() && t.loop_push.is_empty());
     verdict(&r, "A", "AF !p", false);
@@ -380,10 +365,7 @@ fn eg_through_call_return_cycle() {
 #[test]
 fn fix_1_twins() {
     use rks::tern::Tern::*;
-    let r = parse_rks(
-        "sub A in a0 out a1\n loc a0{p,q} a1{q}\n call ac0->A ac1->A\n edge a0->ac1->a0 ac0->a1",
-    )
-    .unwrap();
+    let r = parse_rks("sub A in a0 out a1\n loc a0{p,q} a1{q}\n call ac0->A ac1->A\n edge a0->ac1->a0 ac0->a1").unwrap();
     verdict(&r, "A", "EG E[q U p]", true);
     // κ entries of the incremental engine agree with the global engine wherever both decided.
     let f = parse_ctl("EG E[q U p]", &r).unwrap();
@@ -415,10 +397,7 @@ fn assert_kb_agree(inc: &rks::local::Core, glo: &rks::local::Core) {
 
 #[test]
 fn fix_2_ex_horizontal() {
-    let r = parse_rks(
-        "sub A in a0 out a1\n loc a0 a1\n call ac0->B\n edge a0->ac0->a1\n sub B in b0 out b0\n loc b0{q}",
-    )
-    .unwrap();
+    let r = parse_rks("sub A in a0 out a1\n loc a0 a1\n call ac0->B\n edge a0->ac0->a1\n sub B in b0 out b0\n loc b0{q}").unwrap();
     verdict(&r, "A", "EX !q", false);
     verdict(&r, "A", "AX q", true);
 }
@@ -492,9 +471,7 @@ fn check_many_matches_check_and_is_deterministic() {
     let r = parse_rks(PARSE).unwrap();
     let (main, parse) = (comp(&r, "main"), comp(&r, "parse"));
     let texts = ["EF err", "AG !err", "AF (fine | err)", "EX TRUE", "EG !fine", "EF p", "AX p", "AG (p -> AX fine)"];
-    let specs: Vec<_> = (0..80)
-        .map(|i| (if i % 3 == 0 { parse } else { main }, parse_ctl(texts[i % texts.len()], &r).unwrap()))
-        .collect();
+    let specs: Vec<_> = (0..80).map(|i| (if i % 3 == 0 { parse } else { main }, parse_ctl(texts[i % texts.len()], &r).unwrap())).collect();
     for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: true };
         let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
@@ -575,10 +552,8 @@ fn dubslaff_simple_and_x_pinning() {
     verdict(&r, "c1", "EG a", true);
     verdict(&r, "c1", "E[a U b]", true);
     // §4.5: EX EX q at m sees the callee's second location (C-semantics).
-    let r = parse_rks(
-        "termination loop\n sub A1 in m out z\n loc m z\n call b->A2\n edge m->b->z\n sub A2 in en out ex\n loc en{p} x{q} ex\n edge en->x->ex",
-    )
-    .unwrap();
+    let r = parse_rks("termination loop\n sub A1 in m out z\n loc m z\n call b->A2\n edge m->b->z\n sub A2 in en out ex\n loc en{p} x{q} ex\n edge en->x->ex")
+        .unwrap();
     verdict(&r, "A1", "EX EX q", true);
     verdict(&r, "A1", "EX p", true);
     // Loop rule at a top-level exit: EG p, E[q U p], EX p all read the exit's own labels.

@@ -6,9 +6,9 @@ mod rks_support;
 
 use rks_support::ctl_text;
 use rks_support::examples::*;
-use rks_support::random::{self, GenParams, Rng};
 use rks_support::model::Model;
 use rks_support::oracle::{self, Config, Unfolding, Verdict};
+use rks_support::random::{self, GenParams, Rng};
 
 const DEPTH: usize = 12;
 const STATES: usize = 200_000;
@@ -46,7 +46,6 @@ fn assert_undecidable_by_bound(model: &Model, initial: &str, formula: &str) {
     assert_eq!(verdict(model, initial, formula), (Verdict::Unknown, false), "{formula}");
 }
 
-
 #[test]
 fn finis_fig_1_1_uninitialised_read() {
     let m = Model::parse(FIG_1_1);
@@ -58,7 +57,6 @@ fn finis_fig_1_1_uninitialised_read() {
     assert_exact(&m, "main", "!E [ !defX U useX ]", false);
     assert_exact(&m, "main", "AF AG !(defX | defY | useX | useY)", true);
 }
-
 
 #[test]
 fn finis_fig_2_2_flat_structure() {
@@ -78,7 +76,6 @@ fn finis_fig_2_2_flat_structure() {
     }
 }
 
-
 #[test]
 fn finis_fig_2_5_run_is_a_path_of_the_unfolding() {
     let m = Model::parse(FIG_2_3);
@@ -89,14 +86,27 @@ fn finis_fig_2_5_run_is_a_path_of_the_unfolding() {
     let name = |s: usize| match &u.configs[s] {
         Config::Term => "l_term".to_string(),
         Config::At { stack, comp, node } => {
-            let calls: Vec<String> =
-                stack.iter().map(|&(c, n)| m.comps[c as usize].nodes[n as usize].name.clone()).collect();
+            let calls: Vec<String> = stack.iter().map(|&(c, n)| m.comps[c as usize].nodes[n as usize].name.clone()).collect();
             format!("[{}] {}", calls.join(","), m.comps[*comp as usize].nodes[*node as usize].name)
         }
     };
     let run = [
-        "[] m2", "[m2c] a2", "[m2c] a3", "[m2c,a3c] b2", "[m2c,a3c] b5", "[m2c] a4", "[] m3", "[] m4",
-        "[m4c] a2", "[m4c] a3", "[m4c,a3c] b2", "[m4c,a3c] b3", "[m4c,a3c] b5", "[m4c] a4", "[] m5", "l_term",
+        "[] m2",
+        "[m2c] a2",
+        "[m2c] a3",
+        "[m2c,a3c] b2",
+        "[m2c,a3c] b5",
+        "[m2c] a4",
+        "[] m3",
+        "[] m4",
+        "[m4c] a2",
+        "[m4c] a3",
+        "[m4c,a3c] b2",
+        "[m4c,a3c] b3",
+        "[m4c,a3c] b5",
+        "[m4c] a4",
+        "[] m5",
+        "l_term",
         "l_term",
     ];
     let id = |n: &str| (0..u.configs.len()).find(|&s| name(s) == n).unwrap_or_else(|| panic!("{n} not reached"));
@@ -108,14 +118,12 @@ fn finis_fig_2_5_run_is_a_path_of_the_unfolding() {
     assert_eq!(u.configs.len(), 4 + 2 * (3 + 3) + 1);
 }
 
-
 #[test]
 fn finis_fig_3_3_eg_through_recursion() {
     let m = Model::parse(FIG_3_3);
     assert_decided(&m, "A", "EG p", true);
     assert_decided(&m, "A", "!EG p", false);
 }
-
 
 #[test]
 fn finis_fig_3_6_infinite_recursion_is_out_of_reach_of_a_bound() {
@@ -127,7 +135,6 @@ fn finis_fig_3_6_infinite_recursion_is_out_of_reach_of_a_bound() {
     assert_decided(&m, "A", "EX EX EX q", false);
 }
 
-
 #[test]
 fn finis_fig_3_7_nested_ef() {
     let m = Model::parse(FIG_3_7);
@@ -137,7 +144,6 @@ fn finis_fig_3_7_nested_ef() {
     assert_decided(&m, "A", "EF p", true);
     assert_decided(&m, "C", "EF (q & EF (p & EF q))", true);
 }
-
 
 #[test]
 fn finis_fig_4_1_eu_of_eg() {
@@ -149,7 +155,6 @@ fn finis_fig_4_1_eu_of_eg() {
     assert_exact(&m, "C", "AG p", false);
 }
 
-
 #[test]
 fn finis_listing_5_1() {
     let m = Model::parse(LISTING_5_1);
@@ -160,7 +165,6 @@ fn finis_listing_5_1() {
     assert_eq!(u.configs.len(), 12);
     assert_eq!(u.succ.iter().map(|s| s.len()).sum::<usize>(), 16);
 }
-
 
 #[test]
 fn finis_listing_5_2() {

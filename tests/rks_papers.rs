@@ -51,10 +51,10 @@ fn assert_engines(rsm: &Rsm, cases: &[(&str, bool)]) {
 
 /// The formulas of `example.ctl` (RSMCheck syntax in the comments) with the digest's verdicts.
 const EXAMPLE_CTL: [(&str, bool); 4] = [
-    ("EX EG blue", true),                           // E X E G blue
-    ("EX E [ blue U black ]", true),                // E X E blue U black
-    ("AX E [ blue U red ]", false),                 // A X E blue U red
-    ("EX red | EX E [ blue U black ]", true),       // E X red or E X E ( blue U black )
+    ("EX EG blue", true),                     // E X E G blue
+    ("EX E [ blue U black ]", true),          // E X E blue U black
+    ("AX E [ blue U red ]", false),           // A X E blue U red
+    ("EX red | EX E [ blue U black ]", true), // E X red or E X E ( blue U black )
 ];
 
 /// The digest §4.2 table for the journal's Fig. 3 model.
@@ -133,12 +133,7 @@ fn test_rsm_multi_entry_oracle() {
     // AG over the infinite configuration space is beyond a bound: it must not be refuted.
     let v = oracle::check(&rks, rsm.initial as u32, &ctl_text::parse("AG (b -> EF a)", &rsm.model.props), 8, 100_000).0;
     assert_eq!(v, Verdict::Unknown);
-    for (g, expected) in [
-        ("EF !a", true),
-        ("AG a", false),
-        ("EX EX !a", false),
-        ("EX EX EX !a", true),
-    ] {
+    for (g, expected) in [("EF !a", true), ("AG a", false), ("EX EX !a", false), ("EX EX EX !a", true)] {
         let v = oracle::check(&rks, rsm.initial as u32, &ctl_text::parse(g, &rsm.model.props), 8, 100_000).0;
         assert_eq!(v, if expected { Verdict::Holds } else { Verdict::Fails }, "{g}");
     }
@@ -168,15 +163,7 @@ fn test_rsm_engines() {
     // n11 → (b11,n21) → (b21,n11) → … is labelled `a` forever).
     assert_engines(
         &rsm,
-        &[
-            ("AG (b -> EF a)", true),
-            ("EF !a", true),
-            ("AG a", false),
-            ("EX EX !a", false),
-            ("EX EX EX !a", true),
-            ("AF !a", false),
-            ("EG a", true),
-        ],
+        &[("AG (b -> EF a)", true), ("EF !a", true), ("AG a", false), ("EX EX !a", false), ("EX EX EX !a", true), ("AF !a", false), ("EG a", true)],
     );
 }
 
@@ -231,10 +218,7 @@ fn dataflow_usedef() {
     assert_eq!(u.verdict(&single[0]), Verdict::Fails);
     let all = ctl_file(&dir.join("dataflow_usedef.ctl"), &rsm.model.props);
     assert_eq!(all.len(), 3);
-    let cases: Vec<(String, bool)> = all
-        .iter()
-        .map(|f| (ctl_text::print(f, &rsm.model.props), u.verdict(f) == Verdict::Holds))
-        .collect();
+    let cases: Vec<(String, bool)> = all.iter().map(|f| (ctl_text::print(f, &rsm.model.props), u.verdict(f) == Verdict::Holds)).collect();
     // i0 and i1 of b() are each used after their definition; `i` is not.
     assert_eq!(cases.iter().map(|c| c.1).collect::<Vec<_>>(), vec![true, true, false]);
     let cases: Vec<(&str, bool)> = cases.iter().map(|(f, v)| (f.as_str(), *v)).collect();

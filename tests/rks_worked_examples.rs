@@ -12,7 +12,6 @@ use rks_support::model::Model;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::ternary::{self, TernaryEngine};
 
-
 fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String, bool)> {
     let rks = model.build();
     let f = ctl_text::parse(formula, &model.props);

@@ -41,13 +41,7 @@ fn disagree(v: &[Option<bool>]) -> bool {
 fn report(c: &Case) -> String {
     let v = verdicts(c);
     let named: Vec<String> = ENGINES.iter().zip(&v).map(|(n, v)| format!("{n}={v:?}")).collect();
-    format!(
-        "formula: {}\ninitial: {}\nverdicts: {}\nmodel:\n{}",
-        ctl_text::print(&c.formula, &c.model.props),
-        c.initial,
-        named.join(" "),
-        c.model.to_text()
-    )
+    format!("formula: {}\ninitial: {}\nverdicts: {}\nmodel:\n{}", ctl_text::print(&c.formula, &c.model.props), c.initial, named.join(" "), c.model.to_text())
 }
 
 #[test]

@@ -84,8 +84,7 @@ fn traces_are_real_runs_satisfying_the_path_formula() {
         assert!(u.is_complete());
         for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
             let r = check(&rks, 0, &f, engine, true);
-            let expect_trace = (r.holds && matches!(f, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..)))
-                || (!r.holds && f.is_universal());
+            let expect_trace = (r.holds && matches!(f, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))) || (!r.holds && f.is_universal());
             assert_eq!(r.trace.is_some(), expect_trace, "{engine:?} trace presence for {f:?}\n{}", model.to_text());
             if let Some(t) = &r.trace {
                 traces += 1;

@@ -129,8 +129,7 @@ impl CfgModel {
     /// with propositions `0..labels` for `pK` followed by one `!pK` per invariant.
     pub fn to_kripke(&self) -> KripkeStructure {
         let n = self.succ.len();
-        let edges: Vec<(u32, u32)> =
-            self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t))).collect();
+        let edges: Vec<(u32, u32)> = self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t))).collect();
         let succ = Csr::from_edges(n, &edges);
         let pred = succ.transpose();
         let mut props: Vec<FixedBitSet> = self
@@ -155,10 +154,7 @@ impl CfgModel {
             succ,
             pred,
             props,
-            prop_names: (0..self.labels.len())
-                .map(|k| format!("p{k}"))
-                .chain(self.invariants.iter().map(|k| format!("!p{k}")))
-                .collect(),
+            prop_names: (0..self.labels.len()).map(|k| format!("p{k}")).chain(self.invariants.iter().map(|k| format!("!p{k}"))).collect(),
             values: (0..n as u32).collect(),
             num_vars: 1,
         }

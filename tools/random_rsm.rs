@@ -77,15 +77,7 @@ pub struct RsmParams {
 impl RsmParams {
     /// Instance `i` of the grid.
     pub fn instance(i: usize) -> RsmParams {
-        RsmParams {
-            components: i,
-            nodes: 3 * i,
-            boxes: i / 3,
-            edge_density: 0.2,
-            entry_pct: 0.05,
-            exit_pct: 0.05,
-            label_pct: [0.4, 0.6, 0.5],
-        }
+        RsmParams { components: i, nodes: 3 * i, boxes: i / 3, edge_density: 0.2, entry_pct: 0.05, exit_pct: 0.05, label_pct: [0.4, 0.6, 0.5] }
     }
 }
 
@@ -137,9 +129,7 @@ fn generate_rsm(p: &RsmParams, rng: &mut Rng) -> Vec<RsmComp> {
                 exits.push(v);
             }
         }
-        let labels = (0..n)
-            .map(|_| LABELS.iter().zip(p.label_pct).filter_map(|(l, q)| rng.chance(q).then_some(*l)).collect())
-            .collect();
+        let labels = (0..n).map(|_| LABELS.iter().zip(p.label_pct).filter_map(|(l, q)| rng.chance(q).then_some(*l)).collect()).collect();
         let box_callee = (0..p.boxes).map(|_| rng.below(p.components)).collect();
         comps.push(RsmComp { entries, exits, labels, box_callee, node_succ: Vec::new(), return_succ: Vec::new() });
     }
@@ -159,13 +149,9 @@ fn generate_rsm(p: &RsmParams, rng: &mut Rng) -> Vec<RsmComp> {
             }
             out
         };
-        let node_succ: Vec<Vec<Target>> =
-            (0..n).map(|v| if is_exit[v] { Vec::new() } else { draw(rng, &targets) }).collect();
-        let return_succ: Vec<Vec<Vec<Target>>> = comps[c]
-            .box_callee
-            .iter()
-            .map(|&callee| (0..comps[callee].exits.len()).map(|_| draw(rng, &non_entry_nodes)).collect())
-            .collect();
+        let node_succ: Vec<Vec<Target>> = (0..n).map(|v| if is_exit[v] { Vec::new() } else { draw(rng, &targets) }).collect();
+        let return_succ: Vec<Vec<Vec<Target>>> =
+            comps[c].box_callee.iter().map(|&callee| (0..comps[callee].exits.len()).map(|_| draw(rng, &non_entry_nodes)).collect()).collect();
         comps[c].node_succ = node_succ;
         comps[c].return_succ = return_succ;
     }

@@ -4,12 +4,12 @@
 
 use super::{CheckOptions, CheckedSpecs, Engine};
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, NodeId, PropId};
-use crate::report::trace::{CallFrame, SpecOutcome, TERMINATED, Trace, TraceKind, TraceStep};
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::FlatModel;
 use crate::explicit::build_rks::RksModel;
+use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::lowering::program::LoweredProgram;
+use crate::report::trace::{CallFrame, SpecOutcome, TERMINATED, Trace, TraceKind, TraceStep};
 use crate::source::SourceFile;
 use crate::syntax::ast::TerminationRule;
 
@@ -41,7 +41,12 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     let k = &model.kripke;
     let (invariants, ctl): (Vec<_>, Vec<_>) = model.specs.iter().enumerate().partition(|(_, s)| s.invariant);
     let formulas = |specs: &[(usize, &crate::explicit::build_flat::FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
-    let report = flat::check_ctl(k, &formulas(&ctl), &model.fairness, &flat::CheckOptions { threads: options.threads, traces: options.traces, witnesses: options.witnesses });
+    let report = flat::check_ctl(
+        k,
+        &formulas(&ctl),
+        &model.fairness,
+        &flat::CheckOptions { threads: options.threads, traces: options.traces, witnesses: options.witnesses },
+    );
     let invar = flat::check_invariants(k, &formulas(&invariants), options.traces);
     let mut outcomes = vec![None; model.specs.len()];
     for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {
@@ -63,9 +68,8 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
 /// is checked again by an engine of the other family ([`Engine::verifier`]); a disagreement is an
 /// error naming the spec, never silently resolved.
 pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
-    let specs: Vec<(ComponentId, Ctl<PropId>)> = (model.specs.iter())
-        .map(|s| (s.component, if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() }))
-        .collect();
+    let specs: Vec<(ComponentId, Ctl<PropId>)> =
+        (model.specs.iter()).map(|s| (s.component, if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() })).collect();
     let run = || -> Result<CheckedSpecs, String> {
         let mut checked = run_rks_engine(&model.rks, &specs, options.engine, options.traces);
         if options.verify {
@@ -96,7 +100,12 @@ pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpec
 }
 
 /// All procedure specs with one engine.
-fn run_rks_engine(rks_model: &crate::explicit::rks::RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], engine: Engine, traces: bool) -> CheckedSpecs {
+fn run_rks_engine(
+    rks_model: &crate::explicit::rks::RecursiveKripkeStructure,
+    specs: &[(ComponentId, Ctl<PropId>)],
+    engine: Engine,
+    traces: bool,
+) -> CheckedSpecs {
     use crate::check::{rks, ternary};
     use rayon::prelude::*;
     match engine {
@@ -130,9 +139,7 @@ fn run_rks_engine(rks_model: &crate::explicit::rks::RecursiveKripkeStructure, sp
             let t_engine = if engine == Engine::Eager { ternary::TernaryEngine::Eager } else { ternary::TernaryEngine::Lazy };
             let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(rks_model, *c, f, t_engine, traces)).collect();
             let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
-            let outcomes = (results.into_iter())
-                .map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) })
-                .collect();
+            let outcomes = (results.into_iter()).map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| rks_trace(&t)) }).collect();
             CheckedSpecs { outcomes, stats: vec![format!("engine: {}", engine.name()), format!("contexts created: {contexts}")], warnings: vec![] }
         }
     }

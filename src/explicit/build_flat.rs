@@ -172,9 +172,7 @@ impl PropTable {
                 return spec.span;
             }
         }
-        (system.fairness.iter().position(|e| e == atom))
-            .and_then(|i| system.spans.fairness.get(i).copied())
-            .unwrap_or(system.span)
+        (system.fairness.iter().position(|e| e == atom)).and_then(|i| system.spans.fairness.get(i).copied()).unwrap_or(system.span)
     }
 }
 

@@ -261,10 +261,10 @@ impl<'p, 'n> Worklist<'p, 'n> {
             self.explorers.iter().map(|e| (Evaluator::new(&e.system.vars), Evaluator::new(&e.system.vars), Scratch::default(), Scratch::default())).collect();
         loop {
             let mut progress = false;
-            for c in 0..self.explorers.len() {
+            for (c, scratch) in ev_scratch.iter_mut().enumerate() {
                 while self.explorers[c].expanded < self.explorers[c].table.len() {
                     let n = self.explorers[c].expanded;
-                    self.expand(c as ComponentId, n, &mut ev_scratch[c])?;
+                    self.expand(c as ComponentId, n, scratch)?;
                     self.explorers[c].expanded += 1;
                     progress = true;
                     self.check_limit()?;
@@ -286,10 +286,14 @@ impl<'p, 'n> Worklist<'p, 'n> {
         let total = self.nodes;
         if total > self.max {
             let span = self.explorers.first().map_or(Default::default(), |e| e.system.span);
-            return Err(Diagnostic::error(diag::E_LIMIT, format!("the procedure modules have more than {} reachable locations (--max-states {})", self.max, self.max), span)
-                .with_label_message("in this model")
-                .with_note(format!("{total} locations were found before stopping"))
-                .with_help("raise the limit with `--max-states N`, or reduce the variables' ranges"));
+            return Err(Diagnostic::error(
+                diag::E_LIMIT,
+                format!("the procedure modules have more than {} reachable locations (--max-states {})", self.max, self.max),
+                span,
+            )
+            .with_label_message("in this model")
+            .with_note(format!("{total} locations were found before stopping"))
+            .with_help("raise the limit with `--max-states N`, or reduce the variables' ranges"));
         }
         Ok(())
     }
@@ -332,10 +336,14 @@ impl<'p, 'n> Worklist<'p, 'n> {
             NodeKind::Call { target, entry } => {
                 if n == 0 {
                     let system = e.system;
-                    return Err(Diagnostic::error(diag::E_PROC, format!("the entry of procedure module `{}` is a call", system.name), system.calls[entry].span)
-                        .with_label_message("the initial state satisfies this call condition")
-                        .with_note(format!("entry: {}", self.names.state(system, e.table.get(0))))
-                        .with_help("start the module in an ordinary location and step to the call from there"));
+                    return Err(Diagnostic::error(
+                        diag::E_PROC,
+                        format!("the entry of procedure module `{}` is a call", system.name),
+                        system.calls[entry].span,
+                    )
+                    .with_label_message("the initial state satisfies this call condition")
+                    .with_note(format!("entry: {}", self.names.state(system, e.table.get(0))))
+                    .with_help("start the module in an ordinary location and step to the call from there"));
                 }
                 let t = &mut self.explorers[target as usize];
                 t.callers.push((c, n));
@@ -420,7 +428,13 @@ impl<'p, 'n> Worklist<'p, 'n> {
 
     /// Successors of node `n` (with `EXITED = exited` for the returns of a call), inserted as
     /// nodes of component `c`; sorted, without duplicates.
-    fn successors(&mut self, c: ComponentId, n: NodeId, exited: Option<ExitNameId>, evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)) -> Result<Vec<NodeId>, Diagnostic> {
+    fn successors(
+        &mut self,
+        c: ComponentId,
+        n: NodeId,
+        exited: Option<ExitNameId>,
+        evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch),
+    ) -> Result<Vec<NodeId>, Diagnostic> {
         let e = &mut self.explorers[c as usize];
         let width = e.system.vars.len();
         let cur = e.table.get(n).to_vec();
@@ -452,7 +466,10 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     Some(NodeKind::Call { target, .. }) => self.explorers[*target as usize].system.name.clone(),
                     _ => "the callee".into(),
                 };
-                format!("while computing the return of this call from `{target}` through exit `{}`", self.names.value(crate::lowering::program::Value::ExitName(x)))
+                format!(
+                    "while computing the return of this call from `{target}` through exit `{}`",
+                    self.names.value(crate::lowering::program::Value::ExitName(x))
+                )
             });
             return Err(self.error_at(c, n, &err, during));
         }
@@ -474,10 +491,14 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
             let succs = e.returns.get(&(n as NodeId, x)).map_or(&[][..], |v| v.as_slice());
             let state = || names.state(e.system, e.table.get(n as u32));
             if succs.len() != 1 {
-                let mut d = Diagnostic::error(diag::E_PROC, format!("a call has {} successor locations when `{}` returns through exit `{exit}`", succs.len(), t.system.name), span)
-                    .with_label_message("this call")
-                    .with_note(format!("call state: {}", state()))
-                    .with_help("`next()` must give exactly one location at a call state for each exit of the callee (use `EXITED` to tell the exits apart)");
+                let mut d = Diagnostic::error(
+                    diag::E_PROC,
+                    format!("a call has {} successor locations when `{}` returns through exit `{exit}`", succs.len(), t.system.name),
+                    span,
+                )
+                .with_label_message("this call")
+                .with_note(format!("call state: {}", state()))
+                .with_help("`next()` must give exactly one location at a call state for each exit of the callee (use `EXITED` to tell the exits apart)");
                 for &s in succs.iter().take(4) {
                     d = d.with_note(format!("successor: {}", names.state(e.system, e.table.get(s))));
                 }
@@ -490,7 +511,11 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
                         .with_label_message("this call")
                         .with_secondary(e.system.calls[*e2].span, format!("returns to a call of `{}`", explorers[*t2 as usize].system.name))
                         .with_note(format!("call state: {}", state()))
-                        .with_note(format!("successor (a call) when `{}` returns through `{exit}`: {}", t.system.name, names.state(e.system, e.table.get(succs[0]))))
+                        .with_note(format!(
+                            "successor (a call) when `{}` returns through `{exit}`: {}",
+                            t.system.name,
+                            names.state(e.system, e.table.get(succs[0]))
+                        ))
                         .with_help("insert an ordinary location between the two calls"),
                 );
             }
@@ -524,6 +549,7 @@ fn deadlock(e: &Explorer, names: &Names, warnings: &mut Vec<Diagnostic>) {
 
 /// Proposition bitsets of a component: its labelled DEFINEs and the state atoms of its specs,
 /// never at calls (a label holding at a call is a warning).
+#[allow(clippy::too_many_arguments)] // the component, its program context and the warning sink: no struct groups them elsewhere
 fn component_props(
     program: &LoweredProgram,
     c: ComponentId,
@@ -553,10 +579,14 @@ fn component_props(
         let mut bits = labeller.label(&define.expr).map_err(|(s, err)| atom_error(s, err, format!("label `{}`", define.name), define.span))?;
         if let Some(call) = bits.intersection(&calls).next() {
             warnings.push(
-                Diagnostic::warning(diag::W_CALL_LABEL, format!("label `{}` holds at a call state; calls carry no labels, so it is ignored there", define.name), define.span)
-                    .with_label_message("this label")
-                    .with_note(format!("call state in `{}`: {}", system.name, names.state(system, e.table.get(call as u32))))
-                    .with_help("exclude call states from the label's condition"),
+                Diagnostic::warning(
+                    diag::W_CALL_LABEL,
+                    format!("label `{}` holds at a call state; calls carry no labels, so it is ignored there", define.name),
+                    define.span,
+                )
+                .with_label_message("this label")
+                .with_note(format!("call state in `{}`: {}", system.name, names.state(system, e.table.get(call as u32))))
+                .with_help("exclude call states from the label's condition"),
             );
         }
         bits.difference_with(&calls);

@@ -66,7 +66,12 @@ impl ConditionIndex {
     /// Calls `holds(i)` for every condition `i` that holds in `state`, in ascending order;
     /// `evaluate(i)` answers the conditions without a lookup form. The first error of either
     /// stops the scan.
-    pub fn for_each_holding<E>(&self, state: &[u32], mut evaluate: impl FnMut(usize) -> Result<bool, E>, mut holds: impl FnMut(usize) -> Result<(), E>) -> Result<(), E> {
+    pub fn for_each_holding<E>(
+        &self,
+        state: &[u32],
+        mut evaluate: impl FnMut(usize) -> Result<bool, E>,
+        mut holds: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut found: SmallVec<[u32; 8]> = SmallVec::new();
         for (var, offsets, conditions) in &self.by_value {
             let buckets = offsets.len() - 1;
@@ -153,10 +158,14 @@ mod tests {
         let conditions = [Expr::Var(1), Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(Expr::Const(Value::Sym(0))))];
         let index = ConditionIndex::new(&s, &d, &conditions);
         let mut seen = vec![];
-        let r = index.for_each_holding(&[0, 0], |_| Err("boom"), |i| {
-            seen.push(i);
-            Ok(())
-        });
+        let r = index.for_each_holding(
+            &[0, 0],
+            |_| Err("boom"),
+            |i| {
+                seen.push(i);
+                Ok(())
+            },
+        );
         assert_eq!((r, seen), (Err("boom"), vec![]));
     }
 }

@@ -15,7 +15,7 @@
 //! [`Evaluator`] and reused across evaluations, so steady-state evaluation allocates nothing
 //! (except for arithmetic on sets, which is rare).
 
-use crate::lowering::program::{BinOp, Builtin, Expr, ExitNameId, UnOp, Value, VarId, Variable};
+use crate::lowering::program::{BinOp, Builtin, ExitNameId, Expr, UnOp, Value, VarId, Variable};
 use crate::source::Span;
 
 /// The value index of `EXIT` in a state vector (procedure variables only).
@@ -47,15 +47,23 @@ impl<'a> Env<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
     /// No branch of the `case` (or table) at `span` holds.
-    NonExhaustiveCase { span: Span },
+    NonExhaustiveCase {
+        span: Span,
+    },
     DivisionByZero,
     Overflow,
     /// An operator got a value of the wrong type (the front end should have rejected this).
-    Type { expected: &'static str, found: Value },
+    Type {
+        expected: &'static str,
+        found: Value,
+    },
     /// A set of several values where one value is needed (a condition, an operand of `&`).
     SetWhereValueNeeded,
     /// `lo..hi` with more than 2^20 values.
-    RangeTooLarge { lo: i64, hi: i64 },
+    RangeTooLarge {
+        lo: i64,
+        hi: i64,
+    },
     /// `next(x)` outside a transition, or of a variable not computed yet.
     NextUnavailable(VarId),
     /// A variable read before it was computed (cyclic or unordered assignments).
@@ -282,18 +290,19 @@ impl<'s> Evaluator<'s> {
             BinOp::In => {
                 // Fast path: a value in a literal set of constants (the usual `pc in {…}`).
                 if let Expr::Set(items) = b
-                    && items.iter().all(|i| matches!(i, Expr::Const(_))) {
-                        let member = |v: &Value| items.iter().any(|i| matches!(i, Expr::Const(c) if c == v));
-                        let holds = match self.eval(a, env)? {
-                            Ev::One(v) => member(&v),
-                            Ev::Many(start) => {
-                                let all = self.stack[start..].iter().all(member);
-                                self.stack.truncate(start);
-                                all
-                            }
-                        };
-                        return Ok(Ev::One(Value::Bool(holds)));
-                    }
+                    && items.iter().all(|i| matches!(i, Expr::Const(_)))
+                {
+                    let member = |v: &Value| items.iter().any(|i| matches!(i, Expr::Const(c) if c == v));
+                    let holds = match self.eval(a, env)? {
+                        Ev::One(v) => member(&v),
+                        Ev::Many(start) => {
+                            let all = self.stack[start..].iter().all(member);
+                            self.stack.truncate(start);
+                            all
+                        }
+                    };
+                    return Ok(Ev::One(Value::Bool(holds)));
+                }
                 let lhs = self.eval(a, env)?;
                 let lhs = match lhs {
                     Ev::One(v) => Ok(v),

@@ -124,8 +124,7 @@ impl RksBuilder {
 
     /// Numbers nodes, resolves names and builds the structure.
     pub fn build(&self) -> Result<RecursiveKripkeStructure, String> {
-        let comp_index: FxHashMap<&str, ComponentId> =
-            self.comps.iter().enumerate().map(|(i, c)| (c.name.as_str(), i as ComponentId)).collect();
+        let comp_index: FxHashMap<&str, ComponentId> = self.comps.iter().enumerate().map(|(i, c)| (c.name.as_str(), i as ComponentId)).collect();
         let mut components = Vec::with_capacity(self.comps.len());
         for d in &self.comps {
             components.push(self.build_component(d, &comp_index)?);
@@ -136,11 +135,7 @@ impl RksBuilder {
             let exit_names: Vec<Vec<String>> = components.iter().map(|c| c.exit_names.clone()).collect();
             fill_returns(&mut components[ci], d, &exit_counts, &exit_names)?;
         }
-        Ok(RecursiveKripkeStructure {
-            components,
-            prop_names: self.props.clone(),
-            termination: self.termination,
-        })
+        Ok(RecursiveKripkeStructure { components, prop_names: self.props.clone(), termination: self.termination })
     }
 
     fn build_component(&self, d: &CompDraft, comp_index: &FxHashMap<&str, ComponentId>) -> Result<Component, String> {
@@ -237,9 +232,8 @@ impl RksBuilder {
 }
 
 fn fill_returns(c: &mut Component, d: &CompDraft, exit_counts: &[usize], exit_names: &[Vec<String>]) -> Result<(), String> {
-    let node = |n: &str| -> Result<NodeId, String> {
-        c.node_names.iter().position(|m| m == n).map(|i| i as NodeId).ok_or(format!("{}: unknown node {}", d.name, n))
-    };
+    let node =
+        |n: &str| -> Result<NodeId, String> { c.node_names.iter().position(|m| m == n).map(|i| i as NodeId).ok_or(format!("{}: unknown node {}", d.name, n)) };
     let mut offsets = Vec::with_capacity(c.calls.len());
     let mut rows = 0u32;
     for &call in &c.calls {

@@ -18,7 +18,7 @@
 //! [`Plan::inputs`] into a copy of the current state before the transition plan runs.
 
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator, UNSET};
-use crate::lowering::program::{BinOp, Domain, Expr, ExitNameId, System, Value, VarId};
+use crate::lowering::program::{BinOp, Domain, ExitNameId, Expr, System, Value, VarId};
 use crate::source::Span;
 use crate::syntax::ast::VarKind;
 use rustc_hash::FxHashMap;
@@ -61,9 +61,14 @@ impl Origin {
 pub enum StepErrorKind {
     Eval(EvalError),
     /// An assignment produced a value outside the variable's domain.
-    OutOfRange { var: VarId, value: Value },
+    OutOfRange {
+        var: VarId,
+        value: Value,
+    },
     /// Assignments depend on each other in a cycle (the front end should have rejected this).
-    Cycle { var: VarId },
+    Cycle {
+        var: VarId,
+    },
 }
 
 /// An error while enumerating: what, where (the statement's span), and the partial vector.
@@ -191,9 +196,21 @@ impl<'p> Plan<'p> {
             }
             let var_span = var.span;
             let slot = if let Some(e) = &system.init_assign[v] {
-                Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Init, origin: Origin::InitAssign, span: opt_span(&spans.init_assign, v, var_span) }
+                Slot {
+                    var: v as VarId,
+                    source: Source::Expr(e),
+                    frame: Frame::Init,
+                    origin: Origin::InitAssign,
+                    span: opt_span(&spans.init_assign, v, var_span),
+                }
             } else if let Some(e) = &system.invar_assign[v] {
-                Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Init, origin: Origin::InvarAssign, span: opt_span(&spans.invar_assign, v, var_span) }
+                Slot {
+                    var: v as VarId,
+                    source: Source::Expr(e),
+                    frame: Frame::Init,
+                    origin: Origin::InvarAssign,
+                    span: opt_span(&spans.invar_assign, v, var_span),
+                }
             } else {
                 Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::InitAssign, span: var_span }
             };
@@ -218,9 +235,21 @@ impl<'p> Plan<'p> {
                 VarKind::Frozen => Slot { var: v as VarId, source: Source::Keep, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span },
                 VarKind::State => {
                     if let Some(e) = &system.next_assign[v] {
-                        Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::Trans, origin: Origin::NextAssign, span: opt_span(&spans.next_assign, v, var_span) }
+                        Slot {
+                            var: v as VarId,
+                            source: Source::Expr(e),
+                            frame: Frame::Trans,
+                            origin: Origin::NextAssign,
+                            span: opt_span(&spans.next_assign, v, var_span),
+                        }
                     } else if let Some(e) = &system.invar_assign[v] {
-                        Slot { var: v as VarId, source: Source::Expr(e), frame: Frame::NextInvar, origin: Origin::InvarAssign, span: opt_span(&spans.invar_assign, v, var_span) }
+                        Slot {
+                            var: v as VarId,
+                            source: Source::Expr(e),
+                            frame: Frame::NextInvar,
+                            origin: Origin::InvarAssign,
+                            span: opt_span(&spans.invar_assign, v, var_span),
+                        }
                     } else {
                         Slot { var: v as VarId, source: Source::Domain, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span }
                     }
@@ -260,7 +289,8 @@ impl<'p> Plan<'p> {
         let deps_of = |e: &Expr, frame: Frame| -> Vec<usize> {
             let mut vars = vec![];
             reads(e, frame, &mut vars);
-            let mut ds: Vec<usize> = vars.into_iter().map(|v| slot_of_var.get(v as usize).copied().unwrap_or(usize::MAX)).filter(|&i| i != usize::MAX).collect();
+            let mut ds: Vec<usize> =
+                vars.into_iter().map(|v| slot_of_var.get(v as usize).copied().unwrap_or(usize::MAX)).filter(|&i| i != usize::MAX).collect();
             ds.sort_unstable();
             ds.dedup();
             ds

@@ -89,11 +89,7 @@ pub fn listing_5_1() -> LoweredProgram {
     m.init_assign[counter] = Some(int(0));
     m.init_assign[ready] = Some(boolean(false));
     let inner = case(
-        vec![
-            (eq(var(1), sym(0)), set(vec![sym(1), sym(2)])),
-            (eq(var(1), sym(1)), set(vec![sym(1)])),
-            (eq(var(1), sym(2)), set(vec![sym(2), sym(0)])),
-        ],
+        vec![(eq(var(1), sym(0)), set(vec![sym(1), sym(2)])), (eq(var(1), sym(1)), set(vec![sym(1)])), (eq(var(1), sym(2)), set(vec![sym(2), sym(0)]))],
         Span::new(100, 110),
     );
     m.next_assign[state] = Some(case(vec![(eq(var(0), int(2)), set(vec![sym(0)])), (boolean(true), inner)], Span::new(90, 120)));
@@ -107,7 +103,6 @@ pub fn listing_5_1() -> LoweredProgram {
     p.specs = vec![spec(0, ag, "AG (in_state2 -> cr_reset)"), spec(0, eu, "E [ in_state2 U cr_reset ]")];
     p
 }
-
 
 pub fn procedure(name: &str, vars: &[(&str, Domain)]) -> System {
     let mut s = system(name, vars);
@@ -154,4 +149,3 @@ pub fn listing_5_2() -> LoweredProgram {
     p.specs = vec![spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))), "EF p"), spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1")];
     p
 }
-

@@ -50,7 +50,8 @@ pub fn read(file: &SourceFile) -> Result<Vec<SpecSource>, Diagnostics> {
                 continue;
             }
         };
-        let mut p = Parser { tokens: &tokens, pos: 0, atoms: Vec::new(), eol: Span::new(start + line.trim_end().len(), start + line.trim_end().len()), depth: 0 };
+        let mut p =
+            Parser { tokens: &tokens, pos: 0, atoms: Vec::new(), eol: Span::new(start + line.trim_end().len(), start + line.trim_end().len()), depth: 0 };
         match p.formula() {
             Ok(formula) => specs.push(SpecSource {
                 formula,
@@ -95,13 +96,34 @@ fn lex(line: &str, base: usize) -> Result<Vec<(Tok, Span)>, Diagnostic> {
                 i += 1;
                 continue;
             }
-            b'(' => { i += 1; Tok::LParen }
-            b')' => { i += 1; Tok::RParen }
-            b'~' | b'!' => { i += 1; Tok::Not }
-            b'&' => { i += 1; Tok::And }
-            b'|' => { i += 1; Tok::Or }
-            b'-' if line[i..].starts_with("-->") => { i += 3; Tok::Implies }
-            b'-' if line[i..].starts_with("->") => { i += 2; Tok::Implies }
+            b'(' => {
+                i += 1;
+                Tok::LParen
+            }
+            b')' => {
+                i += 1;
+                Tok::RParen
+            }
+            b'~' | b'!' => {
+                i += 1;
+                Tok::Not
+            }
+            b'&' => {
+                i += 1;
+                Tok::And
+            }
+            b'|' => {
+                i += 1;
+                Tok::Or
+            }
+            b'-' if line[i..].starts_with("-->") => {
+                i += 3;
+                Tok::Implies
+            }
+            b'-' if line[i..].starts_with("->") => {
+                i += 2;
+                Tok::Implies
+            }
             b'"' => {
                 let close = line[i + 1..].find('"').ok_or_else(|| {
                     Diagnostic::error("E0811", "unterminated quoted atom", Span::new(base + i, base + line.trim_end().len()))
@@ -257,8 +279,10 @@ impl Parser<'_> {
                 self.close()?;
                 match part {
                     Part::State(f) => Ok(f),
-                    Part::Path(..) => Err(Diagnostic::error("E0812", "a path formula needs a path quantifier", span)
-                        .with_help("write `A` or `E` in front of the parenthesis")),
+                    Part::Path(..) => {
+                        Err(Diagnostic::error("E0812", "a path formula needs a path quantifier", span)
+                            .with_help("write `A` or `E` in front of the parenthesis"))
+                    }
                 }
             }
             Tok::Quant(exists) => self.quantified(exists),
@@ -350,7 +374,13 @@ fn describe(tok: &Tok, _span: Span) -> String {
         Tok::Implies => "-->".into(),
         Tok::True => "true".into(),
         Tok::False => "false".into(),
-        Tok::Quant(e) => if *e { "E".into() } else { "A".into() },
+        Tok::Quant(e) => {
+            if *e {
+                "E".into()
+            } else {
+                "A".into()
+            }
+        }
         Tok::Temporal(c) => c.to_string(),
         Tok::Atom(a) => a.clone(),
     }
@@ -409,10 +439,7 @@ mod tests {
         assert_eq!(one("E G ~a_2"), "EG !a_2");
         assert_eq!(one("E X ( a_6 | a_7 | (~a_10 & a_9)) | a_1"), "(EX ((a_6 | a_7) | (!a_10 & a_9))) | a_1");
         assert_eq!(one("E (~(a_1 | a_2) U a_4)"), "E [ !(a_1 | a_2) U a_4 ]");
-        assert_eq!(
-            one("A G ( ( def__x | usedef__x ) --> E F ( use__x | usedef__x ) )"),
-            "AG ((def__x | usedef__x) -> (EF (use__x | usedef__x)))"
-        );
+        assert_eq!(one("A G ( ( def__x | usedef__x ) --> E F ( use__x | usedef__x ) )"), "AG ((def__x | usedef__x) -> (EF (use__x | usedef__x)))");
         assert_eq!(one("# c\n\ntrue and not false"), "TRUE & !FALSE");
         assert_eq!(one("A (a R b)"), "!E [ !a U !b ]");
     }

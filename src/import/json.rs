@@ -75,9 +75,7 @@ pub fn parse(file: &SourceFile) -> Result<JVal, Diagnostic> {
     let mut reader = Reader { text: file.text.as_bytes(), src: &file.text, pos: 0 };
     reader.skip_ws();
     let value = reader.value();
-    value.ok_or_else(|| {
-        Diagnostic::error("E0801", "invalid JSON", Span::new(reader.pos, reader.pos))
-    })
+    value.ok_or_else(|| Diagnostic::error("E0801", "invalid JSON", Span::new(reader.pos, reader.pos)))
 }
 
 /// Byte offset of serde_json's 1-based line and (byte) column, clamped to a character boundary.

@@ -120,7 +120,11 @@ pub fn import_with(format: ImportFormat, input: &SourceFile, ctl: Option<&Source
     }
     if let Some((_, span)) = unknown.get(SHOWN) {
         let more = unknown.len() - SHOWN;
-        warnings.push((Diagnostic::warning("W0802", format!("{more} more atoms of the CTL file are not labels of any reachable node"), *span).with_note("they are false everywhere"), true));
+        warnings.push((
+            Diagnostic::warning("W0802", format!("{more} more atoms of the CTL file are not labels of any reachable node"), *span)
+                .with_note("they are false everywhere"),
+            true,
+        ));
     }
     Ok(Imported { smv, warnings, stats })
 }

@@ -99,7 +99,10 @@ pub fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
             },
             Section::Propositions => {
                 if s.len() < 2 {
-                    diags.push(Diagnostic::error("E0832", "a proposition line needs a control state and a stack symbol", s[0].1).with_help("write `state symbol atom1 atom2 …;`"));
+                    diags.push(
+                        Diagnostic::error("E0832", "a proposition line needs a control state and a stack symbol", s[0].1)
+                            .with_help("write `state symbol atom1 atom2 …;`"),
+                    );
                     continue;
                 }
                 let h = (pds.state(s[0].0), pds.symbol(s[1].0));
@@ -118,10 +121,16 @@ pub fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
         }
     }
     if !stmt.is_empty() {
-        diags.push(Diagnostic::error("E0833", "statement not terminated by `;`", stmt[0].1.to(stmt[stmt.len() - 1].1)).with_help("end every rule and proposition line with `;`"));
+        diags.push(
+            Diagnostic::error("E0833", "statement not terminated by `;`", stmt[0].1.to(stmt[stmt.len() - 1].1))
+                .with_help("end every rule and proposition line with `;`"),
+        );
     }
     if !saw_rules {
-        diags.push(Diagnostic::error("E0831", "no `Rules:` section", Span::new(0, 0)).with_help("a .pdmu file has the sections `Rules:`, `Propositions:` and `Mu Property:`"));
+        diags.push(
+            Diagnostic::error("E0831", "no `Rules:` section", Span::new(0, 0))
+                .with_help("a .pdmu file has the sections `Rules:`, `Propositions:` and `Mu Property:`"),
+        );
     } else if pds.rules.is_empty() && !diags.has_errors() {
         diags.push(Diagnostic::error("E0831", "the `Rules:` section has no rules", Span::new(0, 0)));
     }
@@ -135,7 +144,10 @@ pub fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
         }
         _ => {
             let h = pds.rules[0].from;
-            pds.notes.push(format!("There is no rule from `csinit #`; the initial configuration is the head of the first rule, `{} {}`.", pds.states[h.0 as usize], pds.symbols[h.1 as usize]));
+            pds.notes.push(format!(
+                "There is no rule from `csinit #`; the initial configuration is the head of the first rule, `{} {}`.",
+                pds.states[h.0 as usize], pds.symbols[h.1 as usize]
+            ));
             h
         }
     };
@@ -150,7 +162,11 @@ fn rule(pds: &mut Pds, s: &[(&str, Span)]) -> Result<Rule, Diagnostic> {
         Diagnostic::error("E0832", "a rule needs `->`", whole).with_help("write `state symbol -> state symbol1 symbol2;` (`_` for no symbol)")
     })?;
     if arrow != 2 {
-        return Err(Diagnostic::error("E0832", format!("the left side of a rule is a control state and one stack symbol, found {} words", arrow), if arrow == 0 { s[0].1 } else { s[0].1.to(s[arrow - 1].1) }));
+        return Err(Diagnostic::error(
+            "E0832",
+            format!("the left side of a rule is a control state and one stack symbol, found {} words", arrow),
+            if arrow == 0 { s[0].1 } else { s[0].1.to(s[arrow - 1].1) },
+        ));
     }
     let rhs = &s[arrow + 1..];
     if rhs.is_empty() {
@@ -158,7 +174,11 @@ fn rule(pds: &mut Pds, s: &[(&str, Span)]) -> Result<Rule, Diagnostic> {
     }
     let push: Vec<&(&str, Span)> = rhs[1..].iter().filter(|w| w.0 != "_").collect();
     if push.len() > 2 {
-        return Err(Diagnostic::error("E0823", format!("a rule may push at most 2 symbols, this one pushes {}", push.len()), push[0].1.to(push[push.len() - 1].1)));
+        return Err(Diagnostic::error(
+            "E0823",
+            format!("a rule may push at most 2 symbols, this one pushes {}", push.len()),
+            push[0].1.to(push[push.len() - 1].1),
+        ));
     }
     let from = (pds.state(s[0].0), pds.symbol(s[1].0));
     let to_state = pds.state(rhs[0].0);

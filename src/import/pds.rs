@@ -90,7 +90,11 @@ impl Line<'_> {
         self.pos >= self.toks.len()
     }
     fn end(&self) -> Result<(), Diagnostic> {
-        if self.at_end() { Ok(()) } else { Err(Diagnostic::error("E0821", format!("unexpected {} after the end of the line's item", self.found()), self.span())) }
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(Diagnostic::error("E0821", format!("unexpected {} after the end of the line's item", self.found()), self.span()))
+        }
     }
 }
 
@@ -161,7 +165,10 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
             line.expect('>')?;
             match line.toks.get(line.pos) {
                 Some((Tok::Word(w), _)) if w == "-->" => line.pos += 1,
-                _ => return Err(Diagnostic::error("E0821", format!("expected `-->`, found {}", line.found()), line.span()).with_help("write rules as `p <g> --> q <w>` with at most two symbols in `w`")),
+                _ => {
+                    return Err(Diagnostic::error("E0821", format!("expected `-->`, found {}", line.found()), line.span())
+                        .with_help("write rules as `p <g> --> q <w>` with at most two symbols in `w`"));
+                }
             }
             let (q, _) = line.expect_word("a control state")?;
             line.expect('<')?;
@@ -174,8 +181,12 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
             }
             line.end()?;
             if push.len() > 2 {
-                return Err(Diagnostic::error("E0823", format!("a rule may push at most 2 symbols, this one pushes {}", push.len()), push_spans[0].to(push_spans[push.len() - 1]))
-                    .with_help("split the rule into several rules through fresh control states"));
+                return Err(Diagnostic::error(
+                    "E0823",
+                    format!("a rule may push at most 2 symbols, this one pushes {}", push.len()),
+                    push_spans[0].to(push_spans[push.len() - 1]),
+                )
+                .with_help("split the rule into several rules through fresh control states"));
             }
             let from = (pds.state(&p), pds.symbol(&g));
             let to_state = pds.state(&q);
@@ -192,7 +203,8 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
             pds.initial = (pds.state(&p), pds.symbol(&g));
         }
         None => diags.push(
-            Diagnostic::error("E0822", "no initial configuration", Span::new(0, 0)).with_help("add a line `(state <symbol>)` naming the initial control state and stack symbol"),
+            Diagnostic::error("E0822", "no initial configuration", Span::new(0, 0))
+                .with_help("add a line `(state <symbol>)` naming the initial control state and stack symbol"),
         ),
     }
     if diags.has_errors() {

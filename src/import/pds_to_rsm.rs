@@ -121,7 +121,13 @@ pub fn translate(pds: &Pds) -> Rsm {
     let mut box_of: FxHashMap<u32, usize> = FxHashMap::default();
     for &g2 in &ret_symbols {
         box_of.insert(g2, comp.boxes.len());
-        comp.boxes.push(RsmBox { name: pds.symbols[g2 as usize].clone(), callee: 0, call_nodes: Vec::new(), returns: Returns::Pop { symbol: g2 }, span: Span::default() });
+        comp.boxes.push(RsmBox {
+            name: pds.symbols[g2 as usize].clone(),
+            callee: 0,
+            call_nodes: Vec::new(),
+            returns: Returns::Pop { symbol: g2 },
+            span: Span::default(),
+        });
         for &q in &pop_states {
             head((q, g2), &mut comp, &mut node_of, Span::default());
         }

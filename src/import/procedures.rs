@@ -94,25 +94,25 @@ pub fn split(rsm: &Rsm, entry_exit: EntryExit) -> Vec<Procedure> {
     let mut callers: Vec<FxHashSet<usize>> = Vec::new();
     let mut queue: Vec<usize> = Vec::new();
     let mut queued: Vec<bool> = Vec::new();
-    let mut add = |comp: usize, entry: usize, procs: &mut Vec<Procedure>, callers: &mut Vec<FxHashSet<usize>>, queue: &mut Vec<usize>, queued: &mut Vec<bool>| {
-        if let Some(&q) = index.get(&(comp, entry)) {
-            return q;
-        }
-        let q = procs.len();
-        procs.push(Procedure { component: comp, entry, locs: Vec::new(), calls: Vec::new(), exits: Vec::new() });
-        index.insert((comp, entry), q);
-        callers.push(FxHashSet::default());
-        queued.push(true);
-        queue.push(q);
-        q
-    };
+    let mut add =
+        |comp: usize, entry: usize, procs: &mut Vec<Procedure>, callers: &mut Vec<FxHashSet<usize>>, queue: &mut Vec<usize>, queued: &mut Vec<bool>| {
+            if let Some(&q) = index.get(&(comp, entry)) {
+                return q;
+            }
+            let q = procs.len();
+            procs.push(Procedure { component: comp, entry, locs: Vec::new(), calls: Vec::new(), exits: Vec::new() });
+            index.insert((comp, entry), q);
+            callers.push(FxHashSet::default());
+            queued.push(true);
+            queue.push(q);
+            q
+        };
     add(rsm.initial_component, rsm.initial_node, &mut procs, &mut callers, &mut queue, &mut queued);
     while let Some(p) = queue.pop() {
         queued[p] = false;
         let exits_of: Vec<Vec<usize>> = procs.iter().map(|q| q.exit_nodes().collect()).collect();
         let (comp, entry) = (procs[p].component, procs[p].entry);
-        let built = Builder::new(rsm, &exits_of, comp, entry, entry_exit)
-            .build(&mut |c, e| add(c, e, &mut procs, &mut callers, &mut queue, &mut queued));
+        let built = Builder::new(rsm, &exits_of, comp, entry, entry_exit).build(&mut |c, e| add(c, e, &mut procs, &mut callers, &mut queue, &mut queued));
         for c in &built.calls {
             callers[c.callee].insert(p);
         }
@@ -150,7 +150,19 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(rsm: &'a Rsm, exits_of: &'a [Vec<usize>], comp: usize, entry: usize, entry_exit: EntryExit) -> Builder<'a> {
-        Builder { rsm, exits_of, entry_exit, comp, entry, locs: Vec::new(), calls: Vec::new(), exits: Vec::new(), loc_of: FxHashMap::default(), call_of: FxHashMap::default(), todo: Vec::new() }
+        Builder {
+            rsm,
+            exits_of,
+            entry_exit,
+            comp,
+            entry,
+            locs: Vec::new(),
+            calls: Vec::new(),
+            exits: Vec::new(),
+            loc_of: FxHashMap::default(),
+            call_of: FxHashMap::default(),
+            todo: Vec::new(),
+        }
     }
 
     /// Rebuilds the procedure from scratch with the callees' current exits. `proc_for` finds or
@@ -189,11 +201,7 @@ impl<'a> Builder<'a> {
                 Loc { kind: l.kind, succ: l.succ.iter().map(map).collect(), exit_of: l.exit_of }
             })
             .collect();
-        let calls = self
-            .calls
-            .into_iter()
-            .map(|c| CallState { returns: c.returns.iter().map(|(x, s)| (*x, map(s))).collect(), ..c })
-            .collect();
+        let calls = self.calls.into_iter().map(|c| CallState { returns: c.returns.iter().map(|(x, s)| (*x, map(s))).collect(), ..c }).collect();
         let mut exits: Vec<usize> = self.exits.iter().map(|&l| new_index[l]).collect();
         exits.sort_unstable();
         Procedure { component: self.comp, entry: self.entry, locs, calls, exits }

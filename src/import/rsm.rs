@@ -50,7 +50,10 @@ pub struct Node {
 pub enum Target {
     Node(usize),
     /// The call node `(box, entry)`: enter the box's callee at its node `entry`.
-    Call { rbox: usize, entry: usize },
+    Call {
+        rbox: usize,
+        entry: usize,
+    },
 }
 
 #[derive(Clone, Debug, Default)]

@@ -178,7 +178,13 @@ impl Reader<'_> {
                     }
                 }
                 box_index[ci].insert(bname.to_string(), comps[ci].boxes.len());
-                comps[ci].boxes.push(RsmBox { name: bname.to_string(), callee: callee_idx, call_nodes: calls, returns: Returns::Explicit(returns), span: bspan });
+                comps[ci].boxes.push(RsmBox {
+                    name: bname.to_string(),
+                    callee: callee_idx,
+                    call_nodes: calls,
+                    returns: Returns::Explicit(returns),
+                    span: bspan,
+                });
             }
         }
         // Pass 3: transitions.
@@ -190,11 +196,8 @@ impl Reader<'_> {
                     continue;
                 }
                 let source = self.endpoint(&comps, ci, &node_index, &box_index[ci], source, true);
-                let targets: Vec<Target> = self
-                    .array(tj, "targets", "a transition")
-                    .iter()
-                    .filter_map(|t| self.endpoint(&comps, ci, &node_index, &box_index[ci], t, false))
-                    .collect();
+                let targets: Vec<Target> =
+                    self.array(tj, "targets", "a transition").iter().filter_map(|t| self.endpoint(&comps, ci, &node_index, &box_index[ci], t, false)).collect();
                 match source {
                     Some(Target::Node(n)) => comps[ci].nodes[n].succ.extend(targets),
                     Some(Target::Call { rbox, entry: exit }) => {
@@ -263,13 +266,21 @@ impl Reader<'_> {
                 let rbox = &comps[ci].boxes[b];
                 let callee = rbox.callee;
                 let Some(&n) = node_index[callee].get(nname) else {
-                    self.diags.push(Diagnostic::error("E0803", format!("`{nname}` is not a node of component `{}` (called by box `{bname}`)", comps[callee].name), nspan));
+                    self.diags.push(Diagnostic::error(
+                        "E0803",
+                        format!("`{nname}` is not a node of component `{}` (called by box `{bname}`)", comps[callee].name),
+                        nspan,
+                    ));
                     return None;
                 };
                 if !is_source && !rbox.call_nodes.contains(&n) {
                     self.diags.push(
-                        Diagnostic::error("E0803", format!("`({bname}, {nname})` is not a call node: `{nname}` is not in the `call_nodes` of box `{bname}`"), nspan)
-                            .with_help(format!("add \"{nname}\" to the box's `call_nodes`")),
+                        Diagnostic::error(
+                            "E0803",
+                            format!("`({bname}, {nname})` is not a call node: `{nname}` is not in the `call_nodes` of box `{bname}`"),
+                            nspan,
+                        )
+                        .with_help(format!("add \"{nname}\" to the box's `call_nodes`")),
                     );
                     return None;
                 }
@@ -277,8 +288,12 @@ impl Reader<'_> {
                     let listed = matches!(&rbox.returns, Returns::Explicit(rs) if rs.iter().any(|(x, _)| *x == n));
                     if !listed {
                         self.diags.push(
-                            Diagnostic::error("E0803", format!("`({bname}, {nname})` is not a return node: `{nname}` is not in the `return_nodes` of box `{bname}`"), nspan)
-                                .with_help(format!("add \"{nname}\" to the box's `return_nodes`")),
+                            Diagnostic::error(
+                                "E0803",
+                                format!("`({bname}, {nname})` is not a return node: `{nname}` is not in the `return_nodes` of box `{bname}`"),
+                                nspan,
+                            )
+                            .with_help(format!("add \"{nname}\" to the box's `return_nodes`")),
                         );
                         return None;
                     }

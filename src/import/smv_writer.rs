@@ -6,11 +6,11 @@
 //! the source's node); callers of a module with several exits branch on `EXITED`. The header comment
 //! says what the translation did (virtual locations, deadlocks, renamed identifiers, sizes).
 
+use super::ImportFormat;
 use super::ctl_file::{self, SpecSource};
 use super::names::Namer;
 use super::procedures::{LocKind, Procedure, Succ};
 use super::rsm::Rsm;
-use super::ImportFormat;
 use crate::source::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
@@ -216,7 +216,16 @@ fn unreachable_name() -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virtual_kinds: &[usize; 2], deadlocks: &[String], stuck_entries: &[String], namers: &[&Namer]) {
+fn header(
+    out: &mut String,
+    rsm: &Rsm,
+    source: &SourceNames,
+    stats: &Stats,
+    virtual_kinds: &[usize; 2],
+    deadlocks: &[String],
+    stuck_entries: &[String],
+    namers: &[&Namer],
+) {
     let _ = write!(out, "-- Imported by `xmv-rs import {}` from `{}` ({})", source.format.cli_name(), base_name(&source.model), rsm.format_name);
     match &source.ctl {
         Some(c) => {
@@ -240,13 +249,23 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         para(note);
     }
     if !stuck_entries.is_empty() {
-        para(&format!("Entries that are also exits ({}): {}. RSMCheck forbids this shape; under its semantics a call node's successors are the entry's successors inside the callee, so such a call never returns through that exit, and if the entry has no successors the run is stuck there (Dubslaff et al. 2024 digest, sections 2.3 and 4.4). This translation keeps that reading so that the verdicts are RSMCheck's: the entry is no exit, and without successors it is a deadlock (below). Everything behind such a call is unreachable. `xmv-rs import rsm-json --entry-exit return` reads such an entry as a procedure that returns at once instead (the semantics of the pushdown system the model was converted from).", stuck_entries.len(), stuck_entries.join(", ")));
+        para(&format!(
+            "Entries that are also exits ({}): {}. RSMCheck forbids this shape; under its semantics a call node's successors are the entry's successors inside the callee, so such a call never returns through that exit, and if the entry has no successors the run is stuck there (Dubslaff et al. 2024 digest, sections 2.3 and 4.4). This translation keeps that reading so that the verdicts are RSMCheck's: the entry is no exit, and without successors it is a deadlock (below). Everything behind such a call is unreachable. `xmv-rs import rsm-json --entry-exit return` reads such an entry as a procedure that returns at once instead (the semantics of the pushdown system the model was converted from).",
+            stuck_entries.len(),
+            stuck_entries.join(", ")
+        ));
     }
     if virtual_kinds[0] > 0 {
-        para(&format!("Virtual exits ({}): an exit node that has outgoing edges (or, with `--entry-exit return`, that is also the module's entry) stays an ordinary location with an extra edge to a virtual exit location `<node>_exit` with the same labels, the exit. Only EX/AX formulas see the extra step.", virtual_kinds[0]));
+        para(&format!(
+            "Virtual exits ({}): an exit node that has outgoing edges (or, with `--entry-exit return`, that is also the module's entry) stays an ordinary location with an extra edge to a virtual exit location `<node>_exit` with the same labels, the exit. Only EX/AX formulas see the extra step.",
+            virtual_kinds[0]
+        ));
     }
     if virtual_kinds[1] > 0 {
-        para(&format!("Virtual return locations ({}): a call continues at exactly one location per exit of the callee, so a return node (b, ex) whose successors are not exactly one node (several, a call node, or none) is a location `<call>_ret_<ex>` of the caller with the labels of ex (as the RSM labels its return nodes) and the return node's successors. Only EX/AX formulas see the extra step. Without successors it is a deadlock (see below): RSMCheck's run is stuck at the exit ex there.", virtual_kinds[1]));
+        para(&format!(
+            "Virtual return locations ({}): a call continues at exactly one location per exit of the callee, so a return node (b, ex) whose successors are not exactly one node (several, a call node, or none) is a location `<call>_ret_<ex>` of the caller with the labels of ex (as the RSM labels its return nodes) and the return node's successors. Only EX/AX formulas see the extra step. Without successors it is a deadlock (see below): RSMCheck's run is stuck at the exit ex there.",
+            virtual_kinds[1]
+        ));
     }
     if !deadlocks.is_empty() {
         const SHOWN: usize = 20;
@@ -254,10 +273,16 @@ fn header(out: &mut String, rsm: &Rsm, source: &SourceNames, stats: &Stats, virt
         if deadlocks.len() > SHOWN {
             let _ = write!(list, " and {} more", deadlocks.len() - SHOWN);
         }
-        para(&format!("Deadlocks ({}), locations without successors: {list}. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.", deadlocks.len()));
+        para(&format!(
+            "Deadlocks ({}), locations without successors: {list}. RSMCheck's EG treats such a node as looping on itself (Dubslaff et al. 2024, digest §2.18 item 4); here they loop (`TRUE : pc`), so EX/AX see that loop where RSMCheck's EX sees no successor.",
+            deadlocks.len()
+        ));
     }
     if stats.omitted_node_labels > 0 {
-        para(&format!("Node-name labels ({}): the source labels these nodes with their own names; no spec uses those labels, so they are not DEFINEd: `pc = <node>` says the same, and traces show each node by its name (`--node-labels` keeps them).", stats.omitted_node_labels));
+        para(&format!(
+            "Node-name labels ({}): the source labels these nodes with their own names; no spec uses those labels, so they are not DEFINEd: `pc = <node>` says the same, and traces show each node by its name (`--node-labels` keeps them).",
+            stats.omitted_node_labels
+        ));
     }
     let mut ids = "Identifiers: each node is the `pc` value of its name; names that are not SMV identifiers get `_` for every other character (and `_` before a leading digit), and a name that is taken (a keyword, a label, another value of the module) gets the first free suffix `_2`, `_3`, …. Call states are `<box>_<entry>`; a trace state `[m1(pc = b_en) > m2]` is in module m2 called from call state b_en of module m1.".to_string();
     let unusual: Vec<String> = namers.iter().flat_map(|n| n.unusual_renames()).map(|(s, i)| format!("`{s}` is {i}")).collect();
@@ -332,7 +357,10 @@ fn module(out: &mut String, rsm: &Rsm, procs: &[Procedure], names: &[ModuleNames
             .enumerate()
             .map(|(c, call)| {
                 let b = &comp.boxes[call.rbox];
-                format!("{} is box `{}` entering `{}` (module {})", n.calls[c], b.name, rsm.components[b.callee].nodes[call.entry].name, names[call.callee].name)
+                format!(
+                    "{} is box `{}` entering `{}` (module {})",
+                    n.calls[c], b.name, rsm.components[b.callee].nodes[call.entry].name, names[call.callee].name
+                )
             })
             .collect();
         let _ = write!(comment, " Call states: {}.", calls.join("; "));

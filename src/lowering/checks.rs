@@ -59,9 +59,13 @@ pub fn single_entry(checked: &CheckedSystem, sys: &System, diags: &mut Vec<Diagn
                 if values.len() > 1 {
                     let span = checked.init_assign[v].as_ref().map_or(var.span, |t| t.span);
                     diags.push(
-                        Diagnostic::error("E0405", format!("`init({})` gives {} values, but a procedure module has exactly one entry state", var.name, values.len()), span)
-                            .with_label_message("several initial values")
-                            .with_help("choose one initial value; branch nondeterministically in `next()` instead"),
+                        Diagnostic::error(
+                            "E0405",
+                            format!("`init({})` gives {} values, but a procedure module has exactly one entry state", var.name, values.len()),
+                            span,
+                        )
+                        .with_label_message("several initial values")
+                        .with_help("choose one initial value; branch nondeterministically in `next()` instead"),
                     );
                 }
             }

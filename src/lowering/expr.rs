@@ -92,8 +92,12 @@ impl<'c> Lowerer<'c> {
         let e = if depth > MAX_EXPANDED_DEPTH && n <= NODE_BUDGET {
             let def = &self.sys.defines[d as usize];
             self.diags.push(
-                Diagnostic::error("E0216", format!("DEFINE `{}` expands to an expression nested more than {MAX_EXPANDED_DEPTH} levels deep", def.name), def.span)
-                    .with_help("DEFINEs are macros: shorten the chain of DEFINEs that use each other"),
+                Diagnostic::error(
+                    "E0216",
+                    format!("DEFINE `{}` expands to an expression nested more than {MAX_EXPANDED_DEPTH} levels deep", def.name),
+                    def.span,
+                )
+                .with_help("DEFINEs are macros: shorten the chain of DEFINEs that use each other"),
             );
             Expr::Const(Value::Bool(false))
         } else {

@@ -21,9 +21,10 @@ pub fn unary(op: UnOp, a: Expr) -> Result<Expr, EvalError> {
 pub fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
     use BinOp::*;
     if let (Expr::Const(x), Expr::Const(y)) = (&a, &b)
-        && op != In {
-            return Ok(Expr::Const(ops::binary(op, *x, *y)?));
-        }
+        && op != In
+    {
+        return Ok(Expr::Const(ops::binary(op, *x, *y)?));
+    }
     let is = |e: &Expr, v: bool| *e == Expr::Const(Value::Bool(v));
     Ok(match op {
         And if is(&a, false) || is(&b, false) => FALSE,

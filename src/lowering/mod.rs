@@ -21,9 +21,9 @@ pub mod table;
 use crate::ctl::Ctl;
 use crate::diagnostics::Diagnostic;
 use crate::semantics::checked::{CheckedProgram, CheckedSystem};
+use crate::source::Span;
 use crate::syntax::ast::SpecKind;
 use expr::Lowerer;
-use crate::source::Span;
 use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, SystemSpans, Value};
 
 /// Lowers a checked program (which must be free of errors). Systems are lowered in parallel
@@ -77,9 +77,8 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
 }
 
 fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
-    let lower_opt = |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> {
-        xs.iter().map(|x| x.as_ref().map(|t| l.lower(t))).collect()
-    };
+    let lower_opt =
+        |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> { xs.iter().map(|x| x.as_ref().map(|t| l.lower(t))).collect() };
     // Constraints that fold to TRUE are dropped, with their spans.
     let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr], spans: &[Span]| -> (Vec<Expr>, Vec<Span>) {
         xs.iter().zip(spans).map(|(t, s)| (l.lower(t), *s)).filter(|(e, _)| *e != Expr::Const(Value::Bool(true))).unzip()
@@ -88,9 +87,8 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
     let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans);
     let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar);
     let spans = SystemSpans { init: init_spans, trans: trans_spans, invar: invar_spans, ..sys.spans.clone() };
-    let defines = (0..sys.defines.len())
-        .map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32, false), span: sys.defines[d].span })
-        .collect();
+    let defines =
+        (0..sys.defines.len()).map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32, false), span: sys.defines[d].span }).collect();
     System {
         name: sys.name.clone(),
         span: sys.span,

@@ -190,11 +190,19 @@ pub enum Expr {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// First branch whose condition holds; no branch holding is a model-construction error
     /// pointing at `span`.
-    Case { branches: Vec<(Expr, Expr)>, span: Span },
+    Case {
+        branches: Vec<(Expr, Expr)>,
+        span: Span,
+    },
     /// A `case` over one variable compiled to a table indexed by the variable's value index
     /// (`Value::Exit` has no entry). `None` entries fall through to `fallback`; a missing
     /// fallback is a non-exhaustive `case` at `span`.
-    Table { var: VarId, entries: Vec<Option<Expr>>, fallback: Option<Box<Expr>>, span: Span },
+    Table {
+        var: VarId,
+        entries: Vec<Option<Expr>>,
+        fallback: Option<Box<Expr>>,
+        span: Span,
+    },
     /// `{e1, e2, …}` and `a union b`
     Set(Vec<Expr>),
     /// `lo .. hi` as a set of integers

@@ -149,8 +149,20 @@ fn rks_steps_show_module_and_call_stack() {
         kind: TraceKind::Counterexample,
         steps: vec![
             view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "s0".into())], terminated: false },
-            view::StepView { module: "parse".into(), stack: vec!["main(pc = c)".into()], inputs: vec![], values: vec![("pc".into(), "start".into())], terminated: false },
-            view::StepView { module: "parse".into(), stack: vec!["main(pc = c)".into()], inputs: vec![], values: vec![("pc".into(), "ok".into())], terminated: false },
+            view::StepView {
+                module: "parse".into(),
+                stack: vec!["main(pc = c)".into()],
+                inputs: vec![],
+                values: vec![("pc".into(), "start".into())],
+                terminated: false,
+            },
+            view::StepView {
+                module: "parse".into(),
+                stack: vec!["main(pc = c)".into()],
+                inputs: vec![],
+                values: vec![("pc".into(), "ok".into())],
+                terminated: false,
+            },
             view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "after_ok".into())], terminated: false },
             view::StepView { module: String::new(), stack: vec![], inputs: vec![], values: vec![], terminated: true },
         ],
@@ -176,7 +188,16 @@ Trace Type: Counterexample
 -> State: 1.5 <- [terminated]
 "
     );
-    let r = SpecReport { kind: crate::syntax::ast::SpecKind::Ctl, name: None, text: "EF p".into(), system_name: "foo".into(), module: Some("foo".into()), holds: true, trace: None, time_ms: 0.0 };
+    let r = SpecReport {
+        kind: crate::syntax::ast::SpecKind::Ctl,
+        name: None,
+        text: "EF p".into(),
+        system_name: "foo".into(),
+        module: Some("foo".into()),
+        holds: true,
+        trace: None,
+        time_ms: 0.0,
+    };
     assert_eq!(text::verdict_line(&r), "-- specification EF p IN foo is true");
     let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(0), TERMINATED);
 }

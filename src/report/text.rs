@@ -3,8 +3,8 @@
 //! ```text
 //! -- specification AG (x = 1 -> AF y)  is false
 //! -- as demonstrated by the following execution sequence
-//! Trace Description: CTL Counterexample 
-//! Trace Type: Counterexample 
+//! Trace Description: CTL Counterexample
+//! Trace Type: Counterexample
 //! -> State: 1.1 <-
 //!   x = 1
 //! -> Input: 1.2 <-
@@ -132,7 +132,13 @@ pub fn reachable_line(reachable: u64, total: f64) -> String {
 /// A number the way C's `%g` prints it (6 significant digits, no trailing zeros).
 pub fn g6(x: f64) -> String {
     if !x.is_finite() {
-        return if x.is_nan() { "nan".into() } else if x > 0.0 { "inf".into() } else { "-inf".into() };
+        return if x.is_nan() {
+            "nan".into()
+        } else if x > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     if x == 0.0 {
         return "0".into();

@@ -68,7 +68,8 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
                     Some((_, from)) => input_values(system, layout, &names, from, &values),
                     None => vec![],
                 };
-                let v = StepView { module: system.name.clone(), stack: vec![], inputs, values: state_values(system, layout, &names, &values), terminated: false };
+                let v =
+                    StepView { module: system.name.clone(), stack: vec![], inputs, values: state_values(system, layout, &names, &values), terminated: false };
                 prev = Some((0, values));
                 v
             }
@@ -81,7 +82,13 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
                     let system_id = m.system_of[step.component as usize] as usize;
                     let (system, layout) = (&program.systems[system_id], DefineLayout::cached(&mut layouts, program, system_id));
                     let values = m.node_values(program, step.component, step.state).to_vec();
-                    let v = StepView { module: system.name.clone(), stack, inputs: vec![], values: state_values(system, layout, &names, &values), terminated: false };
+                    let v = StepView {
+                        module: system.name.clone(),
+                        stack,
+                        inputs: vec![],
+                        values: state_values(system, layout, &names, &values),
+                        terminated: false,
+                    };
                     prev = Some((step.component, values));
                     v
                 }
@@ -93,7 +100,13 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
         ModelRef::Rks(m) => trace.loop_push.iter().map(|f| frame_text(m, f)).collect(),
         ModelRef::Flat(_) => vec![],
     };
-    TraceView { kind: trace.kind, steps, loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()), loop_push, recursive: matches!(model, ModelRef::Rks(_)) }
+    TraceView {
+        kind: trace.kind,
+        steps,
+        loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()),
+        loop_push,
+        recursive: matches!(model, ModelRef::Rks(_)),
+    }
 }
 
 /// A pending call as `module(call location)`.
@@ -107,10 +120,8 @@ fn frame_text(m: &RksModel, f: &CallFrame) -> String {
 /// State variables, then the DEFINEs that read no input variable (the others are shown with the
 /// inputs, as NuSMV does), in NuSMV 2.5.4's order ([`DefineLayout`]).
 fn state_values(system: &System, layout: &DefineLayout, names: &Names, values: &[u32]) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
-        .filter(|(_, v)| v.kind != VarKind::Input)
-        .map(|(i, v)| (v.name.clone(), names.var_value(v, values[i])))
-        .collect();
+    let mut out: Vec<(String, String)> =
+        (system.vars.iter().enumerate()).filter(|(_, v)| v.kind != VarKind::Input).map(|(i, v)| (v.name.clone(), names.var_value(v, values[i]))).collect();
     out.extend(define_values(system, &layout.with_state, names, values));
     out
 }
@@ -179,10 +190,8 @@ fn nusmv_define_order(system: &System) -> Vec<usize> {
 
 fn input_values(system: &System, layout: &DefineLayout, names: &Names, from: &[u32], to: &[u32]) -> Vec<(String, String)> {
     let Some(with_inputs) = transition_inputs(system, from, to) else { return vec![] };
-    let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
-        .filter(|(_, v)| v.kind == VarKind::Input)
-        .map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i])))
-        .collect();
+    let mut out: Vec<(String, String)> =
+        (system.vars.iter().enumerate()).filter(|(_, v)| v.kind == VarKind::Input).map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i]))).collect();
     out.extend(define_values(system, &layout.with_inputs, names, &with_inputs));
     out
 }

@@ -8,7 +8,7 @@ use crate::diagnostics::Diagnostic;
 use crate::lowering::program::Variable;
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::instances::Flattened;
-use crate::semantics::types::{unify_scalar, Ty};
+use crate::semantics::types::{Ty, unify_scalar};
 use crate::source::Span;
 use crate::syntax::ast::{AssignKind, VarKind};
 use rustc_hash::FxHashSet;
@@ -78,9 +78,10 @@ impl Assignments {
             );
             return;
         }
-        let conflict = other[v as usize].as_ref().map(|s| s.span).or_else(|| {
-            if kind == AssignKind::Invariant { self.next[v as usize].as_ref().map(|s| s.span) } else { None }
-        });
+        let conflict = other[v as usize]
+            .as_ref()
+            .map(|s| s.span)
+            .or_else(|| if kind == AssignKind::Invariant { self.next[v as usize].as_ref().map(|s| s.span) } else { None });
         if let Some(c) = conflict {
             diags.push(
                 Diagnostic::error("E0302", format!("`{name}` has both an invariant assignment and an init/next assignment"), slot.span)
@@ -104,14 +105,18 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
         return;
     }
     diags.push(
-        Diagnostic::error("E0208", format!("cannot assign {} value to `{}` of type {}", crate::semantics::types::with_article(value.ty), var.name, var_ty), value.span)
-            .with_label_message(format!("this is {}", value.ty))
-            .with_secondary(var.span, "variable declared here")
-            .with_help(match (var_ty, xs) {
-                (Ty::Bool, crate::semantics::types::Scalar::Int) => "use TRUE/FALSE for booleans (no implicit conversion since NuSMV 2.5.1)".to_string(),
-                (Ty::Int, crate::semantics::types::Scalar::Bool) => "use `toint(...)` to turn a boolean into 0/1".to_string(),
-                _ => format!("the value must be one of the values of `{}`", var.name),
-            }),
+        Diagnostic::error(
+            "E0208",
+            format!("cannot assign {} value to `{}` of type {}", crate::semantics::types::with_article(value.ty), var.name, var_ty),
+            value.span,
+        )
+        .with_label_message(format!("this is {}", value.ty))
+        .with_secondary(var.span, "variable declared here")
+        .with_help(match (var_ty, xs) {
+            (Ty::Bool, crate::semantics::types::Scalar::Int) => "use TRUE/FALSE for booleans (no implicit conversion since NuSMV 2.5.1)".to_string(),
+            (Ty::Int, crate::semantics::types::Scalar::Bool) => "use `toint(...)` to turn a boolean into 0/1".to_string(),
+            _ => format!("the value must be one of the values of `{}`", var.name),
+        }),
     );
 }
 
@@ -140,7 +145,11 @@ impl<'d> Reads<'d> {
     fn walk(&mut self, t: &TExpr, under_next: bool, cur: &mut FxHashSet<u32>, nxt: &mut FxHashSet<u32>, depth: usize) {
         match &t.kind {
             TKind::Var(v) => {
-                if under_next { nxt.insert(*v) } else { cur.insert(*v) };
+                if under_next {
+                    nxt.insert(*v)
+                } else {
+                    cur.insert(*v)
+                };
             }
             TKind::Next(a) => self.walk(a, true, cur, nxt, depth),
             TKind::Define(d) => {

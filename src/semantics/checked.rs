@@ -113,7 +113,11 @@ pub enum TKind {
     Range(Box<TExpr>, Box<TExpr>),
     Builtin(Builtin, Vec<TExpr>),
     Ctl(CtlOp, Box<TExpr>),
-    Until { universal: bool, lhs: Box<TExpr>, rhs: Box<TExpr> },
+    Until {
+        universal: bool,
+        lhs: Box<TExpr>,
+        rhs: Box<TExpr>,
+    },
     /// Already reported; lowering never sees it (errors stop the pipeline before lowering).
     Error,
 }

@@ -139,13 +139,7 @@ pub struct Flattener<'a, 't> {
 }
 
 /// Flattens the instance tree rooted at `root`.
-pub fn flatten<'a>(
-    table: &ModuleTable<'a>,
-    root: ModId,
-    is_procedure: bool,
-    syms: &mut Interner,
-    diags: &mut Vec<Diagnostic>,
-) -> Flattened<'a> {
+pub fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let out = Flattened {
         instances: vec![],
         vars: vec![],
@@ -282,10 +276,8 @@ impl<'a, 't> Flattener<'a, 't> {
                 return Member::Broken;
             }
             if matches!(**elem, TypeSpec::Instance { .. }) {
-                self.diags.push(
-                    Diagnostic::error("E0211", "arrays of module instances are not supported", *arr_span)
-                        .with_help("declare the instances one by one"),
-                );
+                self.diags
+                    .push(Diagnostic::error("E0211", "arrays of module instances are not supported", *arr_span).with_help("declare the instances one by one"));
                 return Member::Broken;
             }
             let elems = (lo..=hi).map(|i| self.data_member(id, kind, format!("{qualified}[{i}]"), elem, span)).collect();

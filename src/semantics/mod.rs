@@ -146,9 +146,10 @@ fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], diags: &mut Vec<Di
         for (ty, _) in modules::instance_decls(table.modules[m]) {
             if let TypeSpec::Instance { module, .. } = ty
                 && let Some(t) = table.get(&module.name)
-                    && seen.insert(t) {
-                        stack.push(t);
-                    }
+                && seen.insert(t)
+            {
+                stack.push(t);
+            }
         }
     }
     for (m, module) in table.modules.iter().enumerate() {

@@ -132,9 +132,7 @@ fn mentions_exit_with<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) -> bool {
 pub fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Name(_) | ExprKind::Error => {}
-        ExprKind::Dot(a, _) | ExprKind::Unary(_, a) | ExprKind::Next(a) | ExprKind::Init(a) | ExprKind::Ctl(_, a) => {
-            stack.push(a)
-        }
+        ExprKind::Dot(a, _) | ExprKind::Unary(_, a) | ExprKind::Next(a) | ExprKind::Init(a) | ExprKind::Ctl(_, a) => stack.push(a),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
             stack.push(a);
             stack.push(b)
@@ -175,8 +173,8 @@ fn check_instantiations(table: &ModuleTable, diags: &mut Vec<Diagnostic>) {
             }
             let TypeSpec::Instance { module, args, span, .. } = ty else { continue };
             let Some(target) = table.get(&module.name) else {
-                let mut d = Diagnostic::error("E0102", format!("module `{}` is not defined", module.name), module.span)
-                    .with_label_message("no MODULE with this name");
+                let mut d =
+                    Diagnostic::error("E0102", format!("module `{}` is not defined", module.name), module.span).with_label_message("no MODULE with this name");
                 if let Some(s) = closest(&module.name, table.names()) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
@@ -185,14 +183,10 @@ fn check_instantiations(table: &ModuleTable, diags: &mut Vec<Diagnostic>) {
             };
             if table.is_procedure[target] {
                 diags.push(
-                    Diagnostic::error(
-                        "E0402",
-                        format!("procedure module `{}` cannot be instantiated as a variable", module.name),
-                        *span,
-                    )
-                    .with_label_message("instance of a procedure module")
-                    .with_secondary(table.modules[target].name.span, "a procedure module (it has CALL/EXIT or is called)")
-                    .with_help(format!("call it instead: `CALL {} := condition;`", module.name)),
+                    Diagnostic::error("E0402", format!("procedure module `{}` cannot be instantiated as a variable", module.name), *span)
+                        .with_label_message("instance of a procedure module")
+                        .with_secondary(table.modules[target].name.span, "a procedure module (it has CALL/EXIT or is called)")
+                        .with_help(format!("call it instead: `CALL {} := condition;`", module.name)),
                 );
                 continue;
             }
@@ -274,10 +268,7 @@ fn choose_flat(table: &mut ModuleTable, diags: &mut Vec<Diagnostic>) {
             table.flat = Some(main);
             let m = table.modules[main];
             if let Some(p) = m.params.first() {
-                diags.push(
-                    Diagnostic::error("E0112", "module `main` cannot have parameters", p.span)
-                        .with_help("remove the parameter list of `main`"),
-                );
+                diags.push(Diagnostic::error("E0112", "module `main` cannot have parameters", p.span).with_help("remove the parameter list of `main`"));
             }
         }
         return;

@@ -15,10 +15,10 @@ use crate::semantics::context::Ctx;
 use crate::semantics::instances::{DefBody, Flattened, InstId, Member};
 use crate::semantics::modules::ModuleTable;
 use crate::semantics::suggest::closest;
-use crate::semantics::types::{unify, Scalar, Ty};
+use crate::semantics::types::{Scalar, Ty, unify};
 use crate::source::Span;
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::syntax::ast::VarKind;
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 
 /// Deeper expressions are rejected instead of risking the stack.
 pub const MAX_DEPTH: usize = 1000;
@@ -162,9 +162,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     TExpr::error(span)
                 }
                 Target::Array(_) => {
-                    self.diags.push(
-                        Diagnostic::error("E0113", "an array is not a value", span).with_help("index it: `a[i]`"),
-                    );
+                    self.diags.push(Diagnostic::error("E0113", "an array is not a value", span).with_help("index it: `a[i]`"));
                     TExpr::error(span)
                 }
             },
@@ -326,10 +324,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 (BinOp::In, Ty::Bool)
             }
             BinaryOp::Concat => {
-                self.diags.push(
-                    Diagnostic::error("E0214", "word concatenation `::` is not supported", span)
-                        .with_help("xmv-rs has no word types"),
-                );
+                self.diags.push(Diagnostic::error("E0214", "word concatenation `::` is not supported", span).with_help("xmv-rs has no word types"));
                 return TExpr::error(span);
             }
         };
@@ -360,8 +355,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     }
                 }
                 None => {
-                    let mut d = Diagnostic::error("E0203", format!("{what} have incompatible types"), v.span)
-                        .with_label_message(format!("this is {}", v.ty));
+                    let mut d = Diagnostic::error("E0203", format!("{what} have incompatible types"), v.span).with_label_message(format!("this is {}", v.ty));
                     if let Some(f) = first {
                         d = d.with_secondary(f.span, format!("this is {}", f.ty));
                     }
@@ -378,8 +372,8 @@ impl<'a, 'f> Resolver<'a, 'f> {
         if t.ty.is_bool() {
             return;
         }
-        let mut d = Diagnostic::error("E0201", format!("expected a boolean operand of `{op}`, found {}", t.ty), t.span)
-            .with_label_message(format!("this is {}", t.ty));
+        let mut d =
+            Diagnostic::error("E0201", format!("expected a boolean operand of `{op}`, found {}", t.ty), t.span).with_label_message(format!("this is {}", t.ty));
         if t.ty == Ty::Int {
             d = d.with_help("there is no implicit integer-to-boolean conversion (NuSMV ≥ 2.5.1): compare it, e.g. `x != 0`, or use `bool(x)`");
         }
@@ -496,12 +490,15 @@ impl<'a, 'f> Resolver<'a, 'f> {
             return TExpr::new(TKind::Const(Value::ExitName(id)), Ty::ExitName, span);
         }
         let names: Vec<&str> = exits.iter().map(|(n, _)| n.as_str()).collect();
-        let mut d = Diagnostic::error("E0404", format!("`{name}` is not an exit of any module called here"), span)
-            .with_label_message("unknown exit name");
+        let mut d = Diagnostic::error("E0404", format!("`{name}` is not an exit of any module called here"), span).with_label_message("unknown exit name");
         if let Some(s) = closest(name, names.iter().copied()) {
             d = d.with_help(format!("did you mean `{s}`?"));
         }
-        d = d.with_note(if names.is_empty() { "the called modules have no exits".to_string() } else { format!("exits of the called modules: {}", names.join(", ")) });
+        d = d.with_note(if names.is_empty() {
+            "the called modules have no exits".to_string()
+        } else {
+            format!("exits of the called modules: {}", names.join(", "))
+        });
         self.diags.push(d);
         TExpr::error(span)
     }
@@ -515,8 +512,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     None => {
                         let i = &self.flat.instances[j as usize];
                         let module = &self.table.modules[i.module].name.name;
-                        let mut d = Diagnostic::error("E0105", format!("instance `{}` of module `{module}` has no member `{}`", i.path, field.name), field.span)
-                            .with_label_message("unknown member");
+                        let mut d =
+                            Diagnostic::error("E0105", format!("instance `{}` of module `{module}` has no member `{}`", i.path, field.name), field.span)
+                                .with_label_message("unknown member");
                         if let Some(s) = closest(&field.name, i.members.keys().map(|k| k.as_ref())) {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         }
@@ -537,9 +535,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 Target::Array(a) => self.index_target(a, index, e.span, inst, ctx),
                 Target::Broken => Target::Broken,
                 _ => {
-                    self.diags.push(
-                        Diagnostic::error("E0106", "only arrays can be indexed", base.span).with_label_message("not an array"),
-                    );
+                    self.diags.push(Diagnostic::error("E0106", "only arrays can be indexed", base.span).with_label_message("not an array"));
                     Target::Broken
                 }
             },
@@ -665,19 +661,21 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     return Target::Broken;
                 }
                 if let Some(v) = flags.input
-                    && (!ctx.input || ctx.in_next) {
-                        let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
-                        let input = &self.flat.vars[v as usize].name;
-                        let help = if Some(v) == self.flat.selector {
-                            "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
-                        } else {
-                            "input variables may be read in TRANS and on the right of `next(x) :=`"
-                        };
-                        self.diags.push(
-                            Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{input}`, which is not allowed {where_}"), span).with_help(help),
-                        );
-                        return Target::Broken;
-                    }
+                    && (!ctx.input || ctx.in_next)
+                {
+                    let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
+                    let input = &self.flat.vars[v as usize].name;
+                    let help = if Some(v) == self.flat.selector {
+                        "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
+                    } else {
+                        "input variables may be read in TRANS and on the right of `next(x) :=`"
+                    };
+                    self.diags.push(
+                        Diagnostic::error("E0206", format!("DEFINE `{name}` reads input variable `{input}`, which is not allowed {where_}"), span)
+                            .with_help(help),
+                    );
+                    return Target::Broken;
+                }
                 if flags.exited && !ctx.exited {
                     self.diags.push(Diagnostic::error("E0403", format!("DEFINE `{name}` uses `EXITED`, which is not allowed {}", ctx.where_), span));
                     return Target::Broken;

@@ -38,13 +38,12 @@ pub struct Globals<'a> {
 pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals<'_>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
-    if is_procedure
-        && let Some(p) = module.params.first() {
-            diags.push(
-                Diagnostic::error("E0411", format!("procedure module `{}` cannot have parameters", module.name.name), p.span)
-                    .with_help("CALL passes no arguments; share data through labels or make it a plain module"),
-            );
-        }
+    if is_procedure && let Some(p) = module.params.first() {
+        diags.push(
+            Diagnostic::error("E0411", format!("procedure module `{}` cannot have parameters", module.name.name), p.span)
+                .with_help("CALL passes no arguments; share data through labels or make it a plain module"),
+        );
+    }
     instances::flatten(table, root, is_procedure, &mut g.symbols, diags)
 }
 
@@ -227,10 +226,9 @@ fn sections(
                         None => g.exit_names.names.get(sys.exits[i].name as usize).map_or("", String::as_str),
                     };
                     if e.name.name == "EXIT" || (0..sys.exits.len()).any(|i| declared(i) == e.name.name) {
-                        r.diags.push(
-                            Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span)
-                                .with_help(if e.name.name == "EXIT" { "`EXIT` is the implicit all-EXIT exit; choose another name" } else { "give each exit its own name" }),
-                        );
+                        r.diags.push(Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span).with_help(
+                            if e.name.name == "EXIT" { "`EXIT` is the implicit all-EXIT exit; choose another name" } else { "give each exit its own name" },
+                        ));
                         continue;
                     }
                     // Exit names of procedure modules were interned up front; a new one gets its id
@@ -303,9 +301,8 @@ fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, 
     let bodies: Vec<TExpr> = defines.into_iter().map(|(t, _)| t).collect();
     check_cycles(flat, &bodies, &assigns, diags);
     let label_wanted: Vec<bool> = (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).collect();
-    sys.defines = (bodies.into_iter().zip(&flat.defines))
-        .map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None })
-        .collect();
+    sys.defines =
+        (bodies.into_iter().zip(&flat.defines)).map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None }).collect();
     sys.vars = flat.vars.clone();
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
     sys.spans.init_assign = spans(&assigns.init);
@@ -321,12 +318,8 @@ fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, 
     }
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
-    sys.next_assign = assigns
-        .next
-        .into_iter()
-        .enumerate()
-        .map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v]))))
-        .collect();
+    sys.next_assign =
+        assigns.next.into_iter().enumerate().map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v])))).collect();
     label_wanted
 }
 

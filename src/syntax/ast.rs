@@ -48,22 +48,58 @@ pub struct Module {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Section {
-    Var { kind: VarKind, decls: Vec<VarDecl>, span: Span },
-    Define { defs: Vec<Define>, span: Span },
-    Constants { names: Vec<Ident>, span: Span },
-    Assign { assigns: Vec<Assign>, span: Span },
-    Init { expr: Expr, span: Span },
-    Trans { expr: Expr, span: Span },
-    Invar { expr: Expr, span: Span },
+    Var {
+        kind: VarKind,
+        decls: Vec<VarDecl>,
+        span: Span,
+    },
+    Define {
+        defs: Vec<Define>,
+        span: Span,
+    },
+    Constants {
+        names: Vec<Ident>,
+        span: Span,
+    },
+    Assign {
+        assigns: Vec<Assign>,
+        span: Span,
+    },
+    Init {
+        expr: Expr,
+        span: Span,
+    },
+    Trans {
+        expr: Expr,
+        span: Span,
+    },
+    Invar {
+        expr: Expr,
+        span: Span,
+    },
     /// `FAIRNESS e` and `JUSTICE e` (equivalent).
-    Fairness { expr: Expr, justice: bool, span: Span },
+    Fairness {
+        expr: Expr,
+        justice: bool,
+        span: Span,
+    },
     /// `COMPASSION (p, q)`: parsed, reported as unsupported.
-    Compassion { p: Expr, q: Expr, span: Span },
+    Compassion {
+        p: Expr,
+        q: Expr,
+        span: Span,
+    },
     Spec(Spec),
     /// xmv-rs: `CALL target := condition; …`
-    Call { calls: Vec<CallDecl>, span: Span },
+    Call {
+        calls: Vec<CallDecl>,
+        span: Span,
+    },
     /// xmv-rs: `EXIT name := condition; …` (named exits of a procedure module).
-    Exit { exits: Vec<ExitDecl>, span: Span },
+    Exit {
+        exits: Vec<ExitDecl>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,15 +123,35 @@ pub struct VarDecl {
 pub enum TypeSpec {
     Boolean(Span),
     /// `lo..hi`, bounds are constant expressions.
-    Range { lo: Expr, hi: Expr, span: Span },
+    Range {
+        lo: Expr,
+        hi: Expr,
+        span: Span,
+    },
     /// `{a, b, 3}`: symbolic and/or integer values.
-    Enum { values: Vec<EnumValue>, span: Span },
+    Enum {
+        values: Vec<EnumValue>,
+        span: Span,
+    },
     /// `array lo..hi of T`
-    Array { lo: Expr, hi: Expr, elem: Box<TypeSpec>, span: Span },
+    Array {
+        lo: Expr,
+        hi: Expr,
+        elem: Box<TypeSpec>,
+        span: Span,
+    },
     /// `name(args)` or `process name(args)`: a module instance.
-    Instance { module: Ident, args: Vec<Expr>, process: bool, span: Span },
+    Instance {
+        module: Ident,
+        args: Vec<Expr>,
+        process: bool,
+        span: Span,
+    },
     /// `word[N]`, `real`, `integer` …: parsed so we can say they are unsupported.
-    Unsupported { what: String, span: Span },
+    Unsupported {
+        what: String,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -200,7 +256,11 @@ pub enum ExprKind {
     /// Unary CTL operators (`EX`, `AX`, `EF`, `AF`, `EG`, `AG`).
     Ctl(CtlOp, Box<Expr>),
     /// `E [ a U b ]` (`universal = false`) and `A [ a U b ]`.
-    Until { universal: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    Until {
+        universal: bool,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// LTL operators: parsed only so LTLSPEC can be reported as unsupported.
     Ltl(String, Vec<Expr>),
     /// A parse error already reported; later stages skip it silently.

@@ -52,8 +52,25 @@ pub struct Chunk {
 }
 
 const SECTION_KEYWORDS: &[&str] = &[
-    "VAR", "IVAR", "FROZENVAR", "DEFINE", "CONSTANTS", "ASSIGN", "INIT", "TRANS", "INVAR", "FAIRNESS",
-    "JUSTICE", "COMPASSION", "SPEC", "CTLSPEC", "INVARSPEC", "LTLSPEC", "PSLSPEC", "COMPUTE", "CALL",
+    "VAR",
+    "IVAR",
+    "FROZENVAR",
+    "DEFINE",
+    "CONSTANTS",
+    "ASSIGN",
+    "INIT",
+    "TRANS",
+    "INVAR",
+    "FAIRNESS",
+    "JUSTICE",
+    "COMPASSION",
+    "SPEC",
+    "CTLSPEC",
+    "INVARSPEC",
+    "LTLSPEC",
+    "PSLSPEC",
+    "COMPUTE",
+    "CALL",
 ];
 const UNSUPPORTED_SECTIONS: &[&str] = &["ISA", "MDEFINE", "PREDICATES", "PRED", "MIRROR", "CONSTRAINT"];
 
@@ -149,23 +166,19 @@ pub fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
             if let Some(open) = stack.last().filter(|o| &text[o.span.range()] != "case") {
                 let open_s = &text[open.span.range()];
                 let expected = closer_of(open_s);
-                return Err(
-                    Diagnostic::error("E0003", format!("unclosed delimiter `{open_s}`"), open.span)
-                        .with_label_message("opened here and never closed")
-                        .with_secondary(t.span, format!("expected `{expected}` before this `;`"))
-                        .with_help(format!("add the missing `{expected}`")),
-                );
+                return Err(Diagnostic::error("E0003", format!("unclosed delimiter `{open_s}`"), open.span)
+                    .with_label_message("opened here and never closed")
+                    .with_secondary(t.span, format!("expected `{expected}` before this `;`"))
+                    .with_help(format!("add the missing `{expected}`")));
             }
         }
         if is_open {
             stack.push(t);
             deepest = deepest.max(stack.len());
             if stack.len() > MAX_NESTING {
-                return Err(
-                    Diagnostic::error("E0011", "expression nested too deeply", t.span)
-                        .with_label_message(format!("more than {MAX_NESTING} levels of brackets or `case`"))
-                        .with_help("split the expression into several DEFINEs"),
-                );
+                return Err(Diagnostic::error("E0011", "expression nested too deeply", t.span)
+                    .with_label_message(format!("more than {MAX_NESTING} levels of brackets or `case`"))
+                    .with_help("split the expression into several DEFINEs"));
             }
         } else if is_close {
             let Some(open) = stack.pop() else {

@@ -35,8 +35,7 @@ fn describe_rule(rule: Rule) -> Option<&'static str> {
         assign | init_target | next_target | plain_target | var_ref => "an assignment `next(x) := expression;`",
         call_decl => "a call `module := condition;`",
         exit_decl => "an exit `name := condition;`",
-        boolean_type | array_type | enum_type | process_type | instance_type | range_type | word_type
-        | unsupported_type => "a type",
+        boolean_type | array_type | enum_type | process_type | instance_type | range_type | word_type | unsupported_type => "a type",
         enum_int => "an enumeration value",
         ident => "an identifier",
         EOI => "a section keyword",

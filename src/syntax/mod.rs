@@ -108,8 +108,16 @@ fn last_token_end(toks: &[Tok]) -> usize {
 fn section_span(s: &ast::Section) -> Span {
     use ast::Section::*;
     match s {
-        Var { span, .. } | Define { span, .. } | Constants { span, .. } | Assign { span, .. } | Init { span, .. }
-        | Trans { span, .. } | Invar { span, .. } | Fairness { span, .. } | Compassion { span, .. } | Call { span, .. }
+        Var { span, .. }
+        | Define { span, .. }
+        | Constants { span, .. }
+        | Assign { span, .. }
+        | Init { span, .. }
+        | Trans { span, .. }
+        | Invar { span, .. }
+        | Fairness { span, .. }
+        | Compassion { span, .. }
+        | Call { span, .. }
         | Exit { span, .. } => *span,
         Spec(spec) => spec.span,
     }

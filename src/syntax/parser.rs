@@ -39,23 +39,9 @@ pub fn pratt() -> &'static PrattParser<Rule> {
             .op(Op::infix(op_ite, Assoc::Right))
             .op(Op::infix(op_or, Assoc::Left) | Op::infix(op_xor, Assoc::Left) | Op::infix(op_xnor, Assoc::Left))
             .op(Op::infix(op_and, Assoc::Left))
-            .op(Op::infix(op_U, Assoc::Left)
-                | Op::infix(op_S, Assoc::Left)
-                | Op::infix(op_V, Assoc::Left)
-                | Op::infix(op_T, Assoc::Left))
-            .op(Op::prefix(op_X)
-                | Op::prefix(op_G)
-                | Op::prefix(op_F)
-                | Op::prefix(op_Y)
-                | Op::prefix(op_Z)
-                | Op::prefix(op_H)
-                | Op::prefix(op_O))
-            .op(Op::prefix(op_EX)
-                | Op::prefix(op_AX)
-                | Op::prefix(op_EF)
-                | Op::prefix(op_AF)
-                | Op::prefix(op_EG)
-                | Op::prefix(op_AG))
+            .op(Op::infix(op_U, Assoc::Left) | Op::infix(op_S, Assoc::Left) | Op::infix(op_V, Assoc::Left) | Op::infix(op_T, Assoc::Left))
+            .op(Op::prefix(op_X) | Op::prefix(op_G) | Op::prefix(op_F) | Op::prefix(op_Y) | Op::prefix(op_Z) | Op::prefix(op_H) | Op::prefix(op_O))
+            .op(Op::prefix(op_EX) | Op::prefix(op_AX) | Op::prefix(op_EF) | Op::prefix(op_AF) | Op::prefix(op_EG) | Op::prefix(op_AG))
             .op(Op::infix(op_eq, Assoc::Left)
                 | Op::infix(op_ne, Assoc::Left)
                 | Op::infix(op_lt, Assoc::Left)
@@ -137,9 +123,7 @@ impl Builder {
         for p in chunk.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(&p)),
-                Rule::module_params => {
-                    params = p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(|q| self.ident(&q)).collect()
-                }
+                Rule::module_params => params = p.into_inner().filter(|q| q.as_rule() == Rule::ident).map(|q| self.ident(&q)).collect(),
                 _ => {}
             }
         }
@@ -258,9 +242,7 @@ impl Builder {
                 let module = module.expect("grammar: instance names a module");
                 TypeSpec::Instance { module, args, process, span }
             }
-            Rule::word_type | Rule::unsupported_type => {
-                TypeSpec::Unsupported { what: p.as_str().split_whitespace().collect::<Vec<_>>().join(" "), span }
-            }
+            Rule::word_type | Rule::unsupported_type => TypeSpec::Unsupported { what: p.as_str().split_whitespace().collect::<Vec<_>>().join(" "), span },
             other => unreachable!("grammar: {other:?} is not a type"),
         }
     }
@@ -420,8 +402,7 @@ impl Builder {
                 let mut it = p.into_inner();
                 let name = self.ident(&it.next().expect("grammar: function name"));
                 let anchor = name.span;
-                let (args, depths): (Vec<Expr>, Vec<u32>) =
-                    it.filter(|q| q.as_rule() == Rule::expr).map(|q| self.build(q)).unzip();
+                let (args, depths): (Vec<Expr>, Vec<u32>) = it.filter(|q| q.as_rule() == Rule::expr).map(|q| self.build(q)).unzip();
                 self.node(ExprKind::Call(name, args), span, anchor, &depths)
             }
             Rule::until_e | Rule::until_a => {
@@ -555,10 +536,7 @@ fn binary_op(rule: Rule) -> Option<BinaryOp> {
 /// right-associative `->` and `? :`. Runs of them are counted before folding.
 fn folds_recursively(rule: Rule) -> bool {
     use Rule::*;
-    matches!(
-        rule,
-        op_not | op_neg | op_EX | op_AX | op_EF | op_AF | op_EG | op_AG | op_X | op_G | op_F | op_Y | op_Z | op_H | op_O | op_implies | op_ite
-    )
+    matches!(rule, op_not | op_neg | op_EX | op_AX | op_EF | op_AF | op_EG | op_AG | op_X | op_G | op_F | op_Y | op_Z | op_H | op_O | op_implies | op_ite)
 }
 
 /// The first `len` bytes of a span (an opening keyword or bracket).

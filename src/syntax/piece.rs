@@ -151,4 +151,3 @@ fn termination(module_before: bool, rule_name: ast::Ident, span: Span, diags: &m
     };
     Piece::Termination(TerminationDirective { rule, span })
 }
-

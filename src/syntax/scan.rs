@@ -192,15 +192,100 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// The reserved words of the language (NuSMV 2.6 plus `CALL`, `EXIT`, `TERMINATION`); must agree
 /// with the `keyword` rule of the grammar.
 pub const KEYWORDS: &[&str] = &[
-    "MODULE", "DEFINE", "MDEFINE", "CONSTANTS", "VAR", "IVAR", "FROZENVAR", "INVARSPEC", "INVAR", "INIT",
-    "TRANS", "CTLSPEC", "SPEC", "LTLSPEC", "PSLSPEC", "COMPUTE", "NAME", "FAIRNESS", "JUSTICE",
-    "COMPASSION", "ISA", "ASSIGN", "CONSTRAINT", "SIMPWFF", "CTLWFF", "LTLWFF", "PSLWFF", "COMPWFF",
-    "IN", "MIN", "MAX", "MIRROR", "PREDICATES", "PRED", "process", "array", "of", "boolean", "integer",
-    "real", "word1", "word", "bool", "signed", "unsigned", "extend", "resize", "sizeof", "uwconst",
-    "swconst", "EBF", "ABF", "EBG", "ABG", "BU", "EX", "AX", "EF", "AF", "EG", "AG", "case", "esac",
-    "mod", "next", "init", "union", "in", "xnor", "xor", "self", "TRUE", "FALSE", "count", "abs", "max",
-    "min", "toint", "CALL", "EXIT", "TERMINATION", "A", "E", "F", "G", "H", "O", "S", "T", "U", "V",
-    "X", "Y", "Z",
+    "MODULE",
+    "DEFINE",
+    "MDEFINE",
+    "CONSTANTS",
+    "VAR",
+    "IVAR",
+    "FROZENVAR",
+    "INVARSPEC",
+    "INVAR",
+    "INIT",
+    "TRANS",
+    "CTLSPEC",
+    "SPEC",
+    "LTLSPEC",
+    "PSLSPEC",
+    "COMPUTE",
+    "NAME",
+    "FAIRNESS",
+    "JUSTICE",
+    "COMPASSION",
+    "ISA",
+    "ASSIGN",
+    "CONSTRAINT",
+    "SIMPWFF",
+    "CTLWFF",
+    "LTLWFF",
+    "PSLWFF",
+    "COMPWFF",
+    "IN",
+    "MIN",
+    "MAX",
+    "MIRROR",
+    "PREDICATES",
+    "PRED",
+    "process",
+    "array",
+    "of",
+    "boolean",
+    "integer",
+    "real",
+    "word1",
+    "word",
+    "bool",
+    "signed",
+    "unsigned",
+    "extend",
+    "resize",
+    "sizeof",
+    "uwconst",
+    "swconst",
+    "EBF",
+    "ABF",
+    "EBG",
+    "ABG",
+    "BU",
+    "EX",
+    "AX",
+    "EF",
+    "AF",
+    "EG",
+    "AG",
+    "case",
+    "esac",
+    "mod",
+    "next",
+    "init",
+    "union",
+    "in",
+    "xnor",
+    "xor",
+    "self",
+    "TRUE",
+    "FALSE",
+    "count",
+    "abs",
+    "max",
+    "min",
+    "toint",
+    "CALL",
+    "EXIT",
+    "TERMINATION",
+    "A",
+    "E",
+    "F",
+    "G",
+    "H",
+    "O",
+    "S",
+    "T",
+    "U",
+    "V",
+    "X",
+    "Y",
+    "Z",
 ];
 
 /// Length of the longest keyword (`TERMINATION`).
@@ -227,12 +312,13 @@ mod tests {
             for &b in chars {
                 for &c in chars {
                     let rest = [a, b, c];
-                    let expected = (PUNCT3.iter().chain(PUNCT2))
-                        .find(|p| rest.starts_with(p.as_bytes()))
-                        .map(|p| p.len())
-                        .or_else(|| PUNCT1.contains(&a).then_some(1));
+                    let expected =
+                        (PUNCT3.iter().chain(PUNCT2)).find(|p| rest.starts_with(p.as_bytes())).map(|p| p.len()).or_else(|| PUNCT1.contains(&a).then_some(1));
                     assert_eq!(punct_len(&rest), expected, "{:?}", std::str::from_utf8(&rest));
-                    assert_eq!(punct_len(&rest[..2]), (PUNCT2.iter().find(|p| rest[..2].starts_with(p.as_bytes())).map(|p| p.len())).or_else(|| PUNCT1.contains(&a).then_some(1)));
+                    assert_eq!(
+                        punct_len(&rest[..2]),
+                        (PUNCT2.iter().find(|p| rest[..2].starts_with(p.as_bytes())).map(|p| p.len())).or_else(|| PUNCT1.contains(&a).then_some(1))
+                    );
                 }
             }
         }

@@ -53,4 +53,3 @@ fn list(out: &mut String, head: &str, items: &[&Expr]) {
     }
     out.push(')');
 }
-

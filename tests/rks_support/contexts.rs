@@ -192,9 +192,8 @@ impl Checker<'_> {
 
     fn solve(&mut self, i: usize) -> Result<(), String> {
         let greatest = matches!(self.ops[i], Op::EG(_));
-        let mut cur: Vec<Vec<bool>> = (0..self.rks.components.len())
-            .map(|c| vec![greatest; self.contexts(c) * self.rks.components[c].num_nodes as usize])
-            .collect();
+        let mut cur: Vec<Vec<bool>> =
+            (0..self.rks.components.len()).map(|c| vec![greatest; self.contexts(c) * self.rks.components[c].num_nodes as usize]).collect();
         if !matches!(self.ops[i], Op::EU(..) | Op::EG(_)) {
             cur = self.step(i, &cur);
         } else {
@@ -242,8 +241,8 @@ pub fn check_at(rks: &RecursiveKripkeStructure, f: &F, conf: &Config) -> Option<
     let root = reduce(f, &mut ops);
     let mut var_of = vec![None; ops.len()];
     let mut vars = 0;
-    for i in 0..ops.len() {
-        let v = match ops[i] {
+    for (i, op) in ops.iter().enumerate() {
+        let v = match *op {
             Op::EX(a) => a,
             Op::EU(..) | Op::EG(_) => i,
             _ => continue,
@@ -274,9 +273,10 @@ pub fn check_at(rks: &RecursiveKripkeStructure, f: &F, conf: &Config) -> Option<
         let labels = |p: u32| rks.termination == TerminationRule::Loop && init.props[p as usize].contains(e as usize);
         for (node, var) in ch.var_of.iter().enumerate() {
             if let Some(j) = var
-                && ch.bottom(node, &labels) {
-                    ctx |= 1 << (k * vars + j);
-                }
+                && ch.bottom(node, &labels)
+            {
+                ctx |= 1 << (k * vars + j);
+            }
         }
     }
     for &(c, call) in stack {

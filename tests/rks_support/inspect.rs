@@ -20,8 +20,7 @@ pub fn canonical(rks: &RecursiveKripkeStructure) -> String {
         for n in 0..c.num_nodes {
             let kind = if c.is_call(n) {
                 let t = c.call_target[n as usize] as usize;
-                let rets: Vec<String> =
-                    (0..rks.components[t].exits.len()).map(|k| format!("[{}]", names(c.returns(n, k)))).collect();
+                let rets: Vec<String> = (0..rks.components[t].exits.len()).map(|k| format!("[{}]", names(c.returns(n, k)))).collect();
                 format!("call {} returns {}", rks.components[t].name, rets.concat())
             } else {
                 let mut labels: Vec<&str> =

@@ -61,19 +61,13 @@ impl Comp {
         matches!(self.nodes[n].kind, Kind::Call(_))
     }
     fn node_index(&self, name: &str) -> usize {
-        self.nodes
-            .iter()
-            .position(|n| n.name == name)
-            .unwrap_or_else(|| panic!("component {}: no node named {name}", self.name))
+        self.nodes.iter().position(|n| n.name == name).unwrap_or_else(|| panic!("component {}: no node named {name}", self.name))
     }
 }
 
 impl Model {
     pub fn comp_index(&self, name: &str) -> usize {
-        self.comps
-            .iter()
-            .position(|c| c.name == name)
-            .unwrap_or_else(|| panic!("no component named {name}"))
+        self.comps.iter().position(|c| c.name == name).unwrap_or_else(|| panic!("no component named {name}"))
     }
 
     /// Parses the text format above. Panics with a message on malformed text (test input only).
@@ -104,21 +98,13 @@ impl Model {
                         [name, "exits", ex @ ..] => (name, ex),
                         _ => panic!("bad line: {raw}"),
                     };
-                    model.comps.push(Comp {
-                        name: name.to_string(),
-                        nodes: Vec::new(),
-                        exits: Vec::new(),
-                        edges: Vec::new(),
-                        returns: Vec::new(),
-                    });
+                    model.comps.push(Comp { name: name.to_string(), nodes: Vec::new(), exits: Vec::new(), edges: Vec::new(), returns: Vec::new() });
                     exits.push(ex.iter().map(|s| s.to_string()).collect());
                 }
                 "loc" => {
                     let (name, labels) = rest.split_first().expect("loc needs a name");
-                    let mut labels: Vec<usize> = labels
-                        .iter()
-                        .map(|l| model.props.iter().position(|p| p == l).unwrap_or_else(|| panic!("unknown prop {l}")))
-                        .collect();
+                    let mut labels: Vec<usize> =
+                        labels.iter().map(|l| model.props.iter().position(|p| p == l).unwrap_or_else(|| panic!("unknown prop {l}"))).collect();
                     labels.sort();
                     labels.dedup();
                     model.comps[cur].nodes.push(Node { name: name.to_string(), kind: Kind::Loc(labels) });
@@ -336,9 +322,10 @@ impl Model {
             colour[c] = 1;
             for n in &m.comps[c].nodes {
                 if let Kind::Call(t) = n.kind
-                    && (colour[t] == 1 || (colour[t] == 0 && visit(m, t, colour))) {
-                        return true;
-                    }
+                    && (colour[t] == 1 || (colour[t] == 0 && visit(m, t, colour)))
+                {
+                    return true;
+                }
             }
             colour[c] = 2;
             false
@@ -378,11 +365,8 @@ impl Model {
                     return_offsets.push(rows);
                     rows += self.comps[call_target[cl as usize] as usize].exits.len() as u32;
                 }
-                let mut ret_edges: Vec<(u32, u32)> = c
-                    .returns
-                    .iter()
-                    .map(|&(cl, k, t)| (return_offsets[call_index[cl] as usize] + k as u32, t as u32))
-                    .collect();
+                let mut ret_edges: Vec<(u32, u32)> =
+                    c.returns.iter().map(|&(cl, k, t)| (return_offsets[call_index[cl] as usize] + k as u32, t as u32)).collect();
                 ret_edges.sort();
                 ret_edges.dedup();
                 let returns = Csr::from_edges(rows as usize, &ret_edges);

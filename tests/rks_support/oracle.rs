@@ -111,9 +111,7 @@ impl<'a> Unfolding<'a> {
         let n = self.configs.len();
         // Temporal operators at cut-off states are unknown: pinned to `cut`. Labels and
         // constants are known there (a cut-off state is a real configuration).
-        let pointwise = |g: &dyn Fn(usize) -> bool| -> Vec<bool> {
-            (0..n).map(|s| if self.cutoff[s] { cut } else { g(s) }).collect()
-        };
+        let pointwise = |g: &dyn Fn(usize) -> bool| -> Vec<bool> { (0..n).map(|s| if self.cutoff[s] { cut } else { g(s) }).collect() };
         let exact = |g: &dyn Fn(usize) -> bool| -> Vec<bool> { (0..n).map(g).collect() };
         let not = |a: &F| Not(Box::new(a.clone()));
         let or = |a: F, b: F| Or(Box::new(a), Box::new(b));
@@ -132,9 +130,7 @@ impl<'a> Unfolding<'a> {
                 (0..n).map(|s| x[s] || y[s]).collect()
             }
             Implies(a, b) => self.sat(&or(not(a), (**b).clone()), cut),
-            Iff(a, b) | Xnor(a, b) => {
-                self.sat(&or(and((**a).clone(), (**b).clone()), and(not(a), not(b))), cut)
-            }
+            Iff(a, b) | Xnor(a, b) => self.sat(&or(and((**a).clone(), (**b).clone()), and(not(a), not(b))), cut),
             Xor(a, b) => self.sat(&or(and((**a).clone(), not(b)), and(not(a), (**b).clone())), cut),
             EX(a) => {
                 let x = self.sat(a, cut);

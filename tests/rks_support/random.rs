@@ -138,7 +138,11 @@ pub fn formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
         3 => Implies(sub(rng), sub(rng)),
         4 => Iff(sub(rng), sub(rng)),
         5 => {
-            if rng.chance(50) { Xor(sub(rng), sub(rng)) } else { Xnor(sub(rng), sub(rng)) }
+            if rng.chance(50) {
+                Xor(sub(rng), sub(rng))
+            } else {
+                Xnor(sub(rng), sub(rng))
+            }
         }
         6 => EX(sub(rng)),
         7 => AX(sub(rng)),

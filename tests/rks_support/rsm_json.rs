@@ -106,10 +106,7 @@ pub fn parse(text: &str) -> Result<Rsm, String> {
         }
     }
     let copy_of = |comp: &str, entry: &str| -> Result<usize, String> {
-        copies
-            .iter()
-            .position(|(i, e, _)| raws[*i].name == comp && e == entry)
-            .ok_or_else(|| format!("{entry} is not an entry of component {comp}"))
+        copies.iter().position(|(i, e, _)| raws[*i].name == comp && e == entry).ok_or_else(|| format!("{entry} is not an entry of component {comp}"))
     };
     let mut comps = Vec::new();
     let mut virtual_locations = 0;

@@ -35,9 +35,10 @@ fn candidates(case: &Case) -> Vec<Case> {
     let m = &case.model;
     for c in 0..m.comps.len() {
         if c != case.initial
-            && let Some(r) = remove_component(m, c) {
-                out.push(with_model(r, case.initial - (c < case.initial) as usize));
-            }
+            && let Some(r) = remove_component(m, c)
+        {
+            out.push(with_model(r, case.initial - (c < case.initial) as usize));
+        }
     }
     for f in formula_variants(&case.formula) {
         out.push(Case { model: m.clone(), initial: case.initial, formula: f });

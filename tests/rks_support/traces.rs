@@ -4,8 +4,8 @@
 //! and the run shows what the top-level operator claims — checked at each configuration with the
 //! bounded oracle, or the context oracle where the bound cannot decide.
 
-use super::ctl_text::F;
 use super::contexts;
+use super::ctl_text::F;
 use super::oracle::{self, Config, Verdict};
 use xmv_rs::check::rks::{RksStep, RksTrace};
 use xmv_rs::ctl::Ctl;
@@ -44,14 +44,7 @@ fn push_frames(conf: &Config, d: usize, frames: &[(u32, u32)]) -> Config {
 
 /// Whether the trace of `formula` (verdict `holds`) from `initial` is a run of K(R) that shows
 /// the verdict. `Err` describes the first defect.
-pub fn validate(
-    rks: &RecursiveKripkeStructure,
-    initial: u32,
-    formula: &F,
-    holds: bool,
-    trace: &RksTrace,
-    stats: &mut TraceStats,
-) -> Result<(), String> {
+pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds: bool, trace: &RksTrace, stats: &mut TraceStats) -> Result<(), String> {
     stats.traces += 1;
     let steps: Vec<Config> = trace.steps.iter().map(config).collect();
     let start = Config::At { stack: Vec::new(), comp: initial, node: 0 };

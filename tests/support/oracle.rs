@@ -62,12 +62,8 @@ impl Model {
         (0..self.n()).filter(|&c| reachable[c]).any(|c| {
             let from_c = self.reach(c, inside, 1);
             from_c[c]
-                && self.fairness.iter().all(|&f| {
-                    (0..self.n()).any(|x| self.props[f][x] && inside[x] && from_c[x] && self.reach(x, inside, 0)[c])
-                })
-                && self.edge_fairness.iter().all(|edges| {
-                    edges.iter().any(|&(x, y)| inside[x] && inside[y] && from_c[x] && self.reach(y, inside, 0)[c])
-                })
+                && self.fairness.iter().all(|&f| (0..self.n()).any(|x| self.props[f][x] && inside[x] && from_c[x] && self.reach(x, inside, 0)[c]))
+                && self.edge_fairness.iter().all(|edges| edges.iter().any(|&(x, y)| inside[x] && inside[y] && from_c[x] && self.reach(y, inside, 0)[c]))
         })
     }
 
@@ -99,9 +95,7 @@ impl Model {
         let n = self.n();
         let fair = self.fair();
         let map = |v: Vec<bool>, g: &dyn Fn(bool) -> bool| v.into_iter().map(g).collect::<Vec<bool>>();
-        let zip = |a: Vec<bool>, b: Vec<bool>, g: &dyn Fn(bool, bool) -> bool| {
-            a.into_iter().zip(b).map(|(x, y)| g(x, y)).collect::<Vec<bool>>()
-        };
+        let zip = |a: Vec<bool>, b: Vec<bool>, g: &dyn Fn(bool, bool) -> bool| a.into_iter().zip(b).map(|(x, y)| g(x, y)).collect::<Vec<bool>>();
         let not = |v: &[bool]| v.iter().map(|x| !x).collect::<Vec<bool>>();
         let and_fair = |v: &[bool]| v.iter().zip(&fair).map(|(x, y)| *x && *y).collect::<Vec<bool>>();
         match f {
@@ -150,9 +144,7 @@ impl Model {
                 let (a, b) = (self.eval(a), self.eval(b));
                 let not_b = not(&b);
                 let stuck: Vec<bool> = (0..n).map(|t| !a[t] && !b[t] && fair[t]).collect();
-                (0..n)
-                    .map(|s| !self.fair_path_inside(s, &not_b) && !self.path_until(s, &not_b, &stuck))
-                    .collect()
+                (0..n).map(|s| !self.fair_path_inside(s, &not_b) && !self.path_until(s, &not_b, &stuck)).collect()
             }
         }
     }

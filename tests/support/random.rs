@@ -58,8 +58,7 @@ pub fn model(rng: &mut Rng, max_states: usize) -> Model {
     // With probability 1/4, one set of transitions (each with probability 1/2) must be taken
     // infinitely often, like `FAIRNESS running` of a process.
     let edge_fairness = if rng.chance(25) {
-        let edges: Vec<(usize, usize)> =
-            (0..n).flat_map(|s| succ_of(&succ, s)).filter(|_| rng.chance(50)).collect();
+        let edges: Vec<(usize, usize)> = (0..n).flat_map(|s| succ_of(&succ, s)).filter(|_| rng.chance(50)).collect();
         vec![edges]
     } else {
         vec![]
@@ -88,8 +87,7 @@ pub fn transition_sets(m: &Model) -> Vec<FixedBitSet> {
 
 pub fn to_kripke(m: &Model) -> KripkeStructure {
     let n = m.n();
-    let edges: Vec<(u32, u32)> =
-        m.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t as u32))).collect();
+    let edges: Vec<(u32, u32)> = m.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t as u32))).collect();
     let succ = Csr::from_edges(n, &edges);
     let pred = succ.transpose();
     let props = m

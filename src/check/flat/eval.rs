@@ -13,8 +13,8 @@
 //! computed in parallel with rayon and stored in id order (results do not depend on the number of
 //! threads).
 
-use super::condense::Condensation;
 use super::Fairness;
+use super::condense::Condensation;
 use super::fixpoint::{Constraint, always, num_states, predecessors, until};
 use super::formula::{Arena, Lit, Node, NodeId};
 use crate::explicit::kripke::{KripkeStructure, StateId};
@@ -54,18 +54,7 @@ impl<'k> Labelling<'k> {
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Condensation::new(&kripke.succ);
-        Labelling {
-            kripke,
-            arena,
-            constraints,
-            all,
-            fair,
-            sets: Vec::new(),
-            pool: Vec::new(),
-            pool_index: FxHashMap::default(),
-            condensation,
-            out_degree,
-        }
+        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
     }
 
     pub fn kripke(&self) -> &'k KripkeStructure {

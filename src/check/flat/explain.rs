@@ -13,12 +13,12 @@
 //! existential that does not hold.
 
 use super::eval::Labelling;
+use super::fixpoint::{Constraint, fair_components};
 use super::formula::{Lit, Node};
 use super::paths::{closed_walk, shortest_path};
-use super::fixpoint::{Constraint, fair_components};
 use super::scc::{Components, components};
-use std::sync::OnceLock;
 use crate::explicit::kripke::StateId;
+use std::sync::OnceLock;
 
 /// Builds explanations; caches, per `EG` node, the SCCs of its satisfaction set (shared by all
 /// traces and threads).

@@ -244,9 +244,7 @@ fn children<A>(f: &Ctl<A>) -> (Option<&Ctl<A>>, Option<&Ctl<A>>) {
     match f {
         True | False | Atom(_) => (None, None),
         Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) => (Some(a), None),
-        And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) => {
-            (Some(a), Some(b))
-        }
+        And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) => (Some(a), Some(b)),
     }
 }
 

@@ -3,11 +3,11 @@
 //! shortest path to the violating state that is first in breadth-first order. Fairness is ignored,
 //! as in NuSMV.
 
-use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 use super::eval::Labelling;
 use super::formula::{Arena, Lit};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 
 /// Breadth-first order of the reachable states with parent links.
 pub struct Reachability {
@@ -71,15 +71,10 @@ pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces:
     roots
         .iter()
         .map(|&root| {
-            let first_bad = (0..k.num_states)
-                .filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s))
-                .min_by_key(|&s| reach.rank[s as usize]);
+            let first_bad = (0..k.num_states).filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s)).min_by_key(|&s| reach.rank[s as usize]);
             match first_bad {
                 None => SpecOutcome { holds: true, trace: None },
-                Some(bad) => SpecOutcome {
-                    holds: false,
-                    trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)),
-                },
+                Some(bad) => SpecOutcome { holds: false, trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)) },
             }
         })
         .collect()

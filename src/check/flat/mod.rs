@@ -44,12 +44,12 @@ pub mod scc;
 
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 use eval::Labelling;
 use explain::Explainer;
 use fixedbitset::FixedBitSet;
 use formula::{Arena, Lit};
 use rayon::prelude::*;
-use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 
 pub use invar::check_invariants;
 
@@ -93,22 +93,12 @@ pub struct Fairness<'a> {
 }
 
 /// Checks CTL specs on `kripke` under the state fairness constraints `fairness`.
-pub fn check_ctl(
-    kripke: &KripkeStructure,
-    specs: &[Ctl<PropId>],
-    fairness: &[PropId],
-    options: &CheckOptions,
-) -> CtlReport {
+pub fn check_ctl(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &[PropId], options: &CheckOptions) -> CtlReport {
     check_ctl_fair(kripke, specs, &Fairness { states: fairness, transitions: &[] }, options)
 }
 
 /// Checks CTL specs on `kripke` under state and transition fairness constraints.
-pub fn check_ctl_fair(
-    kripke: &KripkeStructure,
-    specs: &[Ctl<PropId>],
-    fairness: &Fairness,
-    options: &CheckOptions,
-) -> CtlReport {
+pub fn check_ctl_fair(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fairness, options: &CheckOptions) -> CtlReport {
     run_in_pool(options.threads, || check_ctl_here(kripke, specs, fairness, options.traces, options.witnesses))
 }
 
@@ -149,22 +139,10 @@ fn check_ctl_here(kripke: &KripkeStructure, specs: &[Ctl<PropId>], fairness: &Fa
         .zip(specs.par_iter())
         .map(|(&root, spec)| verdict(&explainer, &lab, &fair_initial, root, traces && witnesses && has_existential_top(spec), traces))
         .collect();
-    CtlReport {
-        verdicts,
-        fair_states_empty: lab.fair().is_clear(),
-        no_fair_initial_state: fair_initial.is_empty(),
-        distinct_subformulas,
-    }
+    CtlReport { verdicts, fair_states_empty: lab.fair().is_clear(), no_fair_initial_state: fair_initial.is_empty(), distinct_subformulas }
 }
 
-fn verdict(
-    explainer: &Explainer,
-    lab: &Labelling,
-    fair_initial: &[StateId],
-    root: Lit,
-    witness: bool,
-    traces: bool,
-) -> SpecOutcome {
+fn verdict(explainer: &Explainer, lab: &Labelling, fair_initial: &[StateId], root: Lit, witness: bool, traces: bool) -> SpecOutcome {
     let violating = fair_initial.iter().copied().find(|&s| !lab.holds_at(root, s));
     let trace = match violating {
         Some(s) if traces => Some(make_trace(explainer, s, root.negate(), TraceKind::Counterexample)),

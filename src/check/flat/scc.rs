@@ -48,14 +48,8 @@ impl Search {
 
 pub fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
     let n = succ.len();
-    let mut s = Search {
-        index: vec![UNVISITED; n],
-        low: vec![0u32; n],
-        on_stack: FixedBitSet::with_capacity(n),
-        stack: Vec::new(),
-        calls: Vec::new(),
-        next_index: 0,
-    };
+    let mut s =
+        Search { index: vec![UNVISITED; n], low: vec![0u32; n], on_stack: FixedBitSet::with_capacity(n), stack: Vec::new(), calls: Vec::new(), next_index: 0 };
     let mut of_state = vec![Components::NONE; n];
     let mut nontrivial = Vec::new();
 

@@ -35,10 +35,8 @@ pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId)
             // read; collect again (tops now decided) until every reachable one is complete.
             loop {
                 let again = collect(core, f, init, start.clone());
-                let todo: Vec<PairId> = again
-                    .into_iter()
-                    .filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p as usize].comp, core.kb.ctx_of(p)) == 0)
-                    .collect();
+                let todo: Vec<PairId> =
+                    again.into_iter().filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p as usize].comp, core.kb.ctx_of(p)) == 0).collect();
                 if todo.is_empty() {
                     break;
                 }

@@ -119,7 +119,17 @@ impl<'a> Core<'a> {
                 b
             })
             .collect();
-        Core { rks, fm, kb: Kb::new(fm), stats: RksStats::default(), statics, exit_of, return_locs, links: Vec::new(), max_enumerated_maybes: MAX_ENUMERATED_MAYBES }
+        Core {
+            rks,
+            fm,
+            kb: Kb::new(fm),
+            stats: RksStats::default(),
+            statics,
+            exit_of,
+            return_locs,
+            links: Vec::new(),
+            max_enumerated_maybes: MAX_ENUMERATED_MAYBES,
+        }
     }
 
     pub fn comp(&self, s: ComponentId) -> &'a Component {
@@ -287,7 +297,13 @@ impl<'a> Core<'a> {
         {
             let coarser = self.kb.ctx_of(src).iter().zip(ctx).all(|(&a, &b)| a == b || a == Tern::M);
             if coarser {
-                let (a, b) = if src < q { let (x, y) = self.kb.pairs.split_at_mut(q as usize); (&x[src as usize], &mut y[0]) } else { let (x, y) = self.kb.pairs.split_at_mut(src as usize); (&y[0], &mut x[q as usize]) };
+                let (a, b) = if src < q {
+                    let (x, y) = self.kb.pairs.split_at_mut(q as usize);
+                    (&x[src as usize], &mut y[0])
+                } else {
+                    let (x, y) = self.kb.pairs.split_at_mut(src as usize);
+                    (&y[0], &mut x[q as usize])
+                };
                 for (to, &from) in b.vals.iter_mut().zip(&a.vals) {
                     if *to == Tern::M {
                         *to = from;

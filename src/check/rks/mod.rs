@@ -31,8 +31,8 @@ use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
 use formula::{FId, Formula};
 use local::Core;
-use summary::{ModelIndex, Summary};
 use rayon::prelude::*;
+use summary::{ModelIndex, Summary};
 use tern::Tern;
 pub use trace::{RksStep, RksTrace};
 
@@ -93,9 +93,7 @@ pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: Compo
     let comp = &rks.components[init as usize];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
-        let has = |p: PropId| {
-            rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize))
-        };
+        let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize));
         for &g in &fm.deps[f as usize] {
             out.push(Tern::from_bool(fm.value_in_loop(g, &has)));
         }
@@ -133,11 +131,8 @@ fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula:
     let icc = |f: FId| initial_context(rks, fm, initial, f);
     let holds = engine.run_root(root, initial, &icc(root));
     let stats = engine.stats.since(&before);
-    let trace = if opts.want_trace {
-        trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc)
-    } else {
-        None
-    };
+    let trace =
+        if opts.want_trace { trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc) } else { None };
     RksResult { holds, stats, trace }
 }
 

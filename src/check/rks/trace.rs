@@ -24,8 +24,8 @@ use super::local::Core;
 use super::tern::Tern;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
-use fixedbitset::FixedBitSet;
 use crate::syntax::ast::TerminationRule;
+use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
 pub mod until;
@@ -104,14 +104,29 @@ impl<'a> Labelling<'a> for Core<'a> {
 
 /// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
 /// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
-pub fn explain(rks: &RecursiveKripkeStructure, fm: &Formula, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+pub fn explain(
+    rks: &RecursiveKripkeStructure,
+    fm: &Formula,
+    root: FId,
+    init: ComponentId,
+    formula: &Ctl<PropId>,
+    holds: bool,
+    icc: &dyn Fn(FId) -> Vec<Tern>,
+) -> Option<RksTrace> {
     let mut g = Core::new(rks, fm);
     super::global::run_root(&mut g, root, init, icc);
     explain_with(&g, root, init, formula, holds, icc)
 }
 
 /// [`explain`] from labels that are already known (or computed on demand) by `labels`.
-pub fn explain_with<'a>(labels: &dyn Labelling<'a>, root: FId, init: ComponentId, formula: &Ctl<PropId>, holds: bool, icc: &dyn Fn(FId) -> Vec<Tern>) -> Option<RksTrace> {
+pub fn explain_with<'a>(
+    labels: &dyn Labelling<'a>,
+    root: FId,
+    init: ComponentId,
+    formula: &Ctl<PropId>,
+    holds: bool,
+    icc: &dyn Fn(FId) -> Vec<Tern>,
+) -> Option<RksTrace> {
     let fm = labels.fm();
     let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
     let (goal, counterexample) = if existential && holds {
@@ -209,11 +224,7 @@ impl Walker<'_, '_> {
             };
             let ctxs = c.ctxs[..c.ctxs.len() - 1].to_vec();
             let caller = self.core.comp(s);
-            return caller
-                .returns(call, k)
-                .iter()
-                .map(|&r| Conf { stack: rest.to_vec(), ctxs: ctxs.clone(), comp: s, node: r, term: false })
-                .collect();
+            return caller.returns(call, k).iter().map(|&r| Conf { stack: rest.to_vec(), ctxs: ctxs.clone(), comp: s, node: r, term: false }).collect();
         }
         comp.succ
             .neighbours(c.node)

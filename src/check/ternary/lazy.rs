@@ -71,9 +71,7 @@ fn fallback(m: &mut Model) {
         m.remove_unreachable();
         return;
     }
-    let lowest = (0..m.nf() as FormulaId).find(|&f| {
-        m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Tv::Unknown))
-    });
+    let lowest = (0..m.nf() as FormulaId).find(|&f| m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Tv::Unknown)));
     let Some(f) = lowest else { return };
     let value = match m.phi.op(f) {
         Op::EG(_) => Tv::Tt,
@@ -117,11 +115,7 @@ fn resolve_detected(m: &mut Model, d: &[Pair]) -> bool {
             Op::EU(..) => Tv::Ff,
             _ => continue,
         };
-        let candidates: FxHashSet<(CopyId, u32)> = d
-            .iter()
-            .filter(|p| p.2 == f && m.val(p.0, p.1, f) == Tv::Unknown)
-            .map(|p| (p.0, p.1))
-            .collect();
+        let candidates: FxHashSet<(CopyId, u32)> = d.iter().filter(|p| p.2 == f && m.val(p.0, p.1, f) == Tv::Unknown).map(|p| (p.0, p.1)).collect();
         let safe = justified_subset(m, f, candidates);
         if !safe.is_empty() {
             let mut safe: Vec<_> = safe.into_iter().collect();
@@ -160,8 +154,7 @@ fn justified_subset(m: &Model, f: FormulaId, mut set: FxHashSet<(CopyId, u32)>) 
                 // Each stack returns into its own box: every caller's return node must qualify.
                 let k = base.exit_of[v as usize];
                 let callers = &m.callers[x as usize];
-                return !callers.is_empty()
-                    && callers.iter().all(|&(y, c)| ok_next(&set, y, m.return_node(y, c, k)));
+                return !callers.is_empty() && callers.iter().all(|&(y, c)| ok_next(&set, y, m.return_node(y, c, k)));
             }
             let (mut any, mut all) = (false, true);
             m.for_each_succ(x, v, |y, w| {

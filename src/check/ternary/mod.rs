@@ -36,11 +36,11 @@ pub mod refine;
 pub mod tv;
 pub mod witness;
 
+pub use crate::check::rks::{RksStep, RksTrace};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use formula::Formula;
 use model::Model;
-pub use crate::check::rks::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TernaryEngine {
@@ -76,13 +76,7 @@ pub struct TernaryResult {
 }
 
 /// Checks `formula` on `rks` from the entry of component `initial`.
-pub fn check(
-    rks: &RecursiveKripkeStructure,
-    initial: ComponentId,
-    formula: &Ctl<PropId>,
-    engine: TernaryEngine,
-    want_trace: bool,
-) -> TernaryResult {
+pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl<PropId>, engine: TernaryEngine, want_trace: bool) -> TernaryResult {
     let phi = Formula::from_ctl(formula);
     let mut m = Model::initialize(rks, initial, phi);
     match engine {

@@ -15,9 +15,9 @@
 //! lookup key, so later lookups cannot reuse a copy whose exits were resolved under callers that
 //! no longer match).
 
+use super::TernaryStats;
 use super::formula::{Formula, FormulaId, NO_SLOT, Op};
 use super::tv::Tv;
-use super::TernaryStats;
 use crate::explicit::csr::Csr;
 use crate::explicit::rks::{ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
@@ -95,11 +95,7 @@ impl Base {
                 let mut set = FixedBitSet::with_capacity(ext as usize);
                 for v in 0..n {
                     let t = comp.call_target[v as usize];
-                    let has = if t == NO_CALL {
-                        comp.props[p].contains(v as usize)
-                    } else {
-                        rks.components[t as usize].props[p].contains(0)
-                    };
+                    let has = if t == NO_CALL { comp.props[p].contains(v as usize) } else { rks.components[t as usize].props[p].contains(0) };
                     set.set(v as usize, has);
                 }
                 for r in 0..rows {
@@ -327,13 +323,7 @@ impl<'a> Model<'a> {
             Some(&x) if self.copies[x as usize].alive => x,
             _ => {
                 let src = &self.copies[current as usize];
-                let mut copy = Copy {
-                    base,
-                    ctx: ctx.clone(),
-                    box_map: src.box_map.clone(),
-                    vals: src.vals.clone(),
-                    alive: true,
-                };
+                let mut copy = Copy { base, ctx: ctx.clone(), box_map: src.box_map.clone(), vals: src.vals.clone(), alive: true };
                 let b = &self.bases[base as usize];
                 let comp = &self.rks.components[base as usize];
                 let nex = self.phi.existentials.len();
@@ -422,7 +412,13 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
                 Op::Not(a) => !value(a),
                 Op::And(a, b) => value(a) && value(b),
                 Op::Or(a, b) => value(a) || value(b),
-                Op::EX(a) => if loops { value(a) } else { trap[a as usize] },
+                Op::EX(a) => {
+                    if loops {
+                        value(a)
+                    } else {
+                        trap[a as usize]
+                    }
+                }
                 Op::EG(a) => value(a) && (loops || trap[a as usize]),
                 Op::EU(a, b) => value(b) || (!loops && value(a) && trap[b as usize]),
             };

@@ -98,11 +98,7 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
                 continue;
             }
             let b = m.base_of(x);
-            let t = if b.is_exit(v) {
-                m.ctx(x, b.exit_of[v as usize], f)
-            } else {
-                m.local_succ(x, v).iter().map(|&w| m.val(x, w, a)).max().unwrap_or(Tv::Ff)
-            };
+            let t = if b.is_exit(v) { m.ctx(x, b.exit_of[v as usize], f) } else { m.local_succ(x, v).iter().map(|&w| m.val(x, w, a)).max().unwrap_or(Tv::Ff) };
             m.set_val(x, v, f, t);
         }
     }
@@ -235,12 +231,7 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 }
 
 /// The seed closed under adding `→₊` predecessors that may step.
-fn grow(
-    m: &Model,
-    idx: &Index,
-    seed: impl Fn(&Model, CopyId, u32) -> bool,
-    may_step: impl Fn(&Model, CopyId, u32) -> bool,
-) -> Vec<bool> {
+fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
     let mut inside: Vec<bool> = idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect();
     let mut queue: Vec<usize> = (0..inside.len()).filter(|&g| inside[g]).collect();
     while let Some(g) = queue.pop() {

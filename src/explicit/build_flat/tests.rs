@@ -290,14 +290,18 @@ impl Rng {
 /// and `INVAR` constraints. Every assigned value is in range.
 fn random_program(rng: &mut Rng) -> LoweredProgram {
     let n = 1 + rng.below(3) as usize;
-    let domains: Vec<Domain> = (0..n).map(|_| match rng.below(3) { 0 => Domain::Boolean, 1 => Domain::Range { lo: 0, hi: 2 }, _ => syms(3) }).collect();
+    let domains: Vec<Domain> = (0..n)
+        .map(|_| match rng.below(3) {
+            0 => Domain::Boolean,
+            1 => Domain::Range { lo: 0, hi: 2 },
+            _ => syms(3),
+        })
+        .collect();
     let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
     let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
     let mut m = system("main", &decls);
     let value = |rng: &mut Rng, d: &Domain| -> Expr { Expr::Const(d.value(rng.below(d.len() as u64) as usize)) };
-    let values = |rng: &mut Rng, d: &Domain| -> Expr {
-        if rng.below(2) == 0 { value(rng, d) } else { set(vec![value(rng, d), value(rng, d)]) }
-    };
+    let values = |rng: &mut Rng, d: &Domain| -> Expr { if rng.below(2) == 0 { value(rng, d) } else { set(vec![value(rng, d), value(rng, d)]) } };
     for i in 0..n {
         let d = domains[i].clone();
         if rng.below(5) == 0 {
@@ -338,14 +342,16 @@ fn random_program(rng: &mut Rng) -> LoweredProgram {
         let i = rng.below(n as u64) as u32;
         m.init.push(bin(BinOp::Ne, var(i), value(rng, &domains[i as usize])));
     }
-    
+
     program(vec![m], &["a", "b", "c"])
 }
 
 /// Reachable states and edges by brute force over all valuations, straight from the semantics
 /// (`t` is a successor of `s` iff every assignment allows `t`'s value, frozen variables keep
 /// theirs, `TRANS` holds and `INVAR` holds in `t`).
-fn brute_force(system: &System) -> (std::collections::BTreeSet<Vec<u32>>, std::collections::BTreeSet<(Vec<u32>, Vec<u32>)>) {
+type StatesAndEdges = (std::collections::BTreeSet<Vec<u32>>, std::collections::BTreeSet<(Vec<u32>, Vec<u32>)>);
+
+fn brute_force(system: &System) -> StatesAndEdges {
     use crate::explicit::eval::{Env, Evaluator};
     let sizes: Vec<u32> = system.vars.iter().map(|v| v.domain.len() as u32).collect();
     let mut all = vec![vec![]];

@@ -24,12 +24,7 @@ fn readme_multi_exit() -> LoweredProgram {
     let mut main = procedure("main", &[("pc", Domain::Enum((0..4).map(Value::Sym).collect()))]);
     main.init_assign[0] = Some(sym(0));
     main.next_assign[0] = Some(case(
-        vec![
-            (eq(var(0), sym(0)), sym(1)),
-            (and(eq(var(0), sym(1)), exited(1)), sym(2)),
-            (and(eq(var(0), sym(1)), exited(2)), sym(3)),
-            (boolean(true), var(0)),
-        ],
+        vec![(eq(var(0), sym(0)), sym(1)), (and(eq(var(0), sym(1)), exited(1)), sym(2)), (and(eq(var(0), sym(1)), exited(2)), sym(3)), (boolean(true), var(0))],
         Span::default(),
     ));
     main.calls = vec![CallEntry { target: 0, condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
@@ -141,7 +136,8 @@ fn entry_call_two_calls_and_nondeterministic_returns_are_errors() {
     assert_eq!(err.items[0].primary_span(), Span::new(8, 9));
     // two return successors
     let mut p = simple_call(false);
-    p.systems[0].next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), set(vec![sym(0), sym(2)])), (boolean(true), var(0))], Span::default()));
+    p.systems[0].next_assign[0] =
+        Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), set(vec![sym(0), sym(2)])), (boolean(true), var(0))], Span::default()));
     let err = build_rks(&p, &BuildLimits::default()).expect_err("two successors");
     assert_eq!(err.items[0].message, "a call has 2 successor locations when `sub` returns through exit `EXIT`");
     // several initial states

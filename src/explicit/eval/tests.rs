@@ -4,11 +4,7 @@ use crate::syntax::ast::VarKind;
 
 fn vars() -> Vec<Variable> {
     let var = |name: &str, domain| Variable { name: name.into(), domain, kind: VarKind::State, span: Span::default() };
-    vec![
-        var("b", Domain::Boolean),
-        var("n", Domain::Range { lo: -3, hi: 7 }),
-        var("s", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Int(5)])),
-    ]
+    vec![var("b", Domain::Boolean), var("n", Domain::Range { lo: -3, hi: 7 }), var("s", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Int(5)]))]
 }
 
 fn int(i: i64) -> Expr {

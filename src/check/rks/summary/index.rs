@@ -60,4 +60,3 @@ impl<'a> ModelIndex<'a> {
         &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
     }
 }
-

@@ -162,7 +162,18 @@ pub struct Summary<'a> {
 
 impl<'a> Summary<'a> {
     pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex<'a>) -> Summary<'a> {
-        Summary { rks, fm, ix, vec_ids: FxHashMap::default(), vecs: Vec::new(), frame_ids: FxHashMap::default(), frames: Vec::new(), masks: Vec::new(), static_masks: FxHashMap::default(), stats: RksStats::default() }
+        Summary {
+            rks,
+            fm,
+            ix,
+            vec_ids: FxHashMap::default(),
+            vecs: Vec::new(),
+            frame_ids: FxHashMap::default(),
+            frames: Vec::new(),
+            masks: Vec::new(),
+            static_masks: FxHashMap::default(),
+            stats: RksStats::default(),
+        }
     }
 
     /// The value of `root` in the initial configuration of `init` under its initial context
@@ -403,7 +414,20 @@ impl<'a> Summary<'a> {
             self.masks.push(vec![0; n * words]);
             self.masks.len() as u32 - 1
         });
-        self.frames.push(Frame { f, comp: s, ctx, a: 0, b: 0, callees: Vec::new(), callers: Vec::new(), words, mask, mask_shared: shared.is_some(), base: FixedBitSet::with_capacity(n), solved: false });
+        self.frames.push(Frame {
+            f,
+            comp: s,
+            ctx,
+            a: 0,
+            b: 0,
+            callees: Vec::new(),
+            callers: Vec::new(),
+            words,
+            mask,
+            mask_shared: shared.is_some(),
+            base: FixedBitSet::with_capacity(n),
+            solved: false,
+        });
         self.stats.context_pairs_created += 1;
         id
     }
@@ -424,9 +448,8 @@ impl<'a> Summary<'a> {
         };
         let comp = self.comp(s);
         let mut callees = vec![NO_FRAME; comp.calls.len()];
-        let useful: Vec<usize> = (0..comp.calls.len())
-            .filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p as usize)))
-            .collect();
+        let useful: Vec<usize> =
+            (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p as usize))).collect();
         if !useful.is_empty() {
             let dep_vecs = self.dep_vectors(f, s, &ctx, None);
             for i in useful {

@@ -93,10 +93,16 @@ impl Summary<'_> {
         let fr = &self.frames[id as usize];
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
         out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)));
-        out.extend(self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| {
-            let q = self.callee_of(fr, c);
-            q != NO_FRAME && self.entry_exit(q, k)
-        }).map(|&(c, _)| (id, c)));
+        out.extend(
+            self.ix
+                .ret_preds(fr.comp, m)
+                .iter()
+                .filter(|&&(c, k)| {
+                    let q = self.callee_of(fr, c);
+                    q != NO_FRAME && self.entry_exit(q, k)
+                })
+                .map(|&(c, _)| (id, c)),
+        );
         if callers && m == 0 {
             out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
         }
