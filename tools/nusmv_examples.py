@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Conformance and speed of xmv-rs against NuSMV 2.5.4 on a folder of .smv files.
+
+For every `.smv` file below EXAMPLES (NuSMV's own `examples/` collection is the intended input;
+it is not part of this repository) this runs
+
+    NuSMV -dcx -ils -ips -ic FILE           (CTL and invariant specs only; no traces)
+    xmv-rs check --no-trace FILE            (LTL/PSL/COMPUTE are skipped with a warning)
+
+as whole processes, each under a time limit, and prints one Markdown row per file: the specs,
+NuSMV's exit code and seconds, xmv-rs's exit code and seconds, the ratio, and whether the verdict
+lines (`-- specification …`, `-- invariant …`) are identical. `--traces` compares the whole
+standard output with counterexamples instead (`NuSMV -ils -ips -ic` vs `xmv-rs check`). A summary
+follows: files with CTL or invariant specs that NuSMV finishes within the limit, how many xmv-rs
+accepts, how many give NuSMV's verdict list, and the reasons for the rest (the first error line
+of xmv-rs, or `timeout`).
+
+NuSMV's outputs are cached in --cache (keyed by file, flags and NuSMV's size and mtime), because
+some take a minute. Usage:
+
+    tools/nusmv_examples.py --nusmv PATH/NuSMV --examples PATH/examples [--xmv target/release/xmv-rs]
+                            [--timeout 60] [--xmv-args '...'] [--only SUBSTRING] [--traces]
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+VERDICT = re.compile(r"^-- (specification|invariant) .* is (true|false)$")
+SPEC_KEYWORD = re.compile(r"^\s*(SPEC|CTLSPEC|INVARSPEC)\b", re.M)
+
+
+def run(cmd, timeout):
+    """Runs `cmd` under GNU time; returns (exit code or 'timeout', wall seconds, peak RSS in MB or None, stdout, stderr)."""
+    measure = Path("/usr/bin/time").exists()
+    rss_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"nusmv_examples_rss_{os.getpid()}"
+    full = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd] if measure else cmd
+    start = time.monotonic()
+    # A session of its own, so that a timeout kills the measured process and not only GNU time.
+    p = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        code = "timeout"
+    out, err = out.decode(errors="replace"), err.decode(errors="replace")
+    wall = time.monotonic() - start
+    peak = None
+    if measure and code != "timeout":
+        try:
+            peak = int(rss_file.read_text().split()[-1]) / 1024
+        except (OSError, ValueError, IndexError):
+            peak = None
+    return code, wall, peak, out, err
+
+
+def strip_comments(text):
+    text = re.sub(r"/--.*?--/", " ", text, flags=re.S)
+    return re.sub(r"--[^\n]*", "", text)
+
+
+def verdicts(stdout):
+    return [line.rstrip() for line in stdout.splitlines() if VERDICT.match(line.rstrip())]
+
+
+def nusmv_output(args, path, flags, cache):
+    st = os.stat(args.nusmv)
+    key = hashlib.sha256(f"{path}|{flags}|{st.st_size}|{st.st_mtime}|{args.timeout}".encode()).hexdigest()[:24]
+    entry = cache / f"{key}.json"
+    if entry.exists():
+        return json.loads(entry.read_text())
+    code, wall, peak, out, err = run([args.nusmv, *flags, str(path)], args.timeout)
+    result = {"code": code, "wall": wall, "peak": peak, "out": out, "err": err}
+    entry.write_text(json.dumps(result))
+    return result
+
+
+def first_error(stderr):
+    for line in stderr.splitlines():
+        if line.startswith("error"):
+            return line[:110]
+    return stderr.strip().splitlines()[0][:110] if stderr.strip() else ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nusmv", default=os.environ.get("NUSMV"), help="NuSMV 2.5.4 binary (default: $NUSMV)")
+    ap.add_argument("--examples", default=os.environ.get("NUSMV_EXAMPLES"), help="folder of .smv files (default: $NUSMV_EXAMPLES)")
+    ap.add_argument("--xmv", default="target/release/xmv-rs")
+    ap.add_argument("--xmv-args", default="", help="extra arguments for `xmv-rs check`")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per process (default 60)")
+    ap.add_argument("--only", default=None, help="only files whose path contains this")
+    ap.add_argument("--traces", action="store_true", help="compare whole outputs with traces")
+    ap.add_argument("--cache", default="target/nusmv-examples-cache")
+    args = ap.parse_args()
+    if not args.nusmv or not args.examples:
+        sys.exit("need --nusmv (or NUSMV) and --examples (or NUSMV_EXAMPLES)")
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    root = Path(args.examples)
+    files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
+    nusmv_flags = ["-ils", "-ips", "-ic"] + ([] if args.traces else ["-dcx"])
+    xmv_flags = ["check"] + ([] if args.traces else ["--no-trace"]) + shlex.split(args.xmv_args)
+
+    print("| file | specs | NuSMV exit | NuSMV s | NuSMV MB | xmv-rs exit | xmv-rs s | xmv-rs MB | ratio | verdicts | note |")
+    print("|---|---:|---|---:|---:|---|---:|---:|---:|---|---|")
+    summary = {"files": 0, "with_specs": 0, "nusmv_ok": 0, "accepted": 0, "same_verdicts": 0, "same_output": 0}
+    reasons = []
+    for path in files:
+        rel = path.relative_to(root)
+        summary["files"] += 1
+        nspecs = len(SPEC_KEYWORD.findall(strip_comments(path.read_text(errors="replace"))))
+        if nspecs == 0:
+            continue
+        summary["with_specs"] += 1
+        ref = nusmv_output(args, path, nusmv_flags, cache)
+        ref_verdicts = verdicts(ref["out"])
+        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        code, wall, peak, out, err = run([args.xmv, *xmv_flags, str(path)], args.timeout)
+        got = verdicts(out)
+        same = nusmv_ok and got == ref_verdicts
+        if nusmv_ok:
+            summary["nusmv_ok"] += 1
+            summary["accepted"] += code in (0, 1)
+            summary["same_verdicts"] += same
+            ref_text = ref["out"]
+            if args.traces:
+                # NuSMV's banner (lines starting `*** `) and blank lines before the first result are not ours.
+                ref_text = "\n".join(l for l in ref_text.splitlines() if not l.startswith("*** ")).lstrip("\n")
+                summary["same_output"] += same and ref_text.strip() == out.strip()
+            else:
+                summary["same_output"] += same and ref_verdicts == got
+        if same:
+            verdict, note = "identical", ""
+        elif not nusmv_ok:
+            verdict, note = "-", f"NuSMV: {ref['code']} {first_error(ref['err'])}"
+        elif code == "timeout":
+            verdict, note = "timeout", ""
+            reasons.append((str(rel), "timeout"))
+        elif code not in (0, 1):
+            verdict, note = "rejected", first_error(err)
+            reasons.append((str(rel), note))
+        else:
+            diff = sum(a != b for a, b in zip(got, ref_verdicts)) + abs(len(got) - len(ref_verdicts))
+            verdict, note = f"DIFFER ({diff})", f"{len(got)} vs {len(ref_verdicts)} lines"
+            reasons.append((str(rel), verdict))
+        ratio = f"{wall / ref['wall']:.2f}" if nusmv_ok and code in (0, 1) and ref["wall"] > 0 else "-"
+        mb = lambda x: f"{x:.0f}" if x else "-"
+        print(
+            f"| {rel} | {nspecs} | {ref['code']} | {ref['wall']:.2f} | {mb(ref['peak'])} | {code} | {wall:.2f} | {mb(peak)} | {ratio} | {verdict} | {note} |",
+            flush=True,
+        )
+    print()
+    print(
+        f"files: {summary['files']}; with CTL/invariant specs: {summary['with_specs']}; "
+        f"NuSMV finishes within {args.timeout:.0f} s: {summary['nusmv_ok']}; xmv-rs accepts: {summary['accepted']}; "
+        f"identical verdict lists: {summary['same_verdicts']}"
+        + (f"; identical whole output: {summary['same_output']}" if args.traces else "")
+    )
+    for rel, why in reasons:
+        print(f"  {rel}: {why}")
+
+
+if __name__ == "__main__":
+    main()
