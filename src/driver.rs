@@ -9,11 +9,11 @@
 
 pub mod stages;
 
+use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
-use crate::report::trace::SpecOutcome;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, text};
 use crate::source::SourceFile;

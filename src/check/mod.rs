@@ -4,3 +4,4 @@
 pub mod flat;
 pub mod rks;
 pub mod ternary;
+pub mod trace;

@@ -3,13 +3,13 @@
 //! line uses; tests may swap the front end for a hand-built `LoweredProgram`.
 
 use super::{CheckOptions, CheckedSpecs, Engine};
+use crate::check::trace::{CallFrame, SpecOutcome, TERMINATED, Trace, TraceKind, TraceStep};
 use crate::ctl::Ctl;
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::FlatModel;
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::lowering::program::LoweredProgram;
-use crate::report::trace::{CallFrame, SpecOutcome, TERMINATED, Trace, TraceKind, TraceStep};
 use crate::source::SourceFile;
 use crate::syntax::ast::TerminationRule;
 
