@@ -32,6 +32,7 @@
 //! - a finite path whose last state occurs earlier is returned as the lasso it is (NuSMV prints
 //!   `-- Loop starts here` for such paths too).
 
+pub mod checker;
 pub mod condense;
 pub mod eval;
 pub mod explain;

@@ -67,6 +67,24 @@ pub struct RksStats {
 }
 
 impl RksStats {
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &RksStats) {
+        self.context_pairs_created += other.context_pairs_created;
+        self.context_pairs_checked += other.context_pairs_checked;
+        self.local_checks += other.local_checks;
+        self.fixpoint_rounds += other.fixpoint_rounds;
+    }
+
+    /// The counters by name, as `--stats` prints them.
+    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("context pairs created", self.context_pairs_created),
+            ("context pairs checked", self.context_pairs_checked),
+            ("local checks", self.local_checks),
+            ("fixpoint rounds", self.fixpoint_rounds),
+        ]
+    }
+
     /// The work counted since `before` (counters only grow).
     pub fn since(&self, before: &RksStats) -> RksStats {
         RksStats {
@@ -106,33 +124,39 @@ pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl
     check_many(rks, &[(initial, formula.clone())], opts).pop().expect("one result per spec")
 }
 
+/// The two engines that label a knowledge base of context pairs ([`Core`]).
+#[derive(Clone, Copy, Debug)]
+enum Labeller {
+    Global,
+    Incremental,
+}
+
 /// Checks the spec rooted at `root` of `core`'s formula DAG, reusing what `core`'s knowledge
 /// base already holds; the statistics are the work done for this spec.
-fn check_in(core: &mut Core, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+fn check_in(core: &mut Core, labeller: Labeller, root: FId, initial: ComponentId, formula: &Ctl<PropId>, want_trace: bool) -> RksResult {
     let (rks, fm) = (core.rks, core.fm);
     let before = core.finish_stats();
     let icc = |f: FId| initial_context(rks, fm, initial, f);
-    let v = match opts.engine {
-        RksEngine::Global => global::run_root(core, root, initial, &icc),
-        RksEngine::Incremental => incremental::run_root(core, root, initial, &icc(root)),
-        RksEngine::Summary => unreachable!("the summary engine has no knowledge base (check_summary)"),
+    let v = match labeller {
+        Labeller::Global => global::run_root(core, root, initial, &icc),
+        Labeller::Incremental => incremental::run_root(core, root, initial, &icc(root)),
     };
     assert!(v.is_known(), "RKS engine left the initial configuration undecided (engine bug)");
     let holds = v == Tern::T;
-    let trace = if opts.want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
+    let trace = if want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
     let stats = core.finish_stats().since(&before);
     RksResult { holds, stats, trace }
 }
 
 /// [`check_in`] for the summary engine.
-fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula: &Ctl<PropId>, want_trace: bool) -> RksResult {
     let (rks, fm) = (engine.rks, engine.fm);
     let before = engine.stats.clone();
     let icc = |f: FId| initial_context(rks, fm, initial, f);
     let holds = engine.run_root(root, initial, &icc(root));
     let stats = engine.stats.since(&before);
     let trace =
-        if opts.want_trace { trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc) } else { None };
+        if want_trace { trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc) } else { None };
     RksResult { holds, stats, trace }
 }
 
@@ -164,20 +188,36 @@ pub const SPECS_PER_BATCH: usize = 32;
 /// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. Results and
 /// statistics are the same whatever the thread count.
 pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
-    let index = (opts.engine == RksEngine::Summary).then(|| ModelIndex::new(rks));
+    let prepared = match opts.engine {
+        RksEngine::Summary => Prepared::Summary(ModelIndex::new(rks)),
+        RksEngine::Global => Prepared::Context(Labeller::Global),
+        RksEngine::Incremental => Prepared::Context(Labeller::Incremental),
+    };
     let batches: Vec<Vec<RksResult>> = specs
         .par_chunks(SPECS_PER_BATCH)
         .map(|batch| {
             let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
             let (fm, roots) = formula_dag(rks, &ctls, opts);
             let specs = batch.iter().zip(roots);
-            if let Some(index) = &index {
-                let mut engine = Summary::new(rks, &fm, index);
-                return specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts)).collect();
+            match &prepared {
+                Prepared::Summary(index) => {
+                    let mut engine = Summary::new(rks, &fm, index);
+                    specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts.want_trace)).collect()
+                }
+                Prepared::Context(labeller) => {
+                    let mut core = Core::new(rks, &fm);
+                    specs.map(|((init, f), root)| check_in(&mut core, *labeller, root, *init, f, opts.want_trace)).collect()
+                }
             }
-            let mut core = Core::new(rks, &fm);
-            specs.map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
         })
         .collect();
     batches.into_iter().flatten().collect()
+}
+
+/// What [`check_many`] sets up once per model for its engine.
+enum Prepared<'a> {
+    /// The summary engine's index of the model, shared by all batches.
+    Summary(ModelIndex<'a>),
+    /// A context engine: each batch labels its own knowledge base.
+    Context(Labeller),
 }
