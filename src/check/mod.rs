@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod flat;
+pub mod kleene;
 pub mod procedures;
 pub mod rks;
 pub mod ternary;

@@ -10,7 +10,7 @@
 //! `EG`/`EU`, `f` is its last element (its "top").
 
 use super::context::Ctx;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -147,7 +147,7 @@ impl Formula {
     }
 
     /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
-    pub fn restrict(&self, f: FId, g: FId, ctx: &[Tern], exits: usize) -> Ctx {
+    pub fn restrict(&self, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> Ctx {
         if f == g {
             return ctx.into();
         }

@@ -15,7 +15,7 @@ use super::context::Ctx;
 use super::formula::{FId, Op};
 use super::kb::PairId;
 use super::local::Core;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashSet;
 
@@ -41,22 +41,22 @@ impl Xi {
 }
 
 /// Decides the root at the initial configuration, labelling as little as possible.
-pub fn run(core: &mut Core, init: ComponentId, icc: &[Tern]) -> Tern {
+pub fn run(core: &mut Core, init: ComponentId, icc: &[Kleene]) -> Kleene {
     run_root(core, core.fm.root, init, icc)
 }
 
 /// [`run`] for the formula rooted at `root` of a shared DAG; `icc` is `root`'s initial context.
-pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Tern]) -> Tern {
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Kleene]) -> Kleene {
     label(core, root, init, icc, Mode::Partly);
     core.get(root, init, icc, 0)
 }
 
-fn is_labeled(core: &Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) -> bool {
+fn is_labeled(core: &Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) -> bool {
     core.is_labeled(f, s, ctx, mode == Mode::Fully)
 }
 
 /// Alg. 4.1 (corrected): `ctx` has no `M`.
-fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     if is_labeled(core, f, s, ctx, mode) {
         return;
     }
@@ -101,7 +101,7 @@ fn prepare(core: &mut Core, f: FId, p: PairId) {
 }
 
 /// Alg. 4.2's λ (corrected): `ctx` may have `M` tops, no inner `M`.
-fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     for p in core.pairs_of(f, s, ctx) {
         xi.insert(p);
     }
@@ -145,7 +145,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], m
 }
 
 /// Alg. 4.3.
-fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     if is_labeled(core, f, s, ctx, mode) {
         return;
     }
@@ -169,7 +169,7 @@ fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[
 
 /// FIX-3: every proper subformula recorded in `f`'s contexts must be decided in the
 /// continuations of call `c` before `cc` is used for exploration. Returns true if it labelled.
-fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[Tern]) -> bool {
+fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[Kleene]) -> bool {
     let comp = core.comp(s);
     let t = comp.call_target[c as usize];
     let e = core.exits(s);

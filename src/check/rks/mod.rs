@@ -10,7 +10,7 @@
 //! infinite path, `EU` a finite one), so a configuration without successors (an exit whose call
 //! has no continuation for it, or a location without successors) satisfies no `EX`/`EG`.
 //!
-//! Modules: [`tern`] ternary values, [`formula`] the core formula DAG and which assumptions a
+//! Modules (ternary values are [`crate::check::kleene`]): [`formula`] the core formula DAG and which assumptions a
 //! context keeps, [`context`] contexts and interning, [`kb`] the knowledge base, [`local`] local
 //! checking and the shared fixpoint, [`global`] the chapter-3 engine, [`incremental`] the
 //! chapter-4 engine, [`summary`] the summary engine (the default), [`trace`] witnesses and
@@ -23,9 +23,9 @@ pub mod incremental;
 pub mod kb;
 pub mod local;
 pub mod summary;
-pub mod tern;
 pub mod trace;
 
+use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
@@ -33,7 +33,6 @@ use formula::{FId, Formula};
 use local::Core;
 use rayon::prelude::*;
 use summary::{ModelIndex, Summary};
-use tern::Tern;
 pub use trace::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,13 +106,13 @@ pub struct RksResult {
 
 /// The context of the initial configuration for node `f`: per exit of `init`, the values in the
 /// termination state (`Trap`: no labels, loops) or in the looping exit configuration (`Loop`).
-pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Tern> {
+pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Kleene> {
     let comp = &rks.components[init as usize];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
         let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize));
         for &g in &fm.deps[f as usize] {
-            out.push(Tern::from_bool(fm.value_in_loop(g, &has)));
+            out.push(Kleene::from_bool(fm.value_in_loop(g, &has)));
         }
     }
     out
@@ -142,7 +141,7 @@ fn check_in(core: &mut Core, labeller: Labeller, root: FId, initial: ComponentId
         Labeller::Incremental => incremental::run_root(core, root, initial, &icc(root)),
     };
     assert!(v.is_known(), "RKS engine left the initial configuration undecided (engine bug)");
-    let holds = v == Tern::T;
+    let holds = v == Kleene::True;
     let trace = if want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
     let stats = core.finish_stats().since(&before);
     RksResult { holds, stats, trace }
