@@ -10,7 +10,8 @@
 //! small integers. A context of at most [`PACKED_MAX`] entries is hashed as one packed word (two
 //! bits per entry); longer ones by their entries. Only `M` at the top positions (the node's own
 //! value, for `EG`/`EU`) is meaningful as "either": [`each_completion`] lists the `T`/`F`
-//! contexts it covers. Contexts are passed around as [`Ctx`], inline up to 32 entries.
+//! contexts it covers. Contexts are passed around as [`Ctx`], inline up to 32 entries;
+//! [`restrict`] projects a context of a node onto one of its children or dependencies.
 
 use super::formula::{FId, Formula};
 use crate::check::kleene::Kleene;
@@ -80,6 +81,24 @@ pub fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item =
     let w = fm.width(f);
     let own = fm.op(f).is_fixpoint();
     (0..if own { exits } else { 0 }).map(move |k| k * w + w - 1)
+}
+
+/// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
+#[inline]
+pub fn restrict(fm: &Formula, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> Ctx {
+    if f == g {
+        return ctx.into();
+    }
+    if fm.is_static(g) {
+        return Ctx::new();
+    }
+    let p = fm.projection(f, g);
+    let w = fm.width(f);
+    let mut out = Ctx::with_capacity(p.len() * exits);
+    for k in 0..exits {
+        out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
+    }
+    out
 }
 
 /// True if `ctx` has `M` somewhere other than at `f`'s own top positions: such a context says

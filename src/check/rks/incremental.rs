@@ -11,7 +11,7 @@
 //! * FIX-3: before a call's context is used, every proper subformula of the context is decided
 //!   in the call's continuations (labelled fully in the caller if needed).
 
-use super::context::Ctx;
+use super::context::{Ctx, restrict};
 use super::formula::{FId, Op};
 use super::kb::PairId;
 use super::local::Core;
@@ -90,7 +90,7 @@ fn prepare(core: &mut Core, f: FId, p: PairId) {
     let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
-        let sub = core.fm.restrict(f, a, &ctx, e);
+        let sub = restrict(core.fm, f, a, &ctx, e);
         if !is_labeled(core, a, s, &sub, Mode::Fully) {
             label(core, a, s, &sub, Mode::Fully);
         }
@@ -123,7 +123,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Kleene],
         }
         let t = comp.call_target[c as usize];
         if let Op::EX(a) = op {
-            let sub = core.fm.restrict(f, a, ctx, core.exits(s));
+            let sub = restrict(core.fm, f, a, ctx, core.exits(s));
             let cctx = core.cc(s, c, a, &sub);
             if !is_labeled(core, a, t, &cctx, Mode::Partly) {
                 label(core, a, t, &cctx, Mode::Partly);
@@ -156,7 +156,7 @@ fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[
     let mut changed = false;
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
-        let sub = core.fm.restrict(f, a, ctx, e);
+        let sub = restrict(core.fm, f, a, ctx, e);
         if !is_labeled(core, a, s, &sub, Mode::Fully) {
             stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || label(core, a, s, &sub, Mode::Fully));
             changed = true;
@@ -178,7 +178,7 @@ fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[
         if g == f {
             continue;
         }
-        let sub = core.fm.restrict(f, g, ctx, e);
+        let sub = restrict(core.fm, f, g, ctx, e);
         let undecided = (0..core.exits(t)).any(|k| comp.returns(c, k).iter().any(|&r| !core.get(g, s, &sub, r).is_known()));
         if undecided {
             label(core, g, s, &sub, Mode::Fully);

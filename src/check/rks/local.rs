@@ -13,7 +13,7 @@
 //! Writes under an `M`-topped context go to every `T`/`F` completion where still `M` (FIX-1).
 
 use super::RksStats;
-use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe};
+use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe, restrict};
 use super::formula::{FId, Formula, Op};
 use super::kb::{Kb, PairId, PairList};
 use crate::check::kleene::Kleene;
@@ -217,7 +217,7 @@ impl<'a> Core<'a> {
             .iter()
             .map(|&g| match own {
                 Some(ps) if g == f => View::Pairs(PairList::from_slice(ps)),
-                _ => self.resolve(g, s, &self.fm.restrict(f, g, ctx, es)),
+                _ => self.resolve(g, s, &restrict(self.fm, f, g, ctx, es)),
             })
             .collect()
     }
@@ -371,12 +371,12 @@ impl<'a> Core<'a> {
         let mut pass = LocalPass::default();
         pass.new = match fm.op(f) {
             Op::Not(a) => {
-                let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
+                let v = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
                 (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
             }
             Op::Or(a, b) | Op::And(a, b) => {
-                let va = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
-                let vb = self.resolve(b, s, &fm.restrict(f, b, ctx, e));
+                let va = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
+                let vb = self.resolve(b, s, &restrict(fm, f, b, ctx, e));
                 let is_or = matches!(fm.op(f), Op::Or(..));
                 (0..n)
                     .map(|l| {
@@ -427,7 +427,7 @@ impl<'a> Core<'a> {
         let e = self.exits(s);
         let w = self.fm.width(f);
         let pos = self.fm.deps[f as usize].binary_search(&a).expect("the child of EX is in its deps");
-        let sub = self.fm.restrict(f, a, ctx, e);
+        let sub = restrict(self.fm, f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
         let mut out: Vals = smallvec::smallvec![Kleene::Unknown; comp.num_nodes as usize];
         for l in 0..comp.num_nodes {
@@ -469,8 +469,8 @@ impl<'a> Core<'a> {
             Op::EU(a, b) => (a, Some(b)),
             _ => unreachable!(),
         };
-        let vpsi = self.resolve(psi, s, &fm.restrict(f, psi, ctx, e));
-        let vchi = chi.map(|b| self.resolve(b, s, &fm.restrict(f, b, ctx, e)));
+        let vpsi = self.resolve(psi, s, &restrict(fm, f, psi, ctx, e));
+        let vchi = chi.map(|b| self.resolve(b, s, &restrict(fm, f, b, ctx, e)));
         let cur = View::Pairs(PairList::from_slice(targets));
         let mut psi_t = bits(n);
         let mut psi_tm = bits(n);

@@ -19,6 +19,7 @@
 //! Witnesses of `E[U]` have no search cap; only one longer than [`until::MAX_TRACE_STEPS`]
 //! steps is not materialised.
 
+use super::context::restrict;
 use super::formula::{FId, Formula, Op};
 use super::local::Core;
 use crate::check::kleene::Kleene;
@@ -198,7 +199,7 @@ impl Walker<'_, '_> {
             return self.fm.value_in_loop(h, &|_| false);
         }
         let top = c.ctxs.last().expect("a configuration has a context");
-        let ctx = self.fm.restrict(self.goal, h, top, self.core.comp(c.comp).exits.len());
+        let ctx = restrict(self.fm, self.goal, h, top, self.core.comp(c.comp).exits.len());
         self.core.value(h, c.comp, &ctx, c.node)
     }
 

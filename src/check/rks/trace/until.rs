@@ -25,6 +25,7 @@
 //! bounded: a shortest witness longer than [`MAX_TRACE_STEPS`] (possible only on models whose
 //! runs double in length per recursion level) is not materialised.
 
+use super::super::context::restrict;
 use super::super::formula::FId;
 use super::{Labelling, RksStep};
 use crate::check::kleene::Kleene;
@@ -115,7 +116,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let n = c.num_nodes as usize;
         let base = self.dist.len() as u32;
         let p = self.pairs.len() as u32;
-        let holds = |h: FId| core.locations(h, comp, &core.fm().restrict(self.goal, h, &ctx, c.exits.len()));
+        let holds = |h: FId| core.locations(h, comp, &restrict(core.fm(), self.goal, h, &ctx, c.exits.len()));
         let (vp, vc) = (holds(self.psi), holds(self.chi));
         for l in 0..n {
             self.pair_of.push(p);
