@@ -105,13 +105,6 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
     Ok((rks, init))
 }
 
-fn add(a: &mut RksStats, b: &RksStats) {
-    a.context_pairs_created += b.context_pairs_created;
-    a.context_pairs_checked += b.context_pairs_checked;
-    a.local_checks += b.local_checks;
-    a.fixpoint_rounds += b.fixpoint_rounds;
-}
-
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
@@ -146,7 +139,7 @@ fn main() -> Result<(), String> {
             let res = pool.install(|| rks::check_many(&rks, &specs, &RksOptions { engine, want_trace: false }));
             let secs = t.elapsed().as_secs_f64();
             let mut st = RksStats::default();
-            res.iter().for_each(|r| add(&mut st, &r.stats));
+            res.iter().for_each(|r| st.add(&r.stats));
             let v: Vec<bool> = res.iter().map(|r| r.holds).collect();
             println!(
                 "| {:?} | {} | {} | {} | {:.3} | {} | {} | {} | {} |",

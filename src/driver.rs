@@ -9,11 +9,11 @@
 
 pub mod stages;
 
+use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
-use crate::report::trace::SpecOutcome;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, text};
 use crate::source::SourceFile;
@@ -28,42 +28,7 @@ pub enum Format {
     Json,
 }
 
-/// Which RKS engine checks procedure specs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Engine {
-    /// Exit summaries instead of context tops (`check::rks::summary`).
-    #[default]
-    Summary,
-    Incremental,
-    Global,
-    Eager,
-    Lazy,
-}
-
-impl Engine {
-    /// The engine that re-checks this one's verdicts under `--verify`: one of the other family
-    /// (Finis' context-based engines vs the ternary engines of Dubslaff et al.), so that the two
-    /// share no algorithm.
-    pub fn verifier(self) -> Engine {
-        match self {
-            Engine::Incremental => Engine::Lazy,
-            Engine::Global => Engine::Eager,
-            Engine::Eager => Engine::Global,
-            Engine::Lazy => Engine::Incremental,
-            Engine::Summary => Engine::Lazy,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Incremental => "incremental",
-            Engine::Global => "global",
-            Engine::Eager => "eager",
-            Engine::Lazy => "lazy",
-            Engine::Summary => "summary",
-        }
-    }
-}
+pub use crate::check::Engine;
 
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
@@ -87,16 +52,9 @@ pub struct CheckOptions {
     pub verify: bool,
 }
 
-/// What checking one model produced: an outcome per spec (in the model's spec order) and
-/// counters for `--stats`.
-#[derive(Clone, Debug, Default)]
-pub struct CheckedSpecs {
-    pub outcomes: Vec<SpecOutcome>,
-    /// `name: value` lines for `--stats`.
-    pub stats: Vec<String>,
-    /// Warnings about the verdicts (e.g. no fair state).
-    pub warnings: Vec<String>,
-}
+/// What checking one model produced: an outcome per spec (in the model's spec order), counters
+/// for `--stats` and warnings.
+pub use crate::check::Checked as CheckedSpecs;
 
 /// The result of a run, ready to print.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -260,7 +218,7 @@ fn run_checker(
         outcomes[spec] = Some((outcome, elapsed));
     }
     let _ = writeln!(stats, "{what} checking: {elapsed:.3} ms");
-    for line in checked.stats {
+    for line in checked.stats.lines() {
         let _ = writeln!(stats, "{what} {line}");
     }
     for w in checked.warnings {

@@ -4,7 +4,8 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
-use xmv_rs::driver::{self, CheckOptions, Engine, Format};
+use xmv_rs::check::Engine;
+use xmv_rs::driver::{self, CheckOptions, Format};
 use xmv_rs::source::SourceFile;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -52,8 +53,8 @@ struct CheckArgs {
     #[arg(short = 'j', value_name = "N")]
     jobs: Option<usize>,
     /// Engine for procedure modules.
-    #[arg(long, value_enum, default_value_t = EngineArg::Summary)]
-    engine: EngineArg,
+    #[arg(long, value_enum, default_value_t = Engine::Summary)]
+    engine: Engine,
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
     termination: Option<TerminationArg>,
@@ -99,15 +100,6 @@ enum EntryExitArg {
 enum FormatArg {
     Text,
     Json,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum EngineArg {
-    Summary,
-    Incremental,
-    Global,
-    Eager,
-    Lazy,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -167,13 +159,7 @@ fn check(args: CheckArgs) -> i32 {
         reachable: args.reachable,
         max_states: args.max_states,
         threads: args.jobs.unwrap_or(0),
-        engine: match args.engine {
-            EngineArg::Incremental => Engine::Incremental,
-            EngineArg::Global => Engine::Global,
-            EngineArg::Eager => Engine::Eager,
-            EngineArg::Lazy => Engine::Lazy,
-            EngineArg::Summary => Engine::Summary,
-        },
+        engine: args.engine,
         termination: args.termination.map(|t| match t {
             TerminationArg::Trap => TerminationRule::Trap,
             TerminationArg::Loop => TerminationRule::Loop,

@@ -7,8 +7,8 @@ mod support;
 use support::oracle::Model;
 use support::random::{Rng, cases, formula, model, propositional, to_kripke, transition_sets};
 use xmv_rs::check::flat::{CheckOptions, Fairness, check_ctl, check_ctl_fair, check_invariants, fair_states, has_existential_top, satisfying_states};
+use xmv_rs::check::trace::{SpecOutcome, Trace, TraceKind};
 use xmv_rs::ctl::Ctl;
-use xmv_rs::report::trace::{SpecOutcome, Trace, TraceKind};
 
 const FORMULAS_PER_MODEL: usize = 25;
 

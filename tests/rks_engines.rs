@@ -32,7 +32,7 @@ fn verdict(r: &RecursiveKripkeStructure, init: &str, spec: &str, expected: bool)
         let mut core = rks::local::Core::new(r, &fm);
         core.max_enumerated_maybes = 0;
         let v = if incremental { rks::incremental::run(&mut core, c, &icc(fm.root)) } else { rks::global::run(&mut core, c, &icc) };
-        assert_eq!(v, rks::tern::Tern::from_bool(expected), "ternary contexts, incremental={incremental}: {spec}");
+        assert_eq!(v, xmv_rs::check::kleene::Kleene::from_bool(expected), "ternary contexts, incremental={incremental}: {spec}");
     }
     let wants_trace = (f.is_universal() && !expected)
         || (expected && matches!(f, xmv_rs::ctl::Ctl::EX(_) | xmv_rs::ctl::Ctl::EF(_) | xmv_rs::ctl::Ctl::EG(_) | xmv_rs::ctl::Ctl::EU(..)));
@@ -172,7 +172,7 @@ fn fig_3_1_contexts() {
     let a = comp(&plain, "A");
     let icc = |g| rks::initial_context(&plain, &fm, a, g);
     rks::global::run(&mut core, a, &icc);
-    use rks::tern::Tern::*;
+    use xmv_rs::check::kleene::Kleene::{False as F, True as T};
     assert_eq!(icc(fm.root), vec![F]);
     for (call, ctx) in [("a2", T), ("a3", F), ("a4", T)] {
         assert_eq!(core.cc(a, node(&plain, a, call), fm.root, &[F]).to_vec(), vec![ctx], "context of {call}");
@@ -186,7 +186,7 @@ fn fig_3_1_contexts() {
 
 #[test]
 fn fig_3_2_call_context_function() {
-    use rks::tern::Tern::*;
+    use xmv_rs::check::kleene::Kleene::{False as F, True as T};
     let base = "sub X in x0 out x3\n loc x0 x2{L} x3\n call x1->A\n edge x0->x1->x2 EDGE\n\
                 sub A in a1 out a3\n loc a1 a3{p}\n call a2->B\n edge a1->a2->a3\n sub B in b1 out b1\n loc b1";
     for (labels, edge, spec, a_ctx, expected) in [("{p}", "x2->x2", "EG p", T, T), ("{p}", "x2->x3", "EG p", F, F), ("{q}", "x2->x2", "EG q", T, F)] {
@@ -207,7 +207,7 @@ fn fig_3_2_call_context_function() {
 
 #[test]
 fn fig_3_3_fixpoint() {
-    use rks::tern::Tern::*;
+    use xmv_rs::check::kleene::Kleene::{False as F, True as T};
     let r = parse_rks(
         "sub A in a1 out a5\n loc a1{p} a4{p} a5{p}\n call a2->B a3->B\n edge a1->a2 a1->a3 a2->a5 a3->a4 a4->a4\n\
          sub B in b1 out b3\n loc b1{p} b3{p}\n call b2->A\n edge b1->b2 b1->b3 b2->b3",
@@ -253,7 +253,7 @@ const PHI: &str = "EF (p & EF (q & EF (p & EF (q & EF p))))";
 
 #[test]
 fn fig_3_7_nested_ef() {
-    use rks::tern::Tern::*;
+    use xmv_rs::check::kleene::Kleene::{False as F, True as T};
     let ra = parse_rks(
         "sub A in a1 out a3\n loc a1{q} a3\n call a2->B\n edge a1->a2->a3 a1->a3\n\
          sub B in b1 out b3\n loc b1{p} b3\n call b2->A\n edge b1->b2->b3 b1->b3",
@@ -307,7 +307,7 @@ fn fig_4_1_incremental_order() {
     let mut core = rks::local::Core::new(&r, &fm);
     let a = comp(&r, "A");
     let v = rks::incremental::run(&mut core, a, &rks::initial_context(&r, &fm, a, fm.root));
-    assert_eq!(v, rks::tern::Tern::T);
+    assert_eq!(v, xmv_rs::check::kleene::Kleene::True);
     let d = comp(&r, "D");
     assert!(core.kb.pairs.iter().all(|p| p.comp != d), "no κ entry for D");
     // C is only partly labelled for EG p: c1 decided, c2 not.
@@ -315,7 +315,9 @@ fn fig_4_1_incremental_order() {
     let eg = fm.deps[fm.root as usize][0];
     let cp: Vec<_> = core.kb.pairs.iter().filter(|p| p.comp == c).collect();
     assert!(!cp.is_empty() && cp.iter().all(|p| p.node == eg));
-    assert!(cp.iter().any(|p| p.vals[0] == rks::tern::Tern::T && p.vals[node(&r, c, "c2") as usize] == rks::tern::Tern::M));
+    assert!(
+        cp.iter().any(|p| p.vals[0] == xmv_rs::check::kleene::Kleene::True && p.vals[node(&r, c, "c2") as usize] == xmv_rs::check::kleene::Kleene::Unknown)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +366,7 @@ fn eg_through_call_return_cycle() {
 
 #[test]
 fn fix_1_twins() {
-    use rks::tern::Tern::*;
+    use xmv_rs::check::kleene::Kleene::{False as F, True as T};
     let r = parse_rks("sub A in a0 out a1\n loc a0{p,q} a1{q}\n call ac0->A ac1->A\n edge a0->ac1->a0 ac0->a1").unwrap();
     verdict(&r, "A", "EG E[q U p]", true);
     // κ entries of the incremental engine agree with the global engine wherever both decided.
@@ -600,5 +602,5 @@ fn many_exits_use_ternary_contexts() {
     let main = comp(&r, "main");
     let mut core = rks::local::Core::new(&r, &fm);
     rks::global::run(&mut core, main, &|g| rks::initial_context(&r, &fm, main, g));
-    assert!(core.kb.pairs.iter().any(|p| core.kb.ctxs.get(p.ctx).iter().filter(|&&v| v == rks::tern::Tern::M).count() > 4));
+    assert!(core.kb.pairs.iter().any(|p| core.kb.ctxs.get(p.ctx).iter().filter(|&&v| v == xmv_rs::check::kleene::Kleene::Unknown).count() > 4));
 }

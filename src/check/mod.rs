@@ -1,6 +1,12 @@
 //! Stage 5, CTL checking: explicit labelling for Kripke structures; context-based engines for
 //! recursive Kripke structures.
 
+pub mod engine;
 pub mod flat;
+pub mod kleene;
+pub mod procedures;
 pub mod rks;
 pub mod ternary;
+pub mod trace;
+
+pub use engine::{Checked, Checker, Engine, RunOptions, Stats};

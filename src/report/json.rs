@@ -46,8 +46,8 @@ fn pairs(p: &[(String, String)]) -> serde_json::Map<String, serde_json::Value> {
 fn trace_json(view: &TraceView) -> TraceJson<'_> {
     TraceJson {
         kind: match view.kind {
-            super::trace::TraceKind::Counterexample => "counterexample",
-            super::trace::TraceKind::Witness => "witness",
+            crate::check::trace::TraceKind::Counterexample => "counterexample",
+            crate::check::trace::TraceKind::Witness => "witness",
         },
         loop_start: view.loop_start,
         loop_push: &view.loop_push,

@@ -1,12 +1,15 @@
 //! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.
 //!
-//! Checkers return [`trace::Trace`]s of ids; [`view`] maps them to names and values;
+//! Checkers return [`crate::check::trace::Trace`]s of ids; [`view`] maps them to names and values;
 //! [`text`] and [`json`] format a list of [`SpecReport`]s (one per spec, in file order).
 
 pub mod json;
 pub mod text;
-pub mod trace;
 pub mod view;
+
+/// The trace data type lives in the check stage (checkers produce it); re-exported for code that
+/// reads it as the report's input.
+pub use crate::check::trace;
 
 use crate::syntax::ast::SpecKind;
 

@@ -1,7 +1,7 @@
 use super::text::{g6, reachable_line, render_text};
-use super::trace::{CallFrame, TERMINATED, Trace, TraceKind, TraceStep};
 use super::view::{ModelRef, trace_view};
 use super::*;
+use crate::check::trace::{CallFrame, TERMINATED, Trace, TraceKind, TraceStep};
 use crate::explicit::build_flat::{BuildLimits, build_flat};
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, NamedExpr};

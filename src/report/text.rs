@@ -19,8 +19,8 @@
 //! The termination state of an RKS run is `-> State: 1.k <- [terminated]`.
 
 use super::SpecReport;
-use super::trace::TraceKind;
 use super::view::{StepView, TraceView};
+use crate::check::trace::TraceKind;
 use crate::syntax::ast::SpecKind;
 use std::fmt::Write;
 

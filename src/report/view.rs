@@ -4,7 +4,7 @@
 //! name/value pair of every step; the text and JSON renderers only format these. For lassos the
 //! loop-start step is repeated at the end (as NuSMV prints it).
 
-use super::trace::{CallFrame, TERMINATED, Trace, TraceKind};
+use crate::check::trace::{CallFrame, TERMINATED, Trace, TraceKind};
 use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};

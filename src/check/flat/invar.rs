@@ -5,9 +5,9 @@
 
 use super::eval::Labelling;
 use super::formula::{Arena, Lit};
+use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
-use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 
 /// Breadth-first order of the reachable states with parent links.
 pub struct Reachability {

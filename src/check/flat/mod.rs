@@ -21,7 +21,7 @@
 //!   [`CtlReport::fair_states_empty`] / [`CtlReport::no_fair_initial_state`] let the report warn
 //!   (NuSMV prints "Fair states set of the finite state machine is empty" in the first case).
 //!
-//! Traces ([`crate::report::trace::Trace`] of state ids from an initial state, optionally a lasso):
+//! Traces ([`crate::check::trace::Trace`] of state ids from an initial state, optionally a lasso):
 //! - every false spec gets a counterexample: the explanation of its negation from the first fair
 //!   initial state that violates it. For `AG`, `AF`, `AX`, `A[U]` (and negated existentials)
 //!   this is a path to the violation, a lasso for `AF`/`A[U]` violated by an infinite path, and so
@@ -32,8 +32,8 @@
 //! - a finite path whose last state occurs earlier is returned as the lasso it is (NuSMV prints
 //!   `-- Loop starts here` for such paths too).
 
+pub mod checker;
 pub mod condense;
-pub mod driver;
 pub mod eval;
 pub mod explain;
 pub mod fixpoint;
@@ -42,9 +42,9 @@ pub mod invar;
 pub mod paths;
 pub mod scc;
 
+use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
-use crate::report::trace::{SpecOutcome, Trace, TraceKind};
 use eval::Labelling;
 use explain::Explainer;
 use fixedbitset::FixedBitSet;

@@ -10,24 +10,25 @@
 //! small integers. A context of at most [`PACKED_MAX`] entries is hashed as one packed word (two
 //! bits per entry); longer ones by their entries. Only `M` at the top positions (the node's own
 //! value, for `EG`/`EU`) is meaningful as "either": [`each_completion`] lists the `T`/`F`
-//! contexts it covers. Contexts are passed around as [`Ctx`], inline up to 32 entries.
+//! contexts it covers. Contexts are passed around as [`Ctx`], inline up to 32 entries;
+//! [`restrict`] projects a context of a node onto one of its children or dependencies.
 
 use super::formula::{FId, Formula};
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 pub type CtxId = u32;
 
 /// A context held by value: no heap allocation up to 32 entries.
-pub type Ctx = SmallVec<[Tern; 32]>;
+pub type Ctx = SmallVec<[Kleene; 32]>;
 
 /// Longest context packed into one word.
 pub const PACKED_MAX: usize = 31;
 
 /// The context as one word (entry `i` in bits `2i..2i+2`, a marker bit above the last entry),
 /// if it has at most [`PACKED_MAX`] entries.
-pub fn pack(v: &[Tern]) -> Option<u64> {
+pub fn pack(v: &[Kleene]) -> Option<u64> {
     if v.len() > PACKED_MAX {
         return None;
     }
@@ -37,15 +38,15 @@ pub fn pack(v: &[Tern]) -> Option<u64> {
 #[derive(Default, Debug)]
 pub struct Contexts {
     short: Vec<FxHashMap<u64, CtxId>>,
-    long: Vec<FxHashMap<Box<[Tern]>, CtxId>>,
-    vecs: Vec<Box<[Tern]>>,
+    long: Vec<FxHashMap<Box<[Kleene]>, CtxId>>,
+    vecs: Vec<Box<[Kleene]>>,
 }
 
 impl Contexts {
     pub fn new(num_nodes: usize) -> Contexts {
         Contexts { short: vec![FxHashMap::default(); num_nodes], long: vec![FxHashMap::default(); num_nodes], vecs: Vec::new() }
     }
-    pub fn intern(&mut self, f: FId, v: &[Tern]) -> CtxId {
+    pub fn intern(&mut self, f: FId, v: &[Kleene]) -> CtxId {
         if let Some(id) = self.lookup(f, v) {
             return id;
         }
@@ -57,13 +58,13 @@ impl Contexts {
         };
         id
     }
-    pub fn lookup(&self, f: FId, v: &[Tern]) -> Option<CtxId> {
+    pub fn lookup(&self, f: FId, v: &[Kleene]) -> Option<CtxId> {
         match pack(v) {
             Some(k) => self.short[f as usize].get(&k).copied(),
             None => self.long[f as usize].get(v).copied(),
         }
     }
-    pub fn get(&self, id: CtxId) -> &[Tern] {
+    pub fn get(&self, id: CtxId) -> &[Kleene] {
         &self.vecs[id as usize]
     }
     pub fn len(&self) -> usize {
@@ -82,31 +83,49 @@ pub fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item =
     (0..if own { exits } else { 0 }).map(move |k| k * w + w - 1)
 }
 
+/// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
+#[inline]
+pub fn restrict(fm: &Formula, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> Ctx {
+    if f == g {
+        return ctx.into();
+    }
+    if fm.is_static(g) {
+        return Ctx::new();
+    }
+    let p = fm.projection(f, g);
+    let w = fm.width(f);
+    let mut out = Ctx::with_capacity(p.len() * exits);
+    for k in 0..exits {
+        out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
+    }
+    out
+}
+
 /// True if `ctx` has `M` somewhere other than at `f`'s own top positions: such a context says
 /// too little to be labelled (FIX-3), lookups under it give `M`.
-pub fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> bool {
+pub fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> bool {
     let w = fm.width(f);
     if w == 0 {
         return false;
     }
     let own = usize::from(fm.op(f).is_fixpoint());
-    ctx.chunks_exact(w).take(exits).any(|row| row[..w - own].contains(&Tern::M))
+    ctx.chunks_exact(w).take(exits).any(|row| row[..w - own].contains(&Kleene::Unknown))
 }
 
 /// Number of `M`s at `f`'s own top positions in `ctx`.
-pub fn count_top_maybes(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> usize {
-    top_positions(fm, f, exits).filter(|&i| ctx[i] == Tern::M).count()
+pub fn count_top_maybes(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> usize {
+    top_positions(fm, f, exits).filter(|&i| ctx[i] == Kleene::Unknown).count()
 }
 
 /// Calls `each` with every `T`/`F` context covered by `ctx` (every way of fixing its `M` tops),
 /// in a fixed order, until `each` returns false; returns false if it did. Requires
 /// `!has_inner_maybe`.
-pub fn each_completion(fm: &Formula, f: FId, ctx: &[Tern], exits: usize, mut each: impl FnMut(&[Tern]) -> bool) -> bool {
-    let ms: SmallVec<[usize; 8]> = top_positions(fm, f, exits).filter(|&i| ctx[i] == Tern::M).collect();
+pub fn each_completion(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize, mut each: impl FnMut(&[Kleene]) -> bool) -> bool {
+    let ms: SmallVec<[usize; 8]> = top_positions(fm, f, exits).filter(|&i| ctx[i] == Kleene::Unknown).collect();
     let mut v: Ctx = ctx.into();
     for bits in 0..(1usize << ms.len()) {
         for (j, &i) in ms.iter().enumerate() {
-            v[i] = Tern::from_bool(bits >> j & 1 == 1);
+            v[i] = Kleene::from_bool(bits >> j & 1 == 1);
         }
         if !each(&v) {
             return false;
@@ -116,7 +135,7 @@ pub fn each_completion(fm: &Formula, f: FId, ctx: &[Tern], exits: usize, mut eac
 }
 
 /// The `T`/`F` contexts covered by `ctx`, see [`each_completion`].
-pub fn completions(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> Vec<Ctx> {
+pub fn completions(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> Vec<Ctx> {
     let mut out = Vec::new();
     each_completion(fm, f, ctx, exits, |c| {
         out.push(c.into());
@@ -127,8 +146,8 @@ pub fn completions(fm: &Formula, f: FId, ctx: &[Tern], exits: usize) -> Vec<Ctx>
 
 #[cfg(test)]
 mod tests {
-    use super::Tern::*;
     use super::*;
+    use crate::check::kleene::Kleene::{False as F, True as T, Unknown as M};
 
     #[test]
     fn packing_tells_lengths_and_values_apart() {

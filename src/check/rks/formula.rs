@@ -9,8 +9,7 @@
 //! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
 //! `EG`/`EU`, `f` is its last element (its "top").
 
-use super::context::Ctx;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -144,23 +143,6 @@ impl Formula {
     /// `deps(f)` (`g ≠ f`, `g` not static).
     pub fn projection(&self, f: FId, g: FId) -> &[u32] {
         &self.proj[&(f, g)]
-    }
-
-    /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
-    pub fn restrict(&self, f: FId, g: FId, ctx: &[Tern], exits: usize) -> Ctx {
-        if f == g {
-            return ctx.into();
-        }
-        if self.is_static(g) {
-            return Ctx::new();
-        }
-        let p = &self.proj[&(f, g)];
-        let w = self.width(f);
-        let mut out = Ctx::with_capacity(p.len() * exits);
-        for k in 0..exits {
-            out.extend(p.iter().map(|&i| ctx[k * w + i as usize]));
-        }
-        out
     }
 
     /// Value of `f` in a state that loops forever with the labels `has(p)` (the termination

@@ -9,18 +9,18 @@ use super::context::Ctx;
 use super::formula::FId;
 use super::kb::PairId;
 use super::local::Core;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashSet;
 
 /// Labels every node of the formula in all reachable pairs; returns the root's value at the
 /// initial configuration.
-pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
+pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Kleene>) -> Kleene {
     run_root(core, core.fm.root, init, icc)
 }
 
 /// [`run`] for the formula rooted at `root` of a shared DAG.
-pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Tern>) -> Tern {
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Kleene>) -> Kleene {
     let fm = core.fm;
     for f in fm.sub_dag(root) {
         if fm.is_static(f) {
@@ -53,7 +53,7 @@ pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId)
 }
 
 /// `collectContexts` (Alg. 3.2): the pairs of `f` reachable from `(init, ctx)`, in DFS order.
-fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Tern>) -> Vec<PairId> {
+fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Kleene>) -> Vec<PairId> {
     let ctx: Ctx = ctx.into();
     let mut xi = Vec::new();
     let mut seen: FxHashSet<PairId> = FxHashSet::default();

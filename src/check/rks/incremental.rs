@@ -11,11 +11,11 @@
 //! * FIX-3: before a call's context is used, every proper subformula of the context is decided
 //!   in the call's continuations (labelled fully in the caller if needed).
 
-use super::context::Ctx;
+use super::context::{Ctx, restrict};
 use super::formula::{FId, Op};
 use super::kb::PairId;
 use super::local::Core;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashSet;
 
@@ -41,22 +41,22 @@ impl Xi {
 }
 
 /// Decides the root at the initial configuration, labelling as little as possible.
-pub fn run(core: &mut Core, init: ComponentId, icc: &[Tern]) -> Tern {
+pub fn run(core: &mut Core, init: ComponentId, icc: &[Kleene]) -> Kleene {
     run_root(core, core.fm.root, init, icc)
 }
 
 /// [`run`] for the formula rooted at `root` of a shared DAG; `icc` is `root`'s initial context.
-pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Tern]) -> Tern {
+pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Kleene]) -> Kleene {
     label(core, root, init, icc, Mode::Partly);
     core.get(root, init, icc, 0)
 }
 
-fn is_labeled(core: &Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) -> bool {
+fn is_labeled(core: &Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) -> bool {
     core.is_labeled(f, s, ctx, mode == Mode::Fully)
 }
 
 /// Alg. 4.1 (corrected): `ctx` has no `M`.
-fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     if is_labeled(core, f, s, ctx, mode) {
         return;
     }
@@ -90,7 +90,7 @@ fn prepare(core: &mut Core, f: FId, p: PairId) {
     let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
-        let sub = core.fm.restrict(f, a, &ctx, e);
+        let sub = restrict(core.fm, f, a, &ctx, e);
         if !is_labeled(core, a, s, &sub, Mode::Fully) {
             label(core, a, s, &sub, Mode::Fully);
         }
@@ -101,7 +101,7 @@ fn prepare(core: &mut Core, f: FId, p: PairId) {
 }
 
 /// Alg. 4.2's λ (corrected): `ctx` may have `M` tops, no inner `M`.
-fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     for p in core.pairs_of(f, s, ctx) {
         xi.insert(p);
     }
@@ -123,7 +123,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], m
         }
         let t = comp.call_target[c as usize];
         if let Op::EX(a) = op {
-            let sub = core.fm.restrict(f, a, ctx, core.exits(s));
+            let sub = restrict(core.fm, f, a, ctx, core.exits(s));
             let cctx = core.cc(s, c, a, &sub);
             if !is_labeled(core, a, t, &cctx, Mode::Partly) {
                 label(core, a, t, &cctx, Mode::Partly);
@@ -145,7 +145,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Tern], m
 }
 
 /// Alg. 4.3.
-fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[Tern], mode: Mode) {
+fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
     if is_labeled(core, f, s, ctx, mode) {
         return;
     }
@@ -156,7 +156,7 @@ fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[
     let mut changed = false;
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
-        let sub = core.fm.restrict(f, a, ctx, e);
+        let sub = restrict(core.fm, f, a, ctx, e);
         if !is_labeled(core, a, s, &sub, Mode::Fully) {
             stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || label(core, a, s, &sub, Mode::Fully));
             changed = true;
@@ -169,7 +169,7 @@ fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[
 
 /// FIX-3: every proper subformula recorded in `f`'s contexts must be decided in the
 /// continuations of call `c` before `cc` is used for exploration. Returns true if it labelled.
-fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[Tern]) -> bool {
+fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[Kleene]) -> bool {
     let comp = core.comp(s);
     let t = comp.call_target[c as usize];
     let e = core.exits(s);
@@ -178,7 +178,7 @@ fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[
         if g == f {
             continue;
         }
-        let sub = core.fm.restrict(f, g, ctx, e);
+        let sub = restrict(core.fm, f, g, ctx, e);
         let undecided = (0..core.exits(t)).any(|k| comp.returns(c, k).iter().any(|&r| !core.get(g, s, &sub, r).is_known()));
         if undecided {
             label(core, g, s, &sub, Mode::Fully);

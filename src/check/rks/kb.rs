@@ -7,7 +7,7 @@
 
 use super::context::{Contexts, CtxId, pack};
 use super::formula::{FId, Formula};
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashMap;
 
@@ -21,7 +21,7 @@ pub struct Pair {
     pub node: FId,
     pub comp: ComponentId,
     pub ctx: CtxId,
-    pub vals: Vec<Tern>,
+    pub vals: Vec<Kleene>,
 }
 
 #[derive(Debug)]
@@ -41,7 +41,7 @@ impl Kb {
     }
 
     /// The pair of a `T`/`F` context, if it was created.
-    pub fn find(&self, f: FId, comp: ComponentId, ctx: &[Tern]) -> Option<PairId> {
+    pub fn find(&self, f: FId, comp: ComponentId, ctx: &[Kleene]) -> Option<PairId> {
         if let Some(k) = pack(ctx) {
             return self.packed.get(&(f, comp, k)).copied();
         }
@@ -50,13 +50,13 @@ impl Kb {
     }
 
     /// The pair of a `T`/`F` context, created with all values `M` if new.
-    pub fn find_or_create(&mut self, f: FId, comp: ComponentId, ctx: &[Tern], num_nodes: usize) -> PairId {
+    pub fn find_or_create(&mut self, f: FId, comp: ComponentId, ctx: &[Kleene], num_nodes: usize) -> PairId {
         let c = self.ctxs.intern(f, ctx);
         if let Some(&p) = self.index.get(&(c, comp)) {
             return p;
         }
         let id = self.pairs.len() as PairId;
-        self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Tern::M; num_nodes] });
+        self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Kleene::Unknown; num_nodes] });
         self.checked.push(false);
         self.index.insert((c, comp), id);
         if let Some(k) = pack(ctx) {
@@ -65,7 +65,7 @@ impl Kb {
         id
     }
 
-    pub fn ctx_of(&self, p: PairId) -> &[Tern] {
+    pub fn ctx_of(&self, p: PairId) -> &[Kleene] {
         self.ctxs.get(self.pairs[p as usize].ctx)
     }
 }

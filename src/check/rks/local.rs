@@ -13,10 +13,10 @@
 //! Writes under an `M`-topped context go to every `T`/`F` completion where still `M` (FIX-1).
 
 use super::RksStats;
-use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe};
+use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe, restrict};
 use super::formula::{FId, Formula, Op};
 use super::kb::{Kb, PairId, PairList};
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
@@ -68,7 +68,7 @@ pub const MAX_ENUMERATED_MAYBES: usize = 4;
 pub const PARALLEL_ROUND: usize = 64;
 
 /// Values per location of one component, inline for small components.
-pub type Vals = SmallVec<[Tern; 64]>;
+pub type Vals = SmallVec<[Kleene; 64]>;
 
 /// What one local pass deduced (not yet written).
 #[derive(Default)]
@@ -143,7 +143,7 @@ impl<'a> Core<'a> {
         (k != u32::MAX).then_some(k as usize)
     }
 
-    pub fn resolve(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> View {
+    pub fn resolve(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> View {
         match self.fm.op(g) {
             Op::True => View::True,
             Op::Prop(p) => View::Prop(p),
@@ -174,50 +174,50 @@ impl<'a> Core<'a> {
     }
 
     /// Number of `M`s at `g`'s own top positions in `ctx`.
-    pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> usize {
+    pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> usize {
         count_top_maybes(self.fm, g, ctx, self.exits(s))
     }
 
     /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
-    pub fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Tern]) -> bool {
+    pub fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> bool {
         self.top_maybes(g, s, ctx) > self.max_enumerated_maybes
     }
 
-    pub fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Tern {
+    pub fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Kleene {
         match v {
-            View::True => Tern::T,
-            View::Prop(p) => Tern::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
-            View::Static(g) => Tern::from_bool(self.statics[*g as usize][s as usize].contains(l as usize)),
+            View::True => Kleene::True,
+            View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
+            View::Static(g) => Kleene::from_bool(self.statics[*g as usize][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
                 let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
-                let first = it.next().unwrap_or(Tern::M);
-                it.fold(first, Tern::join)
+                let first = it.next().unwrap_or(Kleene::Unknown);
+                it.fold(first, Kleene::join)
             }
-            View::Unknown => Tern::M,
+            View::Unknown => Kleene::Unknown,
         }
     }
 
-    pub fn get(&self, g: FId, s: ComponentId, ctx: &[Tern], l: NodeId) -> Tern {
+    pub fn get(&self, g: FId, s: ComponentId, ctx: &[Kleene], l: NodeId) -> Kleene {
         self.val(&self.resolve(g, s, ctx), s, l)
     }
 
     /// The context of `f` under which call `c` of component `s` (itself under `ctx`) calls its
     /// target: per exit `k` of the target and per node `g` of `deps(f)`, the disjunction over the
     /// continuations of exit `k` of `g`'s value there (an empty continuation set gives `F`).
-    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Tern]) -> Ctx {
+    pub fn cc(&self, s: ComponentId, c: NodeId, f: FId, ctx: &[Kleene]) -> Ctx {
         let views = self.dep_views(f, s, ctx, None);
         self.cc_from(&views, s, c, f)
     }
 
     /// How to read each node of `deps(f)` in component `s` under `f`'s context `ctx` (the same
     /// for every call of `s`); `own`: the pairs of `(f, s, ctx)` when already known.
-    fn dep_views(&self, f: FId, s: ComponentId, ctx: &[Tern], own: Option<&[PairId]>) -> SmallVec<[View; 4]> {
+    fn dep_views(&self, f: FId, s: ComponentId, ctx: &[Kleene], own: Option<&[PairId]>) -> SmallVec<[View; 4]> {
         let es = self.exits(s);
         self.fm.deps[f as usize]
             .iter()
             .map(|&g| match own {
                 Some(ps) if g == f => View::Pairs(PairList::from_slice(ps)),
-                _ => self.resolve(g, s, &self.fm.restrict(f, g, ctx, es)),
+                _ => self.resolve(g, s, &restrict(self.fm, f, g, ctx, es)),
             })
             .collect()
     }
@@ -227,13 +227,13 @@ impl<'a> Core<'a> {
         let comp = self.comp(s);
         let et = self.exits(comp.call_target[c as usize]);
         let w = self.fm.width(f);
-        let mut out: Ctx = smallvec::smallvec![Tern::F; et * w];
+        let mut out: Ctx = smallvec::smallvec![Kleene::False; et * w];
         for (i, view) in views.iter().enumerate() {
             for k in 0..et {
-                let mut v = Tern::F;
+                let mut v = Kleene::False;
                 for &r in comp.returns(c, k) {
                     v = v.or(self.val(view, s, r));
-                    if v == Tern::T {
+                    if v == Kleene::True {
                         break;
                     }
                 }
@@ -267,7 +267,7 @@ impl<'a> Core<'a> {
     /// Gives every call of pair `caller` (of `f` in `s` under `ctx`) whose callee context has no
     /// pairs yet (a context refined during a fixpoint) its pair(s), which start from what the
     /// previous callee pair of this call knew when that one is coarser.
-    fn create_refined_callees(&mut self, caller: PairId, s: ComponentId, f: FId, ctx: &[Tern], targets: &[PairId]) {
+    fn create_refined_callees(&mut self, caller: PairId, s: ComponentId, f: FId, ctx: &[Kleene], targets: &[PairId]) {
         let comp = self.comp(s);
         let views = self.dep_views(f, s, ctx, Some(targets));
         for &c in &comp.calls {
@@ -287,7 +287,7 @@ impl<'a> Core<'a> {
 
     /// The pair of a stored context `ctx`, created if new; if `source`'s context is coarser
     /// (equal wherever it is not `M`), its known values are copied where this pair has `M`.
-    pub fn pair_inheriting(&mut self, f: FId, t: ComponentId, ctx: &[Tern], source: Option<PairId>) -> PairId {
+    pub fn pair_inheriting(&mut self, f: FId, t: ComponentId, ctx: &[Kleene], source: Option<PairId>) -> PairId {
         let n = self.comp(t).num_nodes as usize;
         let q = self.kb.find_or_create(f, t, ctx, n);
         if let Some(src) = source
@@ -295,7 +295,7 @@ impl<'a> Core<'a> {
             && self.kb.pairs[src as usize].comp == t
             && self.kb.pairs[src as usize].node == f
         {
-            let coarser = self.kb.ctx_of(src).iter().zip(ctx).all(|(&a, &b)| a == b || a == Tern::M);
+            let coarser = self.kb.ctx_of(src).iter().zip(ctx).all(|(&a, &b)| a == b || a == Kleene::Unknown);
             if coarser {
                 let (a, b) = if src < q {
                     let (x, y) = self.kb.pairs.split_at_mut(q as usize);
@@ -305,7 +305,7 @@ impl<'a> Core<'a> {
                     (&y[0], &mut x[q as usize])
                 };
                 for (to, &from) in b.vals.iter_mut().zip(&a.vals) {
-                    if *to == Tern::M {
+                    if *to == Kleene::Unknown {
                         *to = from;
                     }
                 }
@@ -314,7 +314,7 @@ impl<'a> Core<'a> {
         q
     }
 
-    pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Tern], fully: bool) -> bool {
+    pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Kleene], fully: bool) -> bool {
         let view = self.resolve(f, s, ctx);
         match view {
             View::True | View::Prop(_) | View::Static(_) => true,
@@ -330,7 +330,7 @@ impl<'a> Core<'a> {
     }
 
     /// The stored completions of `ctx`, created if new. Empty for propositional nodes.
-    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> PairList {
+    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> PairList {
         let mut out = PairList::new();
         if self.fm.is_static(f) {
             return out;
@@ -351,7 +351,7 @@ impl<'a> Core<'a> {
 
     /// One local labelling pass of `f` in component `s` under `ctx` (Alg. 4.4). Contexts with
     /// an inner `M` are not labelled (FIX-3).
-    pub fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Tern]) -> Change {
+    pub fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> Change {
         let e = self.exits(s);
         if self.fm.is_static(f) || has_inner_maybe(self.fm, f, ctx, e) {
             return Change::default();
@@ -363,7 +363,7 @@ impl<'a> Core<'a> {
 
     /// The values one local pass of the pairs `targets` (of `f` in `s` under `ctx`) deduces,
     /// without writing them: a function of the knowledge base only.
-    pub fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId]) -> LocalPass {
+    pub fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Kleene], targets: &[PairId]) -> LocalPass {
         let comp = self.comp(s);
         let e = self.exits(s);
         let n = comp.num_nodes as usize;
@@ -371,12 +371,12 @@ impl<'a> Core<'a> {
         let mut pass = LocalPass::default();
         pass.new = match fm.op(f) {
             Op::Not(a) => {
-                let v = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
+                let v = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
                 (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
             }
             Op::Or(a, b) | Op::And(a, b) => {
-                let va = self.resolve(a, s, &fm.restrict(f, a, ctx, e));
-                let vb = self.resolve(b, s, &fm.restrict(f, b, ctx, e));
+                let va = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
+                let vb = self.resolve(b, s, &restrict(fm, f, b, ctx, e));
                 let is_or = matches!(fm.op(f), Op::Or(..));
                 (0..n)
                     .map(|l| {
@@ -411,7 +411,7 @@ impl<'a> Core<'a> {
             let comp = &self.rks.components[pair.comp as usize];
             let rets = &self.return_locs[pair.comp as usize];
             for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
-                if x.is_known() && *v == Tern::M && !comp.is_call(l as NodeId) {
+                if x.is_known() && *v == Kleene::Unknown && !comp.is_call(l as NodeId) {
                     *v = x;
                     ch.any = true;
                     ch.entry |= l == 0;
@@ -422,14 +422,14 @@ impl<'a> Core<'a> {
         ch
     }
 
-    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Tern]) -> Vals {
+    fn label_ex(&self, f: FId, a: FId, s: ComponentId, ctx: &[Kleene]) -> Vals {
         let comp = self.comp(s);
         let e = self.exits(s);
         let w = self.fm.width(f);
         let pos = self.fm.deps[f as usize].binary_search(&a).expect("the child of EX is in its deps");
-        let sub = self.fm.restrict(f, a, ctx, e);
+        let sub = restrict(self.fm, f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
-        let mut out: Vals = smallvec::smallvec![Tern::M; comp.num_nodes as usize];
+        let mut out: Vals = smallvec::smallvec![Kleene::Unknown; comp.num_nodes as usize];
         for l in 0..comp.num_nodes {
             if comp.is_call(l) {
                 continue;
@@ -438,7 +438,7 @@ impl<'a> Core<'a> {
                 out[l as usize] = ctx[k * w + pos];
                 continue;
             }
-            let mut v = Tern::F;
+            let mut v = Kleene::False;
             for &x in comp.succ.neighbours(l) {
                 let y = if comp.is_call(x) {
                     let t = comp.call_target[x as usize];
@@ -448,7 +448,7 @@ impl<'a> Core<'a> {
                     self.val(&va, s, x)
                 };
                 v = v.or(y);
-                if v == Tern::T {
+                if v == Kleene::True {
                     break;
                 }
             }
@@ -458,7 +458,7 @@ impl<'a> Core<'a> {
     }
 
     /// Incremental `deduceLabels` (Alg. 4.5) for `EG ψ` / `E[ψ U χ]`.
-    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Tern], targets: &[PairId], pass: &mut LocalPass) -> Vals {
+    fn deduce(&self, f: FId, s: ComponentId, ctx: &[Kleene], targets: &[PairId], pass: &mut LocalPass) -> Vals {
         let fm = self.fm;
         let comp = self.comp(s);
         let n = comp.num_nodes as usize;
@@ -469,8 +469,8 @@ impl<'a> Core<'a> {
             Op::EU(a, b) => (a, Some(b)),
             _ => unreachable!(),
         };
-        let vpsi = self.resolve(psi, s, &fm.restrict(f, psi, ctx, e));
-        let vchi = chi.map(|b| self.resolve(b, s, &fm.restrict(f, b, ctx, e)));
+        let vpsi = self.resolve(psi, s, &restrict(fm, f, psi, ctx, e));
+        let vchi = chi.map(|b| self.resolve(b, s, &restrict(fm, f, b, ctx, e)));
         let cur = View::Pairs(PairList::from_slice(targets));
         let mut psi_t = bits(n);
         let mut psi_tm = bits(n);
@@ -483,19 +483,19 @@ impl<'a> Core<'a> {
                 continue;
             }
             let c = self.val(&cur, s, l);
-            known_t.set(l as usize, c == Tern::T);
-            known_f.set(l as usize, c == Tern::F);
+            known_t.set(l as usize, c == Kleene::True);
+            known_f.set(l as usize, c == Kleene::False);
             let p = self.val(&vpsi, s, l);
-            psi_t.set(l as usize, p == Tern::T);
-            psi_tm.set(l as usize, p != Tern::F && c != Tern::F);
+            psi_t.set(l as usize, p == Kleene::True);
+            psi_tm.set(l as usize, p != Kleene::False && c != Kleene::False);
             if let Some(vc) = &vchi {
                 let x = self.val(vc, s, l);
-                seed_t.set(l as usize, x == Tern::T || c == Tern::T);
-                seed_tm.set(l as usize, (x != Tern::F || c == Tern::T) && c != Tern::F);
+                seed_t.set(l as usize, x == Kleene::True || c == Kleene::True);
+                seed_tm.set(l as usize, (x != Kleene::False || c == Kleene::True) && c != Kleene::False);
             }
         }
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
-        let mut call_val: Vals = smallvec::smallvec![Tern::F; n];
+        let mut call_val: Vals = smallvec::smallvec![Kleene::False; n];
         if !comp.calls.is_empty() {
             let views = self.dep_views(f, s, ctx, Some(targets));
             for &c in &comp.calls {
@@ -520,21 +520,21 @@ impl<'a> Core<'a> {
             if comp.is_call(l) {
                 continue;
             }
-            let mut best = Tern::F;
+            let mut best = Kleene::False;
             if let Some(k) = self.exit_index(s, l) {
                 best = ctx[k * w + w - 1];
             }
             for &x in comp.succ.neighbours(l) {
                 if comp.is_call(x) {
                     best = match (best, call_val[x as usize]) {
-                        (Tern::T, _) | (_, Tern::T) => Tern::T,
-                        (Tern::M, _) | (_, Tern::M) => Tern::M,
-                        _ => Tern::F,
+                        (Kleene::True, _) | (_, Kleene::True) => Kleene::True,
+                        (Kleene::Unknown, _) | (_, Kleene::Unknown) => Kleene::Unknown,
+                        _ => Kleene::False,
                     };
                 }
             }
-            anchor_t.set(l as usize, best == Tern::T);
-            anchor_tm.set(l as usize, best != Tern::F);
+            anchor_t.set(l as usize, best == Kleene::True);
+            anchor_tm.set(l as usize, best != Kleene::False);
         }
         let (sure, possible) = if chi.is_some() {
             (until_set(comp, seed_t, &psi_t, &anchor_t), until_set(comp, seed_tm, &psi_tm, &anchor_tm))
@@ -551,11 +551,11 @@ impl<'a> Core<'a> {
         let out = (0..n)
             .map(|l| {
                 if sure.contains(l) {
-                    Tern::T
+                    Kleene::True
                 } else if !possible.contains(l) {
-                    Tern::F
+                    Kleene::False
                 } else {
-                    Tern::M
+                    Kleene::Unknown
                 }
             })
             .collect();
@@ -653,7 +653,7 @@ impl<'a> Core<'a> {
             }
         }
         let (live, refs) = self.live_pairs(f, roots, &index);
-        let v = if matches!(self.fm.op(f), Op::EG(_)) { Tern::T } else { Tern::F };
+        let v = if matches!(self.fm.op(f), Op::EG(_)) { Kleene::True } else { Kleene::False };
         // Values decided here in a pair with `M` tops hold only for the completion the callers
         // induce (their `M`s are decided alike); they seed the refined pairs, then are undone.
         let mut undo: Vec<(PairId, usize)> = Vec::new();
@@ -665,7 +665,7 @@ impl<'a> Core<'a> {
             let ternary = self.top_maybes(f, s, self.kb.ctx_of(p)) > 0;
             let comp = self.comp(s);
             for (l, x) in self.kb.pairs[p as usize].vals.iter_mut().enumerate() {
-                if *x == Tern::M && !comp.is_call(l as NodeId) {
+                if *x == Kleene::Unknown && !comp.is_call(l as NodeId) {
                     *x = v;
                     if ternary {
                         undo.push((p, l));
@@ -675,7 +675,7 @@ impl<'a> Core<'a> {
         }
         self.close_refined_calls(f, &live, &refs);
         for (p, l) in undo {
-            self.kb.pairs[p as usize].vals[l] = Tern::M;
+            self.kb.pairs[p as usize].vals[l] = Kleene::Unknown;
         }
     }
 

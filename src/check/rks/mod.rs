@@ -10,7 +10,7 @@
 //! infinite path, `EU` a finite one), so a configuration without successors (an exit whose call
 //! has no continuation for it, or a location without successors) satisfies no `EX`/`EG`.
 //!
-//! Modules: [`tern`] ternary values, [`formula`] the core formula DAG and which assumptions a
+//! Modules (ternary values are [`crate::check::kleene`]): [`formula`] the core formula DAG and which assumptions a
 //! context keeps, [`context`] contexts and interning, [`kb`] the knowledge base, [`local`] local
 //! checking and the shared fixpoint, [`global`] the chapter-3 engine, [`incremental`] the
 //! chapter-4 engine, [`summary`] the summary engine (the default), [`trace`] witnesses and
@@ -23,9 +23,9 @@ pub mod incremental;
 pub mod kb;
 pub mod local;
 pub mod summary;
-pub mod tern;
 pub mod trace;
 
+use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
@@ -33,7 +33,6 @@ use formula::{FId, Formula};
 use local::Core;
 use rayon::prelude::*;
 use summary::{ModelIndex, Summary};
-use tern::Tern;
 pub use trace::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +66,24 @@ pub struct RksStats {
 }
 
 impl RksStats {
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &RksStats) {
+        self.context_pairs_created += other.context_pairs_created;
+        self.context_pairs_checked += other.context_pairs_checked;
+        self.local_checks += other.local_checks;
+        self.fixpoint_rounds += other.fixpoint_rounds;
+    }
+
+    /// The counters by name, as `--stats` prints them.
+    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("context pairs created", self.context_pairs_created),
+            ("context pairs checked", self.context_pairs_checked),
+            ("local checks", self.local_checks),
+            ("fixpoint rounds", self.fixpoint_rounds),
+        ]
+    }
+
     /// The work counted since `before` (counters only grow).
     pub fn since(&self, before: &RksStats) -> RksStats {
         RksStats {
@@ -89,13 +106,13 @@ pub struct RksResult {
 
 /// The context of the initial configuration for node `f`: per exit of `init`, the values in the
 /// termination state (`Trap`: no labels, loops) or in the looping exit configuration (`Loop`).
-pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Tern> {
+pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Kleene> {
     let comp = &rks.components[init as usize];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
         let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize));
         for &g in &fm.deps[f as usize] {
-            out.push(Tern::from_bool(fm.value_in_loop(g, &has)));
+            out.push(Kleene::from_bool(fm.value_in_loop(g, &has)));
         }
     }
     out
@@ -106,33 +123,39 @@ pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl
     check_many(rks, &[(initial, formula.clone())], opts).pop().expect("one result per spec")
 }
 
+/// The two engines that label a knowledge base of context pairs ([`Core`]).
+#[derive(Clone, Copy, Debug)]
+enum Labeller {
+    Global,
+    Incremental,
+}
+
 /// Checks the spec rooted at `root` of `core`'s formula DAG, reusing what `core`'s knowledge
 /// base already holds; the statistics are the work done for this spec.
-fn check_in(core: &mut Core, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+fn check_in(core: &mut Core, labeller: Labeller, root: FId, initial: ComponentId, formula: &Ctl<PropId>, want_trace: bool) -> RksResult {
     let (rks, fm) = (core.rks, core.fm);
     let before = core.finish_stats();
     let icc = |f: FId| initial_context(rks, fm, initial, f);
-    let v = match opts.engine {
-        RksEngine::Global => global::run_root(core, root, initial, &icc),
-        RksEngine::Incremental => incremental::run_root(core, root, initial, &icc(root)),
-        RksEngine::Summary => unreachable!("the summary engine has no knowledge base (check_summary)"),
+    let v = match labeller {
+        Labeller::Global => global::run_root(core, root, initial, &icc),
+        Labeller::Incremental => incremental::run_root(core, root, initial, &icc(root)),
     };
     assert!(v.is_known(), "RKS engine left the initial configuration undecided (engine bug)");
-    let holds = v == Tern::T;
-    let trace = if opts.want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
+    let holds = v == Kleene::True;
+    let trace = if want_trace { trace::explain(rks, fm, root, initial, formula, holds, &icc) } else { None };
     let stats = core.finish_stats().since(&before);
     RksResult { holds, stats, trace }
 }
 
 /// [`check_in`] for the summary engine.
-fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+fn check_summary(engine: &mut Summary, root: FId, initial: ComponentId, formula: &Ctl<PropId>, want_trace: bool) -> RksResult {
     let (rks, fm) = (engine.rks, engine.fm);
     let before = engine.stats.clone();
     let icc = |f: FId| initial_context(rks, fm, initial, f);
     let holds = engine.run_root(root, initial, &icc(root));
     let stats = engine.stats.since(&before);
     let trace =
-        if opts.want_trace { trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc) } else { None };
+        if want_trace { trace::explain_with(&summary::SummaryLabels(std::cell::RefCell::new(engine)), root, initial, formula, holds, &icc) } else { None };
     RksResult { holds, stats, trace }
 }
 
@@ -164,20 +187,36 @@ pub const SPECS_PER_BATCH: usize = 32;
 /// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. Results and
 /// statistics are the same whatever the thread count.
 pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
-    let index = (opts.engine == RksEngine::Summary).then(|| ModelIndex::new(rks));
+    let prepared = match opts.engine {
+        RksEngine::Summary => Prepared::Summary(ModelIndex::new(rks)),
+        RksEngine::Global => Prepared::Context(Labeller::Global),
+        RksEngine::Incremental => Prepared::Context(Labeller::Incremental),
+    };
     let batches: Vec<Vec<RksResult>> = specs
         .par_chunks(SPECS_PER_BATCH)
         .map(|batch| {
             let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
             let (fm, roots) = formula_dag(rks, &ctls, opts);
             let specs = batch.iter().zip(roots);
-            if let Some(index) = &index {
-                let mut engine = Summary::new(rks, &fm, index);
-                return specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts)).collect();
+            match &prepared {
+                Prepared::Summary(index) => {
+                    let mut engine = Summary::new(rks, &fm, index);
+                    specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts.want_trace)).collect()
+                }
+                Prepared::Context(labeller) => {
+                    let mut core = Core::new(rks, &fm);
+                    specs.map(|((init, f), root)| check_in(&mut core, *labeller, root, *init, f, opts.want_trace)).collect()
+                }
             }
-            let mut core = Core::new(rks, &fm);
-            specs.map(|((init, f), root)| check_in(&mut core, root, *init, f, opts)).collect()
         })
         .collect();
     batches.into_iter().flatten().collect()
+}
+
+/// What [`check_many`] sets up once per model for its engine.
+enum Prepared<'a> {
+    /// The summary engine's index of the model, shared by all batches.
+    Summary(ModelIndex<'a>),
+    /// A context engine: each batch labels its own knowledge base.
+    Context(Labeller),
 }

@@ -19,9 +19,10 @@
 //! Witnesses of `E[U]` have no search cap; only one longer than [`until::MAX_TRACE_STEPS`]
 //! steps is not materialised.
 
+use super::context::restrict;
 use super::formula::{FId, Formula, Op};
 use super::local::Core;
-use super::tern::Tern;
+use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
@@ -64,11 +65,11 @@ pub trait Labelling<'a> {
     fn rks(&self) -> &'a RecursiveKripkeStructure;
     fn fm(&self) -> &'a Formula;
     /// Where `h` holds in component `s` under its context `ctx` (calls: false).
-    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet;
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet;
     /// Whether `h` holds at location `node` of `s` under its context `ctx`.
-    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool;
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Kleene], node: NodeId) -> bool;
     /// The context of `f` in the callee of call `call` of `s`, from `f`'s context `ctx`.
-    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern>;
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene>;
 
     fn comp(&self, s: ComponentId) -> &'a Component {
         &self.rks().components[s as usize]
@@ -85,19 +86,19 @@ impl<'a> Labelling<'a> for Core<'a> {
     fn fm(&self) -> &'a Formula {
         self.fm
     }
-    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
         let c = &self.rks.components[s as usize];
         let view = self.resolve(h, s, ctx);
         let mut out = FixedBitSet::with_capacity(c.num_nodes as usize);
         for l in 0..c.num_nodes {
-            out.set(l as usize, !c.is_call(l) && self.val(&view, s, l) == Tern::T);
+            out.set(l as usize, !c.is_call(l) && self.val(&view, s, l) == Kleene::True);
         }
         out
     }
-    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool {
-        self.get(h, s, ctx, node) == Tern::T
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Kleene], node: NodeId) -> bool {
+        self.get(h, s, ctx, node) == Kleene::True
     }
-    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
         self.cc(s, call, f, ctx).to_vec()
     }
 }
@@ -111,7 +112,7 @@ pub fn explain(
     init: ComponentId,
     formula: &Ctl<PropId>,
     holds: bool,
-    icc: &dyn Fn(FId) -> Vec<Tern>,
+    icc: &dyn Fn(FId) -> Vec<Kleene>,
 ) -> Option<RksTrace> {
     let mut g = Core::new(rks, fm);
     super::global::run_root(&mut g, root, init, icc);
@@ -125,7 +126,7 @@ pub fn explain_with<'a>(
     init: ComponentId,
     formula: &Ctl<PropId>,
     holds: bool,
-    icc: &dyn Fn(FId) -> Vec<Tern>,
+    icc: &dyn Fn(FId) -> Vec<Kleene>,
 ) -> Option<RksTrace> {
     let fm = labels.fm();
     let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
@@ -167,7 +168,7 @@ pub fn explain_with<'a>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Conf {
     stack: Vec<(ComponentId, NodeId)>,
-    ctxs: Vec<Vec<Tern>>,
+    ctxs: Vec<Vec<Kleene>>,
     comp: ComponentId,
     node: NodeId,
     term: bool,
@@ -179,7 +180,7 @@ impl Conf {
     }
     /// What the future of the run depends on (Finis Lemma 3.3.3): configurations with the same
     /// key satisfy the same subformulas of the goal, and so do their successors, step by step.
-    fn key(&self) -> (ComponentId, NodeId, bool, &[Tern]) {
+    fn key(&self) -> (ComponentId, NodeId, bool, &[Kleene]) {
         (self.comp, self.node, self.term, self.ctxs.last().map_or(&[][..], |c| c.as_slice()))
     }
 }
@@ -189,7 +190,7 @@ struct Walker<'c, 'a> {
     fm: &'a Formula,
     /// The formula being explained; `h` in [`Walker::value`] must be in its sub-DAG.
     goal: FId,
-    icc: &'c dyn Fn(FId) -> Vec<Tern>,
+    icc: &'c dyn Fn(FId) -> Vec<Kleene>,
 }
 
 impl Walker<'_, '_> {
@@ -198,7 +199,7 @@ impl Walker<'_, '_> {
             return self.fm.value_in_loop(h, &|_| false);
         }
         let top = c.ctxs.last().expect("a configuration has a context");
-        let ctx = self.fm.restrict(self.goal, h, top, self.core.comp(c.comp).exits.len());
+        let ctx = restrict(self.fm, self.goal, h, top, self.core.comp(c.comp).exits.len());
         self.core.value(h, c.comp, &ctx, c.node)
     }
 
@@ -246,7 +247,7 @@ impl Walker<'_, '_> {
     /// Returns (steps, loop start, frames pushed per repetition).
     #[allow(clippy::type_complexity)]
     fn lasso(&self, start: Conf) -> Option<(Vec<Conf>, usize, Vec<(ComponentId, NodeId)>)> {
-        type Key = (ComponentId, NodeId, bool, Vec<Tern>);
+        type Key = (ComponentId, NodeId, bool, Vec<Kleene>);
         let mut path: Vec<Conf> = Vec::new();
         // Positions whose stack depth no later position went below, and their keys.
         let mut candidates: Vec<usize> = Vec::new();

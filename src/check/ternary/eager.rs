@@ -6,7 +6,7 @@
 use super::formula::{FormulaId, Op};
 use super::model::Model;
 use super::refine::refine;
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 
 pub fn run(m: &mut Model) {
     for f in 0..m.nf() as FormulaId {
@@ -48,8 +48,8 @@ pub fn contextualize_all(m: &mut Model) -> bool {
 /// Global dependency cycle resolution for `f` over all live nodes.
 fn resolve_all(m: &mut Model, f: FormulaId) {
     let value = match m.phi.op(f) {
-        Op::EG(_) => Tv::Tt,
-        Op::EU(..) => Tv::Ff,
+        Op::EG(_) => Kleene::True,
+        Op::EU(..) => Kleene::False,
         _ => {
             debug_assert!(no_unknown(m, f), "Lemma 6: only ∃G/∃U can stay unknown");
             return;

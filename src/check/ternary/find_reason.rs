@@ -25,7 +25,7 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A node of a copy together with a formula.
@@ -95,7 +95,7 @@ pub fn get_next_expansion(m: &Model) -> Expansion {
         d: Vec::new(),
     };
     let start = (m.initial, 0, m.phi.root);
-    let b = if m.val(start.0, start.1, start.2) == Tv::Unknown { s.find_reason(start) } else { None };
+    let b = if m.val(start.0, start.1, start.2) == Kleene::Unknown { s.find_reason(start) } else { None };
     Expansion { b, d: s.d, requested: s.requested }
 }
 
@@ -177,7 +177,7 @@ impl Search<'_, '_> {
 
     fn push_candidates(&mut self, (x, v, f): Pair, stack: u32) {
         let m = self.m;
-        let unknown = |x: CopyId, v: u32, g: FormulaId| m.val(x, v, g) == Tv::Unknown;
+        let unknown = |x: CopyId, v: u32, g: FormulaId| m.val(x, v, g) == Kleene::Unknown;
         let visit = |g: FormulaId| Candidate::Visit { pair: (x, v, g), stack, cyclic: false };
         let op = m.phi.op(f);
         match op {
@@ -247,7 +247,7 @@ impl Search<'_, '_> {
 
     fn push_successors(&mut self, x: CopyId, v: u32, f: FormulaId, stack: u32) {
         for &w in self.m.local_succ(x, v) {
-            if self.m.val(x, w, f) == Tv::Unknown {
+            if self.m.val(x, w, f) == Kleene::Unknown {
                 self.candidates.push(Candidate::Visit { pair: (x, w, f), stack, cyclic: true });
             }
         }

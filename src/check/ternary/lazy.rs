@@ -30,7 +30,7 @@ use super::find_reason::{Pair, get_next_expansion};
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model};
 use super::refine::refine;
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 use rustc_hash::FxHashSet;
 
 pub fn run(m: &mut Model) {
@@ -71,11 +71,11 @@ fn fallback(m: &mut Model) {
         m.remove_unreachable();
         return;
     }
-    let lowest = (0..m.nf() as FormulaId).find(|&f| m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Tv::Unknown)));
+    let lowest = (0..m.nf() as FormulaId).find(|&f| m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Kleene::Unknown)));
     let Some(f) = lowest else { return };
     let value = match m.phi.op(f) {
-        Op::EG(_) => Tv::Tt,
-        Op::EU(..) => Tv::Ff,
+        Op::EG(_) => Kleene::True,
+        Op::EU(..) => Kleene::False,
         // Cannot happen by Lemma 6. Should it, the eager loop still finishes soundly from here.
         _ => return eager::run(m),
     };
@@ -111,11 +111,11 @@ fn resolve_detected(m: &mut Model, d: &[Pair]) -> bool {
     formulas.dedup();
     for f in formulas {
         let value = match m.phi.op(f) {
-            Op::EG(_) => Tv::Tt,
-            Op::EU(..) => Tv::Ff,
+            Op::EG(_) => Kleene::True,
+            Op::EU(..) => Kleene::False,
             _ => continue,
         };
-        let candidates: FxHashSet<(CopyId, u32)> = d.iter().filter(|p| p.2 == f && m.val(p.0, p.1, f) == Tv::Unknown).map(|p| (p.0, p.1)).collect();
+        let candidates: FxHashSet<(CopyId, u32)> = d.iter().filter(|p| p.2 == f && m.val(p.0, p.1, f) == Kleene::Unknown).map(|p| (p.0, p.1)).collect();
         let safe = justified_subset(m, f, candidates);
         if !safe.is_empty() {
             let mut safe: Vec<_> = safe.into_iter().collect();
@@ -132,21 +132,21 @@ fn resolve_detected(m: &mut Model, d: &[Pair]) -> bool {
 /// The largest subset `S` of `set` in which every node justifies resolving `f` (module doc).
 fn justified_subset(m: &Model, f: FormulaId, mut set: FxHashSet<(CopyId, u32)>) -> FxHashSet<(CopyId, u32)> {
     let (target, a, b) = match m.phi.op(f) {
-        Op::EG(a) => (Tv::Tt, a, None),
-        Op::EU(a, b) => (Tv::Ff, a, Some(b)),
+        Op::EG(a) => (Kleene::True, a, None),
+        Op::EU(a, b) => (Kleene::False, a, Some(b)),
         _ => return FxHashSet::default(),
     };
     loop {
         let ok_next = |s: &FxHashSet<(CopyId, u32)>, y: CopyId, w: u32| s.contains(&(y, w)) || m.val(y, w, f) == target;
         let keep = |&(x, v): &(CopyId, u32)| -> bool {
             let local_ok = match b {
-                None => m.val(x, v, a) == Tv::Tt,
-                Some(b) => m.val(x, v, b) == Tv::Ff,
+                None => m.val(x, v, a) == Kleene::True,
+                Some(b) => m.val(x, v, b) == Kleene::False,
             };
             if !local_ok {
                 return false;
             }
-            if b.is_some() && m.val(x, v, a) == Tv::Ff {
+            if b.is_some() && m.val(x, v, a) == Kleene::False {
                 return true;
             }
             let base = m.base_of(x);
@@ -162,7 +162,7 @@ fn justified_subset(m: &Model, f: FormulaId, mut set: FxHashSet<(CopyId, u32)>) 
                 any |= ok;
                 all &= ok;
             });
-            if target == Tv::Tt { any } else { all }
+            if target == Kleene::True { any } else { all }
         };
         let next: FxHashSet<(CopyId, u32)> = set.iter().copied().filter(|p| keep(p)).collect();
         if next.len() == set.len() {

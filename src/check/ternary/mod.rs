@@ -22,7 +22,7 @@
 //! successors, calls whose callee exit has no continuation) end paths: they satisfy no ∃X and
 //! no ∃G (the fixpoint semantics of CTL).
 //!
-//! Submodules: [`tv`] three-valued logic, [`formula`] ENF DAG, [`model`] copies, Initialize and
+//! Submodules (three-valued logic is [`crate::check::kleene`]): [`formula`] ENF DAG, [`model`] copies, Initialize and
 //! Contextualize, [`refine`] RefineTernary, [`eager`] EagerCheck, [`find_reason`]
 //! GetNextExpansion/FindReason, [`lazy`] LazyCheck′ (with the soundness guard described there),
 //! [`witness`] witnesses and counterexamples (as `check::rks`'s [`RksTrace`]).
@@ -33,9 +33,9 @@ pub mod formula;
 pub mod lazy;
 pub mod model;
 pub mod refine;
-pub mod tv;
 pub mod witness;
 
+use crate::check::kleene::Kleene;
 pub use crate::check::rks::{RksStep, RksTrace};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
@@ -83,7 +83,7 @@ pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl
         TernaryEngine::Eager => eager::run(&mut m),
         TernaryEngine::Lazy => lazy::run(&mut m),
     }
-    let holds = m.root_value() == tv::Tv::Tt;
+    let holds = m.root_value() == Kleene::True;
     debug_assert!(m.root_value().is_known());
     m.stats.contexts_live = m.live.len() as u64;
     let trace = if want_trace { witness::explain(&m, formula, holds) } else { None };

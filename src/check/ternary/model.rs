@@ -1,4 +1,4 @@
-//! The contextualised RSM: copies of components, each with a context (exit × Subf∃(Φ) → Tv), a
+//! The contextualised RSM: copies of components, each with a context (exit × Subf∃(Φ) → Kleene), a
 //! box mapping and a ternary interpretation over its *extended nodes*.
 //!
 //! Extended nodes of a copy of component `C` with `n` nodes and `R` return rows: `0..n` are
@@ -17,7 +17,7 @@
 
 use super::TernaryStats;
 use super::formula::{Formula, FormulaId, NO_SLOT, Op};
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 use crate::explicit::csr::Csr;
 use crate::explicit::rks::{ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
 use crate::syntax::ast::TerminationRule;
@@ -46,11 +46,11 @@ pub struct Base {
 pub struct Copy {
     pub base: ComponentId,
     /// `ctx[k * existentials + slot]`.
-    pub ctx: Vec<Tv>,
+    pub ctx: Vec<Kleene>,
     /// Callee copy per call index.
     pub box_map: Vec<CopyId>,
     /// `vals[f * ext + v]`.
-    pub vals: Vec<Tv>,
+    pub vals: Vec<Kleene>,
     pub alive: bool,
 }
 
@@ -59,7 +59,7 @@ pub struct Model<'a> {
     pub phi: Formula,
     pub bases: Vec<Base>,
     pub copies: Vec<Copy>,
-    lookup: FxHashMap<(ComponentId, Vec<Tv>), CopyId>,
+    lookup: FxHashMap<(ComponentId, Vec<Kleene>), CopyId>,
     /// A₀, the fully specified copy of the initial component.
     pub initial: CopyId,
     /// Live copies in id order.
@@ -144,9 +144,9 @@ impl<'a> Model<'a> {
                 let box_map = comp.calls.iter().map(|&call| comp.call_target[call as usize]).collect();
                 Copy {
                     base: c as ComponentId,
-                    ctx: vec![Tv::Unknown; comp.exits.len() * nex],
+                    ctx: vec![Kleene::Unknown; comp.exits.len() * nex],
                     box_map,
-                    vals: vec![Tv::Unknown; nf * bases[c].ext as usize],
+                    vals: vec![Kleene::Unknown; nf * bases[c].ext as usize],
                     alive: true,
                 }
             })
@@ -181,18 +181,18 @@ impl<'a> Model<'a> {
         &self.bases[self.copies[x as usize].base as usize]
     }
     #[inline]
-    pub fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Tv {
+    pub fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
         let c = &self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f as usize * ext + v as usize]
     }
     #[inline]
-    pub fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Tv) {
+    pub fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         let c = &mut self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f as usize * ext + v as usize] = t;
     }
-    pub fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Tv {
+    pub fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
         let nex = self.phi.existentials.len();
         self.copies[x as usize].ctx[k as usize * nex + self.phi.slot[f as usize] as usize]
     }
@@ -295,10 +295,10 @@ impl<'a> Model<'a> {
     }
 
     /// The context a box induces: `γ_b(ex_k, φ) = ∂((b, ex_k), φ)` for existential `φ`.
-    pub fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Tv> {
+    pub fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
         let callee = &self.rks.components[self.rks.components[self.copies[y as usize].base as usize].call_target[c as usize] as usize];
         let nex = self.phi.existentials.len();
-        let mut ctx = vec![Tv::Unknown; callee.exits.len() * nex];
+        let mut ctx = vec![Kleene::Unknown; callee.exits.len() * nex];
         for k in 0..callee.exits.len() as u32 {
             let r = self.return_node(y, c, k);
             for (s, &f) in self.phi.existentials.iter().enumerate() {
@@ -352,7 +352,7 @@ impl<'a> Model<'a> {
 
     /// Cycle resolution write: `∂(x, v, f) := t`; at an exit also `γ(v, f) := t`, re-keying the
     /// copy in the lookup table.
-    pub fn resolve(&mut self, x: CopyId, v: u32, f: FormulaId, t: Tv) {
+    pub fn resolve(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         self.set_val(x, v, f, t);
         let b = self.base_of(x);
         if !b.is_exit(v) || self.phi.slot[f as usize] == NO_SLOT {
@@ -371,18 +371,18 @@ impl<'a> Model<'a> {
     }
 
     /// Global resolution of `f`: every `??` of a live node becomes `value`.
-    pub fn resolve_all_unknown(&mut self, f: FormulaId, value: Tv) {
+    pub fn resolve_all_unknown(&mut self, f: FormulaId, value: Kleene) {
         for xi in 0..self.live.len() {
             let x = self.live[xi];
             for v in 0..self.base_of(x).ext {
-                if self.val(x, v, f) == Tv::Unknown {
+                if self.val(x, v, f) == Kleene::Unknown {
                     self.resolve(x, v, f, value);
                 }
             }
         }
     }
 
-    pub fn root_value(&self) -> Tv {
+    pub fn root_value(&self) -> Kleene {
         self.val(self.initial, 0, self.phi.root)
     }
 }
@@ -395,9 +395,9 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
     let nex = phi.existentials.len();
     let mut copy = Copy {
         base: template.base,
-        ctx: vec![Tv::Unknown; template.ctx.len()],
+        ctx: vec![Kleene::Unknown; template.ctx.len()],
         box_map: template.box_map.clone(),
-        vals: vec![Tv::Unknown; nf * base.ext as usize],
+        vals: vec![Kleene::Unknown; nf * base.ext as usize],
         alive: true,
     };
     let comp = &rks.components[template.base as usize];
@@ -422,9 +422,9 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
                 Op::EG(a) => value(a) && (loops || trap[a as usize]),
                 Op::EU(a, b) => value(b) || (!loops && value(a) && trap[b as usize]),
             };
-            copy.vals[f * base.ext as usize + ex as usize] = Tv::from_bool(at[f]);
+            copy.vals[f * base.ext as usize + ex as usize] = Kleene::from_bool(at[f]);
             if phi.slot[f] != NO_SLOT {
-                copy.ctx[k * nex + phi.slot[f] as usize] = Tv::from_bool(at[f]);
+                copy.ctx[k * nex + phi.slot[f] as usize] = Kleene::from_bool(at[f]);
             }
         }
     }

@@ -9,7 +9,7 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 
 /// Global numbering of the extended nodes of live copies for one refinement pass.
 struct Index {
@@ -61,7 +61,7 @@ fn unknown_count(m: &Model, f: FormulaId) -> u64 {
     let mut n = 0;
     for &x in &m.live {
         for v in 0..m.base_of(x).ext {
-            n += (m.val(x, v, f) == Tv::Unknown) as u64;
+            n += (m.val(x, v, f) == Kleene::Unknown) as u64;
         }
     }
     n
@@ -76,9 +76,9 @@ fn pointwise(m: &mut Model, f: FormulaId, op: Op) {
                 continue;
             }
             let t = match op {
-                Op::True => Tv::Tt,
-                Op::Atom(p) => Tv::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
-                Op::Not(a) => m.val(x, v, a).comp(),
+                Op::True => Kleene::True,
+                Op::Atom(p) => Kleene::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
+                Op::Not(a) => m.val(x, v, a).negate(),
                 Op::And(a, b) => m.val(x, v, a).min(m.val(x, v, b)),
                 Op::Or(a, b) => m.val(x, v, a).max(m.val(x, v, b)),
                 _ => unreachable!("pointwise called on an existential formula"),
@@ -98,7 +98,11 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
                 continue;
             }
             let b = m.base_of(x);
-            let t = if b.is_exit(v) { m.ctx(x, b.exit_of[v as usize], f) } else { m.local_succ(x, v).iter().map(|&w| m.val(x, w, a)).max().unwrap_or(Tv::Ff) };
+            let t = if b.is_exit(v) {
+                m.ctx(x, b.exit_of[v as usize], f)
+            } else {
+                m.local_succ(x, v).iter().map(|&w| m.val(x, w, a)).max().unwrap_or(Kleene::False)
+            };
             m.set_val(x, v, f, t);
         }
     }
@@ -127,18 +131,18 @@ fn exits(m: &mut Model, f: FormulaId, op: Op) {
                 g
             } else {
                 match op {
-                    Op::EG(a) if m.val(x, ex, a) == Tv::Ff => Tv::Ff,
+                    Op::EG(a) if m.val(x, ex, a) == Kleene::False => Kleene::False,
                     Op::EU(a, b) => {
                         let (va, vb) = (m.val(x, ex, a), m.val(x, ex, b));
-                        if vb == Tv::Tt {
-                            Tv::Tt
-                        } else if vb == Tv::Ff && va == Tv::Ff {
-                            Tv::Ff
+                        if vb == Kleene::True {
+                            Kleene::True
+                        } else if vb == Kleene::False && va == Kleene::False {
+                            Kleene::False
                         } else {
-                            Tv::Unknown
+                            Kleene::Unknown
                         }
                     }
-                    _ => Tv::Unknown,
+                    _ => Kleene::Unknown,
                 }
             };
             m.set_val(x, ex, f, t);
@@ -157,10 +161,10 @@ fn globally(m: &mut Model, f: FormulaId, a: FormulaId) {
     let seed = |m: &Model, x, v, pessimistic: bool| {
         let own = m.val(x, v, f);
         if own.is_known() {
-            return own == Tv::Tt;
+            return own == Kleene::True;
         }
         let t = if is_exit(m, x, v) { own } else { m.val(x, v, a) };
-        if pessimistic { t == Tv::Tt } else { t != Tv::Ff }
+        if pessimistic { t == Kleene::True } else { t != Kleene::False }
     };
     let pes = shrink(m, f, &idx, |m, x, v| seed(m, x, v, true));
     let opt = shrink(m, f, &idx, |m, x, v| seed(m, x, v, false));
@@ -174,7 +178,7 @@ fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u3
     let mut inside: Vec<bool> = idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect();
     let mut count = vec![0u32; n];
     let mut queue = Vec::new();
-    let removable = |m: &Model, x, v| !is_exit(m, x, v) && m.val(x, v, f) != Tv::Tt;
+    let removable = |m: &Model, x, v| !is_exit(m, x, v) && m.val(x, v, f) != Kleene::True;
     for (g, &(x, v)) in idx.owner.iter().enumerate() {
         if !inside[g] {
             continue;
@@ -212,10 +216,10 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
     let seed = |m: &Model, x, v, pessimistic: bool| {
         let own = m.val(x, v, f);
         if own.is_known() {
-            return own == Tv::Tt;
+            return own == Kleene::True;
         }
         let t = if is_exit(m, x, v) { own } else { m.val(x, v, b) };
-        if pessimistic { t == Tv::Tt } else { t != Tv::Ff }
+        if pessimistic { t == Kleene::True } else { t != Kleene::False }
     };
     let step = |m: &Model, x, v, pessimistic: bool| {
         let own = m.val(x, v, f);
@@ -223,7 +227,7 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
             return false;
         }
         let t = m.val(x, v, a);
-        if pessimistic { t == Tv::Tt } else { t != Tv::Ff }
+        if pessimistic { t == Kleene::True } else { t != Kleene::False }
     };
     let pes = grow(m, &idx, |m, x, v| seed(m, x, v, true), |m, x, v| step(m, x, v, true));
     let opt = grow(m, &idx, |m, x, v| seed(m, x, v, false), |m, x, v| step(m, x, v, false));
@@ -251,11 +255,11 @@ fn assign(m: &mut Model, f: FormulaId, idx: &Index, pes: &[bool], opt: &[bool]) 
     for (g, &(x, v)) in idx.owner.iter().enumerate() {
         let old = m.val(x, v, f);
         let new = if pes[g] {
-            Tv::Tt
+            Kleene::True
         } else if !opt[g] {
-            Tv::Ff
+            Kleene::False
         } else {
-            Tv::Unknown
+            Kleene::Unknown
         };
         debug_assert!(!old.is_known() || !new.is_known() || old == new, "RefineTernary contradicts a known value");
         if !old.is_known() {

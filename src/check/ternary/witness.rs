@@ -21,7 +21,7 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model};
-use super::tv::Tv;
+use crate::check::kleene::Kleene;
 use crate::check::rks::{RksStep, RksTrace};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
@@ -70,7 +70,7 @@ pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<RksTrace
     let goal = w.pick_disjunct(goal, &start)?;
     let (steps, loop_start, loop_push) = match m.phi.op(goal) {
         Op::EX(a) => {
-            let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Tv::Tt)?;
+            let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Kleene::True)?;
             (vec![start, next], None, Vec::new())
         }
         Op::EU(a, b) => {
@@ -96,14 +96,14 @@ pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<RksTrace
 }
 
 impl Walker<'_, '_> {
-    fn value(&self, f: FormulaId, c: &Conf) -> Tv {
-        if c.term { Tv::from_bool(self.trap[f as usize]) } else { self.m.val(c.copy, c.node, f) }
+    fn value(&self, f: FormulaId, c: &Conf) -> Kleene {
+        if c.term { Kleene::from_bool(self.trap[f as usize]) } else { self.m.val(c.copy, c.node, f) }
     }
 
     /// For `A[U]`'s dual `E[U] ∨ EG`: the disjunct that is tt at the start.
     fn pick_disjunct(&self, g: FormulaId, start: &Conf) -> Option<FormulaId> {
         match self.m.phi.op(g) {
-            Op::Or(a, b) => [a, b].into_iter().find(|&h| self.value(h, start) == Tv::Tt),
+            Op::Or(a, b) => [a, b].into_iter().find(|&h| self.value(h, start) == Kleene::True),
             _ => Some(g),
         }
     }
@@ -149,8 +149,8 @@ impl Walker<'_, '_> {
         for &x in &m.live {
             let base = m.base_of(x);
             for v in 0..base.ext {
-                let leave = x != m.initial && base.is_exit(v) && m.val(x, v, g) == Tv::Tt;
-                if m.val(x, v, b) == Tv::Tt || leave {
+                let leave = x != m.initial && base.is_exit(v) && m.val(x, v, g) == Kleene::True;
+                if m.val(x, v, b) == Kleene::True || leave {
                     rank.insert((x, v), 0);
                     frontier.push((x, v));
                 }
@@ -161,7 +161,7 @@ impl Walker<'_, '_> {
             let mut next = Vec::new();
             for &(x, v) in &frontier {
                 m.for_each_pred(x, v, |y, w| {
-                    if !rank.contains_key(&(y, w)) && m.val(y, w, g) == Tv::Tt && m.val(y, w, a) == Tv::Tt {
+                    if !rank.contains_key(&(y, w)) && m.val(y, w, g) == Kleene::True && m.val(y, w, a) == Kleene::True {
                         rank.insert((y, w), k + 1);
                         next.push((y, w));
                     }
@@ -186,11 +186,11 @@ impl Walker<'_, '_> {
         let mut pending: Vec<Vec<Conf>> = Vec::new();
         let mut cur = Some(start);
         while let Some(c) = cur.take() {
-            if self.value(b, &c) == Tv::Tt {
+            if self.value(b, &c) == Kleene::True {
                 path.push(c);
                 return Some(path);
             }
-            let mut next: Vec<Conf> = self.succs(&c).into_iter().filter(|n| self.value(g, n) == Tv::Tt).collect();
+            let mut next: Vec<Conf> = self.succs(&c).into_iter().filter(|n| self.value(g, n) == Kleene::True).collect();
             next.sort_by_key(|n| std::cmp::Reverse(rank_of(n)));
             path.push(c);
             pending.push(next);
@@ -225,7 +225,7 @@ impl Walker<'_, '_> {
         let mut queue = VecDeque::from([0usize]);
         let mut frames = 0usize;
         while let Some(i) = queue.pop_front() {
-            if self.value(b, &confs[i]) == Tv::Tt {
+            if self.value(b, &confs[i]) == Kleene::True {
                 let mut path = vec![confs[i].clone()];
                 let mut j = i;
                 while parent[j] != usize::MAX {
@@ -236,7 +236,7 @@ impl Walker<'_, '_> {
                 return Some(path);
             }
             for n in self.succs(&confs[i]) {
-                if self.value(g, &n) == Tv::Tt && !seen.contains_key(&n) {
+                if self.value(g, &n) == Kleene::True && !seen.contains_key(&n) {
                     frames += n.stack.len() + 1;
                     if confs.len() >= SEARCH_LIMIT || frames >= FRAME_BUDGET {
                         return None;
@@ -279,7 +279,7 @@ impl Walker<'_, '_> {
             path.push(cur.clone());
             candidates.push(j);
             by_key.entry(key).or_default().push(j);
-            cur = self.succs(&cur).into_iter().find(|n| self.value(g, n) == Tv::Tt)?;
+            cur = self.succs(&cur).into_iter().find(|n| self.value(g, n) == Kleene::True)?;
         }
         None
     }

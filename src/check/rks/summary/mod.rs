@@ -51,8 +51,8 @@ pub use index::ModelIndex;
 
 use super::RksStats;
 use super::formula::{FId, Formula, Op};
-use super::tern::Tern;
 use super::trace::Labelling;
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
@@ -81,11 +81,11 @@ fn operands(fm: &Formula, f: FId) -> (FId, Option<FId>) {
 }
 
 /// A two-valued ternary context as bits (`T` set).
-fn to_bits(ctx: &[Tern]) -> Bits {
+fn to_bits(ctx: &[Kleene]) -> Bits {
     let mut out = bits_zero(ctx.len());
     for (i, &t) in ctx.iter().enumerate() {
         debug_assert!(t.is_known(), "the summary engine's contexts are two-valued");
-        if t == Tern::T {
+        if t == Kleene::True {
             set_bit(&mut out, i);
         }
     }
@@ -102,15 +102,15 @@ impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
     fn fm(&self) -> &'a Formula {
         self.0.borrow().fm
     }
-    fn locations(&self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+    fn locations(&self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
         self.0.borrow_mut().locations(h, s, ctx)
     }
-    fn value(&self, h: FId, s: ComponentId, ctx: &[Tern], node: NodeId) -> bool {
+    fn value(&self, h: FId, s: ComponentId, ctx: &[Kleene], node: NodeId) -> bool {
         let mut e = self.0.borrow_mut();
         let v = e.vector(h, s, to_bits(ctx));
         e.vecs[v as usize].contains(node as usize)
     }
-    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+    fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
         self.0.borrow_mut().full_call_context(s, call, f, ctx)
     }
 }
@@ -178,13 +178,13 @@ impl<'a> Summary<'a> {
 
     /// The value of `root` in the initial configuration of `init` under its initial context
     /// `icc` (two-valued, see [`super::initial_context`]).
-    pub fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Tern]) -> bool {
+    pub fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Kleene]) -> bool {
         let v = self.vector(root, init, to_bits(icc));
         self.vecs[v as usize].contains(0)
     }
 
     /// Where `h` holds in component `s` under its two-valued context `ctx` (calls: false).
-    pub fn locations(&mut self, h: FId, s: ComponentId, ctx: &[Tern]) -> FixedBitSet {
+    pub fn locations(&mut self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
         let v = self.vector(h, s, to_bits(ctx));
         let mut out = self.vecs[v as usize].clone();
         for &c in &self.comp(s).calls {
@@ -194,13 +194,13 @@ impl<'a> Summary<'a> {
     }
 
     /// The full context of `f` (its own top included) in the callee of call `call` of `s`.
-    pub fn full_call_context(&mut self, s: ComponentId, call: NodeId, f: FId, ctx: &[Tern]) -> Vec<Tern> {
+    pub fn full_call_context(&mut self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
         let bits = to_bits(ctx);
         let own = self.fm.op(f).is_fixpoint().then(|| self.vector(f, s, bits.clone()));
         let deps = self.dep_vectors(f, s, &bits, own);
         let out = self.call_context(s, call, f, &deps);
         let len = self.exits(self.comp(s).call_target[call as usize]) * self.fm.width(f);
-        (0..len).map(|i| Tern::from_bool(bit(&out, i))).collect()
+        (0..len).map(|i| Kleene::from_bool(bit(&out, i))).collect()
     }
 
     fn comp(&self, s: ComponentId) -> &'a Component {

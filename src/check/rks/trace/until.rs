@@ -25,9 +25,10 @@
 //! bounded: a shortest witness longer than [`MAX_TRACE_STEPS`] (possible only on models whose
 //! runs double in length per recursion level) is not materialised.
 
+use super::super::context::restrict;
 use super::super::formula::FId;
-use super::super::tern::Tern;
 use super::{Labelling, RksStep};
+use crate::check::kleene::Kleene;
 use crate::explicit::rks::{ComponentId, NodeId};
 use crate::syntax::ast::TerminationRule;
 use rustc_hash::FxHashMap;
@@ -53,7 +54,7 @@ enum Link {
 
 struct Pair {
     comp: ComponentId,
-    ctx: Vec<Tern>,
+    ctx: Vec<Kleene>,
     /// Vertex id of node 0; node `n` is `base + n`.
     base: u32,
     /// Per call (position in the component's `calls`): the callee pair, [`NONE`] until needed.
@@ -68,7 +69,7 @@ pub(super) struct UntilSearch<'c, 'a> {
     psi: FId,
     chi: FId,
     pairs: Vec<Pair>,
-    index: FxHashMap<(ComponentId, Vec<Tern>), u32>,
+    index: FxHashMap<(ComponentId, Vec<Kleene>), u32>,
     /// Per vertex: its pair, `ψ` and `χ` true there (calls: both false), distance, link, final.
     pair_of: Vec<u32>,
     is_psi: Vec<bool>,
@@ -83,7 +84,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     /// A shortest run from the initial configuration (component `init`, node 0, empty stack,
     /// goal context `start_ctx`) through configurations satisfying `psi` to one satisfying
     /// `chi`; `None` if there is none (or it is longer than [`MAX_TRACE_STEPS`]).
-    pub(super) fn run(core: &'c dyn Labelling<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Tern>) -> Option<Vec<RksStep>> {
+    pub(super) fn run(core: &'c dyn Labelling<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Kleene>) -> Option<Vec<RksStep>> {
         let mut s = UntilSearch {
             core,
             goal,
@@ -106,7 +107,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     }
 
     /// The pair of `(comp, ctx)`, created (vertices labelled, entry queued) if new.
-    fn pair(&mut self, comp: ComponentId, ctx: Vec<Tern>) -> u32 {
+    fn pair(&mut self, comp: ComponentId, ctx: Vec<Kleene>) -> u32 {
         if let Some(&p) = self.index.get(&(comp, ctx.clone())) {
             return p;
         }
@@ -115,7 +116,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let n = c.num_nodes as usize;
         let base = self.dist.len() as u32;
         let p = self.pairs.len() as u32;
-        let holds = |h: FId| core.locations(h, comp, &core.fm().restrict(self.goal, h, &ctx, c.exits.len()));
+        let holds = |h: FId| core.locations(h, comp, &restrict(core.fm(), self.goal, h, &ctx, c.exits.len()));
         let (vp, vc) = (holds(self.psi), holds(self.chi));
         for l in 0..n {
             self.pair_of.push(p);

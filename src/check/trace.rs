@@ -8,6 +8,7 @@
 //! Lassos: when `loop_start = Some(i)`, the successor of the last step is `steps[i]`; the report
 //! prints `-- Loop starts here` before step `i` and repeats step `i` at the end, as NuSMV does.
 
+use crate::check::rks::{RksStep, RksTrace};
 use serde::Serialize;
 
 /// The `state` of a [`TraceStep`] for the termination configuration of an RKS run (the initial
@@ -74,4 +75,20 @@ pub struct SpecOutcome {
     /// A counterexample (false spec) or witness (true existential spec) when traces are on and
     /// one exists; `None` otherwise.
     pub trace: Option<Trace>,
+}
+
+impl Trace {
+    /// The trace of an RKS run (`check::rks` and `check::ternary` build [`RksTrace`]s): the
+    /// termination configuration becomes a step in state [`TERMINATED`].
+    pub fn from_rks(t: &RksTrace) -> Trace {
+        let frames = |stack: &[(u32, u32)]| stack.iter().map(|&(component, call)| CallFrame { component, call }).collect::<Vec<_>>();
+        let steps = (t.steps.iter())
+            .map(|s| match s {
+                RksStep::At { component, node, stack } => TraceStep { component: *component, state: *node, stack: frames(stack) },
+                RksStep::Terminated => TraceStep { component: 0, state: TERMINATED, stack: vec![] },
+            })
+            .collect();
+        let kind = if t.counterexample { TraceKind::Counterexample } else { TraceKind::Witness };
+        Trace { kind, steps, loop_start: t.loop_start, loop_push: frames(&t.loop_push) }
+    }
 }

@@ -1,0 +1,41 @@
+//! The flat-model engine behind [`Checker`]: `SPEC`/`CTLSPEC` by fair CTL labelling (all specs of
+//! the batch at once, sharing subformulas, [`check_ctl_fair`]), `INVARSPEC` by reachability
+//! (fairness ignored, as in NuSMV, [`check_invariants`]). Outcomes come back in the batch's order.
+
+use super::{CheckOptions, Fairness, check_ctl_fair, check_invariants};
+use crate::check::engine::{Checked, Checker, RunOptions, Stats};
+use crate::ctl::Ctl;
+use crate::explicit::build_flat::{FlatModel, FlatSpec};
+use crate::explicit::kripke::PropId;
+
+/// Explicit fair labelling of a [`FlatModel`]'s Kripke structure.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Explicit;
+
+impl Checker for Explicit {
+    type Model = FlatModel;
+    type Spec = FlatSpec;
+
+    fn check(&self, model: &FlatModel, specs: &[FlatSpec], options: &RunOptions) -> Result<Checked, String> {
+        let k = &model.kripke;
+        let (invariants, ctl): (Vec<_>, Vec<_>) = specs.iter().enumerate().partition(|(_, s)| s.invariant);
+        let formulas = |specs: &[(usize, &FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
+        let fairness = Fairness { states: &model.fairness, transitions: &[] };
+        let flat_options = CheckOptions { threads: options.threads, traces: options.traces, witnesses: options.witnesses };
+        let report = check_ctl_fair(k, &formulas(&ctl), &fairness, &flat_options);
+        let invar = check_invariants(k, &formulas(&invariants), options.traces);
+        let mut outcomes = vec![None; specs.len()];
+        for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {
+            outcomes[*i] = Some(v);
+        }
+        let outcomes = outcomes.into_iter().collect::<Option<Vec<_>>>().ok_or("the flat checker returned fewer verdicts than specs")?;
+        let mut warnings = vec![];
+        if report.fair_states_empty && !ctl.is_empty() {
+            warnings.push("no state has an infinite fair path: every CTL specification holds vacuously".to_string());
+        } else if report.no_fair_initial_state && !ctl.is_empty() {
+            warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
+        }
+        let stats = Stats::counters(vec![("distinct subformulas", report.distinct_subformulas as u64)]);
+        Ok(Checked { outcomes, stats, warnings })
+    }
+}
