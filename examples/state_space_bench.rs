@@ -57,7 +57,7 @@ fn main() {
             eprintln!("{path}: the front end reported errors");
             continue;
         };
-        let limits = BuildLimits { max_states: None };
+        let limits = BuildLimits::default();
         let mut cells = vec![];
         if program.systems.iter().any(|s| s.is_procedure) {
             let (b, d) = best_of(reps, || build_rks(&program, &limits));

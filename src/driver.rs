@@ -42,6 +42,9 @@ pub struct CheckOptions {
     /// `-r`: print the number of reachable states.
     pub reachable: bool,
     pub max_states: Option<u64>,
+    /// `--max-memory`: bytes the state space may reserve (`None`: no budget; the command line
+    /// defaults to a fraction of the available memory, see `explicit::budget::default_limit`).
+    pub max_memory: Option<u64>,
     /// Worker threads, 0 = all cores.
     pub threads: usize,
     pub engine: Engine,
@@ -80,11 +83,13 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     };
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
 
-    let limits = BuildLimits { max_states: options.max_states };
-    // Models are built even without specs: construction errors (a `case` with no true branch, a
-    // value out of range) are reported as NuSMV reports them while building.
-    let uses_flat = program.flat.is_some();
-    let uses_rks = program.systems.iter().any(|s| s.is_procedure);
+    let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };
+    // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
+    // NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
+    // true branch, a value out of range) are only reported when something is checked.
+    let needed = options.reachable || !program.specs.is_empty();
+    let uses_flat = needed && program.flat.is_some();
+    let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
     let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
     let rks = if uses_rks { built(build_rks(&program, &limits), file, &mut out) } else { Ok(None) };
@@ -212,9 +217,15 @@ fn run_checker(
     render_warning: &dyn Fn(String) -> String,
 ) -> Result<(), RunOutput> {
     let t = Instant::now();
+    let spec_ids: Vec<usize> = spec_ids.collect();
+    // The checkers decide their specs together (CTL specs share subformulas), so the count
+    // moves from 0 to all at the end; the bar shows that a long check is still running.
+    let progress = crate::progress::Progress::check(if what == "flat" { "the model" } else { "the procedure modules" }, spec_ids.len() as u64);
     let checked = check(options).map_err(|e| failure(std::mem::take(out), e))?;
+    progress.specs(spec_ids.len() as u64);
+    drop(progress);
     let elapsed = ms(t);
-    for (spec, outcome) in spec_ids.zip(checked.outcomes) {
+    for (spec, outcome) in spec_ids.into_iter().zip(checked.outcomes) {
         outcomes[spec] = Some((outcome, elapsed));
     }
     let _ = writeln!(stats, "{what} checking: {elapsed:.3} ms");

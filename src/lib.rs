@@ -24,6 +24,7 @@ pub mod frontend;
 pub mod import;
 pub mod lowering;
 pub mod par;
+pub mod progress;
 pub mod report;
 pub mod semantics;
 pub mod source;

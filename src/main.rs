@@ -2,7 +2,7 @@
 //! formats to `.smv`). Exit codes: 0 all specs hold, 1 some spec fails, 2 input errors.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use xmv_rs::check::Engine;
 use xmv_rs::driver::{self, CheckOptions, Format};
@@ -49,6 +49,13 @@ struct CheckArgs {
     /// Stop with an error when more states (or procedure locations) are reachable.
     #[arg(long = "max-states", value_name = "N")]
     max_states: Option<u64>,
+    /// Stop with an error when the state space needs more memory (512M, 4G, 1.5G or bytes;
+    /// default: 80% of the available memory).
+    #[arg(long = "max-memory", value_name = "SIZE", value_parser = xmv_rs::explicit::budget::parse_size)]
+    max_memory: Option<u64>,
+    /// No progress display on stderr (it is shown only on a terminal, for phases longer than 2 s).
+    #[arg(long, short = 'q')]
+    quiet: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', value_name = "N")]
     jobs: Option<usize>,
@@ -139,6 +146,7 @@ fn main() {
 fn check(args: CheckArgs) -> i32 {
     // One run, then exit: the OS frees the models faster than `drop` would.
     xmv_rs::frontend::leak_at_exit(true);
+    xmv_rs::progress::enable(!args.quiet && std::io::stderr().is_terminal());
     if let Some(n) = args.jobs {
         xmv_rs::par::set_threads(n); // the front end's workers too
     }
@@ -158,6 +166,7 @@ fn check(args: CheckArgs) -> i32 {
         witnesses: args.witnesses,
         reachable: args.reachable,
         max_states: args.max_states,
+        max_memory: Some(args.max_memory.unwrap_or_else(xmv_rs::explicit::budget::default_limit)),
         threads: args.jobs.unwrap_or(0),
         engine: args.engine,
         termination: args.termination.map(|t| match t {

@@ -4,7 +4,7 @@
 //!
 //! Every `tests/build/<name>.smv` is run through `driver::run_check`; the exit code, stdout and
 //! stderr must equal `<name>.out`. A first line `-- xmv-rs: <flags>` sets options (`-r`,
-//! `--no-trace`, `--witnesses`, `--max-states N`, `--format json`). `UPDATE_GOLDEN=1 cargo test --test
+//! `--no-trace`, `--witnesses`, `--max-states N`, `--max-memory SIZE`, `--format json`). `UPDATE_GOLDEN=1 cargo test --test
 //! build_golden` rewrites the `.out` files.
 
 use std::path::PathBuf;
@@ -21,6 +21,7 @@ fn options(text: &str) -> CheckOptions {
             "--no-trace" => o.traces = false,
             "--witnesses" => o.witnesses = true,
             "--max-states" => o.max_states = words.next().and_then(|n| n.parse().ok()),
+            "--max-memory" => o.max_memory = words.next().and_then(|n| xmv_rs::explicit::budget::parse_size(n).ok()),
             "--format" => o.format = if words.next() == Some("json") { Format::Json } else { Format::Text },
             other => panic!("unknown flag {other} in a golden case"),
         }

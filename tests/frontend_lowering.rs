@@ -163,6 +163,8 @@ SPEC AG v
     assert_eq!(
         texts,
         [
+            // NuSMV's order: `u` is declared before main's specs, so its spec comes first.
+            "AG v IN u",
             "AG (x = 1 -> AF y)",
             "E [ y U x = 2 ] ", // NuSMV 2.5.4 keeps the blank after a top-level `]`
             "AG y",
@@ -171,14 +173,13 @@ SPEC AG v
             "s in (a union b) union c",
             "(A [ y U (x = 1 & y) ]  -> EX !y)",
             "x < 3",
-            "AG v IN u",
         ]
     );
     assert!(p.specs.iter().all(|s| s.system == 0));
-    assert!(matches!(p.specs[7].formula, Ctl::Atom(SpecAtom::State(_))), "INVARSPEC is one atom");
+    assert!(matches!(p.specs[8].formula, Ctl::Atom(SpecAtom::State(_))), "INVARSPEC is one atom");
     // The instance's spec reads the instance's variable.
     let v = var(flat(&p), "u.v");
-    assert_eq!(p.specs[8].formula, Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(Expr::Var(v))))));
+    assert_eq!(p.specs[0].formula, Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(Expr::Var(v))))));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! recursive builders: they name the offending state (its variable values) and, where known, a
 //! path to it from an initial state.
 
+use super::budget::{OutOfMemory, format_size};
 use super::names::Names;
 use super::step::{Origin, StepError, StepErrorKind};
 use crate::diagnostics::Diagnostic;
@@ -18,6 +19,8 @@ pub const E_EVAL: &str = "E0503";
 pub const E_CYCLE: &str = "E0504";
 /// More reachable states than `--max-states`.
 pub const E_LIMIT: &str = "E0505";
+/// The state space outgrows `--max-memory`, or the allocator refuses memory for it.
+pub const E_MEMORY: &str = "E0508";
 /// Evaluating a specification's or fairness constraint's atom fails in a reachable state.
 pub const E_ATOM: &str = "E0506";
 /// Procedure module well-formedness (entry, calls, exits).
@@ -120,4 +123,61 @@ pub fn deadlock_warning(count: usize, span: Span, path: &[String]) -> Diagnostic
         d = d.with_note(path_note(path));
     }
     d
+}
+
+/// What a build had reserved when it stopped: for the `--max-states` and `--max-memory`
+/// diagnostics.
+pub struct BuildSize {
+    /// States (flat models) or locations (procedure modules) built.
+    pub count: u64,
+    /// `"states"` or `"locations"`.
+    pub what: &'static str,
+    /// Bytes reserved by the tracked structures (see `explicit::budget`).
+    pub bytes: u64,
+    /// The `--max-memory` budget, if any.
+    pub limit: Option<u64>,
+}
+
+impl BuildSize {
+    fn notes(&self, d: Diagnostic) -> Diagnostic {
+        let each = if self.count == 0 { self.bytes } else { self.bytes.div_ceil(self.count) };
+        let d = d.with_note(format!(
+            "{} {} were built, {each} bytes each ({} in the state table, successor arrays and search tree)",
+            self.count,
+            self.what,
+            format_size(self.bytes)
+        ));
+        match self.limit {
+            Some(limit) => d.with_note(format!("memory budget: {} (--max-memory)", format_size(limit))),
+            None => d,
+        }
+    }
+}
+
+/// More states than `--max-states`.
+pub fn state_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
+    let model = if size.what == "states" { "the model has" } else { "the procedure modules have" };
+    let d =
+        Diagnostic::error(E_LIMIT, format!("{model} more than {max} reachable {} (--max-states {max})", size.what), span).with_label_message("in this model");
+    size.notes(d).with_help("raise the limit with `--max-states N`, or reduce the variables' ranges")
+}
+
+/// The state space outgrew the memory budget, or the allocator refused memory.
+pub fn out_of_memory(e: OutOfMemory, size: &BuildSize, span: Span) -> Diagnostic {
+    let d = match e {
+        OutOfMemory::Budget { needed } => Diagnostic::error(
+            E_MEMORY,
+            format!("the state space does not fit in the memory budget of {}", size.limit.map_or_else(|| "(none)".into(), format_size)),
+            span,
+        )
+        .with_label_message("in this model")
+        .with_note(format!("growing it needs {} in all", format_size(needed))),
+        OutOfMemory::Allocator { bytes } => {
+            Diagnostic::error(E_MEMORY, format!("the system refused {} of memory for the state space", format_size(bytes)), span)
+                .with_label_message("in this model")
+        }
+    };
+    size.notes(d).with_help(
+        "raise the budget with `--max-memory SIZE` (the default is 80% of the available memory) if the machine has more, or check a smaller model (fewer or smaller variables, more constraints)",
+    )
 }

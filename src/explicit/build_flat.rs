@@ -12,7 +12,8 @@
 //! errors naming the state and a path to it; deadlock states are a warning.
 
 use super::atoms::{AtomLabeller, StateSet};
-use super::build_diag::{self as diag, ErrorContext};
+use super::budget::{MemoryBudget, OutOfMemory};
+use super::build_diag::{self as diag, BuildSize, ErrorContext};
 use super::csr::Csr;
 use super::eval::Evaluator;
 use super::kripke::{KripkeStructure, PropId, StateId};
@@ -30,6 +31,9 @@ use rustc_hash::FxHashMap;
 pub struct BuildLimits {
     /// Stop with an error when more states than this are reachable.
     pub max_states: Option<u64>,
+    /// Stop with an error when the state space needs more bytes than this (see
+    /// [`super::budget`]); `None`: only the allocator limits it (its refusal is still an error).
+    pub max_memory: Option<u64>,
 }
 
 /// A flat model ready for checking.
@@ -65,7 +69,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     };
     let system = &program.systems[system_id as usize];
     let names = Names::of(program);
-    let explored = match explore(system, &names, limits) {
+    let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states")) {
         Ok(x) => x,
         Err(d) => {
             diags.push(d);
@@ -95,6 +99,18 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
         .map(|(i, s)| FlatSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)) })
         .collect();
     let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();
+    let n64 = n as u64;
+    let edges = succ.edge_count() as u64;
+    // Still to allocate: the labels (a bitset per proposition) and the reverse edges (an edge
+    // list, then offsets, fill pointers and targets).
+    let after = props.atoms.len() as u64 * n64.div_ceil(64) * 8 + edges * 12 + (n64 + 1) * 8;
+    if let Err(e) = explored.budget.need(after) {
+        let size = BuildSize { count: n64, what: "states", bytes: explored.budget.used(), limit: explored.budget.limit() };
+        diags.push(
+            diag::out_of_memory(e, &size, system.span).with_note(format!("labelling and the reverse edges need {} more", super::budget::format_size(after))),
+        );
+        return Err(diags);
+    }
     let domains = DomainIndex::new(system);
     let states = StateSet { arena: explored.table.arena(), width: system.vars.len(), count: n };
     let mut labeller = AtomLabeller::new(system, &domains, states);
@@ -183,6 +199,31 @@ struct Explored {
     succ: Csr,
     /// BFS tree: the state each state was discovered from (`u32::MAX` for initial states).
     parent: Vec<u32>,
+    /// What the arrays above reserved.
+    budget: MemoryBudget,
+}
+
+/// The growing arrays of one exploration, within the memory budget.
+struct Growing {
+    table: StateTable,
+    parent: Vec<u32>,
+    budget: MemoryBudget,
+}
+
+impl Growing {
+    /// The id of `state`, adding it (discovered from `from`) if new.
+    #[inline]
+    fn add(&mut self, state: &[u32], from: u32) -> Result<u32, OutOfMemory> {
+        let (id, new) = self.table.try_insert(state, &mut self.budget)?;
+        if new {
+            self.budget.push(&mut self.parent, from)?;
+        }
+        Ok(id)
+    }
+
+    fn size(&self) -> BuildSize {
+        BuildSize { count: self.table.len() as u64, what: "states", bytes: self.budget.used(), limit: self.budget.limit() }
+    }
 }
 
 /// The states from an initial state to `s` along the BFS tree.
@@ -197,7 +238,7 @@ fn bfs_path(parent: &[u32], s: u32) -> Vec<u32> {
     path
 }
 
-fn explore(system: &System, names: &Names, limits: &BuildLimits) -> Result<Explored, Diagnostic> {
+fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crate::progress::Progress) -> Result<Explored, Diagnostic> {
     let width = system.vars.len();
     let domains = DomainIndex::new(system);
     let no_ctx = ErrorContext { state: None, path: vec![], during: None };
@@ -205,15 +246,9 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits) -> Result<Explo
     let next_plan = Plan::next(system, &domains).map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     let input_plan = Plan::inputs(system, &domains);
     let max = limits.max_states.unwrap_or(u64::MAX);
-    let limit_error = |count: u64| {
-        Diagnostic::error(diag::E_LIMIT, format!("the model has more than {max} reachable states (--max-states {max})"), system.span)
-            .with_label_message("in this model")
-            .with_note(format!("{count} states were found before stopping"))
-            .with_help("raise the limit with `--max-states N`, or reduce the variables' ranges")
-    };
-
-    let mut table = StateTable::new(width);
-    let mut parent = vec![];
+    let mut g = Growing { table: StateTable::new(width), parent: vec![], budget: MemoryBudget::new(limits.max_memory) };
+    g.budget.account(g.table.reserved_bytes());
+    let mut oom: Option<OutOfMemory> = None;
     let mut ev = Evaluator::new(&system.vars);
     let mut ev_inputs = Evaluator::new(&system.vars);
     let mut scratch = Scratch::default();
@@ -222,22 +257,31 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits) -> Result<Explo
 
     init_plan
         .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
-            if table.insert(v).1 {
-                parent.push(u32::MAX);
+            if oom.is_none()
+                && let Err(e) = g.add(v, u32::MAX)
+            {
+                oom = Some(e);
             }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
-    if table.len() as u64 > max {
-        return Err(limit_error(table.len() as u64));
+    if let Some(e) = oom {
+        return Err(diag::out_of_memory(e, &g.size(), system.span));
     }
-    let initial: Vec<StateId> = (0..table.len()).collect();
+    if g.table.len() as u64 > max {
+        return Err(diag::state_limit(max, &g.size(), system.span));
+    }
+    let initial: Vec<StateId> = (0..g.table.len()).collect();
 
     let mut offsets = vec![0u32];
     let mut targets: Vec<u32> = vec![];
+    g.budget.account(super::budget::reserved(&offsets));
     let mut cur = vec![0u32; width];
     let mut s = 0u32;
-    while s < table.len() {
-        cur.copy_from_slice(table.get(s));
+    while s < g.table.len() {
+        if u64::from(s) & (crate::progress::EVERY - 1) == 0 {
+            progress.states(g.table.len().into(), (g.table.len() - s).into());
+        }
+        cur.copy_from_slice(g.table.get(s));
         let first = targets.len();
         let mut failure: Option<StepError> = None;
         let outer = input_plan.run(&mut scratch_inputs, &mut ev_inputs, &cur, &cur, None, &mut |with_inputs| {
@@ -245,32 +289,37 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits) -> Result<Explo
                 return;
             }
             let r = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| {
-                let (id, new) = table.insert(next);
-                if new {
-                    parent.push(s);
+                if oom.is_some() {
+                    return;
                 }
-                targets.push(id);
+                match g.add(next, s) {
+                    Ok(id) => oom = g.budget.push(&mut targets, id).err(),
+                    Err(e) => oom = Some(e),
+                }
             });
             if let Err(e) = r {
                 failure = Some(e);
             }
         });
         if let Some(e) = outer.err().or(failure) {
-            let path: Vec<String> = bfs_path(&parent, s).iter().map(|&p| names.state(system, table.get(p))).collect();
-            let ctx = ErrorContext { state: Some(names.state(system, table.get(s))), path, during: None };
+            let path: Vec<String> = bfs_path(&g.parent, s).iter().map(|&p| names.state(system, g.table.get(p))).collect();
+            let ctx = ErrorContext { state: Some(names.state(system, g.table.get(s))), path, during: None };
             return Err(diag::step_error(&e, system, names, &ctx));
         }
         let row = &mut targets[first..];
         row.sort_unstable();
         let kept = dedup_sorted(row);
         targets.truncate(first + kept);
-        offsets.push(targets.len() as u32);
-        if table.len() as u64 > max {
-            return Err(limit_error(table.len() as u64));
+        if let Some(e) = oom.or_else(|| g.budget.push(&mut offsets, targets.len() as u32).err()) {
+            return Err(diag::out_of_memory(e, &g.size(), system.span));
+        }
+        if g.table.len() as u64 > max {
+            return Err(diag::state_limit(max, &g.size(), system.span));
         }
         s += 1;
     }
-    Ok(Explored { table, initial, succ: Csr { offsets, targets }, parent })
+    let Growing { table, parent, budget } = g;
+    Ok(Explored { table, initial, succ: Csr { offsets, targets }, parent, budget })
 }
 
 /// Removes adjacent duplicates in place; returns the number kept.

@@ -26,7 +26,8 @@
 //! module.
 
 use super::atoms::{AtomLabeller, StateSet};
-use super::build_diag::{self as diag, ErrorContext};
+use super::budget::{MemoryBudget, OutOfMemory};
+use super::build_diag::{self as diag, BuildSize, ErrorContext};
 use super::build_flat::BuildLimits;
 use super::conditions::ConditionIndex;
 use super::csr::Csr;
@@ -129,9 +130,24 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         return Err(diags);
     }
     let nodes = explorers.iter().map(|e| e.table.len() as u64).sum();
-    let mut worklist = Worklist { names: &names, component_of: &component_of, explorers, jobs: vec![], max: limits.max_states.unwrap_or(u64::MAX), nodes };
-    if let Err(d) = worklist.run() {
+    let mut budget = MemoryBudget::new(limits.max_memory);
+    budget.account(explorers.iter().map(|e| e.table.reserved_bytes() + super::budget::reserved(&e.parent)).sum());
+    let mut worklist =
+        Worklist { names: &names, component_of: &component_of, explorers, jobs: vec![], max: limits.max_states.unwrap_or(u64::MAX), nodes, budget };
+    let progress = crate::progress::Progress::build("locations");
+    if let Err(d) = worklist.run(&progress) {
         diags.push(d);
+        return Err(diags);
+    }
+    drop(progress);
+    // Still to allocate per component: labels (a bitset per proposition) and the CSR arrays of
+    // its edges and returns.
+    let props = (program.labels.len() + program.specs.len()) as u64;
+    let after: u64 =
+        (worklist.explorers.iter()).map(|e| props * (e.table.len() as u64).div_ceil(64) * 8 + e.edges.len() as u64 * 12 + (e.table.len() as u64 + 1) * 8).sum();
+    if let Err(e) = worklist.budget.need(after) {
+        let d = diag::out_of_memory(e, &worklist.size(), worklist.span());
+        diags.push(d.with_note(format!("labelling and the successor arrays need {} more", super::budget::format_size(after))));
         return Err(diags);
     }
     let explorers = worklist.explorers;
@@ -253,10 +269,13 @@ struct Worklist<'p, 'n> {
     max: u64,
     /// Nodes of all components so far.
     nodes: u64,
+    /// Bytes reserved by the explorers' tables, parent arrays, kinds and edges.
+    budget: MemoryBudget,
 }
 
 impl<'p, 'n> Worklist<'p, 'n> {
-    fn run(&mut self) -> Result<(), Diagnostic> {
+    fn run(&mut self, progress: &crate::progress::Progress) -> Result<(), Diagnostic> {
+        let bar = progress;
         let mut ev_scratch: Vec<(Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)> =
             self.explorers.iter().map(|e| (Evaluator::new(&e.system.vars), Evaluator::new(&e.system.vars), Scratch::default(), Scratch::default())).collect();
         loop {
@@ -268,6 +287,10 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     self.explorers[c].expanded += 1;
                     progress = true;
                     self.check_limit()?;
+                    if self.nodes & (crate::progress::EVERY - 1) == 0 {
+                        let queued: u32 = self.explorers.iter().map(|e| e.table.len() - e.expanded).sum();
+                        bar.states(self.nodes, queued.into());
+                    }
                 }
             }
             for (c, call, exit) in std::mem::take(&mut self.jobs) {
@@ -283,19 +306,23 @@ impl<'p, 'n> Worklist<'p, 'n> {
     }
 
     fn check_limit(&self) -> Result<(), Diagnostic> {
-        let total = self.nodes;
-        if total > self.max {
-            let span = self.explorers.first().map_or(Default::default(), |e| e.system.span);
-            return Err(Diagnostic::error(
-                diag::E_LIMIT,
-                format!("the procedure modules have more than {} reachable locations (--max-states {})", self.max, self.max),
-                span,
-            )
-            .with_label_message("in this model")
-            .with_note(format!("{total} locations were found before stopping"))
-            .with_help("raise the limit with `--max-states N`, or reduce the variables' ranges"));
+        if self.nodes > self.max {
+            return Err(diag::state_limit(self.max, &self.size(), self.span()));
         }
         Ok(())
+    }
+
+    /// The span limit diagnostics point at: the first procedure module.
+    fn span(&self) -> crate::source::Span {
+        self.explorers.first().map_or(Default::default(), |e| e.system.span)
+    }
+
+    fn size(&self) -> BuildSize {
+        BuildSize { count: self.nodes, what: "locations", bytes: self.budget.used(), limit: self.budget.limit() }
+    }
+
+    fn out_of_memory(&self, e: OutOfMemory) -> Diagnostic {
+        diag::out_of_memory(e, &self.size(), self.span())
     }
 
     /// The path from the entry to node `n` of component `c`, as valuations.
@@ -323,7 +350,9 @@ impl<'p, 'n> Worklist<'p, 'n> {
     fn expand(&mut self, c: ComponentId, n: NodeId, evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)) -> Result<(), Diagnostic> {
         let kind = self.classify(c, n, &mut evs.0)?;
         let e = &mut self.explorers[c as usize];
-        e.kinds.push(kind);
+        if let Err(err) = self.budget.push(&mut e.kinds, kind) {
+            return Err(self.out_of_memory(err));
+        }
         match kind {
             NodeKind::Exit(name) => {
                 if !e.exit_names.contains(&name) {
@@ -354,6 +383,9 @@ impl<'p, 'n> Worklist<'p, 'n> {
             NodeKind::Location => {
                 let succs = self.successors(c, n, None, evs)?;
                 let e = &mut self.explorers[c as usize];
+                if let Err(err) = self.budget.reserve(&mut e.edges, succs.len()) {
+                    return Err(self.out_of_memory(err));
+                }
                 e.edges.extend(succs.into_iter().map(|t| (n, t)));
             }
         }
@@ -442,6 +474,8 @@ impl<'p, 'n> Worklist<'p, 'n> {
         let mut out = vec![];
         let mut added = 0;
         let mut failure = None;
+        let mut oom = None;
+        let budget = &mut self.budget;
         let (ev, ev_inputs, scratch, scratch_inputs) = evs;
         let (table, parent, next_plan) = (&mut e.table, &mut e.parent, &e.next_plan);
         let outer = e.input_plan.run(scratch_inputs, ev_inputs, &cur, &cur, None, &mut |with_inputs| {
@@ -449,12 +483,19 @@ impl<'p, 'n> Worklist<'p, 'n> {
                 return;
             }
             let r = next_plan.run(scratch, ev, with_inputs, &zeros, exited, &mut |next| {
-                let (id, new) = table.insert(next);
-                if new {
-                    parent.push(n);
-                    added += 1;
+                if oom.is_some() {
+                    return;
                 }
-                out.push(id);
+                match table.try_insert(next, budget) {
+                    Ok((id, new)) => {
+                        if new {
+                            oom = budget.push(parent, n).err();
+                            added += 1;
+                        }
+                        out.push(id);
+                    }
+                    Err(err) => oom = Some(err),
+                }
             });
             if let Err(err) = r {
                 failure = Some(err);
@@ -474,6 +515,9 @@ impl<'p, 'n> Worklist<'p, 'n> {
             return Err(self.error_at(c, n, &err, during));
         }
         self.nodes += added;
+        if let Some(err) = oom {
+            return Err(self.out_of_memory(err));
+        }
         out.sort_unstable();
         out.dedup();
         Ok(out)

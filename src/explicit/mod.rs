@@ -3,6 +3,7 @@
 //! procedure modules.
 
 pub mod atoms;
+pub mod budget;
 pub mod build_diag;
 pub mod build_flat;
 pub mod build_rks;

@@ -3,7 +3,9 @@
 //! All vectors live in one flat `Vec<u32>` arena (`width` words per state, row-major, id order);
 //! an open-addressing hash table of ids (linear probing, Fx hash of the vector, load ≤ 1/2) maps a
 //! vector to its id without storing a separate key per state. Ids are assigned in insertion order.
+//! [`StateTable::try_insert`] grows both arrays within a [`MemoryBudget`].
 
+use super::budget::{MemoryBudget, OutOfMemory};
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
@@ -67,8 +69,30 @@ impl StateTable {
     pub fn insert(&mut self, state: &[u32]) -> (u32, bool) {
         debug_assert_eq!(state.len(), self.width);
         if (self.len as usize + 1) * 2 > self.slots.len() {
-            self.grow();
+            self.grow(vec![EMPTY; self.slots.len() * 2]);
         }
+        self.insert_with_room(state)
+    }
+
+    /// [`StateTable::insert`] within `budget` (which must already count [`Self::reserved_bytes`]).
+    #[inline]
+    pub fn try_insert(&mut self, state: &[u32], budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+        debug_assert_eq!(state.len(), self.width);
+        if (self.len as usize + 1) * 2 > self.slots.len() {
+            let slots = budget.filled(self.slots.len() * 2, EMPTY)?;
+            budget.release(super::budget::reserved(&self.slots));
+            self.grow(slots);
+        }
+        budget.reserve(&mut self.arena, self.width)?;
+        Ok(self.insert_with_room(state))
+    }
+
+    /// Bytes reserved by the arena and the hash slots.
+    pub fn reserved_bytes(&self) -> u64 {
+        super::budget::reserved(&self.arena) + super::budget::reserved(&self.slots)
+    }
+
+    fn insert_with_room(&mut self, state: &[u32]) -> (u32, bool) {
         let mask = self.slots.len() - 1;
         let mut i = hash(state) as usize & mask;
         loop {
@@ -85,8 +109,8 @@ impl StateTable {
         (id, true)
     }
 
-    fn grow(&mut self) {
-        let mut slots = vec![EMPTY; self.slots.len() * 2];
+    /// Rehashes every state into `slots` (all `EMPTY`, twice the current size).
+    fn grow(&mut self, mut slots: Vec<u32>) {
         let mask = slots.len() - 1;
         for id in 0..self.len {
             let mut i = hash(self.get(id)) as usize & mask;

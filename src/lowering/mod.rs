@@ -39,8 +39,9 @@ pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
         specs.append(&mut s);
         diags.append(&mut d);
     }
-    // Specs in file order (they were grouped by system above).
-    specs.sort_by_key(|s| s.span.start);
+    // The flat model's specs in NuSMV's order (see `semantics::system`), then the procedure
+    // modules' specs in file order.
+    specs.sort_by_key(|s| if checked.systems[s.system as usize].is_procedure { (1, s.span.start) } else { (0, 0) });
     let program = LoweredProgram {
         systems,
         flat: checked.flat,

@@ -13,8 +13,10 @@
 //! -> State: 1.2 <-
 //!   y = FALSE
 //! ```
-//! Procedure specs name their module (`-- specification EF p IN foo is true`, one space before
-//! `is` as NuSMV prints specs with a context) and each step shows the call stack and the module:
+//! Specs declared in a module instance carry their context in their text (`AG p IN sim`, see
+//! `semantics::system`); NuSMV prints those with one space before `is`
+//! (`-- specification AG p IN sim is false`), the others with two. Procedure specs name their
+//! module the same way (`-- specification EF p IN foo is true`) and each step shows the call stack and the module:
 //! `-> State: 1.3 <- [main(pc = c) > parse]` (calls outermost first, as `module(call location)`).
 //! The termination state of an RKS run is `-> State: 1.k <- [terminated]`.
 
@@ -30,8 +32,15 @@ pub fn verdict_line(r: &SpecReport) -> String {
     let verdict = if r.holds { "true" } else { "false" };
     match &r.module {
         Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text.trim_end()),
+        None if has_context(&r.text) => format!("-- {what} {} is {verdict}", r.text),
         None => format!("-- {what} {}  is {verdict}", r.text),
     }
+}
+
+/// Whether a spec's text ends in an instance context (`… IN a.b`). `IN` is a keyword, so it
+/// cannot occur in the formula itself.
+fn has_context(text: &str) -> bool {
+    text.contains(" IN ")
 }
 
 /// All verdict lines and traces; traces are numbered from 1 in order of appearance.

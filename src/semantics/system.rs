@@ -92,10 +92,13 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
         spans: Default::default(),
     };
     let mut specs = vec![];
+    let mut spec_inst = vec![];
     let mut new_exit_names = vec![];
     for inst in 0..flat.instances.len() as InstId {
         sections(table, flat, inst, id, g, &mut r, &mut assigns, &mut sys, &mut specs, &mut new_exit_names);
+        spec_inst.resize(specs.len(), inst);
     }
+    let specs = in_nusmv_order(flat, specs, &spec_inst);
     let defines = r.finish_defines();
     sys.uses_exit_value = r.uses_exit_value;
     let foreign_label_uses = std::mem::take(&mut r.foreign_label_uses);
@@ -247,6 +250,42 @@ fn sections(
             _ => {}
         }
     }
+}
+
+/// The specs in NuSMV 2.5.4's order: the instance tree is walked depth first, each module body
+/// in text order, and the specs of an instance come at the place where it is declared (so with
+/// `VAR a : m; SPEC p; VAR b : m;` the specs of `a` come before `p`, those of `b` after it).
+/// `spec_inst[i]` is the instance that declared `specs[i]`. Compares, per spec, the positions of
+/// the declarations on its instance path, then the spec's own position: every pair of positions
+/// compared lies in the same module body.
+fn in_nusmv_order(flat: &Flattened, specs: Vec<CheckedSpec>, spec_inst: &[InstId]) -> Vec<CheckedSpec> {
+    let n = flat.instances.len();
+    let mut declared_at = vec![0u32; n];
+    for inst in &flat.instances {
+        for (member, span) in inst.members.values() {
+            if let instances::Member::Instance(child) = member {
+                declared_at[*child as usize] = span.start;
+            }
+        }
+    }
+    // Parents come before their children in `instances`, so one pass builds every path.
+    let mut paths: Vec<Vec<u32>> = Vec::with_capacity(n);
+    for (i, inst) in flat.instances.iter().enumerate() {
+        let mut path = inst.parent.map_or_else(Vec::new, |p| paths[p as usize].clone());
+        if inst.parent.is_some() {
+            path.push(declared_at[i]);
+        }
+        paths.push(path);
+    }
+    let mut keyed: Vec<(Vec<u32>, CheckedSpec)> = (specs.into_iter().zip(spec_inst))
+        .map(|(s, &inst)| {
+            let mut key = paths[inst as usize].clone();
+            key.push(s.span.start);
+            (key, s)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, s)| s).collect()
 }
 
 fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx: Ctx, what: &str) -> TExpr {

@@ -157,10 +157,10 @@ fn inputs_are_enumerated_but_not_stored() {
 
 #[test]
 fn max_states_is_a_clean_error() {
-    let err = build_flat(&listing_5_1(), &BuildLimits { max_states: Some(5) }).expect_err("12 > 5");
+    let err = build_flat(&listing_5_1(), &BuildLimits { max_states: Some(5), ..Default::default() }).expect_err("12 > 5");
     assert_eq!(err.items[0].code, "E0505");
     assert_eq!(err.items[0].message, "the model has more than 5 reachable states (--max-states 5)");
-    assert!(build_flat(&listing_5_1(), &BuildLimits { max_states: Some(12) }).is_ok());
+    assert!(build_flat(&listing_5_1(), &BuildLimits { max_states: Some(12), ..Default::default() }).is_ok());
 }
 
 #[test]

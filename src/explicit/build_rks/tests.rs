@@ -150,9 +150,9 @@ fn entry_call_two_calls_and_nondeterministic_returns_are_errors() {
 
 #[test]
 fn max_states_counts_all_locations() {
-    let err = build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(4) }).expect_err("7 > 4");
+    let err = build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(4), ..Default::default() }).expect_err("7 > 4");
     assert_eq!(err.items[0].code, "E0505");
-    assert!(build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(7) }).is_ok());
+    assert!(build_rks(&readme_multi_exit(), &BuildLimits { max_states: Some(7), ..Default::default() }).is_ok());
 }
 
 /// `next(pc)` lowered to a table whose call-state entry is a `case` over `EXITED` (a mixed table:
