@@ -361,4 +361,4 @@ pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Ve
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -23,6 +23,16 @@ use crate::source::Span;
 use crate::syntax::ast::VarKind;
 use rustc_hash::FxHashMap;
 
+mod decompose;
+mod fallible;
+mod solve;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: build plans without the solver (plain enumeration only).
+    pub(crate) static PLAIN_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// How `Var` and `Next` are read while evaluating an expression of a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Frame {
@@ -172,6 +182,13 @@ pub struct Scratch {
     candidates: Vec<Vec<u32>>,
     pos: Vec<usize>,
     values: Vec<Value>,
+    /// Value indices of a binding's set (solver).
+    bindset: Vec<u32>,
+    /// Per slot: candidates depending on the current state only, and the state stamp they were
+    /// computed for (solver).
+    cache: Vec<Vec<u32>>,
+    cache_gen: Vec<u32>,
+    solve: solve::SolveScratch,
 }
 
 #[derive(Clone, Debug)]
@@ -183,6 +200,9 @@ pub struct Plan<'p> {
     checks: Vec<Vec<Check<'p>>>,
     /// Procedure semantics: `EXIT` is sticky and assignable.
     procedure: bool,
+    /// Successors by solving the constraints that decompose ([`solve`]); `None`: plain
+    /// enumeration.
+    solver: Option<Box<solve::Solver<'p>>>,
 }
 
 impl<'p> Plan<'p> {
@@ -270,7 +290,13 @@ impl<'p> Plan<'p> {
             .map(|(v, var)| Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
             .collect::<Vec<_>>();
         let checks = vec![vec![]; slots.len() + 1];
-        Plan { system, domains, slots, checks, procedure: system.is_procedure }
+        Plan { system, domains, slots, checks, procedure: system.is_procedure, solver: None }
+    }
+
+    /// Whether successors come from the constraint solver (tests).
+    #[cfg(test)]
+    pub(crate) fn solves(&self) -> bool {
+        self.solver.is_some()
     }
 
     /// Whether the system has input variables.
@@ -335,7 +361,7 @@ impl<'p> Plan<'p> {
             let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
             placed[depth].push(c);
         }
-        let mut plan = Plan { system, domains, slots: vec![], checks: placed, procedure: system.is_procedure };
+        let mut plan = Plan { system, domains, slots: vec![], checks: placed, procedure: system.is_procedure, solver: None };
         plan.slots = (order.into_iter())
             .map(|i| {
                 let mut slot = slots[i].clone();
@@ -345,6 +371,11 @@ impl<'p> Plan<'p> {
                 slot
             })
             .collect();
+        #[cfg(test)]
+        if PLAIN_ONLY.with(std::cell::Cell::get) {
+            return Ok(plan);
+        }
+        plan.solver = solve::Solver::build(&plan);
         Ok(plan)
     }
 
@@ -408,6 +439,28 @@ impl<'p> Plan<'p> {
         exited: Option<ExitNameId>,
         emit: &mut dyn FnMut(&[u32]),
     ) -> Result<(), StepError> {
+        match &self.solver {
+            Some(solver) => solver.run(self, scratch, ev, cur, base, exited, emit),
+            None => self.run_plain(scratch, ev, cur, base, exited, emit),
+        }
+    }
+
+    /// [`Plan::run`] by plain enumeration: the depth-first product of the slots' candidates.
+    fn run_plain(
+        &self,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        exited: Option<ExitNameId>,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<(), StepError> {
+        self.reset(scratch, base);
+        self.dfs(scratch, ev, cur, exited, None, emit)
+    }
+
+    /// Starts a run: the vector is `base` with the plan's slots unset.
+    fn reset(&self, scratch: &mut Scratch, base: &[u32]) {
         let n = self.slots.len();
         scratch.vec.clear();
         scratch.vec.extend_from_slice(base);
@@ -417,15 +470,32 @@ impl<'p> Plan<'p> {
         if scratch.candidates.len() < n {
             scratch.candidates.resize_with(n, Vec::new);
             scratch.pos.resize(n, 0);
+            scratch.cache.resize_with(n, Vec::new);
+            scratch.cache_gen.resize(n, 0);
         }
-        if !self.checks_hold(0, scratch, ev, cur, exited)? {
+    }
+
+    /// The depth-first product over the slots from a reset vector, pruning with the checks (the
+    /// plan's own, or with `restrict` the solver's remaining ones plus the chosen alternatives'
+    /// residuals, and candidates narrowed by their bindings).
+    fn dfs(
+        &self,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        restrict: Option<&solve::Restrict<'_, 'p>>,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<(), StepError> {
+        let n = self.slots.len();
+        if !self.checks_hold(0, scratch, ev, cur, exited, restrict)? {
             return Ok(());
         }
         if n == 0 {
             emit(&scratch.vec);
             return Ok(());
         }
-        self.fill(0, scratch, ev, cur, exited)?;
+        self.fill(0, scratch, ev, cur, exited, restrict)?;
         let mut d = 0;
         loop {
             if scratch.pos[d] == scratch.candidates[d].len() {
@@ -439,7 +509,7 @@ impl<'p> Plan<'p> {
             let value = scratch.candidates[d][scratch.pos[d]];
             scratch.pos[d] += 1;
             scratch.vec[self.slots[d].var as usize] = value;
-            if !self.checks_hold(d + 1, scratch, ev, cur, exited)? {
+            if !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }
             if d + 1 == n {
@@ -447,7 +517,7 @@ impl<'p> Plan<'p> {
                 continue;
             }
             d += 1;
-            self.fill(d, scratch, ev, cur, exited)?;
+            self.fill(d, scratch, ev, cur, exited, restrict)?;
         }
     }
 
@@ -458,8 +528,17 @@ impl<'p> Plan<'p> {
         }
     }
 
-    fn checks_hold(&self, depth: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
-        for c in &self.checks[depth] {
+    fn checks_hold(
+        &self,
+        depth: usize,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        restrict: Option<&solve::Restrict<'_, 'p>>,
+    ) -> Result<bool, StepError> {
+        let checks = restrict.map_or(&self.checks, |r| &r.solver.checks);
+        for c in &checks[depth] {
             let env = Self::env(c.frame, cur, &scratch.vec, exited);
             match ev.bool(c.expr, &env) {
                 Ok(true) => {}
@@ -467,11 +546,77 @@ impl<'p> Plan<'p> {
                 Err(e) => return Err(StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: scratch.vec.clone() }),
             }
         }
-        Ok(true)
+        match restrict {
+            Some(r) => r.residual_holds(depth, &scratch.vec, ev, cur, exited),
+            None => Ok(true),
+        }
     }
 
     /// Computes the candidate value indices of slot `d` and resets its cursor.
-    fn fill(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
+    fn fill(
+        &self,
+        d: usize,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        restrict: Option<&solve::Restrict<'_, 'p>>,
+    ) -> Result<(), StepError> {
+        let Some(r) = restrict else { return self.fill_plain(d, scratch, ev, cur, exited) };
+        let bound = r.has_binds(d);
+        if bound && matches!(self.slots[d].source, Source::Domain) {
+            let len = self.system.vars[self.slots[d].var as usize].domain.len() as u32;
+            let mut out = std::mem::take(&mut scratch.candidates[d]);
+            out.clear();
+            scratch.pos[d] = 0;
+            let result = r.candidates_from_bindings(self, d, len, &mut out, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset);
+            scratch.candidates[d] = out;
+            return result;
+        }
+        self.fill_cached(d, scratch, ev, cur, exited, r.cur_only(d).then_some(r.stamp))?;
+        if bound {
+            let mut out = std::mem::take(&mut scratch.candidates[d]);
+            let result = r.filter(self, d, &mut out, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset);
+            scratch.candidates[d] = out;
+            return result;
+        }
+        Ok(())
+    }
+
+    /// [`Plan::fill_plain`], reusing the candidates computed for the same state stamp when given
+    /// (for slots whose candidates depend on the current state only).
+    fn fill_cached(
+        &self,
+        d: usize,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        stamp: Option<u32>,
+    ) -> Result<(), StepError> {
+        match stamp {
+            Some(st) if scratch.cache_gen[d] == st => {
+                let mut out = std::mem::take(&mut scratch.candidates[d]);
+                out.clear();
+                out.extend_from_slice(&scratch.cache[d]);
+                scratch.candidates[d] = out;
+                scratch.pos[d] = 0;
+                Ok(())
+            }
+            Some(st) => {
+                self.fill_plain(d, scratch, ev, cur, exited)?;
+                let (cache, out) = (&mut scratch.cache[d], &scratch.candidates[d]);
+                cache.clear();
+                cache.extend_from_slice(out);
+                scratch.cache_gen[d] = st;
+                Ok(())
+            }
+            None => self.fill_plain(d, scratch, ev, cur, exited),
+        }
+    }
+
+    /// Computes the candidate value indices of slot `d` from its source and resets its cursor.
+    fn fill_plain(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
         let slot = &self.slots[d];
         let v = slot.var as usize;
         let mut out = std::mem::take(&mut scratch.candidates[d]);

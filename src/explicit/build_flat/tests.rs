@@ -275,9 +275,9 @@ fn constant_table_errors_name_state_and_location() {
 }
 
 /// Small deterministic generator (xorshift64*).
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -349,9 +349,16 @@ fn random_program(rng: &mut Rng) -> LoweredProgram {
 /// Reachable states and edges by brute force over all valuations, straight from the semantics
 /// (`t` is a successor of `s` iff every assignment allows `t`'s value, frozen variables keep
 /// theirs, `TRANS` holds and `INVAR` holds in `t`).
-type StatesAndEdges = (std::collections::BTreeSet<Vec<u32>>, std::collections::BTreeSet<(Vec<u32>, Vec<u32>)>);
+pub(crate) type StatesAndEdges = (std::collections::BTreeSet<Vec<u32>>, std::collections::BTreeSet<(Vec<u32>, Vec<u32>)>);
 
-fn brute_force(system: &System) -> StatesAndEdges {
+/// The states and edges of a built structure as value vectors.
+pub(crate) fn states_and_edges(k: &KripkeStructure) -> StatesAndEdges {
+    let states = (0..k.num_states).map(|s| k.state_values(s).to_vec()).collect();
+    let edges = (0..k.num_states).flat_map(|s| k.succ.neighbours(s).iter().map(move |&t| (k.state_values(s).to_vec(), k.state_values(t).to_vec()))).collect();
+    (states, edges)
+}
+
+pub(crate) fn brute_force(system: &System) -> StatesAndEdges {
     use crate::explicit::eval::{Env, Evaluator};
     let sizes: Vec<u32> = system.vars.iter().map(|v| v.domain.len() as u32).collect();
     let mut all = vec![vec![]];
@@ -405,9 +412,7 @@ fn random_programs_agree_with_brute_force() {
         let p = random_program(&mut rng);
         let built = build_flat(&p, &BuildLimits::default()).unwrap_or_else(|d| panic!("case {case_no}: {:?}", d.items[0].message));
         let k = &built.kripke;
-        let states: std::collections::BTreeSet<Vec<u32>> = (0..k.num_states).map(|s| k.state_values(s).to_vec()).collect();
-        let edges: std::collections::BTreeSet<(Vec<u32>, Vec<u32>)> =
-            (0..k.num_states).flat_map(|s| k.succ.neighbours(s).iter().map(move |&t| (k.state_values(s).to_vec(), k.state_values(t).to_vec()))).collect();
+        let (states, edges) = states_and_edges(k);
         let (reach, brute_edges) = brute_force(&p.systems[0]);
         assert_eq!(states, reach, "case {case_no}: {:?}", p.systems[0]);
         assert_eq!(edges, brute_edges, "case {case_no}: {:?}", p.systems[0]);

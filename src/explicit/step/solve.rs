@@ -1,0 +1,830 @@
+//! Successors (and initial states) by solving constraints instead of enumerating candidates.
+//!
+//! Built once per plan ([`Solver::build`]): every `TRANS`/`INIT`/`INVAR` conjunct that cannot
+//! fail and is decided before anything that could fail is evaluated (see below) is normalised into
+//! guarded alternatives ([`super::decompose`]). Per state ([`Solver::run`]):
+//!
+//! 1. each decomposed conjunct's alternatives whose tests hold in the current state are
+//!    collected — through an index by `x = c` tests when there are many (`Index`), so a
+//!    `TRANS` of thousands of `pc = sK & …` disjuncts costs a few lookups; a conjunct with an
+//!    enabled alternative without bindings or residual holds whatever is chosen and drops out;
+//!    one with no enabled alternative means no successor;
+//! 2. for each combination of one enabled alternative per remaining conjunct, the plan's
+//!    depth-first product runs with each slot's candidates narrowed by the chosen bindings (a
+//!    slot ranging over its domain takes its candidates straight from an `=` or `in` binding, so
+//!    a 7000-value enumeration with `next(x) = c` costs one value), the alternatives' residuals
+//!    and the remaining checks checked as early as possible, and candidate sets that depend on
+//!    the current state only computed once per state;
+//! 3. with several combinations the vectors are collected, sorted into the order plain
+//!    enumeration emits them (slot by slot, each slot's candidate order) and deduplicated, so
+//!    the state numbering is exactly the plain builder's.
+//!
+//! Exactness: alternatives are a disjunctive form of the conjunct, so the successor set is the
+//! plain one. Evaluation errors: the solver only decomposes conjuncts that come, in the plain
+//! plan's evaluation order (checks of depth 0, slot 0's candidates, checks of depth 1, …),
+//! before the first check or candidate computation that may fail ([`super::fallible`]). Every
+//! evaluation that may fail therefore sees exactly the partial vectors the plain plan shows it
+//! (those it would reject were rejected before, by a decomposed conjunct), in the same order
+//! with one combination; with several, an error makes the state be enumerated again the plain
+//! way, which reports the same first error as before. A state with more than [`COMBO_LIMIT`]
+//! combinations is enumerated the plain way. Procedure modules (sticky `EXIT`) always are.
+
+use super::decompose::{Alt, Bind, Decomposer, Operand, Rel, Test};
+use super::fallible::Fallible;
+use super::{Check, Frame, Origin, Plan, Scratch, Slot, Source, StepError, StepErrorKind, reads};
+use crate::explicit::eval::{Env, EvalError, Evaluator, UNSET};
+use crate::lowering::program::{ExitNameId, Expr, Value, VarId};
+use crate::source::Span;
+
+/// Most combinations of alternatives tried in one state before plain enumeration is used.
+pub(super) const COMBO_LIMIT: usize = 4096;
+/// Conjuncts with at least this many alternatives are indexed by their `x = c` tests.
+const INDEX_FROM: usize = 8;
+
+#[derive(Clone, Debug)]
+struct Conjunct {
+    /// Its alternatives: `Solver::alts[first..end]`.
+    first: u32,
+    end: u32,
+    index: Option<Index>,
+    frame: Frame,
+    origin: Origin,
+    span: Span,
+}
+
+/// Alternatives by the value their `x = c` tests need, variable by variable; the others in `rest`.
+#[derive(Clone, Debug)]
+struct Index {
+    levels: Vec<(VarId, Vec<Vec<u32>>)>,
+    rest: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+struct Alternative<'p> {
+    conj: u32,
+    tests: Vec<Test<'p>>,
+    /// Sorted by slot position.
+    binds: Vec<Bind<'p>>,
+    /// With the depth at which each can be checked, sorted by depth.
+    residual: Vec<(u32, &'p Expr)>,
+    trivial: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Solver<'p> {
+    /// The plan's checks minus the decomposed conjuncts, by depth, in the plan's order.
+    pub checks: Vec<Vec<Check<'p>>>,
+    conjuncts: Vec<Conjunct>,
+    alts: Vec<Alternative<'p>>,
+    selectors: Vec<&'p [(Expr, Expr)]>,
+    /// Per slot position: the rank of each value index in the slot's candidate order (`None`:
+    /// index order).
+    rank: Vec<Option<Vec<u32>>>,
+    /// Per slot position: its candidates depend on the current state only (computed once per
+    /// state).
+    cur_only: Vec<bool>,
+}
+
+/// Per-state working memory of the solver (part of [`Scratch`]).
+#[derive(Clone, Debug, Default)]
+pub struct SolveScratch {
+    stamp: u32,
+    sel_gen: Vec<u32>,
+    sel_pick: Vec<u32>,
+    enabled: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+    choice: Vec<u32>,
+    tmp: Vec<(u32, u32, u32)>,
+    /// The chosen combination: (alternative, binding) by slot position, `bind_start[pos]..`.
+    binds: Vec<(u32, u32)>,
+    bind_start: Vec<u32>,
+    /// (alternative, residual) by depth, `res_start[depth]..`.
+    residual: Vec<(u32, u32)>,
+    res_start: Vec<u32>,
+    rows: Vec<u32>,
+    order: Vec<u32>,
+}
+
+/// The chosen combination of alternatives, as the plan's depth-first search sees it.
+pub(super) struct Restrict<'a, 'p> {
+    pub solver: &'a Solver<'p>,
+    combo: &'a SolveScratch,
+    /// Stamp of the current state for cached candidate sets.
+    pub stamp: u32,
+}
+
+fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {
+    Plan::env(frame, cur, vec, exited)
+}
+
+impl<'p> Solver<'p> {
+    /// The solver of a plan, if some conjunct decomposes usefully.
+    pub fn build(plan: &Plan<'p>) -> Option<Box<Solver<'p>>> {
+        let system = plan.system;
+        if plan.procedure || plan.checks.iter().all(Vec::is_empty) {
+            return None;
+        }
+        let fa = Fallible { system };
+        let n = plan.slots.len();
+        let mut pos_of_var = vec![usize::MAX; system.vars.len()];
+        for (i, s) in plan.slots.iter().enumerate() {
+            pos_of_var[s.var as usize] = i;
+        }
+        // The first point, in the plain plan's evaluation order, that may fail.
+        let mut frontier = (n + 1, 0usize);
+        'scan: for d in 0..=n {
+            for (i, c) in plan.checks[d].iter().enumerate() {
+                if !fa.boolean(c.expr) {
+                    frontier = (d, i);
+                    break 'scan;
+                }
+            }
+            if d < n && slot_may_fail(&fa, &plan.slots[d]) {
+                frontier = (d, usize::MAX);
+                break;
+            }
+        }
+        let mut selectors = vec![];
+        let mut checks = vec![vec![]; n + 1];
+        let mut conjuncts = vec![];
+        let mut alts: Vec<Alternative<'p>> = vec![];
+        for (d, placed) in plan.checks.iter().enumerate() {
+            for (i, c) in placed.iter().enumerate() {
+                let decomposed = if (d, i) < frontier {
+                    let mut dec = Decomposer::new(system, plan.domains, c.frame, &pos_of_var, &mut selectors);
+                    dec.decompose(c.expr).filter(|a| useful(a))
+                } else {
+                    None
+                };
+                let Some(found) = decomposed else {
+                    checks[d].push(c.clone());
+                    continue;
+                };
+                let conj = conjuncts.len() as u32;
+                let first = alts.len() as u32;
+                for a in found {
+                    alts.push(finish(a, conj, c.frame, &pos_of_var));
+                }
+                let end = alts.len() as u32;
+                let index = (end - first >= INDEX_FROM as u32).then(|| Index::build(&alts, first..end, system.vars.len()));
+                conjuncts.push(Conjunct { first, end, index, frame: c.frame, origin: c.origin, span: c.span });
+            }
+        }
+        if conjuncts.is_empty() {
+            return None;
+        }
+        let rank = plan.slots.iter().map(|s| value_order(plan, s)).collect();
+        let cur_only = plan
+            .slots
+            .iter()
+            .map(|s| match s.source {
+                Source::Expr(e) => no_slot_reads(e, s.frame, &pos_of_var),
+                Source::MixedTable(_) => s.frame == Frame::Trans,
+                _ => false,
+            })
+            .collect();
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, rank, cur_only }))
+    }
+
+    /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        exited: Option<ExitNameId>,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<(), StepError> {
+        plan.reset(scratch, base);
+        let mut ss = std::mem::take(&mut scratch.solve);
+        let r = self.run_with(plan, scratch, &mut ss, ev, cur, base, exited, emit);
+        scratch.solve = ss;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_with(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ss: &mut SolveScratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        exited: Option<ExitNameId>,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<(), StepError> {
+        ss.stamp = ss.stamp.wrapping_add(1);
+        if ss.stamp == 0 {
+            ss.sel_gen.fill(0);
+            scratch.cache_gen.fill(0);
+            ss.stamp = 1;
+        }
+        ss.sel_gen.resize(self.selectors.len(), 0);
+        ss.sel_pick.resize(self.selectors.len(), 0);
+        ss.enabled.clear();
+        ss.ranges.clear();
+        for c in &self.conjuncts {
+            let start = ss.enabled.len();
+            let view: &[u32] = if c.frame == Frame::Trans { cur } else { &scratch.vec };
+            let env = env(c.frame, cur, &scratch.vec, exited);
+            let mut satisfied = false;
+            let mut consider = |a: u32, ss: &mut SolveScratch, ev: &mut Evaluator| -> Result<(), StepError> {
+                if satisfied {
+                    return Ok(());
+                }
+                let alt = &self.alts[a as usize];
+                if self.tests_hold(alt, ss, ev, &env, view).map_err(|e| self.error(c, e, &scratch.vec))? {
+                    if alt.trivial {
+                        satisfied = true;
+                    } else {
+                        ss.enabled.push(a);
+                    }
+                }
+                Ok(())
+            };
+            match &c.index {
+                Some(ix) => {
+                    for (var, buckets) in &ix.levels {
+                        if let Some(bucket) = view.get(*var as usize).and_then(|&i| buckets.get(i as usize)) {
+                            for &a in bucket {
+                                consider(a, ss, ev)?;
+                            }
+                        }
+                    }
+                    for &a in &ix.rest {
+                        consider(a, ss, ev)?;
+                    }
+                }
+                None => {
+                    for a in c.first..c.end {
+                        consider(a, ss, ev)?;
+                    }
+                }
+            }
+            if satisfied {
+                ss.enabled.truncate(start);
+                continue;
+            }
+            if ss.enabled.len() == start {
+                return Ok(());
+            }
+            ss.ranges.push((start as u32, ss.enabled.len() as u32));
+        }
+        let mut total = 1usize;
+        for &(s, e) in &ss.ranges {
+            total = total.saturating_mul((e - s) as usize);
+        }
+        if total > COMBO_LIMIT {
+            return plan.run_plain(scratch, ev, cur, base, exited, emit);
+        }
+        ss.choice.clear();
+        ss.choice.resize(ss.ranges.len(), 0);
+        let n = plan.slots.len();
+        let stamp = ss.stamp;
+        // With one active conjunct, each enabled alternative is tried directly first.
+        let single = |ss: &SolveScratch| (ss.ranges.len() == 1).then(|| ss.enabled[(ss.ranges[0].0 + ss.choice[0]) as usize]);
+        if total == 1 {
+            if let Some(alt) = single(ss)
+                && self.direct(plan, scratch, ev, cur, exited, stamp, alt, emit)?
+            {
+                return Ok(());
+            }
+            self.setup(ss, n);
+            return plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), emit);
+        }
+        let mut rows = std::mem::take(&mut ss.rows);
+        rows.clear();
+        loop {
+            let mut push = |v: &[u32]| rows.extend_from_slice(v);
+            let r = match single(ss) {
+                Some(alt) => match self.direct(plan, scratch, ev, cur, exited, stamp, alt, &mut push) {
+                    Ok(true) => Ok(()),
+                    Ok(false) => {
+                        self.setup(ss, n);
+                        plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
+                    }
+                    Err(e) => Err(e),
+                },
+                None => {
+                    self.setup(ss, n);
+                    plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
+                }
+            };
+            if let Err(e) = r {
+                ss.rows = rows;
+                // The plain order decides which error comes first.
+                return Err(plan.run_plain(scratch, ev, cur, base, exited, &mut |_| {}).err().unwrap_or(e));
+            }
+            if !advance(&mut ss.choice, &ss.ranges) {
+                break;
+            }
+        }
+        let width = base.len();
+        let count = rows.len().checked_div(width).unwrap_or(0);
+        let mut order = std::mem::take(&mut ss.order);
+        order.clear();
+        order.extend(0..count as u32);
+        let row = |i: u32| &rows[i as usize * width..(i as usize + 1) * width];
+        order.sort_unstable_by(|&a, &b| self.compare(plan, row(a), row(b)));
+        let mut last: Option<u32> = None;
+        for &i in &order {
+            if last.is_some_and(|l| row(l) == row(i)) {
+                continue;
+            }
+            emit(row(i));
+            last = Some(i);
+        }
+        ss.order = order;
+        ss.rows = rows;
+        Ok(())
+    }
+
+    /// The plain plan's emission order: slot by slot, each slot's candidate order.
+    fn compare(&self, plan: &Plan<'p>, a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+        for (pos, s) in plan.slots.iter().enumerate() {
+            let (x, y) = (a[s.var as usize], b[s.var as usize]);
+            if x != y {
+                return match &self.rank[pos] {
+                    Some(r) => r.get(x as usize).cmp(&r.get(y as usize)),
+                    None => x.cmp(&y),
+                };
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+
+    fn tests_hold(&self, alt: &Alternative<'p>, ss: &mut SolveScratch, ev: &mut Evaluator, env: &Env, view: &[u32]) -> Result<bool, EvalError> {
+        for t in &alt.tests {
+            let holds = match *t {
+                Test::Is { var, idx } => view.get(var as usize) == Some(&idx),
+                Test::Holds(e) => ev.bool(e, env)?,
+                Test::Fails(e) => !ev.bool(e, env)?,
+                Test::NoEntry { var, entries } => view.get(var as usize).is_none_or(|&i| entries.get(i as usize).is_none_or(Option::is_none)),
+                Test::Select { sel, branch } => {
+                    let s = sel as usize;
+                    if ss.sel_gen[s] != ss.stamp {
+                        let branches = self.selectors[s];
+                        let mut pick = branches.len() as u32;
+                        for (k, (c, _)) in branches.iter().enumerate() {
+                            if ev.bool(c, env)? {
+                                pick = k as u32;
+                                break;
+                            }
+                        }
+                        ss.sel_pick[s] = pick;
+                        ss.sel_gen[s] = ss.stamp;
+                    }
+                    ss.sel_pick[s] == branch
+                }
+            };
+            if !holds {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn resolve(
+        &self,
+        plan: &Plan<'_>,
+        alt: u32,
+        b: &Bind<'_>,
+        vec: &[u32],
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        values: &mut Vec<Value>,
+        set: &mut Vec<u32>,
+    ) -> Result<Resolved, StepError> {
+        let alt = &self.alts[alt as usize];
+        let c = &self.conjuncts[alt.conj as usize];
+        match b.rhs {
+            Operand::Index(i) => Ok(Resolved::One(i)),
+            Operand::Copy { var, next } => {
+                let from = if next || c.frame != Frame::Trans { vec } else { cur };
+                match from.get(var as usize).copied() {
+                    Some(i) if i != UNSET => Ok(Resolved::One(Some(i))),
+                    _ => Err(self.error(c, EvalError::Unset(var), vec)),
+                }
+            }
+            Operand::Expr(e) => {
+                let env = env(c.frame, cur, vec, exited);
+                if b.rel == Rel::In {
+                    ev.values(e, &env, values).map_err(|x| self.error(c, x, vec))?;
+                    set.clear();
+                    set.extend(values.iter().filter_map(|&v| plan.index(b.var, v)));
+                    set.sort_unstable();
+                    set.dedup();
+                    Ok(Resolved::Set)
+                } else {
+                    let v = ev.value(e, &env).map_err(|x| self.error(c, x, vec))?;
+                    Ok(Resolved::One(plan.index(b.var, v)))
+                }
+            }
+        }
+    }
+
+    /// The single successor of alternative `alt` (the only active conjunct's choice) when every
+    /// slot has exactly one candidate, following the depth-first search's evaluation order along
+    /// that one path. `Ok(false)`: some slot has several candidates (run the search instead).
+    #[allow(clippy::too_many_arguments)]
+    fn direct(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        stamp: u32,
+        alt: u32,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Result<bool, StepError> {
+        if !self.alts[alt as usize].residual.is_empty() {
+            return Ok(false);
+        }
+        let mut assigned = 0;
+        let outcome = self.direct_path(plan, scratch, ev, cur, exited, stamp, alt, &mut assigned);
+        if let Ok(Some(true)) = outcome {
+            emit(&scratch.vec);
+        }
+        for s in &plan.slots[..assigned] {
+            scratch.vec[s.var as usize] = UNSET;
+        }
+        outcome.map(|o| o.is_some())
+    }
+
+    /// `Some(true)`: the vector is complete; `Some(false)`: no successor; `None`: ambiguous.
+    #[allow(clippy::too_many_arguments)]
+    fn direct_path(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        stamp: u32,
+        alt: u32,
+        assigned: &mut usize,
+    ) -> Result<Option<bool>, StepError> {
+        let binds = &self.alts[alt as usize].binds;
+        let n = plan.slots.len();
+        let mut j = 0;
+        for pos in 0..=n {
+            for c in &self.checks[pos] {
+                match ev.bool(c.expr, &env(c.frame, cur, &scratch.vec, exited)) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(Some(false)),
+                    Err(e) => return Err(StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: scratch.vec.clone() }),
+                }
+            }
+            if pos == n {
+                break;
+            }
+            let start = j;
+            while j < binds.len() && binds[j].pos as usize == pos {
+                j += 1;
+            }
+            let here = &binds[start..j];
+            let slot = &plan.slots[pos];
+            let var = slot.var as usize;
+            let eq = here.iter().find(|b| b.rel == Rel::Eq);
+            let value = match (&slot.source, eq) {
+                (Source::Keep, _) => cur[var],
+                (Source::Domain, Some(b)) => match self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)? {
+                    Resolved::One(Some(x)) if (x as usize) < plan.system.vars[var].domain.len() => x,
+                    _ => return Ok(Some(false)),
+                },
+                (Source::Domain, None) => return Ok(None),
+                _ => {
+                    plan.fill_cached(pos, scratch, ev, cur, exited, self.cur_only[pos].then_some(stamp))?;
+                    let mut found = None;
+                    for k in 0..scratch.candidates[pos].len() {
+                        let x = scratch.candidates[pos][k];
+                        if self.allows(plan, alt, here, x, scratch, ev, cur, exited)? {
+                            if found.is_some() {
+                                return Ok(None);
+                            }
+                            found = Some(x);
+                        }
+                    }
+                    match found {
+                        Some(x) => x,
+                        None => return Ok(Some(false)),
+                    }
+                }
+            };
+            if !self.allows(plan, alt, here, value, scratch, ev, cur, exited)? {
+                return Ok(Some(false));
+            }
+            scratch.vec[var] = value;
+            *assigned = pos + 1;
+        }
+        Ok(Some(true))
+    }
+
+    /// Whether every binding in `binds` allows value index `x`.
+    #[allow(clippy::too_many_arguments)]
+    fn allows(
+        &self,
+        plan: &Plan<'p>,
+        alt: u32,
+        binds: &[Bind<'p>],
+        x: u32,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+    ) -> Result<bool, StepError> {
+        for b in binds {
+            let ok = match (self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
+                (Resolved::One(y), Rel::Eq | Rel::In) => y == Some(x),
+                (Resolved::One(y), Rel::Ne) => y != Some(x),
+                (Resolved::Set, _) => scratch.bindset.binary_search(&x).is_ok(),
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn error(&self, c: &Conjunct, e: EvalError, vec: &[u32]) -> StepError {
+        StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: vec.to_vec() }
+    }
+
+    /// Lays out the bindings and residuals of the chosen combination by slot position / depth.
+    fn setup(&self, ss: &mut SolveScratch, n: usize) {
+        let mut tmp = std::mem::take(&mut ss.tmp);
+        tmp.clear();
+        for (r, &(s, _)) in ss.ranges.iter().enumerate() {
+            let a = ss.enabled[(s + ss.choice[r]) as usize];
+            for (i, b) in self.alts[a as usize].binds.iter().enumerate() {
+                tmp.push((b.pos, a, i as u32));
+            }
+        }
+        tmp.sort_unstable();
+        fill_starts(&mut ss.bind_start, tmp.iter().map(|t| t.0), n + 1);
+        ss.binds.clear();
+        ss.binds.extend(tmp.iter().map(|t| (t.1, t.2)));
+        tmp.clear();
+        for (r, &(s, _)) in ss.ranges.iter().enumerate() {
+            let a = ss.enabled[(s + ss.choice[r]) as usize];
+            for (i, (d, _)) in self.alts[a as usize].residual.iter().enumerate() {
+                tmp.push((*d, a, i as u32));
+            }
+        }
+        tmp.sort_unstable();
+        fill_starts(&mut ss.res_start, tmp.iter().map(|t| t.0), n + 2);
+        ss.residual.clear();
+        ss.residual.extend(tmp.iter().map(|t| (t.1, t.2)));
+        ss.tmp = tmp;
+    }
+}
+
+/// `starts[k]..starts[k + 1]` = the entries with key `k` (keys sorted, all below `len - 1`).
+fn fill_starts(starts: &mut Vec<u32>, keys: impl Iterator<Item = u32>, len: usize) {
+    starts.clear();
+    starts.resize(len + 1, 0);
+    for k in keys {
+        starts[k as usize + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+}
+
+/// Next combination (odometer); `false` after the last.
+fn advance(choice: &mut [u32], ranges: &[(u32, u32)]) -> bool {
+    for (c, &(s, e)) in choice.iter_mut().zip(ranges) {
+        *c += 1;
+        if *c < e - s {
+            return true;
+        }
+        *c = 0;
+    }
+    false
+}
+
+/// A decomposition worth using: anything but the conjunct as its own single residual.
+fn useful(alts: &[Alt<'_>]) -> bool {
+    !matches!(alts, [a] if a.tests.is_empty() && a.binds.is_empty())
+}
+
+fn no_slot_reads(e: &Expr, frame: Frame, pos_of_var: &[usize]) -> bool {
+    let mut vars = vec![];
+    reads(e, frame, &mut vars);
+    vars.iter().all(|&v| pos_of_var.get(v as usize).is_none_or(|&p| p == usize::MAX))
+}
+
+fn finish<'p>(a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
+    let trivial = a.is_trivial();
+    let mut binds = a.binds;
+    binds.sort_by_key(|b| b.pos);
+    let mut residual: Vec<(u32, &'p Expr)> = (a.residual.into_iter())
+        .map(|e| {
+            let mut vars = vec![];
+            reads(e, frame, &mut vars);
+            let depth = vars.iter().filter_map(|&v| pos_of_var.get(v as usize).copied().filter(|&p| p != usize::MAX)).map(|p| p + 1).max().unwrap_or(0);
+            (depth as u32, e)
+        })
+        .collect();
+    residual.sort_by_key(|r| r.0);
+    Alternative { conj, tests: a.tests, binds, residual, trivial }
+}
+
+/// Whether computing a slot's candidates may fail (out of range, non-exhaustive `case`, …).
+fn slot_may_fail(fa: &Fallible, s: &Slot) -> bool {
+    let domain_len = |v: VarId| fa.system.vars.get(v as usize).map_or(0, |x| x.domain.len());
+    match &s.source {
+        Source::Domain | Source::Keep => false,
+        Source::Const(c) => c.is_err(),
+        Source::Table(t) => {
+            let exhaustive = t.fallback.is_some() || (t.entries.len() >= domain_len(t.var) && t.entries.iter().all(Option::is_some));
+            !exhaustive || t.entries.iter().flatten().chain(t.fallback.as_ref()).any(Result::is_err)
+        }
+        Source::MixedTable(t) => {
+            let exhaustive = t.fallback.is_some() || (t.entries.len() >= domain_len(t.var) && t.entries.iter().all(Option::is_some));
+            let bad = |e: &super::Entry| match e {
+                super::Entry::Consts(c) => c.is_err(),
+                super::Entry::Expr(e) => !fa.within(e, s.var),
+            };
+            !exhaustive || t.entries.iter().flatten().chain(t.fallback.as_ref()).any(bad)
+        }
+        Source::Expr(e) => !fa.within(e, s.var),
+    }
+}
+
+/// The rank of each value index in a slot's candidate order: evaluated candidates come in
+/// value order, domains in index order.
+fn value_order(plan: &Plan<'_>, s: &Slot<'_>) -> Option<Vec<u32>> {
+    match s.source {
+        Source::Domain | Source::Keep => None,
+        _ => {
+            let domain = &plan.system.vars[s.var as usize].domain;
+            let mut by_value: Vec<(Value, u32)> = (0..domain.len()).map(|i| (domain.value(i), i as u32)).collect();
+            by_value.sort_unstable();
+            let mut rank = vec![0u32; domain.len()];
+            for (r, (_, i)) in by_value.into_iter().enumerate() {
+                rank[i as usize] = r as u32;
+            }
+            Some(rank)
+        }
+    }
+}
+
+impl Index {
+    /// Greedily: the variable most alternatives test first, then among the rest, and so on.
+    fn build(alts: &[Alternative<'_>], range: std::ops::Range<u32>, num_vars: usize) -> Index {
+        let mut rest: Vec<u32> = range.collect();
+        let mut levels = vec![];
+        loop {
+            let mut count = vec![0u32; num_vars];
+            for &a in &rest {
+                let mut seen: Vec<VarId> = vec![];
+                for t in &alts[a as usize].tests {
+                    if let Test::Is { var, .. } = t
+                        && !seen.contains(var)
+                    {
+                        seen.push(*var);
+                        count[*var as usize] += 1;
+                    }
+                }
+            }
+            let Some((best, &n)) = count.iter().enumerate().max_by_key(|(_, n)| **n) else { break };
+            if n < 2 {
+                break;
+            }
+            let mut buckets: Vec<Vec<u32>> = vec![];
+            rest.retain(|&a| {
+                let idx = alts[a as usize].tests.iter().find_map(|t| match t {
+                    Test::Is { var, idx } if *var as usize == best => Some(*idx),
+                    _ => None,
+                });
+                match idx {
+                    Some(i) => {
+                        if buckets.len() <= i as usize {
+                            buckets.resize(i as usize + 1, vec![]);
+                        }
+                        buckets[i as usize].push(a);
+                        false
+                    }
+                    None => true,
+                }
+            });
+            levels.push((best as VarId, buckets));
+        }
+        Index { levels, rest }
+    }
+}
+
+/// A binding's right-hand side, resolved in the current vectors.
+enum Resolved {
+    /// One value index of the bound variable (`None`: not in its domain).
+    One(Option<u32>),
+    /// Value indices in `set`, sorted.
+    Set,
+}
+
+impl Restrict<'_, '_> {
+    fn binds_at(&self, pos: usize) -> &[(u32, u32)] {
+        let s = &self.combo.bind_start;
+        match (s.get(pos), s.get(pos + 1)) {
+            (Some(&a), Some(&b)) => &self.combo.binds[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    pub fn has_binds(&self, pos: usize) -> bool {
+        !self.binds_at(pos).is_empty()
+    }
+
+    pub fn cur_only(&self, pos: usize) -> bool {
+        self.solver.cur_only[pos]
+    }
+
+    /// The residuals of the chosen alternatives that become decidable at `depth`.
+    pub fn residual_holds(&self, depth: usize, vec: &[u32], ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
+        let s = &self.combo.res_start;
+        let (Some(&a), Some(&b)) = (s.get(depth), s.get(depth + 1)) else { return Ok(true) };
+        for &(alt, k) in &self.combo.residual[a as usize..b as usize] {
+            let alt = &self.solver.alts[alt as usize];
+            let c = &self.solver.conjuncts[alt.conj as usize];
+            match ev.bool(alt.residual[k as usize].1, &env(c.frame, cur, vec, exited)) {
+                Ok(true) => {}
+                Ok(false) => return Ok(false),
+                Err(e) => return Err(self.solver.error(c, e, vec)),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Candidates of a slot ranging over its domain, straight from its bindings (then filtered
+    /// by all of them), in index order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn candidates_from_bindings(
+        &self,
+        plan: &Plan<'_>,
+        pos: usize,
+        domain_len: u32,
+        out: &mut Vec<u32>,
+        vec: &[u32],
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        values: &mut Vec<Value>,
+        set: &mut Vec<u32>,
+    ) -> Result<(), StepError> {
+        let binds = self.binds_at(pos);
+        let pick = |rel: Rel| binds.iter().find(|&&(a, i)| self.solver.alts[a as usize].binds[i as usize].rel == rel);
+        if let Some(&(a, i)) = pick(Rel::Eq).or_else(|| pick(Rel::In)) {
+            let b = &self.solver.alts[a as usize].binds[i as usize];
+            match self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)? {
+                Resolved::One(Some(x)) if x < domain_len => out.push(x),
+                Resolved::One(_) => {}
+                Resolved::Set => out.extend(set.iter().copied().filter(|&x| x < domain_len)),
+            }
+        } else {
+            out.extend(0..domain_len);
+        }
+        self.filter(plan, pos, out, vec, ev, cur, exited, values, set)
+    }
+
+    /// Keeps the candidates every binding of slot `pos` allows (order unchanged).
+    #[allow(clippy::too_many_arguments)]
+    pub fn filter(
+        &self,
+        plan: &Plan<'_>,
+        pos: usize,
+        out: &mut Vec<u32>,
+        vec: &[u32],
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        values: &mut Vec<Value>,
+        set: &mut Vec<u32>,
+    ) -> Result<(), StepError> {
+        for &(a, i) in self.binds_at(pos) {
+            if out.is_empty() {
+                break;
+            }
+            let b = &self.solver.alts[a as usize].binds[i as usize];
+            match (self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)?, b.rel) {
+                (Resolved::One(Some(x)), Rel::Eq) => out.retain(|&y| y == x),
+                (Resolved::One(None), Rel::Eq) => out.clear(),
+                (Resolved::One(Some(x)), Rel::Ne) => out.retain(|&y| y != x),
+                (Resolved::One(None), Rel::Ne) => {}
+                (Resolved::One(x), Rel::In) => out.retain(|&y| Some(y) == x),
+                (Resolved::Set, _) => out.retain(|y| set.binary_search(y).is_ok()),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
