@@ -36,6 +36,15 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push('.');
             out.push_str(&f.name);
         }
+        ExprKind::Word { bits, width, signed } => crate::syntax::words::write_word(out, *bits, *width, *signed),
+        ExprKind::BitSelect(w, h, l) => {
+            print(w, 0, out, d);
+            out.push('[');
+            print(h, 0, out, d);
+            out.push_str(" : ");
+            print(l, 0, out, d);
+            out.push(']');
+        }
         ExprKind::Index(a, i) => {
             print(a, 0, out, d);
             out.push('[');
@@ -100,6 +109,14 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
                 out.push_str(";\n");
             }
             out.push_str("esac");
+        }
+        // NuSMV 2.5.4 prints `extend(w , 2)` with a blank before the comma.
+        ExprKind::Call(f, args) if f.name == "extend" && args.len() == 2 => {
+            out.push_str("extend(");
+            print(&args[0], 0, out, d);
+            out.push_str(" , ");
+            print(&args[1], 0, out, d);
+            out.push(')');
         }
         ExprKind::Call(f, args) => call(&f.name, args, out, d),
         ExprKind::Ltl(op, args) => match args.as_slice() {
