@@ -60,7 +60,11 @@ pub fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
             Diagnostic::error("E0234", format!("variable `{}` of type {ty} would need its 2^{width} values enumerated", var.name), var.span)
                 .with_label_message(why)
                 .with_note(format!("xmv-rs is explicit-state: it enumerates unassigned variables of at most 2^{MAX_ENUMERATED_WORD} values"))
-                .with_help(format!("assign `init({0})` and `next({0})`, or use a narrower word", var.name)),
+                .with_help(if var.kind == VarKind::Input {
+                    "use a narrower word, or a state variable with `init` and `next` assignments".to_string()
+                } else {
+                    format!("assign `init({0})` and `next({0})`, or use a narrower word", var.name)
+                }),
         );
     }
 }

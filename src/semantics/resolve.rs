@@ -435,7 +435,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 Builtin::Abs | Builtin::Min | Builtin::Max => self.expect_int(t, &f.name),
                 Builtin::Count => self.expect_bool(t, &f.name),
                 Builtin::ToInt | Builtin::Bool => {
-                    if !(t.ty.is_bool() || t.ty.is_int() || crate::semantics::words::converts(b, t.ty)) {
+                    if t.ty.word().is_some() && !crate::semantics::words::converts(b, t.ty) {
+                        self.bad_word_conversion(&f.name, t);
+                    } else if !(t.ty.is_bool() || t.ty.is_int() || crate::semantics::words::converts(b, t.ty)) {
                         self.expect_int(t, &f.name)
                     }
                 }

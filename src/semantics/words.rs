@@ -106,7 +106,18 @@ impl Resolver<'_, '_> {
         let mut d = Diagnostic::error("E0230", format!("`{sym}` needs {what}, found `{}` and `{}`", a.ty, b.ty), span)
             .with_secondary(a.span, format!("{}", a.ty))
             .with_secondary(b.span, format!("{}", b.ty));
-        if let Some(help) = conversion_help(b.ty, a.ty).or_else(|| conversion_help(a.ty, b.ty)) {
+        if let (Some((wa, sa)), Some((wb, sb))) = (a.ty.word(), b.ty.word()) {
+            let mut steps = vec![];
+            if wa != wb {
+                let (narrow, wide) = if wa < wb { (a.ty, b.ty) } else { (b.ty, a.ty) };
+                let (lo, hi) = (wa.min(wb), wa.max(wb));
+                steps.push(format!("widen the `{narrow}` operand with `extend(…, {})` or narrow the `{wide}` one with `resize(…, {lo})`", hi - lo));
+            }
+            if sa != sb {
+                steps.push("reinterpret one operand with `signed(…)` or `unsigned(…)`".to_string());
+            }
+            d = d.with_help(format!("NuSMV does not convert words implicitly: {}", steps.join("; ")));
+        } else if let Some(help) = conversion_help(b.ty, a.ty).or_else(|| conversion_help(a.ty, b.ty)) {
             d = d.with_help(help);
         }
         self.diags.push(d);
@@ -184,6 +195,15 @@ impl Resolver<'_, '_> {
             }
         };
         TExpr::new(TKind::Binary(bop, Box::new(a), Box::new(b)), ty, span)
+    }
+
+    /// `bool(w)` of a word other than `unsigned word[1]`.
+    pub(crate) fn bad_word_conversion(&mut self, name: &str, t: &TExpr) {
+        self.diags.push(
+            Diagnostic::error("E0230", format!("`{name}` needs a boolean, an integer or an `unsigned word[1]`, found `{}`", t.ty), t.span)
+                .with_label_message(format!("this is {}", crate::semantics::types::with_article(t.ty)))
+                .with_help("compare the word instead (`w != 0ud8_0`), or select one bit: `bool(w[0 : 0])`"),
+        );
     }
 
     /// `!w` and `-w`.
