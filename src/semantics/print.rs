@@ -38,7 +38,8 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
         }
         ExprKind::Word { bits, width, signed } => crate::syntax::words::write_word(out, *bits, *width, *signed),
         ExprKind::BitSelect(w, h, l) => {
-            print(w, 0, out, d);
+            // NuSMV throws the word with priority 18, above every operator's.
+            print(w, 18, out, d);
             out.push('[');
             print(h, 0, out, d);
             out.push_str(" : ");
@@ -52,9 +53,11 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push(']');
         }
         ExprKind::Unary(op, a) => {
-            let sym = match op {
-                UnaryOp::Not => "!",
-                UnaryOp::Neg => "-",
+            let sym = match (op, &a.kind) {
+                (UnaryOp::Not, _) => "!",
+                // NuSMV writes `- -0sd4_8`, not `--0sd4_8` (which would start a comment).
+                (UnaryOp::Neg, ExprKind::Word { bits, width, signed: true }) if (bits >> (width - 1)) & 1 == 1 => "- ",
+                (UnaryOp::Neg, _) => "-",
             };
             prefix(sym, 17, a, priority, out, d);
         }
