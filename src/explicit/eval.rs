@@ -75,15 +75,19 @@ pub enum EvalError {
     ShiftOutOfRange,
 }
 
-impl From<WordError> for EvalError {
-    fn from(e: WordError) -> EvalError {
-        match e {
-            WordError::DivisionByZero => EvalError::DivisionByZero,
-            WordError::ShiftOutOfRange => EvalError::ShiftOutOfRange,
-            WordError::Overflow => EvalError::Overflow,
-            WordError::BadOperand => EvalError::Type { expected: "word", found: Value::Bool(false) },
-        }
+/// A word operation's error; `found` is the operand reported when it had the wrong kind.
+fn word_error(e: WordError, found: Value) -> EvalError {
+    match e {
+        WordError::DivisionByZero => EvalError::DivisionByZero,
+        WordError::ShiftOutOfRange => EvalError::ShiftOutOfRange,
+        WordError::Overflow => EvalError::Overflow,
+        WordError::BadOperand => EvalError::Type { expected: "word", found },
     }
+}
+
+/// The operand to blame for a bad word operation: the first that is not a word.
+fn non_word(x: Value, y: Value) -> Value {
+    if matches!(x, Value::Word { .. }) { y } else { x }
 }
 
 impl EvalError {
@@ -314,7 +318,7 @@ impl<'s> Evaluator<'s> {
                 }
                 x => {
                     let y = self.scalar(b, env)?;
-                    Ok(Ev::One(words::binary(op, x, y)?))
+                    Ok(Ev::One(words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)))?))
                 }
             },
             BinOp::In => {
@@ -389,20 +393,23 @@ impl<'s> Evaluator<'s> {
             }
         };
         match f {
-            Builtin::Resize(_) | Builtin::Signed | Builtin::Unsigned | Builtin::Word1 | Builtin::Select(..) => Ok(words::builtin(f, &[arg(0, self)?])?),
+            Builtin::Resize(_) | Builtin::Signed | Builtin::Unsigned | Builtin::Word1 | Builtin::Select(..) => {
+                let v = arg(0, self)?;
+                words::builtin(f, &[v]).map_err(|e| word_error(e, v))
+            }
             Builtin::Abs => as_int(arg(0, self)?)?.checked_abs().map(Value::Int).ok_or(EvalError::Overflow),
             Builtin::Min => Ok(Value::Int(as_int(arg(0, self)?)?.min(as_int(arg(1, self)?)?))),
             Builtin::Max => Ok(Value::Int(as_int(arg(0, self)?)?.max(as_int(arg(1, self)?)?))),
             Builtin::ToInt => match arg(0, self)? {
                 Value::Bool(b) => Ok(Value::Int(b as i64)),
                 Value::Int(i) => Ok(Value::Int(i)),
-                v @ Value::Word { .. } => Ok(words::builtin(f, &[v])?),
+                v @ Value::Word { .. } => words::builtin(f, &[v]).map_err(|e| word_error(e, v)),
                 v => Err(EvalError::Type { expected: "boolean or integer", found: v }),
             },
             Builtin::Bool => match arg(0, self)? {
                 Value::Bool(b) => Ok(Value::Bool(b)),
                 Value::Int(i) => Ok(Value::Bool(i != 0)),
-                v @ Value::Word { .. } => Ok(words::builtin(f, &[v])?),
+                v @ Value::Word { .. } => words::builtin(f, &[v]).map_err(|e| word_error(e, v)),
                 v => Err(EvalError::Type { expected: "boolean or integer", found: v }),
             },
             Builtin::Count => {
@@ -432,7 +439,7 @@ fn as_int(v: Value) -> Result<i64, EvalError> {
 
 fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
     if let Value::Word { .. } = v {
-        return Ok(words::unary(op, v)?);
+        return words::unary(op, v).map_err(|e| word_error(e, v));
     }
     match op {
         UnOp::Not => Ok(Value::Bool(!as_bool(v)?)),
@@ -442,7 +449,7 @@ fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
 
 fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
     if let Value::Word { .. } = x {
-        return Ok(words::binary(op, x, y)?);
+        return words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)));
     }
     let bools = |f: fn(bool, bool) -> bool| Ok(Value::Bool(f(as_bool(x)?, as_bool(y)?)));
     let ints = |f: fn(i64, i64) -> Option<i64>| f(as_int(x)?, as_int(y)?).map(Value::Int).ok_or(EvalError::Overflow);

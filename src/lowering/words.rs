@@ -231,6 +231,12 @@ mod tests {
     }
 
     #[test]
+    fn a_word_value_is_as_small_as_an_integer() {
+        // States hold indices, but evaluation moves `Value`s around: words must not grow them.
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+    }
+
+    #[test]
     fn nusmv_examples() {
         // Values checked against NuSMV 2.5.4 traces (s = -0sd4_7).
         let s = w(0b1001, 4, true);
