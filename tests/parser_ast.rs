@@ -150,8 +150,9 @@ fn variable_types() {
     assert_eq!((module.name.as_str(), args.len(), *process), ("counter", 2, false));
     let TypeSpec::Instance { process, .. } = ty(5) else { panic!() };
     assert!(*process);
-    let TypeSpec::Unsupported { what, .. } = ty(6) else { panic!() };
-    assert_eq!(what, "unsigned word[8]");
+    let TypeSpec::Word { signed, width, .. } = ty(6) else { panic!() };
+    assert!(!*signed);
+    assert_eq!(width.kind, ExprKind::Int(8));
     let TypeSpec::Unsupported { what, .. } = ty(7) else { panic!() };
     assert_eq!(what, "integer");
     assert_eq!(slice(decls[4].span), "m : counter(b, 3);");

@@ -163,6 +163,19 @@ const VOCABULARY: &[&str] = &[
     "S",
     "abs",
     "0ud8_1",
+    "0sb4_1010",
+    "0h_ff",
+    "0d_5",
+    "[3:0]",
+    "w[1 : 0]",
+    "extend(w, 2)",
+    "resize",
+    "signed(",
+    "unsigned",
+    "word1",
+    "uwconst(3, 4)",
+    "swconst",
+    "sizeof",
     "\n",
     "-- c\n",
     "/-- c --/",
@@ -218,9 +231,10 @@ proptest! {
 /// Random expressions, mostly well formed, with every operator the grammar knows (including
 /// those the fast path leaves to pest) and varied spacing.
 fn expression() -> impl Strategy<Value = String> {
-    let leaf =
-        prop::sample::select(&["a", "b", "x1", "p-q", "0", "1", "007", "2147483647", "2147483648", "TRUE", "FALSE", "self", "EXIT", "EXITED", "0ud8_1"][..])
-            .prop_map(str::to_string);
+    let leaf = prop::sample::select(
+        &["a", "b", "x1", "p-q", "0", "1", "007", "2147483647", "2147483648", "TRUE", "FALSE", "self", "EXIT", "EXITED", "0ud8_1", "0sd4_8", "0b_101"][..],
+    )
+    .prop_map(str::to_string);
     leaf.prop_recursive(6, 60, 4, |inner| {
         let space = prop::sample::select(&[" ", " ", "", "\n  ", " -- c\n", " /-- c --/ "][..]);
         prop_oneof![
@@ -266,7 +280,10 @@ fn type_spec() -> impl Strategy<Value = String> {
                 "m()",
                 "array 0..2 of boolean",
                 "process m",
-                "word[3]"
+                "word[3]",
+                "signed word[8]",
+                "unsigned word[2 + 2]",
+                "word[0]"
             ][..]
         )
         .prop_map(str::to_string),

@@ -138,7 +138,7 @@ impl<'a> AtomLabeller<'a> {
 /// procedure modules). The patterns are `x = c`, `x != c`, `x in {c1, …}`, `x` and `!x`.
 pub fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
     let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
-        let len = system.vars.get(var as usize)?.domain.len();
+        let len = system.vars.get(var as usize)?.domain.table_len()?;
         let mut bs: Vec<usize> = values
             .iter()
             .filter_map(|&v| match v {

@@ -16,6 +16,7 @@
 //! (except for arithmetic on sets, which is rare).
 
 use crate::lowering::program::{BinOp, Builtin, ExitNameId, Expr, UnOp, Value, VarId, Variable};
+use crate::lowering::words::{self, WordError};
 use crate::source::Span;
 
 /// The value index of `EXIT` in a state vector (procedure variables only).
@@ -70,6 +71,23 @@ pub enum EvalError {
     Unset(VarId),
     /// `EXITED` read outside the return of a call.
     ExitedUnavailable,
+    /// A word shifted by a negative amount or by more than its width.
+    ShiftOutOfRange,
+}
+
+/// A word operation's error; `found` is the operand reported when it had the wrong kind.
+fn word_error(e: WordError, found: Value) -> EvalError {
+    match e {
+        WordError::DivisionByZero => EvalError::DivisionByZero,
+        WordError::ShiftOutOfRange => EvalError::ShiftOutOfRange,
+        WordError::Overflow => EvalError::Overflow,
+        WordError::BadOperand => EvalError::Type { expected: "word", found },
+    }
+}
+
+/// The operand to blame for a bad word operation: the first that is not a word.
+fn non_word(x: Value, y: Value) -> Value {
+    if matches!(x, Value::Word { .. }) { y } else { x }
 }
 
 impl EvalError {
@@ -86,6 +104,7 @@ impl EvalError {
             EvalError::NextUnavailable(v) => format!("next({}) is not available here", name(v)),
             EvalError::Unset(v) => format!("{} is read before it is computed", name(v)),
             EvalError::ExitedUnavailable => "EXITED is only defined when a call returns".into(),
+            EvalError::ShiftOutOfRange => "a word shift amount outside 0..width".into(),
         }
     }
 }
@@ -284,9 +303,24 @@ impl<'s> Evaluator<'s> {
         match op {
             // Short-circuit connectives on single booleans (so `pc = c & EXITED = ok` is fine
             // outside call states).
-            BinOp::And => Ok(Ev::One(Value::Bool(self.scalar_bool(a, env)? && self.scalar_bool(b, env)?))),
-            BinOp::Or => Ok(Ev::One(Value::Bool(self.scalar_bool(a, env)? || self.scalar_bool(b, env)?))),
-            BinOp::Implies => Ok(Ev::One(Value::Bool(!self.scalar_bool(a, env)? || self.scalar_bool(b, env)?))),
+            // Words: bitwise, both operands evaluated.
+            BinOp::And | BinOp::Or | BinOp::Implies => match self.scalar(a, env)? {
+                Value::Bool(x) => {
+                    let decided = match op {
+                        BinOp::And => (!x).then_some(false),
+                        BinOp::Or => x.then_some(true),
+                        _ => (!x).then_some(true),
+                    };
+                    match decided {
+                        Some(v) => Ok(Ev::One(Value::Bool(v))),
+                        None => Ok(Ev::One(Value::Bool(self.scalar_bool(b, env)?))),
+                    }
+                }
+                x => {
+                    let y = self.scalar(b, env)?;
+                    Ok(Ev::One(words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)))?))
+                }
+            },
             BinOp::In => {
                 // Fast path: a value in a literal set of constants (the usual `pc in {…}`).
                 if let Expr::Set(items) = b
@@ -359,17 +393,23 @@ impl<'s> Evaluator<'s> {
             }
         };
         match f {
+            Builtin::Resize(_) | Builtin::Signed | Builtin::Unsigned | Builtin::Word1 | Builtin::Select(..) => {
+                let v = arg(0, self)?;
+                words::builtin(f, &[v]).map_err(|e| word_error(e, v))
+            }
             Builtin::Abs => as_int(arg(0, self)?)?.checked_abs().map(Value::Int).ok_or(EvalError::Overflow),
             Builtin::Min => Ok(Value::Int(as_int(arg(0, self)?)?.min(as_int(arg(1, self)?)?))),
             Builtin::Max => Ok(Value::Int(as_int(arg(0, self)?)?.max(as_int(arg(1, self)?)?))),
             Builtin::ToInt => match arg(0, self)? {
                 Value::Bool(b) => Ok(Value::Int(b as i64)),
                 Value::Int(i) => Ok(Value::Int(i)),
+                v @ Value::Word { .. } => words::builtin(f, &[v]).map_err(|e| word_error(e, v)),
                 v => Err(EvalError::Type { expected: "boolean or integer", found: v }),
             },
             Builtin::Bool => match arg(0, self)? {
                 Value::Bool(b) => Ok(Value::Bool(b)),
                 Value::Int(i) => Ok(Value::Bool(i != 0)),
+                v @ Value::Word { .. } => words::builtin(f, &[v]).map_err(|e| word_error(e, v)),
                 v => Err(EvalError::Type { expected: "boolean or integer", found: v }),
             },
             Builtin::Count => {
@@ -398,6 +438,9 @@ fn as_int(v: Value) -> Result<i64, EvalError> {
 }
 
 fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
+    if let Value::Word { .. } = v {
+        return words::unary(op, v).map_err(|e| word_error(e, v));
+    }
     match op {
         UnOp::Not => Ok(Value::Bool(!as_bool(v)?)),
         UnOp::Neg => as_int(v)?.checked_neg().map(Value::Int).ok_or(EvalError::Overflow),
@@ -405,6 +448,9 @@ fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
 }
 
 fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
+    if let Value::Word { .. } = x {
+        return words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)));
+    }
     let bools = |f: fn(bool, bool) -> bool| Ok(Value::Bool(f(as_bool(x)?, as_bool(y)?)));
     let ints = |f: fn(i64, i64) -> Option<i64>| f(as_int(x)?, as_int(y)?).map(Value::Int).ok_or(EvalError::Overflow);
     let cmp = |f: fn(&i64, &i64) -> bool| Ok(Value::Bool(f(&as_int(x)?, &as_int(y)?)));
@@ -440,6 +486,7 @@ fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
         }
         // `in` is handled by the evaluator (it needs the whole right-hand set).
         BinOp::In => Ok(Value::Bool(x == y)),
+        BinOp::Concat => Err(EvalError::Type { expected: "word", found: x }),
     }
 }
 

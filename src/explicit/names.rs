@@ -42,6 +42,7 @@ impl<'a> Names<'a> {
             Value::Sym(s) => name(self.symbols, s),
             Value::Exit => out.push_str("EXIT"),
             Value::ExitName(x) => name(self.exit_names, x),
+            Value::Word { bits, width, signed } => crate::syntax::words::write_word(out, bits, width, signed),
         }
     }
 
@@ -165,6 +166,19 @@ impl<'a> Names<'a> {
                 out.push_str(" .. ");
                 self.write_expr(out, sys, hi, prec - 1);
             }
+            Expr::Builtin(Builtin::Select(hi, lo), args) => {
+                if let Some(a) = args.first() {
+                    self.write_expr(out, sys, a, 0);
+                }
+                let _ = write!(out, "[{hi} : {lo}]");
+            }
+            Expr::Builtin(Builtin::Resize(width), args) => {
+                out.push_str("resize(");
+                if let Some(a) = args.first() {
+                    self.write_expr(out, sys, a, LOWEST);
+                }
+                let _ = write!(out, ", {width})");
+            }
             Expr::Builtin(f, args) => {
                 out.push_str(builtin_text(*f));
                 out.push('(');
@@ -243,6 +257,7 @@ fn precedence(e: &Expr) -> u8 {
     match e {
         Expr::Unary(..) => 1,
         Expr::Binary(op, ..) => match op {
+            BinOp::Concat => 2,
             BinOp::Mul | BinOp::Div | BinOp::Mod => 3,
             BinOp::Add | BinOp::Sub => 4,
             BinOp::Shl | BinOp::Shr => 5,
@@ -281,6 +296,7 @@ fn binop_text(op: BinOp) -> &'static str {
         BinOp::Shl => "<<",
         BinOp::Shr => ">>",
         BinOp::In => "in",
+        BinOp::Concat => "::",
     }
 }
 
@@ -292,5 +308,10 @@ fn builtin_text(f: Builtin) -> &'static str {
         Builtin::ToInt => "toint",
         Builtin::Bool => "bool",
         Builtin::Count => "count",
+        Builtin::Resize(_) => "resize",
+        Builtin::Signed => "signed",
+        Builtin::Unsigned => "unsigned",
+        Builtin::Word1 => "word1",
+        Builtin::Select(..) => "select",
     }
 }

@@ -3,6 +3,8 @@
 //! - A constant assigned to a variable must be in its domain (NuSMV: "cannot assign value 4 to
 //!   variable x"). Only constant right-hand sides (and constant sets) are checked here; computed
 //!   values are range-checked by the state-space builder.
+//! - A word variable that the state-space builder would enumerate (an input, or a variable
+//!   without `init`/`next` assignment) must have at most 2^[`MAX_ENUMERATED_WORD`] values.
 //! - A procedure module's `init` must give exactly one state (its entry). This is decided here
 //!   when every variable's `init` is a constant (or a constant set); when some `init` depends on
 //!   other variables, or `INIT` constraints exist, the builder decides it on the state space.
@@ -35,6 +37,35 @@ pub fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[S
                 }
             }
         }
+    }
+}
+
+/// Widest word variable whose values the builder enumerates (the same bound as ranges).
+pub const MAX_ENUMERATED_WORD: u8 = 24;
+
+pub fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
+    for (v, var) in sys.vars.iter().enumerate() {
+        let Domain::Word { width, signed } = var.domain else { continue };
+        if width <= MAX_ENUMERATED_WORD || sys.invar_assign[v].is_some() {
+            continue;
+        }
+        let why = match var.kind {
+            VarKind::Input => "it is an input variable, so every transition enumerates its values",
+            _ if sys.init_assign[v].is_none() => "it has no `init` assignment, so the initial states enumerate its values",
+            VarKind::State if sys.next_assign[v].is_none() => "it has no `next` assignment, so every transition enumerates its values",
+            _ => continue,
+        };
+        let ty = format!("{} word[{width}]", if signed { "signed" } else { "unsigned" });
+        diags.push(
+            Diagnostic::error("E0234", format!("variable `{}` of type {ty} would need its 2^{width} values enumerated", var.name), var.span)
+                .with_label_message(why)
+                .with_note(format!("xmv-rs is explicit-state: it enumerates unassigned variables of at most 2^{MAX_ENUMERATED_WORD} values"))
+                .with_help(if var.kind == VarKind::Input {
+                    "use a narrower word, or a state variable with `init` and `next` assignments".to_string()
+                } else {
+                    format!("assign `init({0})` and `next({0})`, or use a narrower word", var.name)
+                }),
+        );
     }
 }
 
@@ -81,6 +112,11 @@ fn show(v: Value, symbols: &[String]) -> String {
         Value::Sym(s) => symbols.get(s as usize).cloned().unwrap_or_default(),
         Value::Exit => "EXIT".to_string(),
         Value::ExitName(n) => format!("exit {n}"),
+        Value::Word { bits, width, signed } => {
+            let mut s = String::new();
+            crate::syntax::words::write_word(&mut s, bits, width, signed);
+            s
+        }
     }
 }
 
@@ -89,5 +125,6 @@ fn describe(d: &Domain, symbols: &[String]) -> String {
         Domain::Boolean => "TRUE and FALSE".to_string(),
         Domain::Range { lo, hi } => format!("{lo}..{hi}"),
         Domain::Enum(vs) => format!("{{{}}}", vs.iter().map(|&v| show(v, symbols)).collect::<Vec<_>>().join(", ")),
+        Domain::Word { width, signed } => format!("the {} word[{width}] values", if *signed { "signed" } else { "unsigned" }),
     }
 }

@@ -17,6 +17,7 @@ pub mod ops;
 pub mod program;
 pub mod spec;
 pub mod table;
+pub mod words;
 
 use crate::ctl::Ctl;
 use crate::diagnostics::Diagnostic;
@@ -60,6 +61,7 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
     let mut l = Lowerer::new(sys, &checked.labels);
     let system = lower_system(&mut l, sys);
     checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
+    checks::enumerated_words(&system, &mut l.diags);
     if sys.is_procedure {
         checks::single_entry(sys, &system, &mut l.diags);
     }

@@ -5,6 +5,7 @@
 //! and `mod` is C's `%` (NuSMV ≥ 2.4); division by zero is an error.
 
 use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
+use crate::lowering::words::{self, WordError};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +14,19 @@ pub enum EvalError {
     Overflow,
     /// Operand values of the wrong kind (a typing bug or `EXIT` where a number was needed).
     BadOperand,
+    /// A word shifted by less than 0 or more than its width.
+    ShiftOutOfRange,
+}
+
+impl From<WordError> for EvalError {
+    fn from(e: WordError) -> EvalError {
+        match e {
+            WordError::DivisionByZero => EvalError::DivisionByZero,
+            WordError::ShiftOutOfRange => EvalError::ShiftOutOfRange,
+            WordError::Overflow => EvalError::Overflow,
+            WordError::BadOperand => EvalError::BadOperand,
+        }
+    }
 }
 
 impl fmt::Display for EvalError {
@@ -21,12 +35,14 @@ impl fmt::Display for EvalError {
             EvalError::DivisionByZero => "division by zero",
             EvalError::Overflow => "integer overflow",
             EvalError::BadOperand => "operand of the wrong type",
+            EvalError::ShiftOutOfRange => "shift amount outside 0..width",
         })
     }
 }
 
 pub fn unary(op: UnOp, a: Value) -> Result<Value, EvalError> {
     match (op, a) {
+        (_, Value::Word { .. }) => Ok(words::unary(op, a)?),
         (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
         (UnOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int).ok_or(EvalError::Overflow),
         _ => Err(EvalError::BadOperand),
@@ -37,6 +53,9 @@ pub fn unary(op: UnOp, a: Value) -> Result<Value, EvalError> {
 pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
     use BinOp::*;
     use Value::{Bool, Int};
+    if matches!(a, Value::Word { .. }) {
+        return Ok(words::binary(op, a, b)?);
+    }
     Ok(match (op, a, b) {
         (Eq, a, b) => Bool(a == b),
         (Ne, a, b) => Bool(a != b),
@@ -67,6 +86,9 @@ pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
 /// A built-in function on single values.
 pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, EvalError> {
     use Value::{Bool, Int};
+    if matches!(f, Builtin::Word1) || matches!(args, [Value::Word { .. }]) {
+        return Ok(words::builtin(f, args)?);
+    }
     Ok(match (f, args) {
         (Builtin::Abs, [Int(x)]) => Int(x.checked_abs().ok_or(EvalError::Overflow)?),
         (Builtin::Min, [Int(x), Int(y)]) => Int(*x.min(y)),

@@ -101,6 +101,9 @@ pub struct Variable {
     pub span: Span,
 }
 
+/// Largest domain that gets per-value tables (see [`Domain::table_len`]).
+pub const MAX_TABLE_DOMAIN: usize = 1 << 16;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Domain {
     /// index 0 = FALSE, 1 = TRUE
@@ -109,6 +112,10 @@ pub enum Domain {
     Range { lo: i64, hi: i64 },
     /// index i = values[i]; symbolic, integer or mixed
     Enum(Vec<Value>),
+    /// `unsigned word[width]` / `signed word[width]`: index i = the bit pattern i. Variables are
+    /// at most [`crate::lowering::words::MAX_VAR_WIDTH`] bits wide (a state stores a value index
+    /// in 32 bits), so `len()` fits; wider words exist only as values of expressions.
+    Word { width: u8, signed: bool },
 }
 
 impl Domain {
@@ -117,10 +124,16 @@ impl Domain {
             Domain::Boolean => 2,
             Domain::Range { lo, hi } => (hi - lo + 1).max(0) as usize,
             Domain::Enum(v) => v.len(),
+            Domain::Word { width, .. } => 1usize.checked_shl(u32::from(*width)).unwrap_or(usize::MAX),
         }
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// The number of values when it is small enough for per-value tables (`case` tables, the
+    /// index of states by value): wide word domains are evaluated instead.
+    pub fn table_len(&self) -> Option<usize> {
+        Some(self.len()).filter(|&n| n <= MAX_TABLE_DOMAIN)
     }
     /// The value at an index (not including EXIT).
     pub fn value(&self, index: usize) -> Value {
@@ -128,6 +141,7 @@ impl Domain {
             Domain::Boolean => Value::Bool(index == 1),
             Domain::Range { lo, .. } => Value::Int(lo + index as i64),
             Domain::Enum(v) => v[index],
+            Domain::Word { width, signed } => Value::Word { bits: index as u64, width: *width, signed: *signed },
         }
     }
     /// The index of a value, if it is in the domain.
@@ -136,6 +150,7 @@ impl Domain {
             (Domain::Boolean, Value::Bool(b)) => Some(b as usize),
             (Domain::Range { lo, hi }, Value::Int(i)) if (*lo..=*hi).contains(&i) => Some((i - lo) as usize),
             (Domain::Enum(v), x) => v.iter().position(|&y| y == x),
+            (Domain::Word { width, signed }, Value::Word { bits, width: w, signed: s }) if *width == w && *signed == s => usize::try_from(bits).ok(),
             _ => None,
         }
     }
@@ -150,6 +165,12 @@ pub enum Value {
     Exit,
     /// An exit name, the value of `EXITED` at a call state.
     ExitName(ExitNameId),
+    /// A word value: its bit pattern (only the low `width` bits set), width 1..=64, signedness.
+    Word {
+        bits: u64,
+        width: u8,
+        signed: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -260,6 +281,8 @@ pub enum BinOp {
     Shr,
     /// set membership: `a in S`
     In,
+    /// `a :: b`: word concatenation (the result is unsigned)
+    Concat,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -270,6 +293,16 @@ pub enum Builtin {
     ToInt,
     Bool,
     Count,
+    /// `extend`/`resize` of a word to the given width (sign-extending signed words; a signed
+    /// word resized to fewer bits keeps its sign bit)
+    Resize(u8),
+    /// `signed(w)`, `unsigned(w)`: the same bits read with the other signedness
+    Signed,
+    Unsigned,
+    /// `word1(b)`: a boolean as `unsigned word[1]`
+    Word1,
+    /// `w[high : low]`: bits `low..=high` as an unsigned word
+    Select(u8, u8),
 }
 
 /// An atomic proposition of a specification.

@@ -81,6 +81,9 @@ pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Ex
     }
     let Some(var) = var else { return Expr::Case { branches, span } };
     let domain = &vars[var as usize].domain;
+    if domain.table_len().is_none() {
+        return Expr::Case { branches, span };
+    }
     let index: FxHashMap<Value, usize> = match domain {
         Domain::Enum(vs) => vs.iter().enumerate().map(|(i, v)| (*v, i)).collect(),
         _ => FxHashMap::default(),

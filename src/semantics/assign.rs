@@ -115,7 +115,7 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
         .with_help(match (var_ty, xs) {
             (Ty::Bool, crate::semantics::types::Scalar::Int) => "use TRUE/FALSE for booleans (no implicit conversion since NuSMV 2.5.1)".to_string(),
             (Ty::Int, crate::semantics::types::Scalar::Bool) => "use `toint(...)` to turn a boolean into 0/1".to_string(),
-            _ => format!("the value must be one of the values of `{}`", var.name),
+            _ => crate::semantics::words::conversion_help(value.ty, var_ty).unwrap_or_else(|| format!("the value must be one of the values of `{}`", var.name)),
         }),
     );
 }

@@ -117,6 +117,7 @@ pub fn domain_type(d: &Domain) -> Ty {
     match d {
         Domain::Boolean => Ty::Bool,
         Domain::Range { .. } => Ty::Int,
+        Domain::Word { width, signed } => Ty::Word { width: *width, signed: *signed },
         Domain::Enum(vs) => {
             let ints = vs.iter().any(|v| matches!(v, Value::Int(_)));
             let syms = vs.iter().any(|v| matches!(v, Value::Sym(_)));
@@ -329,11 +330,16 @@ impl<'a, 't> Flattener<'a, 't> {
                 }
                 Some(Domain::Enum(vs))
             }
+            TypeSpec::Word { signed, width, span } => {
+                let width = self.const_bound(id, width)?;
+                let (width, signed) = crate::semantics::words::variable_word(width, *signed, *span, self.diags)?;
+                Some(Domain::Word { width, signed })
+            }
             TypeSpec::Unsupported { what, span } => {
                 self.diags.push(
                     Diagnostic::error("E0211", format!("type `{what}` is not supported"), *span)
                         .with_label_message("unsupported type")
-                        .with_help("xmv-rs is explicit-state: use `boolean`, a range `lo..hi` or an enumeration `{a, b}`"),
+                        .with_help("xmv-rs is explicit-state: use `boolean`, a range `lo..hi`, an enumeration `{a, b}` or a word `word[N]`"),
                 );
                 None
             }

@@ -14,6 +14,7 @@
 //! | [`assign`] | single-assignment rules and combinational cycles |
 //! | [`system`] | one system: sections, calls, exits, specs |
 //! | [`print`] | specifications printed as NuSMV prints them |
+//! | [`words`] | typing of word expressions (NuSMV 2.5.4's rules) |
 //!
 //! All diagnostics of a file are collected (duplicates from several instances of one module are
 //! reported once); the caller stops before lowering when there are errors.
@@ -30,6 +31,7 @@ pub mod resolve;
 pub mod suggest;
 pub mod system;
 pub mod types;
+pub mod words;
 
 pub use checked::CheckedProgram;
 

@@ -131,7 +131,12 @@ fn mentions_exit_with<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) -> bool {
 /// Pushes the direct subexpressions of an AST expression (for iterative walks).
 pub fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
     match &e.kind {
-        ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Name(_) | ExprKind::Error => {}
+        ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Word { .. } | ExprKind::Name(_) | ExprKind::Error => {}
+        ExprKind::BitSelect(w, h, l) => {
+            stack.push(w);
+            stack.push(h);
+            stack.push(l)
+        }
         ExprKind::Dot(a, _) | ExprKind::Unary(_, a) | ExprKind::Next(a) | ExprKind::Init(a) | ExprKind::Ctl(_, a) => stack.push(a),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
             stack.push(a);

@@ -36,6 +36,16 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push('.');
             out.push_str(&f.name);
         }
+        ExprKind::Word { bits, width, signed } => crate::syntax::words::write_word(out, *bits, *width, *signed),
+        ExprKind::BitSelect(w, h, l) => {
+            // NuSMV throws the word with priority 18, above every operator's.
+            print(w, 18, out, d);
+            out.push('[');
+            print(h, 0, out, d);
+            out.push_str(" : ");
+            print(l, 0, out, d);
+            out.push(']');
+        }
         ExprKind::Index(a, i) => {
             print(a, 0, out, d);
             out.push('[');
@@ -43,9 +53,11 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push(']');
         }
         ExprKind::Unary(op, a) => {
-            let sym = match op {
-                UnaryOp::Not => "!",
-                UnaryOp::Neg => "-",
+            let sym = match (op, &a.kind) {
+                (UnaryOp::Not, _) => "!",
+                // NuSMV writes `- -0sd4_8`, not `--0sd4_8` (which would start a comment).
+                (UnaryOp::Neg, ExprKind::Word { bits, width, signed: true }) if (bits >> (width - 1)) & 1 == 1 => "- ",
+                (UnaryOp::Neg, _) => "-",
             };
             prefix(sym, 17, a, priority, out, d);
         }
@@ -100,6 +112,14 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
                 out.push_str(";\n");
             }
             out.push_str("esac");
+        }
+        // NuSMV 2.5.4 prints `extend(w , 2)` with a blank before the comma.
+        ExprKind::Call(f, args) if f.name == "extend" && args.len() == 2 => {
+            out.push_str("extend(");
+            print(&args[0], 0, out, d);
+            out.push_str(" , ");
+            print(&args[1], 0, out, d);
+            out.push(')');
         }
         ExprKind::Call(f, args) => call(&f.name, args, out, d),
         ExprKind::Ltl(op, args) => match args.as_slice() {

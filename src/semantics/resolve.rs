@@ -148,6 +148,10 @@ impl<'a, 'f> Resolver<'a, 'f> {
         match &e.kind {
             ExprKind::Bool(b) => TExpr::new(TKind::Const(Value::Bool(*b)), Ty::Bool, span),
             ExprKind::Int(i) => TExpr::new(TKind::Const(Value::Int(*i)), Ty::Int, span),
+            ExprKind::Word { bits, width, signed } => {
+                TExpr::new(TKind::Const(Value::Word { bits: *bits, width: *width, signed: *signed }), Ty::Word { width: *width, signed: *signed }, span)
+            }
+            ExprKind::BitSelect(w, hi, lo) => self.bit_select(w, hi, lo, span, inst, ctx),
             ExprKind::Name(_) | ExprKind::Dot(..) | ExprKind::Index(..) => match self.target(e, inst, ctx) {
                 Target::Expr(mut t) => {
                     t.span = span;
@@ -168,6 +172,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
             },
             ExprKind::Unary(op, a) => {
                 let a = self.resolve(a, inst, ctx);
+                if a.ty.word().is_some() {
+                    return self.word_unary(if *op == UnaryOp::Not { UnOp::Not } else { UnOp::Neg }, a, span);
+                }
                 let (op, ty) = match op {
                     UnaryOp::Not => {
                         self.expect_bool(&a, "!");
@@ -284,6 +291,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
         }
         let (ta, tb) = (self.resolve(a, inst, ctx), self.resolve(b, inst, ctx));
+        if (ta.ty.word().is_some() || tb.ty.word().is_some() || op == BinaryOp::Concat) && !matches!(op, BinaryOp::Union | BinaryOp::In) {
+            return self.word_binary(op, ta, tb, span, inst, b);
+        }
         let sym = op.symbol();
         let (bop, ty) = match op {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Xnor | BinaryOp::Implies | BinaryOp::Iff => {
@@ -323,10 +333,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 self.check_compatible(&ta, &tb, span, "in");
                 (BinOp::In, Ty::Bool)
             }
-            BinaryOp::Concat => {
-                self.diags.push(Diagnostic::error("E0214", "word concatenation `::` is not supported", span).with_help("xmv-rs has no word types"));
-                return TExpr::error(span);
-            }
+            BinaryOp::Concat => unreachable!("`::` is typed by word_binary"),
         };
         TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span)
     }
@@ -393,6 +400,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     fn builtin(&mut self, f: &crate::syntax::ast::Ident, args: &[Expr], span: Span, inst: InstId, ctx: Ctx) -> TExpr {
+        if let Some(t) = self.word_builtin(f, args, span, inst, ctx) {
+            return t;
+        }
         let (b, arity, result): (Builtin, Option<usize>, Ty) = match f.name.as_str() {
             "abs" => (Builtin::Abs, Some(1), Ty::Int),
             "min" => (Builtin::Min, Some(2), Ty::Int),
@@ -401,11 +411,11 @@ impl<'a, 'f> Resolver<'a, 'f> {
             "bool" => (Builtin::Bool, Some(1), Ty::Bool),
             "count" => (Builtin::Count, None, Ty::Int),
             other => {
-                let known = ["abs", "min", "max", "toint", "bool", "count"];
+                let known = ["abs", "min", "max", "toint", "bool", "count", "extend", "resize", "signed", "unsigned", "word1", "sizeof", "uwconst", "swconst"];
                 let mut d = Diagnostic::error("E0214", format!("function `{other}` is not supported"), f.span);
                 d = match closest(other, known) {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                    None => d.with_help("supported functions: abs, min, max, toint, bool, count"),
+                    None => d.with_help(format!("supported functions: {}", known.join(", "))),
                 };
                 self.diags.push(d);
                 return TExpr::error(span);
@@ -425,10 +435,14 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 Builtin::Abs | Builtin::Min | Builtin::Max => self.expect_int(t, &f.name),
                 Builtin::Count => self.expect_bool(t, &f.name),
                 Builtin::ToInt | Builtin::Bool => {
-                    if !(t.ty.is_bool() || t.ty.is_int()) {
+                    if t.ty.word().is_some() && !crate::semantics::words::converts(b, t.ty) {
+                        self.bad_word_conversion(&f.name, t);
+                    } else if !(t.ty.is_bool() || t.ty.is_int() || crate::semantics::words::converts(b, t.ty)) {
                         self.expect_int(t, &f.name)
                     }
                 }
+                // The word functions are typed by `word_builtin`.
+                Builtin::Resize(_) | Builtin::Signed | Builtin::Unsigned | Builtin::Word1 | Builtin::Select(..) => {}
             }
         }
         TExpr::new(TKind::Builtin(b, targs), result, span)
@@ -782,7 +796,9 @@ fn flatten_union(a: TExpr, b: TExpr) -> Vec<TExpr> {
 
 fn incompatible_help(a: Ty, b: Ty) -> String {
     let pair = |x: Ty, y: Ty| (a == x && b == y) || (a == y && b == x);
-    if pair(Ty::Int, Ty::Bool) || pair(Ty::Set(Scalar::Int), Ty::Bool) {
+    if let Some(help) = crate::semantics::words::conversion_help(a.scalar().map_or(a, Ty::from_scalar), b.scalar().map_or(b, Ty::from_scalar)) {
+        help
+    } else if pair(Ty::Int, Ty::Bool) || pair(Ty::Set(Scalar::Int), Ty::Bool) {
         "integers and booleans do not mix (NuSMV ≥ 2.5.1): use TRUE/FALSE for booleans, or `toint`/`bool` to convert".into()
     } else if pair(Ty::Int, Ty::Sym) {
         "an integer is never equal to a symbolic constant; check the variable's type".into()

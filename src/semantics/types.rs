@@ -2,7 +2,9 @@
 //! (ranges and integer enumerations), symbolic enumerations, mixed integer-symbolic
 //! enumerations, the set versions of each (`{..}`, `a..b`, `union`), and two xmv-rs additions:
 //! the `EXIT` value (compatible with every variable of a procedure module) and exit names (the
-//! values of `EXITED`). There is no implicit integer↔boolean conversion.
+//! values of `EXITED`). There is no implicit integer↔boolean conversion. Words (`unsigned
+//! word[N]`, `signed word[N]`) are a type per width and signedness: two word types are compatible
+//! only when both agree (NuSMV 2.5.4), and never with integers or booleans.
 
 use std::fmt;
 
@@ -16,6 +18,11 @@ pub enum Ty {
     Exit,
     /// An exit name (`EXITED`, and the names it is compared with).
     ExitName,
+    /// `unsigned word[width]` / `signed word[width]`, width 1..=64.
+    Word {
+        width: u8,
+        signed: bool,
+    },
     /// A set of values of the given scalar type.
     Set(Scalar),
     /// A subexpression already reported as wrong: compatible with everything.
@@ -30,6 +37,7 @@ pub enum Scalar {
     IntSym,
     Exit,
     ExitName,
+    Word { width: u8, signed: bool },
 }
 
 impl Ty {
@@ -42,6 +50,7 @@ impl Ty {
             Ty::IntSym => Scalar::IntSym,
             Ty::Exit => Scalar::Exit,
             Ty::ExitName => Scalar::ExitName,
+            Ty::Word { width, signed } => Scalar::Word { width, signed },
             Ty::Set(s) => s,
             Ty::Error => return None,
         })
@@ -54,6 +63,7 @@ impl Ty {
             Scalar::IntSym => Ty::IntSym,
             Scalar::Exit => Ty::Exit,
             Scalar::ExitName => Ty::ExitName,
+            Scalar::Word { width, signed } => Ty::Word { width, signed },
         }
     }
     pub fn is_set(self) -> bool {
@@ -68,6 +78,13 @@ impl Ty {
     }
     pub fn is_int(self) -> bool {
         matches!(self, Ty::Int | Ty::Error)
+    }
+    /// The width and signedness of a word type.
+    pub fn word(self) -> Option<(u8, bool)> {
+        match self {
+            Ty::Word { width, signed } => Some((width, signed)),
+            _ => None,
+        }
     }
     /// The type of a set of values of this type (a set stays a set).
     pub fn to_set(self) -> Ty {
@@ -112,6 +129,9 @@ pub fn unify(a: Ty, b: Ty, mixed_ok: bool) -> Option<Ty> {
 
 impl fmt::Display for Scalar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Scalar::Word { width, signed } = self {
+            return write!(f, "{} word[{width}]", if *signed { "signed" } else { "unsigned" });
+        }
         f.write_str(match self {
             Scalar::Bool => "boolean",
             Scalar::Int => "integer",
@@ -119,6 +139,7 @@ impl fmt::Display for Scalar {
             Scalar::IntSym => "integer-symbolic",
             Scalar::Exit => "EXIT",
             Scalar::ExitName => "exit name",
+            Scalar::Word { .. } => "word",
         })
     }
 }
@@ -153,5 +174,13 @@ mod tests {
         assert_eq!(unify(Ty::Exit, Ty::Bool, false), Some(Ty::Bool));
         assert_eq!(unify(Ty::Set(Scalar::Int), Ty::Int, false), Some(Ty::Set(Scalar::Int)));
         assert_eq!(unify(Ty::Error, Ty::Sym, false), Some(Ty::Sym));
+        let (u8w, s8w, u4w) = (Ty::Word { width: 8, signed: false }, Ty::Word { width: 8, signed: true }, Ty::Word { width: 4, signed: false });
+        assert_eq!(unify(u8w, u8w, false), Some(u8w));
+        assert_eq!(unify(u8w, s8w, true), None);
+        assert_eq!(unify(u8w, u4w, true), None);
+        assert_eq!(unify(u8w, Ty::Int, true), None);
+        assert_eq!(unify(Ty::Set(Scalar::Word { width: 8, signed: false }), u8w, false), Some(Ty::Set(Scalar::Word { width: 8, signed: false })));
+        assert_eq!(u8w.to_string(), "unsigned word[8]");
+        assert_eq!(with_article(u8w), "an unsigned word[8]");
     }
 }

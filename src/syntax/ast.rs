@@ -147,7 +147,13 @@ pub enum TypeSpec {
         process: bool,
         span: Span,
     },
-    /// `word[N]`, `real`, `integer` …: parsed so we can say they are unsupported.
+    /// `word[N]`, `unsigned word[N]`, `signed word[N]`; `N` is a constant expression.
+    Word {
+        signed: bool,
+        width: Box<Expr>,
+        span: Span,
+    },
+    /// `real`, `integer`, `clock`: parsed so we can say they are unsupported.
     Unsupported {
         what: String,
         span: Span,
@@ -232,12 +238,21 @@ pub enum ExprKind {
     /// `TRUE` / `FALSE`
     Bool(bool),
     Int(i64),
+    /// A word constant (`0ud8_5`, `0sb4_1010`, `0h_ff`): its bit pattern (the low `width` bits),
+    /// width 1..=64 and signedness.
+    Word {
+        bits: u64,
+        width: u8,
+        signed: bool,
+    },
     /// An identifier: variable, define, parameter, symbolic constant, `self`, `EXIT`, `EXITED`.
     Name(String),
     /// `a.b`
     Dot(Box<Expr>, Ident),
     /// `a[i]`
     Index(Box<Expr>, Box<Expr>),
+    /// `w[high : low]`: bit selection from a word (bounds are constant expressions).
+    BitSelect(Box<Expr>, Box<Expr>, Box<Expr>),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`
@@ -303,7 +318,7 @@ pub enum BinaryOp {
     Shr,
     Union,
     In,
-    /// `::` word concatenation: parsed, reported unsupported.
+    /// `::` word concatenation.
     Concat,
 }
 

@@ -16,6 +16,7 @@ pub mod parser;
 mod piece;
 mod scan;
 pub mod sexpr;
+pub mod words;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};

@@ -3,7 +3,7 @@
 //! [`SmvParser`] is generated from `grammar/smv.pest`. [`Builder`] turns pest pairs into
 //! [`ast`] nodes, adding the chunk's byte offset to every span. Expressions are flat operator
 //! sequences folded by pest's Pratt parser with the NuSMV 2.6 precedence table ([`pratt`]).
-//! Problems found while building (integer out of range, word constants, too deep expressions)
+//! Problems found while building (integer out of range, malformed word constants, too deep expressions)
 //! are pushed as diagnostics and the offending node becomes [`ExprKind::Error`].
 //!
 //! Depth: brackets are limited by the pre-scan ([`super::chunks::MAX_NESTING`]); operator chains
@@ -242,7 +242,12 @@ impl Builder {
                 let module = module.expect("grammar: instance names a module");
                 TypeSpec::Instance { module, args, process, span }
             }
-            Rule::word_type | Rule::unsupported_type => TypeSpec::Unsupported { what: p.as_str().split_whitespace().collect::<Vec<_>>().join(" "), span },
+            Rule::word_type => {
+                let signed = p.clone().into_inner().any(|q| q.as_rule() == Rule::word_sign && q.as_str() == "signed");
+                let width = p.into_inner().find(|q| q.as_rule() == Rule::expr).expect("grammar: word width");
+                TypeSpec::Word { signed, width: Box::new(self.expr(width)), span }
+            }
+            Rule::unsupported_type => TypeSpec::Unsupported { what: p.as_str().split_whitespace().collect::<Vec<_>>().join(" "), span },
             other => unreachable!("grammar: {other:?} is not a type"),
         }
     }
@@ -363,14 +368,15 @@ impl Builder {
                 Some(v) => self.leaf(ExprKind::Int(v), span),
                 None => self.leaf(ExprKind::Error, span),
             },
-            Rule::word_lit => {
-                self.report(
-                    Diagnostic::error("E0014", "word constants are not supported", span)
-                        .with_label_message("word constant")
-                        .with_help("xmv-rs supports boolean, integer-range and enumeration types; use an integer"),
-                );
-                self.leaf(ExprKind::Error, span)
-            }
+            Rule::word_lit => match super::words::parse_word_lit(p.as_str()) {
+                Ok(w) => self.leaf(ExprKind::Word { bits: w.bits, width: w.width, signed: w.signed }, span),
+                Err(msg) => {
+                    self.report(Diagnostic::error("E0014", format!("bad word constant `{}`", p.as_str()), span).with_label_message(msg).with_help(
+                        "word constants are `0[u|s](b|o|d|h)[width]_digits`, e.g. `0ud8_5`, `0sb4_1010`, `0h_ff`; the value must fit in 1..64 bits",
+                    ));
+                    self.leaf(ExprKind::Error, span)
+                }
+            },
             Rule::k_TRUE => self.leaf(ExprKind::Bool(true), span),
             Rule::k_FALSE => self.leaf(ExprKind::Bool(false), span),
             Rule::k_self | Rule::k_EXIT | Rule::ident => self.leaf(ExprKind::Name(p.as_str().to_string()), span),
@@ -472,13 +478,10 @@ impl Builder {
                 self.node(ExprKind::Index(Box::new(lhs), Box::new(i)), span, anchor, &[dl, di])
             }
             _ => {
-                let op_span = self.span(&op);
-                self.report(
-                    Diagnostic::error("E0016", "bit selection `[high : low]` is not supported", op_span)
-                        .with_label_message("bit selection applies to words")
-                        .with_help("xmv-rs has no word types; use an integer range variable"),
-                );
-                (Expr { kind: ExprKind::Error, span }, POISONED)
+                let mut bounds = op.into_inner().filter(|q| q.as_rule() == Rule::expr);
+                let (hi, dh) = self.build(bounds.next().expect("grammar: bit selection high bound"));
+                let (lo, dlo) = self.build(bounds.next().expect("grammar: bit selection low bound"));
+                self.node(ExprKind::BitSelect(Box::new(lhs), Box::new(hi), Box::new(lo)), span, anchor, &[dl, dh, dlo])
             }
         }
     }

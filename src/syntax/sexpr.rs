@@ -21,6 +21,8 @@ fn write(e: &Expr, out: &mut String) {
             out.push_str(&f.name);
         }
         ExprKind::Index(a, i) => list(out, "[]", &[a, i]),
+        ExprKind::Word { bits, width, signed } => super::words::write_word(out, *bits, *width, *signed),
+        ExprKind::BitSelect(w, h, l) => list(out, "[:]", &[w, h, l]),
         ExprKind::Unary(op, a) => list(out, if *op == UnaryOp::Not { "!" } else { "neg" }, &[a]),
         ExprKind::Binary(op, a, b) => list(out, op.symbol(), &[a, b]),
         ExprKind::Ite(c, a, b) => list(out, "?:", &[c, a, b]),
