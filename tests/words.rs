@@ -1,8 +1,8 @@
 //! Word types end to end: the models in `tests/words/` are checked by the `xmv-rs` binary and
 //! must give the verdicts in their `-- expect:` lines (NuSMV 2.5.4's verdicts, except for the
-//! `*-xmv-only.smv` models, which use sets of words that NuSMV 2.5.4 rejects); the deterministic
-//! `counter-wrap.smv` must print exactly NuSMV 2.5.4's output, traces included
-//! (`counter-wrap.out`); `-r` must print NuSMV's reachable-state counts.
+//! `*-xmv-only.smv` models, which use sets of words that NuSMV 2.5.4 rejects); models with a
+//! `.out` file (`counter-wrap`, and `wide` with 32-, 40- and 64-bit variables) must print
+//! exactly NuSMV 2.5.4's output, traces included; `-r` must print NuSMV's reachable-state counts.
 //!
 //! With `NUSMV=/path/to/NuSMV` set, the verdict lines (spec text included) are also compared
 //! with NuSMV's on every model and on random models whose assignments are random word
@@ -68,12 +68,18 @@ fn word_models_give_nusmv_verdicts() {
     assert!(checked >= 35, "only {checked} verdicts");
 }
 
+/// Models with a `.out` file (NuSMV 2.5.4's output, traces included) print exactly that.
 #[test]
-fn deterministic_counter_prints_nusmv_traces() {
-    let model = root().join("tests/words/counter-wrap.smv");
-    let (stdout, stderr, _) = xmv(&[], &model);
-    let golden = std::fs::read_to_string(model.with_extension("out")).expect("counter-wrap.out");
-    assert_eq!(stdout, golden, "{stderr}");
+fn models_print_nusmv_traces() {
+    let mut compared = 0;
+    for model in models() {
+        let Ok(golden) = std::fs::read_to_string(model.with_extension("out")) else { continue };
+        let (stdout, stderr, _) = xmv(&[], &model);
+        assert_eq!(stdout, golden, "{}: {stderr}", model.display());
+        compared += 1;
+    }
+    assert!(compared >= 2);
+    let (stdout, _, _) = xmv(&[], &root().join("tests/words/counter-wrap.smv"));
     for line in ["  c = 0ud8_0", "  s = -0sd4_1", "  low = 0ud4_0", "  doubled = 0ud8_0", "  negative = TRUE", "  s = 0sd4_7"] {
         assert!(stdout.lines().any(|l| l == line), "missing `{line}`");
     }
@@ -87,6 +93,7 @@ fn reachable_states_match_nusmv() {
         ("constraints.smv", 16, "48 (2^5.58496) out of 524288 (2^19)"),
         ("counter-wrap.smv", 256, "256 (2^8) out of 4096 (2^12)"),
         ("shift-register.smv", 8, "72 (2^6.16993) out of 8192 (2^13)"),
+        ("wide.smv", 21, "246 (2^7.94251) out of 1.74225e+41 (2^137)"),
     ];
     for (file, diameter, reachable) in expected {
         let (stdout, stderr, _) = xmv(&["-r", "--no-trace"], &root().join("tests/words").join(file));

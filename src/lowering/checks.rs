@@ -45,7 +45,7 @@ pub const MAX_ENUMERATED_WORD: u8 = 24;
 
 pub fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
     for (v, var) in sys.vars.iter().enumerate() {
-        let Domain::Word { width, signed } = var.domain else { continue };
+        let Domain::Word { width, signed, .. } = var.domain else { continue };
         if width <= MAX_ENUMERATED_WORD || sys.invar_assign[v].is_some() {
             continue;
         }
@@ -125,6 +125,6 @@ fn describe(d: &Domain, symbols: &[String]) -> String {
         Domain::Boolean => "TRUE and FALSE".to_string(),
         Domain::Range { lo, hi } => format!("{lo}..{hi}"),
         Domain::Enum(vs) => format!("{{{}}}", vs.iter().map(|&v| show(v, symbols)).collect::<Vec<_>>().join(", ")),
-        Domain::Word { width, signed } => format!("the {} word[{width}] values", if *signed { "signed" } else { "unsigned" }),
+        Domain::Word { width, signed, .. } => format!("the {} word[{width}] values", if *signed { "signed" } else { "unsigned" }),
     }
 }

@@ -17,6 +17,7 @@ pub mod ops;
 pub mod program;
 pub mod spec;
 pub mod table;
+pub mod word_values;
 pub mod words;
 
 use crate::ctl::Ctl;

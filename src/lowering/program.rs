@@ -101,6 +101,18 @@ pub struct Variable {
     pub span: Span,
 }
 
+/// The shared value table of a wide word variable; domains compare equal when they share it.
+#[derive(Clone, Debug, Default)]
+pub struct WideValues(pub std::sync::Arc<crate::lowering::word_values::WordValues>);
+
+impl PartialEq for WideValues {
+    fn eq(&self, other: &WideValues) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for WideValues {}
+
 /// Largest domain that gets per-value tables (see [`Domain::table_len`]).
 pub const MAX_TABLE_DOMAIN: usize = 1 << 16;
 
@@ -112,10 +124,12 @@ pub enum Domain {
     Range { lo: i64, hi: i64 },
     /// index i = values[i]; symbolic, integer or mixed
     Enum(Vec<Value>),
-    /// `unsigned word[width]` / `signed word[width]`: index i = the bit pattern i. Variables are
-    /// at most [`crate::lowering::words::MAX_VAR_WIDTH`] bits wide (a state stores a value index
-    /// in 32 bits), so `len()` fits; wider words exist only as values of expressions.
-    Word { width: u8, signed: bool },
+    /// `unsigned word[width]` / `signed word[width]`. Up to
+    /// [`crate::lowering::words::MAX_VAR_WIDTH`] bits, index i = the bit pattern i; wider words
+    /// (`wide` is set) number their values in the order they are met
+    /// ([`crate::lowering::word_values`]), so `len()` (2^width, saturated) counts possible
+    /// values, not indices handed out.
+    Word { width: u8, signed: bool, wide: Option<WideValues> },
 }
 
 impl Domain {
@@ -141,7 +155,13 @@ impl Domain {
             Domain::Boolean => Value::Bool(index == 1),
             Domain::Range { lo, .. } => Value::Int(lo + index as i64),
             Domain::Enum(v) => v[index],
-            Domain::Word { width, signed } => Value::Word { bits: index as u64, width: *width, signed: *signed },
+            Domain::Word { width, signed, wide } => {
+                let bits = match wide {
+                    Some(values) => values.0.bits(index).unwrap_or(0),
+                    None => index as u64,
+                };
+                Value::Word { bits, width: *width, signed: *signed }
+            }
         }
     }
     /// The index of a value, if it is in the domain.
@@ -150,7 +170,10 @@ impl Domain {
             (Domain::Boolean, Value::Bool(b)) => Some(b as usize),
             (Domain::Range { lo, hi }, Value::Int(i)) if (*lo..=*hi).contains(&i) => Some((i - lo) as usize),
             (Domain::Enum(v), x) => v.iter().position(|&y| y == x),
-            (Domain::Word { width, signed }, Value::Word { bits, width: w, signed: s }) if *width == w && *signed == s => usize::try_from(bits).ok(),
+            (Domain::Word { width, signed, wide }, Value::Word { bits, width: w, signed: s }) if *width == w && *signed == s => match wide {
+                Some(values) => values.0.index(bits),
+                None => usize::try_from(bits).ok(),
+            },
             _ => None,
         }
     }

@@ -18,9 +18,9 @@
 
 use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
 
-/// Widest word variable: a state stores each variable's value index in 32 bits, two of which
-/// patterns are reserved (unset slots and `EXIT`), so a word variable's bit pattern (its value
-/// index) must stay below 2^31.
+/// Widest word variable whose value index is its bit pattern: a state stores each variable's
+/// value index in 32 bits, two of which patterns are reserved (unset slots and `EXIT`). Wider
+/// variables number their values instead ([`super::word_values`]).
 pub const MAX_VAR_WIDTH: u8 = 31;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -117,7 +117,7 @@ pub fn domain_type(d: &Domain) -> Ty {
     match d {
         Domain::Boolean => Ty::Bool,
         Domain::Range { .. } => Ty::Int,
-        Domain::Word { width, signed } => Ty::Word { width: *width, signed: *signed },
+        Domain::Word { width, signed, .. } => Ty::Word { width: *width, signed: *signed },
         Domain::Enum(vs) => {
             let ints = vs.iter().any(|v| matches!(v, Value::Int(_)));
             let syms = vs.iter().any(|v| matches!(v, Value::Sym(_)));
@@ -333,7 +333,8 @@ impl<'a, 't> Flattener<'a, 't> {
             TypeSpec::Word { signed, width, span } => {
                 let width = self.const_bound(id, width)?;
                 let (width, signed) = crate::semantics::words::variable_word(width, *signed, *span, self.diags)?;
-                Some(Domain::Word { width, signed })
+                let wide = (width > crate::lowering::words::MAX_VAR_WIDTH).then(crate::lowering::program::WideValues::default);
+                Some(Domain::Word { width, signed, wide })
             }
             TypeSpec::Unsupported { what, span } => {
                 self.diags.push(

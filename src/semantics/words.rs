@@ -11,12 +11,11 @@
 //!   `uwconst(v, n)` and `swconst(v, n)` (constant arguments; the last three are folded here).
 //!
 //! Sets of words and `in` on words, which NuSMV 2.5.4 rejects, are accepted (one word type per
-//! set). Errors name both types and say how to convert (codes E0230–E0233); word variables wider
-//! than [`MAX_VAR_WIDTH`] bits are E0234.
+//! set). Errors name both types and say how to convert (codes E0230–E0233).
 
 use crate::diagnostics::Diagnostic;
 use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
-use crate::lowering::words::{MAX_VAR_WIDTH, mask};
+use crate::lowering::words::mask;
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::context::Ctx;
@@ -27,25 +26,13 @@ use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, Expr, Ident};
 use crate::syntax::words::MAX_WORD_WIDTH;
 
-/// The width of a declared word variable (`word[N]`), checked: 1..=64 for NuSMV, and at most
-/// [`MAX_VAR_WIDTH`] for the explicit state store.
+/// The width of a declared word variable (`word[N]`), checked: 1..=64 as in NuSMV.
 pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Vec<Diagnostic>) -> Option<(u8, bool)> {
     if !(1..=i64::from(MAX_WORD_WIDTH)).contains(&width) {
         diags.push(
             Diagnostic::error("E0232", format!("word width {width} is out of range"), span)
                 .with_label_message("a word has 1 to 64 bits")
                 .with_help("write the width as a constant between 1 and 64, e.g. `word[8]`"),
-        );
-        return None;
-    }
-    if width > i64::from(MAX_VAR_WIDTH) {
-        diags.push(
-            Diagnostic::error("E0234", format!("a `word[{width}]` variable is beyond xmv-rs's explicit reach"), span)
-                .with_label_message(format!("2^{width} values"))
-                .with_note(format!(
-                    "xmv-rs stores each variable's value in a state as a 32-bit index, so word variables may have at most {MAX_VAR_WIDTH} bits; word expressions (DEFINEs, constants) may have up to 64"
-                ))
-                .with_help("use a narrower word if the model allows it, or a symbolic model checker (NuSMV) for this model"),
         );
         return None;
     }
