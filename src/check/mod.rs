@@ -5,6 +5,7 @@ pub mod engine;
 pub mod flat;
 pub mod kleene;
 pub mod procedures;
+pub mod rewrite;
 pub mod rks;
 pub mod ternary;
 pub mod trace;

@@ -2,11 +2,10 @@
 //! `EG` over literals (a node id plus a negation bit, as in and-inverter graphs), and identical
 //! subformulas — within one spec or across thousands of specs — share one node.
 //!
-//! Reductions (the same dualities NuSMV's `mcEval.c` uses, so fair semantics carry over):
-//! `AX a = ¬EX ¬a`, `EF a = E[true U a]`, `AG a = ¬E[true U ¬a]`, `AF a = ¬EG ¬a`,
-//! `A[a U b] = ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)`; boolean connectives become `And` and negation.
-//! Lowering walks the formula with an explicit stack, so deep nesting cannot overflow the stack.
+//! The reductions (`AX a = ¬EX ¬a`, `AG a = ¬E[true U ¬a]`, …) are [`crate::check::rewrite`]'s,
+//! shared with the RKS engines; here negation is a bit of the literal and `∨` is `¬(¬a ∧ ¬b)`.
 
+use crate::check::rewrite::{self, CoreBuilder};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::PropId;
 use rustc_hash::FxHashMap;
@@ -153,103 +152,43 @@ impl Arena {
         self.intern(Node::EG(a))
     }
 
-    /// Lowers a spec into the arena and returns its literal.
+    /// Lowers a spec into the arena and returns its literal ([`crate::check::rewrite`]).
     pub fn lower(&mut self, formula: &Ctl<PropId>) -> Lit {
-        enum Step<'f> {
-            Enter(&'f Ctl<PropId>),
-            Combine(&'f Ctl<PropId>),
-        }
-        let mut work = vec![Step::Enter(formula)];
-        let mut done: Vec<Lit> = Vec::new();
-        while let Some(step) = work.pop() {
-            match step {
-                Step::Enter(f) => match f {
-                    Ctl::True => done.push(Lit::TRUE),
-                    Ctl::False => done.push(Lit::FALSE),
-                    Ctl::Atom(p) => {
-                        let lit = self.atom(*p);
-                        done.push(lit);
-                    }
-                    _ => {
-                        work.push(Step::Combine(f));
-                        let (a, b) = children(f);
-                        if let Some(b) = b {
-                            work.push(Step::Enter(b));
-                        }
-                        if let Some(a) = a {
-                            work.push(Step::Enter(a));
-                        }
-                    }
-                },
-                Step::Combine(f) => {
-                    let lit = match f {
-                        Ctl::Not(_) | Ctl::EX(_) | Ctl::AX(_) | Ctl::EF(_) | Ctl::AF(_) | Ctl::EG(_) | Ctl::AG(_) => {
-                            let a = pop(&mut done);
-                            self.combine_unary(f, a)
-                        }
-                        _ => {
-                            let b = pop(&mut done);
-                            let a = pop(&mut done);
-                            self.combine_binary(f, a, b)
-                        }
-                    };
-                    done.push(lit);
-                }
-            }
-        }
-        pop(&mut done)
-    }
-
-    fn combine_unary(&mut self, f: &Ctl<PropId>, a: Lit) -> Lit {
-        match f {
-            Ctl::Not(_) => a.negate(),
-            Ctl::EX(_) => self.ex(a),
-            Ctl::AX(_) => self.ex(a.negate()).negate(),
-            Ctl::EF(_) => self.eu(Lit::TRUE, a),
-            Ctl::AG(_) => self.eu(Lit::TRUE, a.negate()).negate(),
-            Ctl::EG(_) => self.eg(a),
-            Ctl::AF(_) => self.eg(a.negate()).negate(),
-            _ => unreachable!("combine_unary called on a binary operator"),
-        }
-    }
-
-    fn combine_binary(&mut self, f: &Ctl<PropId>, a: Lit, b: Lit) -> Lit {
-        match f {
-            Ctl::And(..) => self.and(a, b),
-            Ctl::Or(..) => self.or(a, b),
-            Ctl::Implies(..) => self.or(a.negate(), b),
-            Ctl::Xor(..) => self.xor(a, b),
-            Ctl::Xnor(..) | Ctl::Iff(..) => self.xor(a, b).negate(),
-            Ctl::EU(..) => self.eu(a, b),
-            Ctl::AU(..) => {
-                let not_b = b.negate();
-                let stuck = self.and(a.negate(), not_b);
-                let reach_stuck = self.eu(not_b, stuck);
-                let never_b = self.eg(not_b);
-                self.or(reach_stuck, never_b).negate()
-            }
-            _ => unreachable!("combine_binary called on a unary operator"),
-        }
-    }
-
-    fn xor(&mut self, a: Lit, b: Lit) -> Lit {
-        let left = self.and(a, b.negate());
-        let right = self.and(a.negate(), b);
-        self.or(left, right)
+        rewrite::lower(self, formula)
     }
 }
 
-fn children<A>(f: &Ctl<A>) -> (Option<&Ctl<A>>, Option<&Ctl<A>>) {
-    use Ctl::*;
-    match f {
-        True | False | Atom(_) => (None, None),
-        Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) => (Some(a), None),
-        And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) => (Some(a), Some(b)),
-    }
-}
+impl CoreBuilder for Arena {
+    type Node = Lit;
+    type Atom = PropId;
 
-fn pop(done: &mut Vec<Lit>) -> Lit {
-    done.pop().expect("formula lowering keeps one result per finished subformula")
+    fn tt(&mut self) -> Lit {
+        Lit::TRUE
+    }
+    fn ff(&mut self) -> Lit {
+        Lit::FALSE
+    }
+    fn atom(&mut self, p: PropId) -> Lit {
+        Arena::atom(self, p)
+    }
+    fn not(&mut self, a: Lit) -> Lit {
+        a.negate()
+    }
+    fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        Arena::and(self, a, b)
+    }
+    fn or(&mut self, a: Lit, b: Lit) -> Lit {
+        Arena::or(self, a, b)
+    }
+    fn ex(&mut self, a: Lit) -> Lit {
+        Arena::ex(self, a)
+    }
+    fn eu(&mut self, a: Lit, b: Lit) -> Lit {
+        Arena::eu(self, a, b)
+    }
+    fn eg(&mut self, a: Lit) -> Lit {
+        Arena::eg(self, a)
+    }
 }
 
 #[cfg(test)]

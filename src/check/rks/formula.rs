@@ -1,5 +1,6 @@
 //! The checked formula as a hash-consed DAG over the core operators
-//! `⊤ p ¬ ∨ ∧ EX EG EU` (Finis 2012 §2.3, with native `∧`), children before parents.
+//! `⊤ p ¬ ∨ ∧ EX EG EU` (Finis 2012 §2.3, with native `∧`), children before parents; the
+//! rewriting of the other operators is [`crate::check::rewrite`]'s.
 //!
 //! For every node `f` it also computes `deps(f)`: the nodes of `f`'s sub-DAG whose value in the
 //! return location a call context must record. These are the `EG`/`EU` nodes (their `ω` label
@@ -9,7 +10,7 @@
 //! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
 //! `EG`/`EU`, `f` is its last element (its "top").
 
-use crate::check::kleene::Kleene;
+use crate::check::rewrite::{self, CoreBuilder};
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -217,100 +218,44 @@ impl DagBuilder<'_> {
         self.index.insert(op, id);
         id
     }
+    fn lower(&mut self, c: &Ctl<PropId>) -> FId {
+        rewrite::lower(self, c)
+    }
+}
+
+impl CoreBuilder for DagBuilder<'_> {
+    type Node = FId;
+    type Atom = PropId;
+
+    fn tt(&mut self) -> FId {
+        self.mk(Op::True)
+    }
+    fn atom(&mut self, p: PropId) -> FId {
+        self.mk(Op::Prop(p))
+    }
     fn not(&mut self, a: FId) -> FId {
         self.mk(Op::Not(a))
-    }
-    fn or(&mut self, a: FId, b: FId) -> FId {
-        self.mk(Op::Or(a, b))
     }
     fn and(&mut self, a: FId, b: FId) -> FId {
         self.mk(Op::And(a, b))
     }
-    fn lower(&mut self, c: &Ctl<PropId>) -> FId {
-        use Ctl::*;
-        match c {
-            True => self.mk(Op::True),
-            False => {
-                let t = self.mk(Op::True);
-                self.not(t)
-            }
-            Atom(p) => self.mk(Op::Prop(*p)),
-            Not(a) => {
-                let a = self.lower(a);
-                self.not(a)
-            }
-            And(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                self.and(a, b)
-            }
-            Or(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                self.or(a, b)
-            }
-            Implies(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                let na = self.not(a);
-                self.or(na, b)
-            }
-            Iff(a, b) | Xnor(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                let (na, nb) = (self.not(a), self.not(b));
-                let (l, r) = (self.or(na, b), self.or(nb, a));
-                self.and(l, r)
-            }
-            Xor(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                let (na, nb) = (self.not(a), self.not(b));
-                let (l, r) = (self.and(a, nb), self.and(na, b));
-                self.or(l, r)
-            }
-            EX(a) => {
-                let a = self.lower(a);
-                self.mk(Op::EX(a))
-            }
-            AX(a) => {
-                let a = self.lower(a);
-                let na = self.not(a);
-                let e = self.mk(Op::EX(na));
-                self.not(e)
-            }
-            EF(a) => {
-                let a = self.lower(a);
-                let t = self.mk(Op::True);
-                self.mk(Op::EU(t, a))
-            }
-            AF(a) => {
-                let a = self.lower(a);
-                let na = self.not(a);
-                let e = self.mk(Op::EG(na));
-                self.not(e)
-            }
-            EG(a) => {
-                let a = self.lower(a);
-                self.mk(Op::EG(a))
-            }
-            AG(a) => {
-                let a = self.lower(a);
-                let t = self.mk(Op::True);
-                let na = self.not(a);
-                let e = self.mk(Op::EU(t, na));
-                self.not(e)
-            }
-            EU(a, b) => {
-                let (a, b) = (self.lower(a), self.lower(b));
-                self.mk(Op::EU(a, b))
-            }
-            AU(a, b) => {
-                // A[a U b] ≡ ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)
-                let (a, b) = (self.lower(a), self.lower(b));
-                let (na, nb) = (self.not(a), self.not(b));
-                let both = self.and(na, nb);
-                let eu = self.mk(Op::EU(nb, both));
-                let eg = self.mk(Op::EG(nb));
-                let o = self.or(eu, eg);
-                self.not(o)
-            }
-        }
+    fn or(&mut self, a: FId, b: FId) -> FId {
+        self.mk(Op::Or(a, b))
+    }
+    fn ex(&mut self, a: FId) -> FId {
+        self.mk(Op::EX(a))
+    }
+    fn eu(&mut self, a: FId, b: FId) -> FId {
+        self.mk(Op::EU(a, b))
+    }
+    fn eg(&mut self, a: FId) -> FId {
+        self.mk(Op::EG(a))
+    }
+    /// `(¬a ∨ b) ∧ (¬b ∨ a)`.
+    fn iff(&mut self, a: FId, b: FId) -> FId {
+        let (na, nb) = (self.not(a), self.not(b));
+        let (l, r) = (self.or(na, b), self.or(nb, a));
+        self.and(l, r)
     }
 }
 

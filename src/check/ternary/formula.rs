@@ -3,10 +3,10 @@
 //! `0..len` is an order "[Subf(Φ)]" in which subformulas come first. Existential subformulas get
 //! a dense slot number used to index contexts (exit × Subf∃(Φ)).
 //!
-//! Rewrites: `ff = ¬tt`, `a → b = ¬a ∨ b`, xor/xnor/iff via ∧ ∨ ¬, `EF a = E[tt U a]`,
-//! `AX a = ¬EX ¬a`, `AF a = ¬EG ¬a`, `AG a = ¬E[tt U ¬a]`,
-//! `A[a U b] = ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)`; `¬¬a = a`.
+//! Rewrites: [`crate::check::rewrite`]'s (`AX a = ¬EX ¬a`, `AG a = ¬E[tt U ¬a]`, …), shared
+//! with the other engines; `¬¬a = a` here.
 
+use crate::check::rewrite::{self, CoreBuilder};
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
@@ -47,7 +47,7 @@ pub struct Formula {
 impl Formula {
     pub fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
         let mut b = Builder::default();
-        let root = b.translate(ctl);
+        let root = rewrite::lower(&mut b, ctl);
         let slot_of = |(i, op): (usize, &Op)| (op.is_existential(), i);
         let mut slot = vec![NO_SLOT; b.ops.len()];
         let mut existentials = Vec::new();
@@ -101,103 +101,35 @@ impl Builder {
         self.index.insert(op, id);
         id
     }
+}
+
+impl CoreBuilder for Builder {
+    type Node = FormulaId;
+    type Atom = PropId;
+
+    fn tt(&mut self) -> FormulaId {
+        self.mk(Op::True)
+    }
+    fn atom(&mut self, p: PropId) -> FormulaId {
+        self.mk(Op::Atom(p))
+    }
     fn not(&mut self, a: FormulaId) -> FormulaId {
         self.mk(Op::Not(a))
-    }
-    fn or(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
-        self.mk(Op::Or(a, b))
     }
     fn and(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
         self.mk(Op::And(a, b))
     }
-    fn xor(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
-        let (na, nb) = (self.not(a), self.not(b));
-        let l = self.and(a, nb);
-        let r = self.and(na, b);
-        self.or(l, r)
+    fn or(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        self.mk(Op::Or(a, b))
     }
-
-    fn translate(&mut self, c: &Ctl<PropId>) -> FormulaId {
-        use Ctl::*;
-        match c {
-            True => self.mk(Op::True),
-            False => {
-                let t = self.mk(Op::True);
-                self.not(t)
-            }
-            Atom(p) => self.mk(Op::Atom(*p)),
-            Not(a) => {
-                let a = self.translate(a);
-                self.not(a)
-            }
-            And(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                self.and(a, b)
-            }
-            Or(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                self.or(a, b)
-            }
-            Xor(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                self.xor(a, b)
-            }
-            Xnor(a, b) | Iff(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                let x = self.xor(a, b);
-                self.not(x)
-            }
-            Implies(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                let na = self.not(a);
-                self.or(na, b)
-            }
-            EX(a) => {
-                let a = self.translate(a);
-                self.mk(Op::EX(a))
-            }
-            EG(a) => {
-                let a = self.translate(a);
-                self.mk(Op::EG(a))
-            }
-            EU(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                self.mk(Op::EU(a, b))
-            }
-            EF(a) => {
-                let t = self.mk(Op::True);
-                let a = self.translate(a);
-                self.mk(Op::EU(t, a))
-            }
-            AX(a) => {
-                let a = self.translate(a);
-                let na = self.not(a);
-                let ex = self.mk(Op::EX(na));
-                self.not(ex)
-            }
-            AF(a) => {
-                let a = self.translate(a);
-                let na = self.not(a);
-                let eg = self.mk(Op::EG(na));
-                self.not(eg)
-            }
-            AG(a) => {
-                let t = self.mk(Op::True);
-                let a = self.translate(a);
-                let na = self.not(a);
-                let eu = self.mk(Op::EU(t, na));
-                self.not(eu)
-            }
-            AU(a, b) => {
-                let (a, b) = (self.translate(a), self.translate(b));
-                let (na, nb) = (self.not(a), self.not(b));
-                let both = self.and(na, nb);
-                let eu = self.mk(Op::EU(nb, both));
-                let eg = self.mk(Op::EG(nb));
-                let either = self.or(eu, eg);
-                self.not(either)
-            }
-        }
+    fn ex(&mut self, a: FormulaId) -> FormulaId {
+        self.mk(Op::EX(a))
+    }
+    fn eu(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        self.mk(Op::EU(a, b))
+    }
+    fn eg(&mut self, a: FormulaId) -> FormulaId {
+        self.mk(Op::EG(a))
     }
 }
 

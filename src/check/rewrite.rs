@@ -1,0 +1,187 @@
+//! CTL to the core operators, once for every engine: `True`, atoms, `¬`, `∧`, `∨`, `EX`, `EU`,
+//! `EG`. Each engine's formula DAG (`flat::formula::Arena`, `rks::formula`, `ternary::formula`)
+//! implements [`CoreBuilder`] — how it makes one core node (hash-consing, negation bits,
+//! constant folding are its own) — and [`lower`] applies the rewriting:
+//!
+//! `ff = ¬tt`, `a → b = ¬a ∨ b`, `a xor b = (a ∧ ¬b) ∨ (¬a ∧ b)`, `a ↔ b = ¬(a xor b)` (a builder
+//! may choose another equivalent shape), `EF a = E[tt U a]`, `AX a = ¬EX ¬a`, `AF a = ¬EG ¬a`,
+//! `AG a = ¬E[tt U ¬a]`, `A[a U b] = ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)` — the dualities NuSMV's
+//! `mcEval.c` uses, so its fair semantics carry over.
+//!
+//! Operands are made before their operator, left before right, and the calls for one operator
+//! come in the order written above, so a builder that numbers nodes in creation order numbers
+//! them children first. The walk uses an explicit stack: deep nesting cannot overflow the stack.
+
+use crate::ctl::Ctl;
+
+/// Makes the core nodes of one formula DAG.
+pub(crate) trait CoreBuilder {
+    /// A node (or literal) of the DAG.
+    type Node: Copy;
+    /// The atoms of the formulas.
+    type Atom: Copy;
+
+    fn tt(&mut self) -> Self::Node;
+    fn atom(&mut self, p: Self::Atom) -> Self::Node;
+    fn not(&mut self, a: Self::Node) -> Self::Node;
+    fn and(&mut self, a: Self::Node, b: Self::Node) -> Self::Node;
+    fn or(&mut self, a: Self::Node, b: Self::Node) -> Self::Node;
+    fn ex(&mut self, a: Self::Node) -> Self::Node;
+    fn eu(&mut self, a: Self::Node, b: Self::Node) -> Self::Node;
+    fn eg(&mut self, a: Self::Node) -> Self::Node;
+
+    fn ff(&mut self) -> Self::Node {
+        let t = self.tt();
+        self.not(t)
+    }
+    fn xor(&mut self, a: Self::Node, b: Self::Node) -> Self::Node {
+        let (na, nb) = (self.not(a), self.not(b));
+        let l = self.and(a, nb);
+        let r = self.and(na, b);
+        self.or(l, r)
+    }
+    fn iff(&mut self, a: Self::Node, b: Self::Node) -> Self::Node {
+        let x = self.xor(a, b);
+        self.not(x)
+    }
+}
+
+/// Lowers `formula` into `b`'s DAG and returns its node.
+pub(crate) fn lower<B: CoreBuilder>(b: &mut B, formula: &Ctl<B::Atom>) -> B::Node {
+    enum Step<'f, A> {
+        Enter(&'f Ctl<A>),
+        Unary(Unary),
+        Binary(Binary),
+    }
+    let mut work = vec![Step::Enter(formula)];
+    let mut done: Vec<B::Node> = Vec::new();
+    while let Some(step) = work.pop() {
+        match step {
+            Step::Enter(f) => match shape(f) {
+                Shape::True => done.push(b.tt()),
+                Shape::False => done.push(b.ff()),
+                Shape::Atom(p) => done.push(b.atom(p)),
+                Shape::Unary(op, x) => work.extend([Step::Unary(op), Step::Enter(x)]),
+                Shape::Binary(op, x, y) => work.extend([Step::Binary(op), Step::Enter(y), Step::Enter(x)]),
+            },
+            Step::Unary(op) => {
+                let x = pop(&mut done);
+                let node = unary(b, op, x);
+                done.push(node);
+            }
+            Step::Binary(op) => {
+                let y = pop(&mut done);
+                let x = pop(&mut done);
+                let node = binary(b, op, x, y);
+                done.push(node);
+            }
+        }
+    }
+    pop(&mut done)
+}
+
+#[derive(Clone, Copy)]
+enum Unary {
+    Not,
+    EX,
+    EG,
+    AX,
+    EF,
+    AF,
+    AG,
+}
+
+#[derive(Clone, Copy)]
+enum Binary {
+    And,
+    Or,
+    Implies,
+    Xor,
+    Iff,
+    EU,
+    AU,
+}
+
+enum Shape<'f, A> {
+    True,
+    False,
+    Atom(A),
+    Unary(Unary, &'f Ctl<A>),
+    Binary(Binary, &'f Ctl<A>, &'f Ctl<A>),
+}
+
+fn shape<A: Copy>(f: &Ctl<A>) -> Shape<'_, A> {
+    match f {
+        Ctl::True => Shape::True,
+        Ctl::False => Shape::False,
+        Ctl::Atom(p) => Shape::Atom(*p),
+        Ctl::Not(a) => Shape::Unary(Unary::Not, a),
+        Ctl::EX(a) => Shape::Unary(Unary::EX, a),
+        Ctl::EG(a) => Shape::Unary(Unary::EG, a),
+        Ctl::AX(a) => Shape::Unary(Unary::AX, a),
+        Ctl::EF(a) => Shape::Unary(Unary::EF, a),
+        Ctl::AF(a) => Shape::Unary(Unary::AF, a),
+        Ctl::AG(a) => Shape::Unary(Unary::AG, a),
+        Ctl::And(a, b) => Shape::Binary(Binary::And, a, b),
+        Ctl::Or(a, b) => Shape::Binary(Binary::Or, a, b),
+        Ctl::Implies(a, b) => Shape::Binary(Binary::Implies, a, b),
+        Ctl::Xor(a, b) => Shape::Binary(Binary::Xor, a, b),
+        Ctl::Xnor(a, b) | Ctl::Iff(a, b) => Shape::Binary(Binary::Iff, a, b),
+        Ctl::EU(a, b) => Shape::Binary(Binary::EU, a, b),
+        Ctl::AU(a, b) => Shape::Binary(Binary::AU, a, b),
+    }
+}
+
+fn unary<B: CoreBuilder>(b: &mut B, op: Unary, a: B::Node) -> B::Node {
+    match op {
+        Unary::Not => b.not(a),
+        Unary::EX => b.ex(a),
+        Unary::EG => b.eg(a),
+        Unary::AX => {
+            let na = b.not(a);
+            let e = b.ex(na);
+            b.not(e)
+        }
+        Unary::EF => {
+            let t = b.tt();
+            b.eu(t, a)
+        }
+        Unary::AF => {
+            let na = b.not(a);
+            let e = b.eg(na);
+            b.not(e)
+        }
+        Unary::AG => {
+            let t = b.tt();
+            let na = b.not(a);
+            let e = b.eu(t, na);
+            b.not(e)
+        }
+    }
+}
+
+fn binary<B: CoreBuilder>(b: &mut B, op: Binary, x: B::Node, y: B::Node) -> B::Node {
+    match op {
+        Binary::And => b.and(x, y),
+        Binary::Or => b.or(x, y),
+        Binary::Implies => {
+            let nx = b.not(x);
+            b.or(nx, y)
+        }
+        Binary::Xor => b.xor(x, y),
+        Binary::Iff => b.iff(x, y),
+        Binary::EU => b.eu(x, y),
+        Binary::AU => {
+            let (nx, ny) = (b.not(x), b.not(y));
+            let both = b.and(nx, ny);
+            let eu = b.eu(ny, both);
+            let eg = b.eg(ny);
+            let either = b.or(eu, eg);
+            b.not(either)
+        }
+    }
+}
+
+fn pop<N>(done: &mut Vec<N>) -> N {
+    done.pop().expect("formula lowering keeps one result per finished subformula")
+}
