@@ -9,7 +9,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
@@ -28,22 +28,25 @@ pub fn enable(on: bool) {
 /// One phase's progress: a state count (builds) or specs done of a total (checks).
 pub struct Progress {
     bar: Option<ProgressBar>,
+    started: Instant,
+    /// What is counted: `states`, `locations`, `specs`.
+    unit: &'static str,
 }
 
 impl Progress {
     /// A build: states so far, states per second, the breadth-first queue.
-    pub fn build(what: &str) -> Progress {
-        Progress::new(None, &format!("{{spinner}} building {what}: {{human_pos}} {what} ({{per_sec}}), {{msg}} [{{elapsed}}]"))
+    pub fn build(what: &'static str) -> Progress {
+        Progress::new(None, what, &format!("{{spinner}} building {what}: {{human_pos}} {what}, {{msg}} [{{elapsed}}]"))
     }
 
     /// A check of `total` specs.
     pub fn check(what: &str, total: u64) -> Progress {
-        Progress::new(Some(total), &format!("{{spinner}} checking {what}: {{pos}}/{{len}} specs done [{{elapsed}}]"))
+        Progress::new(Some(total), "specs", &format!("{{spinner}} checking {what}: {{pos}}/{{len}} specs done [{{elapsed}}]"))
     }
 
-    fn new(total: Option<u64>, template: &str) -> Progress {
+    fn new(total: Option<u64>, unit: &'static str, template: &str) -> Progress {
         if !ENABLED.load(Ordering::Relaxed) {
-            return Progress { bar: None };
+            return Progress { bar: None, started: Instant::now(), unit };
         }
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
         if let Ok(style) = ProgressStyle::with_template(template) {
@@ -57,14 +60,15 @@ impl Progress {
                 delayed.enable_steady_tick(TICK);
             }
         });
-        Progress { bar: Some(bar) }
+        Progress { bar: Some(bar), started: Instant::now(), unit }
     }
 
     /// `built` states so far, `queue` of them not yet expanded.
     pub fn states(&self, built: u64, queue: u64) {
         let Some(bar) = &self.bar else { return };
         bar.set_position(built);
-        bar.set_message(format!("{queue} queued"));
+        let rate = built as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{rate:.0} {}/s, {queue} queued", self.unit));
     }
 
     /// `done` specs of the total are checked.

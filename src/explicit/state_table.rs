@@ -157,6 +157,29 @@ mod tests {
     }
 
     #[test]
+    fn budgeted_inserts_account_what_the_table_reserves() {
+        let mut t = StateTable::new(2);
+        let mut budget = MemoryBudget::new(Some(64 * 1024));
+        budget.account(t.reserved_bytes());
+        let mut n = 0u32;
+        let err = loop {
+            match t.try_insert(&[n, 7], &mut budget) {
+                Ok((id, true)) => assert_eq!(id, n),
+                Ok(_) => panic!("state {n} is new"),
+                Err(e) => break e,
+            }
+            assert_eq!(budget.used(), t.reserved_bytes());
+            n += 1;
+        };
+        assert!(matches!(err, OutOfMemory::Budget { needed } if needed > 64 * 1024));
+        assert!(budget.used() <= 64 * 1024);
+        // Everything inserted before the refusal is still there.
+        for i in 0..t.len() {
+            assert_eq!(t.find(&[i, 7]), Some(i));
+        }
+    }
+
+    #[test]
     fn zero_width_states() {
         let mut t = StateTable::new(0);
         assert_eq!(t.insert(&[]), (0, true));
