@@ -11,7 +11,9 @@ one built before a change) and of NuSMV (`NuSMV -dcx FILE`). Models:
   (seeded) for GENES = 10, 12, ..., 20.
 
 Environment: XMV (default target/release/xmv-rs), BASE, NUSMV (binaries; unset = skipped),
-TIMEOUT (seconds per run, default 120). A run that fails or times out shows its reason.
+TIMEOUT (seconds per run, default 120), MAX_STATES (xmv-rs stops beyond it, default 2e7, to bound
+memory; such rows show ">N" states and N / process time as the rate). A run that fails or times
+out shows its reason.
 Usage: tools/bench_constraints.py [EXAMPLES_DIR]
 """
 import os
@@ -27,6 +29,7 @@ XMV = os.environ.get("XMV", os.path.join(ROOT, "target", "release", "xmv-rs"))
 BASE = os.environ.get("BASE")
 NUSMV = os.environ.get("NUSMV")
 TIMEOUT = float(os.environ.get("TIMEOUT", "120"))
+MAX_STATES = int(os.environ.get("MAX_STATES", "20000000"))
 EXAMPLES = ["deadlock/%s.smv" % n for n in ("dartes", "dpd75", "dph35", "ftp3", "furnace17", "gas-nq7", "key10", "mmgt20", "over12")]
 EXAMPLES += ["smv-dist/dme1.smv", "smv-dist/dme1-16.smv", "smv-dist/dme2.smv", "smv-dist/dme2-16.smv"]
 EXAMPLES += ["brp/brp.smv", "queue/queue.smv", "tcas/tcas-t.smv", "pci/pci.smv"]
@@ -44,7 +47,9 @@ def run(cmd):
 
 
 def xmv(binary, path):
-    secs, out, status = run([binary, "check", "-r", "--no-trace", "--stats", path])
+    secs, out, status = run([binary, "check", "-r", "--no-trace", "--stats", "--max-states", str(MAX_STATES), path])
+    if "E0505" in out:
+        return secs, -MAX_STATES, None, "ok"
     states = re.search(r"reachable states: (\d+)", out)
     build = re.search(r"-- stats: state space: ([0-9.]+) ms", out)
     reason = status
@@ -57,8 +62,11 @@ def xmv(binary, path):
 
 def row(name, path):
     secs, states, build, status = xmv(XMV, path)
-    cells = [name, str(states) if states is not None else "-", "%.3f" % build if build else "-"]
-    cells.append("%.0f" % (states / build) if states and build else "-")
+    if states is not None and states < 0:
+        cells = [name, ">%d" % -states, "-", "%.0f (whole process)" % (-states / secs)]
+    else:
+        cells = [name, str(states) if states is not None else "-", "%.3f" % build if build else "-"]
+        cells.append("%.0f" % (states / build) if states and build else "-")
     cells.append("%.3f" % secs if status == "ok" else status)
     if BASE:
         b = xmv(BASE, path)

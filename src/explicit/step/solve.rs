@@ -528,7 +528,9 @@ impl<'p> Solver<'p> {
                     }
                 }
             };
-            if !self.allows(plan, alt, here, eq, value, scratch, ev, cur, exited)? {
+            // The `=` binding that gave the value need not be checked again (a kept value must).
+            let used = if matches!(slot.source, Source::Keep) { None } else { eq };
+            if !self.allows(plan, alt, here, used, value, scratch, ev, cur, exited)? {
                 return Ok(Some(false));
             }
             scratch.vec[var] = value;
