@@ -12,6 +12,13 @@
 //! `Trans` reads the current state for `Var` and the vector being built for `Next`, `NextInvar`
 //! (invariants and `x := e` in the next state) reads the vector being built for `Var`.
 //!
+//! Constraint-style models (`TRANS` as a disjunction of guarded updates, unassigned variables)
+//! would make that product range over whole domains: the plan's [`solve::Solver`] (built once per
+//! plan when some conjunct decomposes) instead normalises such conjuncts into guarded
+//! alternatives of bindings ([`decompose`]) and narrows each slot's candidates per state to what
+//! the enabled alternatives allow, with the same result, state order and errors as the plain
+//! product (see [`solve`] for the algorithm and why errors cannot change).
+//!
 //! Procedure modules: a variable that is `EXIT` in the current state stays `EXIT` (its `next` is
 //! not evaluated), and `Value::Exit` is an allowed assignment value. Input variables are never
 //! part of stored states: their slots are 0 in every emitted state vector and are enumerated by

@@ -492,20 +492,30 @@ impl<'p> Solver<'p> {
             let here = &binds[start..j];
             let slot = &plan.slots[pos];
             let var = slot.var as usize;
-            let eq = here.iter().find(|b| b.rel == Rel::Eq);
+            let eq = here.iter().position(|b| b.rel == Rel::Eq);
+            let resolve_eq = |this: &Self, scratch: &mut Scratch, ev: &mut Evaluator, k: usize| {
+                this.resolve(plan, alt, &here[k], &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
+            };
             let value = match (&slot.source, eq) {
                 (Source::Keep, _) => cur[var],
-                (Source::Domain, Some(b)) => match self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)? {
+                (Source::Domain, Some(k)) => match resolve_eq(self, scratch, ev, k)? {
                     Resolved::One(Some(x)) if (x as usize) < plan.system.vars[var].domain.len() => x,
                     _ => return Ok(Some(false)),
                 },
                 (Source::Domain, None) => return Ok(None),
-                _ => {
+                (_, Some(k)) => {
+                    plan.fill_cached(pos, scratch, ev, cur, exited, self.cur_only[pos].then_some(stamp))?;
+                    match resolve_eq(self, scratch, ev, k)? {
+                        Resolved::One(Some(x)) if scratch.candidates[pos].contains(&x) => x,
+                        _ => return Ok(Some(false)),
+                    }
+                }
+                (_, None) => {
                     plan.fill_cached(pos, scratch, ev, cur, exited, self.cur_only[pos].then_some(stamp))?;
                     let mut found = None;
                     for k in 0..scratch.candidates[pos].len() {
                         let x = scratch.candidates[pos][k];
-                        if self.allows(plan, alt, here, x, scratch, ev, cur, exited)? {
+                        if self.allows(plan, alt, here, None, x, scratch, ev, cur, exited)? {
                             if found.is_some() {
                                 return Ok(None);
                             }
@@ -518,7 +528,9 @@ impl<'p> Solver<'p> {
                     }
                 }
             };
-            if !self.allows(plan, alt, here, value, scratch, ev, cur, exited)? {
+            // The `=` binding that gave the value need not be checked again (a kept value must).
+            let used = if matches!(slot.source, Source::Keep) { None } else { eq };
+            if !self.allows(plan, alt, here, used, value, scratch, ev, cur, exited)? {
                 return Ok(Some(false));
             }
             scratch.vec[var] = value;
@@ -527,20 +539,24 @@ impl<'p> Solver<'p> {
         Ok(Some(true))
     }
 
-    /// Whether every binding in `binds` allows value index `x`.
+    /// Whether every binding in `binds` (but the one at `skip`) allows value index `x`.
     #[allow(clippy::too_many_arguments)]
     fn allows(
         &self,
         plan: &Plan<'p>,
         alt: u32,
         binds: &[Bind<'p>],
+        skip: Option<usize>,
         x: u32,
         scratch: &mut Scratch,
         ev: &mut Evaluator,
         cur: &[u32],
         exited: Option<ExitNameId>,
     ) -> Result<bool, StepError> {
-        for b in binds {
+        for (k, b) in binds.iter().enumerate() {
+            if skip == Some(k) {
+                continue;
+            }
             let ok = match (self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
                 (Resolved::One(y), Rel::Eq | Rel::In) => y == Some(x),
                 (Resolved::One(y), Rel::Ne) => y != Some(x),
