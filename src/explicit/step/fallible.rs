@@ -43,6 +43,8 @@ fn domain_ty(domain: &Domain) -> Ty {
             }
             ty.unwrap_or(Ty::Other)
         }
+        // Words compare with `=`/`!=`/`in` without failing; their arithmetic is left to enumeration.
+        Domain::Word { .. } => Ty::Other,
     }
 }
 
@@ -180,7 +182,8 @@ impl<'s> Fallible<'s> {
                 let m = c.checked_abs()? - 1;
                 Some(if a0 >= 0 { Ty::Int(0, m.min(a1)) } else { Ty::Int(-m, m) })
             }
-            BinOp::Shl | BinOp::Shr => None,
+            // Shifts fail on amounts out of range; concatenation is left to enumeration with the other word operators.
+            BinOp::Shl | BinOp::Shr | BinOp::Concat => None,
         }
     }
 
@@ -209,6 +212,8 @@ impl<'s> Fallible<'s> {
                 Ty::Bool | Ty::Int(..) => Some(Ty::Bool),
                 Ty::Other => None,
             },
+            // Word conversions: not analysed (conservatively "may fail").
+            Builtin::Resize(_) | Builtin::Signed | Builtin::Unsigned | Builtin::Word1 | Builtin::Select(..) => None,
         }
     }
 
