@@ -185,3 +185,123 @@ fn binary<B: CoreBuilder>(b: &mut B, op: Binary, x: B::Node, y: B::Node) -> B::N
 fn pop<N>(done: &mut Vec<N>) -> N {
     done.pop().expect("formula lowering keeps one result per finished subformula")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes core nodes as text and logs the order they are made in.
+    #[derive(Default)]
+    struct Text(Vec<String>);
+
+    impl CoreBuilder for Text {
+        type Node = usize;
+        type Atom = char;
+        fn tt(&mut self) -> usize {
+            self.make("tt".into())
+        }
+        fn atom(&mut self, p: char) -> usize {
+            self.make(p.to_string())
+        }
+        fn not(&mut self, a: usize) -> usize {
+            self.make(format!("!{}", self.0[a]))
+        }
+        fn and(&mut self, a: usize, b: usize) -> usize {
+            self.make(format!("({} & {})", self.0[a], self.0[b]))
+        }
+        fn or(&mut self, a: usize, b: usize) -> usize {
+            self.make(format!("({} | {})", self.0[a], self.0[b]))
+        }
+        fn ex(&mut self, a: usize) -> usize {
+            self.make(format!("EX {}", self.0[a]))
+        }
+        fn eu(&mut self, a: usize, b: usize) -> usize {
+            self.make(format!("E[{} U {}]", self.0[a], self.0[b]))
+        }
+        fn eg(&mut self, a: usize) -> usize {
+            self.make(format!("EG {}", self.0[a]))
+        }
+    }
+
+    impl Text {
+        fn make(&mut self, s: String) -> usize {
+            self.0.push(s);
+            self.0.len() - 1
+        }
+    }
+
+    fn text(f: &Ctl<char>) -> (String, Vec<String>) {
+        let mut b = Text::default();
+        let n = lower(&mut b, f);
+        (b.0[n].clone(), b.0)
+    }
+
+    fn p() -> Box<Ctl<char>> {
+        Box::new(Ctl::Atom('p'))
+    }
+    fn q() -> Box<Ctl<char>> {
+        Box::new(Ctl::Atom('q'))
+    }
+
+    #[test]
+    fn universal_operators_become_existential_ones() {
+        assert_eq!(text(&Ctl::AX(p())).0, "!EX !p");
+        assert_eq!(text(&Ctl::EF(p())).0, "E[tt U p]");
+        assert_eq!(text(&Ctl::AF(p())).0, "!EG !p");
+        assert_eq!(text(&Ctl::AG(p())).0, "!E[tt U !p]");
+        assert_eq!(text(&Ctl::AU(p(), q())).0, "!(E[!q U (!p & !q)] | EG !q)");
+        assert_eq!(text(&Ctl::Implies(p(), q())).0, "(!p | q)");
+        assert_eq!(text(&Ctl::Xor(p(), q())).0, "((p & !q) | (!p & q))");
+        assert_eq!(text(&Ctl::Iff(p(), q())).0, text(&Ctl::Xnor(p(), q())).0);
+        assert_eq!(text(&Ctl::False).0, "!tt");
+    }
+
+    #[test]
+    fn operands_are_made_first_left_to_right() {
+        let (_, order) = text(&Ctl::AG(Box::new(Ctl::And(p(), q()))));
+        assert_eq!(order, ["p", "q", "(p & q)", "tt", "!(p & q)", "E[tt U !(p & q)]", "!E[tt U !(p & q)]"]);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let mut f = Ctl::Atom('p');
+        for _ in 0..200_000 {
+            f = Ctl::EX(Box::new(f));
+        }
+        struct Depth;
+        impl CoreBuilder for Depth {
+            type Node = u32;
+            type Atom = char;
+            fn tt(&mut self) -> u32 {
+                0
+            }
+            fn atom(&mut self, _: char) -> u32 {
+                0
+            }
+            fn not(&mut self, a: u32) -> u32 {
+                a
+            }
+            fn and(&mut self, a: u32, b: u32) -> u32 {
+                a.max(b) + 1
+            }
+            fn or(&mut self, a: u32, b: u32) -> u32 {
+                a.max(b) + 1
+            }
+            fn ex(&mut self, a: u32) -> u32 {
+                a + 1
+            }
+            fn eu(&mut self, a: u32, b: u32) -> u32 {
+                a.max(b) + 1
+            }
+            fn eg(&mut self, a: u32) -> u32 {
+                a + 1
+            }
+        }
+        assert_eq!(lower(&mut Depth, &f), 200_000);
+        // Dropping a deep Box chain recurses; unwind it iteratively.
+        let mut cur = f;
+        while let Ctl::EX(inner) = cur {
+            cur = *inner;
+        }
+    }
+}
