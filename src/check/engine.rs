@@ -9,7 +9,8 @@
 //! selected by [`Engine`]). A new engine (symbolic, LTL) is a new sibling implementing
 //! [`Checker`] for the model type it reads; see `docs/architecture.md`.
 //!
-//! Assumes nothing about threads: the caller installs the rayon pool the engine runs in.
+//! Threads: an engine runs in the rayon pool of its caller; one that sizes its own pool (the flat
+//! engine) reads [`RunOptions::threads`].
 
 use crate::check::trace::SpecOutcome;
 
