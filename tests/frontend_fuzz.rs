@@ -78,6 +78,9 @@ fn section() -> BoxedStrategy<String> {
         (proptest::sample::select(MODULES), expr(1)).prop_map(|(m, e)| format!("CALL\n  {m} := {e};\n")),
         (name(), expr(1)).prop_map(|(n, e)| format!("EXIT\n  {n} := {e};\n")),
         Just("CONSTANTS done, idle;\n".to_string()),
+        proptest::sample::select(MODULES).prop_map(|m| format!("ISA {m}\n")),
+        (proptest::sample::select(&["x[1]", "a.x", "p.q", "s.1.t", "self.x"][..]), expr(1))
+            .prop_map(|(n, e)| format!("DEFINE\n  {n} := {e};\nVAR\n  {n}_v : boolean;\n")),
     ]
     .boxed()
 }

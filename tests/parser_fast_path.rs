@@ -317,3 +317,17 @@ fn many_chunks_keep_source_order() {
     assert!(starts.windows(2).all(|w| w[0] < w[1]), "diagnostics out of source order: {starts:?}");
     same(&file);
 }
+
+/// NuSMV 2.5 syntax: long operator chains (balanced after parsing), path names in declarations
+/// (`x[3]`, `left.ack`, `s.1.t`), `ISA`: both paths build the same program.
+#[test]
+fn fast_path_agrees_on_nusmv_25_syntax() {
+    let chain = vec!["x = 1"; 3000].join(" | ");
+    let nested = format!("{}x = 2{}", "(x = 1 | ".repeat(1500), ")".repeat(1500));
+    let text = format!(
+        "MODULE dev\nVAR busy : boolean;\nMODULE cell(left)\nVAR out : boolean;\nDEFINE left.ack := out;\n\
+         MODULE main\nISA dev\nVAR x : 0..3; y[3] : boolean; s.1.t : boolean; c : cell(c);\n\
+         DEFINE d := {chain};\n  e := {nested};\nASSIGN next(y[3]) := s.1.t & c.ack;\nSPEC AG ({chain})\n"
+    );
+    same(&SourceFile::new("nusmv25.smv", text));
+}

@@ -22,6 +22,7 @@ use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::interner::Interner;
 use crate::semantics::modules::{ModId, ModuleTable};
+use crate::semantics::paths;
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{EnumValue, Expr, Section, TypeSpec, VarKind};
@@ -92,6 +93,9 @@ pub struct Flattened<'a> {
     pub symbols: FxHashMap<Cow<'a, str>, u32>,
     /// Symbolic constants declared per module (for the variable/constant ambiguity check).
     pub module_symbols: FxHashMap<ModId, FxHashSet<&'a str>>,
+    /// Some member is named by a path (`x[3]`, `a.b` where `a` is no instance): uses of dotted
+    /// and indexed names look for it first (see [`super::paths`]).
+    pub has_compound: bool,
 }
 
 impl<'a> Flattened<'a> {
@@ -137,6 +141,8 @@ pub struct Flattener<'a, 't> {
     pub is_procedure: bool,
     pub out: Flattened<'a>,
     stack: Vec<ModId>,
+    /// Declarations named by a path, declared once the instance tree is complete.
+    pending: Vec<(InstId, &'a str, Member, Span)>,
 }
 
 /// Flattens the instance tree rooted at `root`.
@@ -153,9 +159,11 @@ pub fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, sym
         selector_in_state: false,
         symbols: FxHashMap::default(),
         module_symbols: FxHashMap::default(),
+        has_compound: false,
     };
-    let mut f = Flattener { table, syms, diags, is_procedure, out, stack: vec![] };
+    let mut f = Flattener { table, syms, diags, is_procedure, out, stack: vec![], pending: vec![] };
     f.instantiate(root, String::new(), None, &[], 0);
+    f.declare_paths();
     if !f.out.processes.is_empty() {
         f.out.selector_in_state = f.fairness_mentions_running();
         f.add_process_selector();
@@ -190,7 +198,7 @@ impl<'a, 't> Flattener<'a, 't> {
                     let did = self.out.defines.len() as u32;
                     let name = self.out.qualified(id, &d.name.name);
                     self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(&d.expr), span: d.name.span });
-                    self.declare(id, &d.name.name, Member::Define(did), d.name.span);
+                    self.declare_or_defer(id, &d.name.name, Member::Define(did), d.name.span);
                 }
             }
         }
@@ -200,12 +208,21 @@ impl<'a, 't> Flattener<'a, 't> {
                 for d in decls {
                     let qualified = self.out.qualified(id, &d.name.name);
                     let member = match &d.ty {
+                        TypeSpec::Instance { span, .. } if paths::is_path(&d.name.name) => {
+                            self.diags.push(
+                                Diagnostic::error("E0116", format!("a module instance cannot be named by the path `{}`", d.name.name), d.name.span)
+                                    .with_label_message("path name")
+                                    .with_secondary(*span, "module instance")
+                                    .with_help("name instances with a plain identifier; paths may name variables and DEFINEs"),
+                            );
+                            Member::Broken
+                        }
                         TypeSpec::Instance { module: target, args, process: is_process, span } => {
                             self.instance_member(id, *kind, &qualified, target, args, *is_process, *span, &mut children)
                         }
                         ty => self.data_member(id, *kind, qualified, ty, d.name.span),
                     };
-                    self.declare(id, &d.name.name, member, d.name.span);
+                    self.declare_or_defer(id, &d.name.name, member, d.name.span);
                 }
             }
         }
@@ -358,9 +375,53 @@ impl<'a, 't> Flattener<'a, 't> {
         }
     }
 
-    fn declare(&mut self, id: InstId, name: &'a str, member: Member, span: Span) {
+    /// Declares a member now, or once the instance tree exists when it is named by a path.
+    fn declare_or_defer(&mut self, id: InstId, name: &'a str, member: Member, span: Span) {
+        if paths::is_path(name) {
+            self.pending.push((id, name, member, span));
+        } else {
+            self.declare(id, name, member, span);
+        }
+    }
+
+    /// Declares the members named by paths in the instance their path leads to (see
+    /// [`super::paths`]); variables and DEFINEs take that instance's qualified name.
+    fn declare_paths(&mut self) {
+        let mut declared_by: FxHashMap<(InstId, String), InstId> = FxHashMap::default();
+        for (id, name, member, span) in std::mem::take(&mut self.pending) {
+            let (owner, key) = paths::declaration_owner(&self.out, id, name);
+            let qualified = self.out.qualified(owner, &key);
+            if let Some(&(_, first)) = self.out.instances[owner as usize].members.get(key.as_str()) {
+                let by = |i: InstId| match self.out.instances[i as usize].path.as_str() {
+                    "" => "the main module".to_string(),
+                    p => format!("instance `{p}`"),
+                };
+                let first_by = declared_by.get(&(owner, key.clone())).copied();
+                let mut d = Diagnostic::error("E0104", format!("`{qualified}` is declared twice"), span)
+                    .with_label_message(format!("second declaration, by {}", by(id)))
+                    .with_secondary(first, "first declared here")
+                    .with_help("each variable or DEFINE is declared once; when a parameter names an instance, `param.x := …` declares `x` in that instance");
+                if let Some(f) = first_by {
+                    d = d.with_note(format!("declared by {} and by {}", by(f), by(id)));
+                }
+                self.diags.push(d);
+                continue;
+            }
+            declared_by.insert((owner, key.clone()), id);
+            match member {
+                Member::Var(v) => self.out.vars[v as usize].name = qualified,
+                Member::Define(d) => self.out.defines[d as usize].name = qualified,
+                _ => {}
+            }
+            self.out.has_compound |= paths::is_path(&key);
+            self.declare(owner, key, member, span);
+        }
+    }
+
+    fn declare(&mut self, id: InstId, name: impl Into<Cow<'a, str>>, member: Member, span: Span) {
+        let name: Cow<'a, str> = name.into();
         let inst = &mut self.out.instances[id as usize];
-        if let Some(&(_, first)) = inst.members.get(name) {
+        if let Some(&(_, first)) = inst.members.get(name.as_ref()) {
             self.diags.push(
                 Diagnostic::error("E0104", format!("`{name}` is declared twice in module `{}`", self.table.modules[inst.module].name.name), span)
                     .with_label_message("second declaration")
@@ -369,7 +430,7 @@ impl<'a, 't> Flattener<'a, 't> {
             );
             return;
         }
-        inst.members.insert(Cow::Borrowed(name), (member, span));
+        inst.members.insert(name, (member, span));
     }
 
     fn collect_symbols(&mut self, module: ModId) {

@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`modules`] | module table, procedure classification, instantiation checks and cycles, choice of the flat model |
 //! | [`instances`] | flattening an instance tree: qualified names, domains, arrays, processes |
+//! | [`paths`] | declarations named by a path (`p.x := e`, `x[3] : boolean`) |
 //! | [`consteval`] | constant integer expressions for bounds and indices |
 //! | [`resolve`] | names → ids, typing, DEFINE cycle detection, `next`/input/`EXITED`/CTL placement |
 //! | [`assign`] | single-assignment rules and combinational cycles |
@@ -26,6 +27,7 @@ pub mod context;
 pub mod instances;
 pub mod interner;
 pub mod modules;
+pub(crate) mod paths;
 pub mod print;
 pub mod resolve;
 pub mod suggest;
@@ -102,7 +104,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         specs.append(&mut r.specs);
     }
     if !roots.is_empty() {
-        warn_unused(&table, &roots, &mut diags);
+        warn_unused(&table, &roots, &program.included, &mut diags);
     }
     for (name, span) in std::mem::take(&mut g.foreign_label_uses) {
         if g.labels.get(&name).is_none() {
@@ -141,7 +143,7 @@ fn termination(program: &ast::Program, diags: &mut Vec<Diagnostic>) -> Terminati
     rule.map_or(TerminationRule::Trap, |d| d.rule)
 }
 
-fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], diags: &mut Vec<Diagnostic>) {
+fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], included: &[String], diags: &mut Vec<Diagnostic>) {
     let mut seen: FxHashSet<modules::ModId> = roots.iter().copied().collect();
     let mut stack: Vec<modules::ModId> = roots.to_vec();
     while let Some(m) = stack.pop() {
@@ -155,7 +157,7 @@ fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], diags: &mut Vec<Di
         }
     }
     for (m, module) in table.modules.iter().enumerate() {
-        if !seen.contains(&m) {
+        if !seen.contains(&m) && !included.contains(&module.name.name) {
             diags.push(
                 Diagnostic::warning("W0003", format!("module `{}` is never used", module.name.name), module.name.span)
                     .with_help("it is not instantiated from the checked model, so it is not checked; instantiate it in VAR or remove it"),

@@ -518,6 +518,12 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     fn target(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> Target {
+        if self.flat.has_compound
+            && matches!(e.kind, ExprKind::Dot(..) | ExprKind::Index(..))
+            && let Some((owner, m)) = crate::semantics::paths::compound_key(self.flat, inst, e)
+        {
+            return self.member_target(m, owner, e.span, ctx);
+        }
         match &e.kind {
             ExprKind::Name(name) => self.name_target(name, e.span, inst, ctx),
             ExprKind::Dot(base, field) => match self.target(base, inst, ctx) {

@@ -14,6 +14,8 @@ pub struct Program {
     pub modules: Vec<Module>,
     /// Top-level `TERMINATION trap;` / `TERMINATION loop;` directives (xmv-rs extension).
     pub termination: Vec<TerminationDirective>,
+    /// Modules whose sections were copied into others by `ISA` (see `syntax::isa`).
+    pub included: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 
 /// Deepest bracket / `case` nesting accepted in one chunk.
-pub const MAX_NESTING: usize = 1000;
+pub const MAX_NESTING: usize = 10_000;
 
 /// Runs `f` (a pest parse and AST build of a chunk nested `depth` deep) on a stack large
 /// enough for that depth: pest and the builder recurse a few KiB per nesting level in debug
@@ -34,8 +34,10 @@ pub enum ChunkKind {
     Module,
     /// A section of a module, introduced by a keyword the grammar knows.
     Section,
-    /// A NuSMV section xmv-rs does not support (`ISA`, `MDEFINE`, `PREDICATES`, …).
+    /// A NuSMV section xmv-rs does not support (`MDEFINE`, `PREDICATES`, …).
     Unsupported,
+    /// `ISA module` (see `syntax::isa`).
+    Isa,
     /// Tokens before the first keyword of the file.
     Stray,
 }
@@ -72,7 +74,7 @@ const SECTION_KEYWORDS: &[&str] = &[
     "COMPUTE",
     "CALL",
 ];
-const UNSUPPORTED_SECTIONS: &[&str] = &["ISA", "MDEFINE", "PREDICATES", "PRED", "MIRROR", "CONSTRAINT"];
+const UNSUPPORTED_SECTIONS: &[&str] = &["MDEFINE", "PREDICATES", "PRED", "MIRROR", "CONSTRAINT"];
 
 fn chunk_kind_at(text: &str, toks: &[Tok], i: usize) -> Option<ChunkKind> {
     let t = toks[i];
@@ -87,6 +89,7 @@ fn chunk_kind_at(text: &str, toks: &[Tok], i: usize) -> Option<ChunkKind> {
     match word {
         "MODULE" => Some(ChunkKind::Module),
         "TERMINATION" => Some(ChunkKind::Termination),
+        "ISA" => Some(ChunkKind::Isa),
         "EXIT" => {
             let next = toks.get(i + 1)?;
             let next_word = &text[next.span.range()];

@@ -37,7 +37,7 @@ fn describe_rule(rule: Rule) -> Option<&'static str> {
         exit_decl => "an exit `name := condition;`",
         boolean_type | array_type | enum_type | process_type | instance_type | range_type | word_type | unsupported_type => "a type",
         enum_int => "an enumeration value",
-        ident => "an identifier",
+        ident | decl_name => "an identifier",
         EOI => "a section keyword",
         r if is_infix(r) => "an operator",
         r if is_expression_start(r) => "an expression",

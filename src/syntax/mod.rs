@@ -8,9 +8,11 @@
 //! file come out in one run.
 
 pub mod ast;
+mod chains;
 mod chunks;
 mod errors;
 mod fast;
+mod isa;
 mod items;
 pub mod parser;
 mod piece;
@@ -69,7 +71,8 @@ pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnosti
         let piece = piece::parse_chunk(text, toks, chunk, *module_before, fast, &mut chunk_diags);
         (piece, chunk_diags)
     });
-    let mut program = Program { modules: Vec::new(), termination: Vec::new() };
+    let mut program = Program { modules: Vec::new(), termination: Vec::new(), included: Vec::new() };
+    let mut isa_refs = Vec::new();
     for ((chunk, _), (piece, mut chunk_diags)) in jobs.iter().zip(pieces) {
         diags.append(&mut chunk_diags);
         match piece {
@@ -81,6 +84,13 @@ pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnosti
                 }
             }
             Piece::Termination(t) => program.termination.push(t),
+            Piece::Isa(target, span) => {
+                if let Some(module) = program.modules.len().checked_sub(1) {
+                    let position = program.modules[module].sections.len();
+                    program.modules[module].span = program.modules[module].span.to(span);
+                    isa_refs.push(isa::IsaRef { module, position, target, span });
+                }
+            }
             Piece::Nothing if chunk.kind == ChunkKind::Module => {
                 // The header had an error (already reported): keep a module under the name written
                 // after `MODULE` so that the sections that follow are not attached to the previous one.
@@ -89,6 +99,8 @@ pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnosti
             Piece::Nothing => {}
         }
     }
+    isa::expand(&mut program, isa_refs, &mut diags);
+    chains::balance_program(&mut program);
     (program, diags)
 }
 

@@ -12,6 +12,7 @@
 //! are counted before folding.
 
 use super::ast::*;
+use super::chains::chain_child_depth;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use pest::iterators::Pair;
@@ -456,7 +457,11 @@ impl Builder {
                 return self.node(ExprKind::Ite(l, Box::new(m), r), span, anchor, &[dl, dm, dr]);
             }
             rule => match binary_op(rule) {
-                Some(b) => ExprKind::Binary(b, l, r),
+                Some(b) => {
+                    // A chain of one associative operator counts as one level (see `chains`).
+                    let (dl, dr) = (chain_child_depth(b, &l, dl), chain_child_depth(b, &r, dr));
+                    return self.node(ExprKind::Binary(b, l, r), span, anchor, &[dl, dr]);
+                }
                 None => ExprKind::Ltl(op.as_str().to_string(), vec![*l, *r]),
             },
         };
@@ -468,7 +473,7 @@ impl Builder {
         let span = lhs.span.to(anchor);
         match op.as_rule() {
             Rule::dot_access => {
-                let field = op.into_inner().find(|q| q.as_rule() == Rule::ident).expect("grammar: field");
+                let field = op.into_inner().find(|q| matches!(q.as_rule(), Rule::ident | Rule::int_lit)).expect("grammar: field");
                 let field = self.ident(&field);
                 self.node(ExprKind::Dot(Box::new(lhs), field), span, anchor, &[dl])
             }

@@ -22,6 +22,8 @@ pub enum Piece {
     /// A section of the last module, and the span that module's span is extended to.
     Section(Section, Span),
     Termination(TerminationDirective),
+    /// `ISA module`: the module and the span of the whole line.
+    Isa(ast::Ident, Span),
 }
 
 /// Parses one chunk; `module_before` tells whether a `MODULE` chunk comes earlier in the file.
@@ -46,6 +48,7 @@ pub fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, module_before: bool,
             );
             return Piece::Nothing;
         }
+        ChunkKind::Isa => return isa_chunk(text, chunk_toks, module_before, diags),
         ChunkKind::Section if !module_before => {
             diags.push(
                 Diagnostic::error("E0013", format!("`{keyword}` section outside of any module"), first.span)
@@ -150,4 +153,32 @@ fn termination(module_before: bool, rule_name: ast::Ident, span: Span, diags: &m
         }
     };
     Piece::Termination(TerminationDirective { rule, span })
+}
+
+/// `ISA name` (no `;`, as in NuSMV's grammar): the included module's name.
+fn isa_chunk(text: &str, toks: &[Tok], module_before: bool, diags: &mut Vec<Diagnostic>) -> Piece {
+    let keyword = toks[0].span;
+    if !module_before {
+        diags.push(
+            Diagnostic::error("E0013", "`ISA` outside of any module", keyword)
+                .with_label_message("no `MODULE` before this")
+                .with_help("start the file with `MODULE main`"),
+        );
+        return Piece::Nothing;
+    }
+    match toks {
+        [_, name] if name.kind == TokKind::Word && !super::scan::is_keyword(&text[name.span.range()]) => {
+            Piece::Isa(ast::Ident { name: text[name.span.range()].to_string(), span: name.span }, keyword.to(name.span))
+        }
+        _ => {
+            let found = toks.get(1);
+            let at = found.map_or(Span::new(keyword.end as usize, keyword.end as usize), |t| t.span);
+            diags.push(
+                Diagnostic::error("E0001", format!("expected a module name after `ISA`, found {}", errors::describe_token(text, found)), at)
+                    .with_label_message("expected `ISA module-name`")
+                    .with_help("`ISA` takes one module name and nothing else (no `;`)"),
+            );
+            Piece::Nothing
+        }
+    }
 }

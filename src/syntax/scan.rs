@@ -218,7 +218,6 @@ pub const KEYWORDS: &[&str] = &[
     "SIMPWFF",
     "CTLWFF",
     "LTLWFF",
-    "PSLWFF",
     "COMPWFF",
     "IN",
     "MIN",
@@ -350,6 +349,36 @@ mod tests {
         assert!(KEYWORDS.iter().all(|k| k.len() <= MAX_KEYWORD_LEN));
         for w in ["pc", "Module", "TERMINATIONS", "cpDEFAULT_1", "x", "", "esac_", "EXITED"] {
             assert!(!is_keyword(w), "{w}");
+        }
+    }
+
+    /// The grammar's `keyword` rule and [`KEYWORDS`] list the same words: every listed word is a
+    /// grammar keyword, and words that differ from one by a letter (or NuSMV 2.6 keywords that
+    /// NuSMV 2.5.4 accepts as names) are not.
+    #[test]
+    fn grammar_keywords_agree_with_the_table() {
+        use crate::syntax::parser::{Rule, SmvParser};
+        use pest::Parser;
+        let grammar_keyword = |w: &str| SmvParser::parse(Rule::keyword, w).is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == w));
+        for k in KEYWORDS {
+            assert!(grammar_keyword(k), "`{k}` is in KEYWORDS but not a grammar keyword");
+            for extra in ["x", "_", "1"] {
+                let w = format!("{k}{extra}");
+                assert!(!grammar_keyword(&w) && !is_keyword(&w), "{w}");
+            }
+        }
+        // Every grammar keyword is in the table: try every prefix of every table word plus
+        // one letter, and the words NuSMV 2.5.4 does not reserve.
+        let mut candidates: Vec<String> = ["PSLWFF", "clock", "P", "W", "ab", "Integer"].iter().map(|s| s.to_string()).collect();
+        for k in KEYWORDS {
+            for end in 1..k.len() {
+                for c in ['A', 'E', 'S', 'a', 'e', 'o', 'r'] {
+                    candidates.push(format!("{}{c}", &k[..end]));
+                }
+            }
+        }
+        for w in &candidates {
+            assert_eq!(grammar_keyword(w), is_keyword(w), "`{w}`: grammar and KEYWORDS disagree");
         }
     }
 }

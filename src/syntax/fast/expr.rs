@@ -10,6 +10,7 @@
 use super::Cursor;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, CaseBranch, CtlOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::chains::chain_child_depth;
 use crate::syntax::parser::{MAX_EXPR_DEPTH, MAX_INT};
 use crate::syntax::scan::{TokKind, is_keyword};
 
@@ -179,6 +180,7 @@ impl<'t> Cursor<'t> {
                 };
                 let (rhs, dr) = self.expr_bp(rbp, set)?;
                 let span = lhs.span.to(rhs.span);
+                let (dl, dr) = (chain_child_depth(op, &lhs, dl), chain_child_depth(op, &rhs, dr));
                 node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span, &[dl, dr])
             }
             Led::Range => {

@@ -1,0 +1,206 @@
+//! NuSMV 2.5.4 language features that public models use: each small model (written for this
+//! test in the style of NuSMV's examples) is checked by the `xmv-rs` binary and its verdicts must
+//! equal the ones NuSMV 2.5.4 prints for it, written next to the model (CTL specs in file
+//! order, then invariants, as NuSMV prints them). With `NUSMV=/path/to/NuSMV` set, NuSMV is run
+//! on every model too and must print the same verdicts; without it that part is skipped.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Verdicts of `-- specification` / `-- invariant` lines, in output order.
+fn verdicts_of(stdout: &str) -> Vec<bool> {
+    (stdout.lines()).filter(|l| l.starts_with("-- specification ") || l.starts_with("-- invariant ")).map(|l| l.trim_end().ends_with(" is true")).collect()
+}
+
+fn write_model(name: &str, text: &str) -> PathBuf {
+    let file = std::env::temp_dir().join(format!("xmv-lang-{}-{name}.smv", std::process::id()));
+    std::fs::write(&file, text).expect("write temporary model");
+    file
+}
+
+/// Runs `xmv-rs check --no-trace` on `text`: verdicts, stderr, exit code.
+pub fn xmv(name: &str, text: &str) -> (Vec<bool>, String, i32) {
+    let file = write_model(name, text);
+    let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg("--no-trace").arg(&file).output().expect("run xmv-rs");
+    let _ = std::fs::remove_file(&file);
+    (verdicts_of(&String::from_utf8_lossy(&out.stdout)), String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn nusmv(name: &str, text: &str) -> Option<Vec<bool>> {
+    let bin = PathBuf::from(std::env::var_os("NUSMV")?);
+    if !bin.is_file() {
+        return None;
+    }
+    let file = write_model(&format!("{name}-nusmv"), text);
+    let out = Command::new(bin).arg("-dcx").arg(&file).output().expect("run NuSMV");
+    let _ = std::fs::remove_file(&file);
+    Some(verdicts_of(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Checks `text` and compares with the verdicts NuSMV 2.5.4 gives (and with NuSMV itself when
+/// `NUSMV` is set). Returns xmv-rs's stderr (warnings).
+#[track_caller]
+fn agree(name: &str, text: &str, expected: &[bool]) -> String {
+    let (ours, stderr, code) = xmv(name, text);
+    assert!(code == 0 || code == 1, "{name}: xmv-rs failed:\n{stderr}");
+    assert_eq!(ours, expected, "{name}: xmv-rs verdicts\n{stderr}");
+    if let Some(theirs) = nusmv(name, text) {
+        assert_eq!(theirs, expected, "{name}: NuSMV verdicts");
+    }
+    stderr
+}
+
+#[test]
+fn define_declares_a_member_of_the_instance_a_parameter_stands_for() {
+    // dme1.smv style: each cell defines `ack` of its left neighbour.
+    let model = "\
+MODULE cell(left, token)
+VAR out : boolean;
+ASSIGN
+  init(out) := token;
+  next(out) := ack;
+DEFINE
+  left.ack := out;
+
+MODULE main
+VAR
+  c-3 : cell(c-1, TRUE);
+  c-2 : cell(c-3, FALSE);
+  c-1 : cell(c-2, FALSE);
+SPEC AG (c-1.out -> AX c-3.out)
+SPEC AG (c-1.out -> AX c-2.out)
+SPEC AG EF c-2.out
+";
+    agree("define_param_member", model, &[false, true, true]);
+}
+
+#[test]
+fn define_through_self_and_sub_instances() {
+    // syncarb5.smv style: a parameter bound to `self` (main), and main defining a member of a
+    // sub-instance that the sub-instance itself reads.
+    let model = "\
+MODULE element(above, tok)
+VAR t : boolean;
+ASSIGN
+  init(t) := tok;
+  next(t) := token-in;
+DEFINE
+  above.token-in := t;
+
+MODULE main
+VAR
+  e2 : element(self, FALSE);
+  e1 : element(e2, TRUE);
+DEFINE
+  e1.token-in := token-in;
+SPEC AG (e1.t xor e2.t)
+SPEC AG (e1.t -> AX e2.t)
+SPEC AG (e1.t -> AX e1.t)
+";
+    agree("define_self_member", model, &[true, true, false]);
+}
+
+#[test]
+fn variables_and_defines_named_by_paths() {
+    let model = "\
+MODULE main
+VAR some_var[3] : boolean;
+  C_1_st.SSA.1.ssa : boolean;
+  a.b : 0..3;
+  arr : array 0..1 of boolean;
+  arr[2] : boolean;
+DEFINE
+  d.e := a.b + 1;
+ASSIGN
+  init(some_var[3]) := TRUE;
+  next(C_1_st.SSA.1.ssa) := !C_1_st.SSA.1.ssa;
+  init(a.b) := 0;
+  next(a.b) := (a.b + 1) mod 4;
+SPEC AG (d.e > 0)
+SPEC AG (arr[2] | !arr[2])
+SPEC AG (C_1_st.SSA.1.ssa -> AX !C_1_st.SSA.1.ssa)
+SPEC AG (d.e < 4)
+INVARSPEC some_var[3]
+";
+    agree("path_names", model, &[true, true, true, false, false]);
+}
+
+#[test]
+fn assignments_to_members_of_instances_and_parameters() {
+    let model = "\
+MODULE cell
+VAR x : boolean;
+MODULE user(p, v)
+ASSIGN
+  init(p.x) := FALSE;
+  next(p.x) := !p.x;
+  init(v) := TRUE;
+  next(v) := p.x;
+MODULE main
+VAR c : cell; q : boolean; u : user(c, q); arr : array 0..2 of boolean;
+ASSIGN
+  init(arr[2]) := FALSE;
+  next(arr[2]) := q;
+SPEC AG (c.x -> AX !c.x)
+SPEC AG (q -> c.x)
+SPEC AG (c.x -> AX q)
+";
+    agree("assign_members", model, &[true, false, true]);
+}
+
+#[test]
+fn isa_copies_the_sections_of_a_module() {
+    // gigamax.smv style: the included module reads the including module's parameters.
+    let model = "\
+MODULE bus-device
+VAR master : boolean;
+DEFINE abort := STALL & master;
+
+MODULE cache-device
+VAR state : {invalid, owned};
+ASSIGN
+  init(state) := invalid;
+  next(state) := case abort : state; master : owned; TRUE : invalid; esac;
+
+MODULE processor(STALL)
+ISA bus-device
+ISA cache-device
+
+MODULE main
+VAR stall : boolean; p : processor(stall);
+SPEC AG EF p.state = owned
+SPEC AG (p.abort -> AX p.state = p.state)
+SPEC AG ((p.state = owned & stall & p.master) -> AX p.state = owned)
+";
+    let stderr = agree("isa", model, &[true, true, true]);
+    assert_eq!(stderr.matches("warning[W0004]").count(), 2, "{stderr}");
+    assert!(!stderr.contains("W0003"), "included modules are used:\n{stderr}");
+}
+
+/// `a | b | …` with 20,000 terms and `(a | (b | (c | …)))` nested 5,000 deep: NuSMV 2.5.4
+/// accepts both.
+#[test]
+fn long_and_deeply_bracketed_chains() {
+    let terms: Vec<String> = (0..20_000).map(|i| format!("x = {}", i % 7)).collect();
+    let chain = terms.join(" | ");
+    let nested = format!("{}x = 6{}", (0..5000).map(|i| format!("(x = {} | ", i % 6)).collect::<String>(), ")".repeat(5000));
+    let conj = (0..20_000).map(|i| format!("x != {}", 7 + i % 5)).collect::<Vec<_>>().join(" & ");
+    let model = format!(
+        "MODULE main\nVAR x : 0..6;\nASSIGN next(x) := (x + 1) mod 7;\nDEFINE big := {chain};\n\
+         SPEC AG ({chain})\nSPEC AG {nested}\nSPEC AG ({conj})\nTRANS big & ({conj})\nINVARSPEC ({chain}) & !({conj} & x = 7)\n"
+    );
+    agree("chains", &model, &[true, true, true, true]);
+}
+
+#[test]
+fn a_module_may_be_called_clock() {
+    let model = "\
+MODULE clock
+VAR tick : boolean;
+ASSIGN init(tick) := FALSE; next(tick) := !tick;
+MODULE main
+VAR c : clock;
+SPEC AG (c.tick -> AX !c.tick)
+";
+    agree("clock", model, &[true]);
+}
