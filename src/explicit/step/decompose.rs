@@ -122,6 +122,35 @@ impl<'a, 'p> Decomposer<'a, 'p> {
         (self.created <= TOTAL_LIMIT).then_some(alts)
     }
 
+    /// `e` split into conjuncts, each as its alternatives: `g -> (a & b)` with `g` a test becomes
+    /// `g -> a` and `g -> b` (the alternatives "`g` fails" and those of `a`, resp. `b`), so that
+    /// a conjunction of guarded blocks does not multiply out. `None` if there would be too many
+    /// alternatives.
+    pub fn pieces(&mut self, e: &'p Expr) -> Option<Vec<Vec<Alt<'p>>>> {
+        let mut out = vec![];
+        let mut work: Vec<(Vec<&'p Expr>, &'p Expr)> = vec![(vec![], e)];
+        while let Some((guards, x)) = work.pop() {
+            match x {
+                Expr::Binary(BinOp::And, ..) if !guards.is_empty() => {
+                    for f in chain(x, BinOp::And).into_iter().rev() {
+                        work.push((guards.clone(), f));
+                    }
+                }
+                Expr::Binary(BinOp::Implies, a, b) if self.last_read(a).is_none() => {
+                    let mut g = guards;
+                    g.push(a);
+                    work.push((g, b));
+                }
+                _ => {
+                    let mut alts: Vec<Alt<'p>> = guards.iter().map(|g| Alt { tests: vec![self.test(g, false)], ..Alt::default() }).collect();
+                    alts.extend(self.decompose(x)?);
+                    out.push(alts);
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// The largest slot position `e` reads, `None` if it reads none (a test).
     fn last_read(&self, e: &Expr) -> Option<usize> {
         let mut vars = vec![];
@@ -425,6 +454,23 @@ mod tests {
         ));
         assert!(matches!(alts[1].binds[2], Bind { var: 2, rel: Rel::Eq, rhs: Operand::Index(Some(1)), .. }));
         assert!(alts.iter().all(|a| a.residual.is_empty()));
+    }
+
+    #[test]
+    fn guarded_conjunctions_split_into_pieces() {
+        // a -> (next(b) & (c -> next(c))): two conjuncts, not a product
+        let m = system("main", &[("a", Domain::Boolean), ("b", Domain::Boolean), ("c", Domain::Boolean)]);
+        let d = DomainIndex::new(&m);
+        let e = bin(BinOp::Implies, var(0), bin(BinOp::And, next(1), bin(BinOp::Implies, var(2), next(2))));
+        let pos: Vec<usize> = (0..3).collect();
+        let mut selectors = vec![];
+        let pieces = Decomposer::new(&m, &d, Frame::Trans, &pos, &mut selectors).pieces(&e).expect("not too many");
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[0].len(), 2);
+        assert!(pieces[0][0].is_trivial() && matches!(pieces[0][1].binds[..], [Bind { var: 1, .. }]));
+        assert_eq!(pieces[1].len(), 3);
+        assert!(matches!(pieces[1][1].tests[..], [Test::Is { var: 2, idx: 0 }]));
+        assert!(matches!(pieces[1][2].binds[..], [Bind { var: 2, .. }]));
     }
 
     #[test]

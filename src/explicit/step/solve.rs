@@ -152,22 +152,24 @@ impl<'p> Solver<'p> {
             for (i, c) in placed.iter().enumerate() {
                 let decomposed = if (d, i) < frontier {
                     let mut dec = Decomposer::new(system, plan.domains, c.frame, &pos_of_var, &mut selectors);
-                    dec.decompose(c.expr).filter(|a| useful(a))
+                    dec.pieces(c.expr).filter(|p| !matches!(p.as_slice(), [a] if !useful(a)))
                 } else {
                     None
                 };
-                let Some(found) = decomposed else {
+                let Some(pieces) = decomposed else {
                     checks[d].push(c.clone());
                     continue;
                 };
-                let conj = conjuncts.len() as u32;
-                let first = alts.len() as u32;
-                for a in found {
-                    alts.push(finish(a, conj, c.frame, &pos_of_var));
+                for found in pieces {
+                    let conj = conjuncts.len() as u32;
+                    let first = alts.len() as u32;
+                    for a in found {
+                        alts.push(finish(a, conj, c.frame, &pos_of_var));
+                    }
+                    let end = alts.len() as u32;
+                    let index = (end - first >= INDEX_FROM as u32).then(|| Index::build(&alts, first..end, system.vars.len()));
+                    conjuncts.push(Conjunct { first, end, index, frame: c.frame, origin: c.origin, span: c.span });
                 }
-                let end = alts.len() as u32;
-                let index = (end - first >= INDEX_FROM as u32).then(|| Index::build(&alts, first..end, system.vars.len()));
-                conjuncts.push(Conjunct { first, end, index, frame: c.frame, origin: c.origin, span: c.span });
             }
         }
         if conjuncts.is_empty() {
