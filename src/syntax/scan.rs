@@ -364,6 +364,9 @@ mod tests {
             assert!(grammar_keyword(k), "`{k}` is in KEYWORDS but not a grammar keyword");
             for extra in ["x", "_", "1"] {
                 let w = format!("{k}{extra}");
+                if KEYWORDS.contains(&w.as_str()) {
+                    continue; // `word1`
+                }
                 assert!(!grammar_keyword(&w) && !is_keyword(&w), "{w}");
             }
         }
