@@ -49,9 +49,15 @@ fn long_prefix_and_right_associative_chains_are_rejected() {
 
 #[test]
 fn long_left_associative_chains_are_limited_by_depth() {
-    let ok = vec!["x"; 900].join(" | ");
+    // Chains of one of `&`, `|`, `xor`, `xnor` count as one level (NuSMV accepts them).
+    for op in [" | ", " & ", " xor ", " xnor "] {
+        let long = vec!["x"; 20_000].join(op);
+        assert_eq!(codes(&spec(&long)), Vec::<&str>::new(), "{op}");
+    }
+    // Other left-associative operators count one level per operator.
+    let ok = format!("{} = 0", vec!["1"; 900].join(" + "));
     assert_eq!(codes(&spec(&ok)), Vec::<&str>::new());
-    let long = vec!["x"; 20_000].join(" | ");
+    let long = format!("{} = 0", vec!["1"; 20_000].join(" + "));
     assert_eq!(codes(&spec(&long)), vec!["E0011"]);
 }
 
