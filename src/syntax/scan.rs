@@ -365,7 +365,7 @@ mod tests {
             for extra in ["x", "_", "1"] {
                 let w = format!("{k}{extra}");
                 if KEYWORDS.contains(&w.as_str()) {
-                    continue; // `word` + `1` is the keyword `word1`
+                    continue; // `word1`
                 }
                 assert!(!grammar_keyword(&w) && !is_keyword(&w), "{w}");
             }
