@@ -101,6 +101,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per process (default 60)")
     ap.add_argument("--only", default=None, help="only files whose path contains this")
     ap.add_argument("--traces", action="store_true", help="compare whole outputs with traces")
+    ap.add_argument("--shard", default="0/1", help="I/N: only every N-th file starting at the I-th (run N shards side by side)")
     ap.add_argument("--cache", default="target/nusmv-examples-cache")
     args = ap.parse_args()
     if not args.nusmv or not args.examples:
@@ -109,6 +110,8 @@ def main():
     cache.mkdir(parents=True, exist_ok=True)
     root = Path(args.examples)
     files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    files = files[shard::shards]
     nusmv_flags = ["-ils", "-ips", "-ic"] + ([] if args.traces else ["-dcx"])
     xmv_flags = ["check"] + ([] if args.traces else ["--no-trace"]) + shlex.split(args.xmv_args)
 
