@@ -5,111 +5,13 @@
 //! prefix, and a clash gets a numeric suffix (`_2`, `_3`, …). Every change is recorded so the
 //! writer can list the mapping in a comment. One [`Namer`] is one namespace.
 
+use crate::syntax::KEYWORDS;
 use rustc_hash::FxHashSet;
 
-/// Words the `.smv` reader treats specially (NuSMV keywords, CTL operators, xmv-rs extensions).
-const RESERVED: &[&str] = &[
-    "MODULE",
-    "VAR",
-    "IVAR",
-    "FROZENVAR",
-    "DEFINE",
-    "CONSTANTS",
-    "ASSIGN",
-    "INIT",
-    "TRANS",
-    "INVAR",
-    "SPEC",
-    "CTLSPEC",
-    "LTLSPEC",
-    "PSLSPEC",
-    "INVARSPEC",
-    "COMPUTE",
-    "FAIRNESS",
-    "JUSTICE",
-    "COMPASSION",
-    "ISA",
-    "PRED",
-    "MIRROR",
-    "NAME",
-    "init",
-    "next",
-    "case",
-    "esac",
-    "TRUE",
-    "FALSE",
-    "A",
-    "E",
-    "F",
-    "G",
-    "X",
-    "U",
-    "V",
-    "W",
-    "Y",
-    "Z",
-    "H",
-    "O",
-    "S",
-    "T",
-    "BU",
-    "EBF",
-    "ABF",
-    "EBG",
-    "ABG",
-    "MIN",
-    "MAX",
-    "AF",
-    "AG",
-    "AX",
-    "EF",
-    "EG",
-    "EX",
-    "AU",
-    "EU",
-    "mod",
-    "xor",
-    "xnor",
-    "in",
-    "union",
-    "process",
-    "self",
-    "boolean",
-    "integer",
-    "real",
-    "word",
-    "array",
-    "of",
-    "signed",
-    "unsigned",
-    "extend",
-    "resize",
-    "sizeof",
-    "toint",
-    "count",
-    "abs",
-    "max",
-    "min",
-    "bool",
-    "swconst",
-    "uwconst",
-    "word1",
-    "floor",
-    "pi",
-    "sin",
-    "cos",
-    "exp",
-    "ln",
-    "tan",
-    "CALL",
-    "EXIT",
-    "EXITED",
-    "TERMINATION",
-    "loop",
-    "trap",
-    "pc",
-    "main",
-];
+/// Names the writer avoids besides the reader's keywords ([`crate::syntax::KEYWORDS`]):
+/// identifiers with a meaning in the written model (`main`, `pc`, `EXITED`, the `TERMINATION`
+/// rules) and words other SMV dialects reserve, so that written models stay portable.
+const RESERVED_EXTRA: &[&str] = &["AU", "EU", "EXITED", "W", "cos", "exp", "floor", "ln", "loop", "main", "pc", "pi", "sin", "tan", "trap"];
 
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
@@ -148,7 +50,7 @@ impl Default for Namer {
 impl Namer {
     /// A namespace in which the reserved words are taken.
     pub fn new() -> Namer {
-        Namer { used: RESERVED.iter().map(|s| s.to_string()).collect(), renamed: Vec::new() }
+        Namer { used: KEYWORDS.iter().chain(RESERVED_EXTRA).map(|s| s.to_string()).collect(), renamed: Vec::new() }
     }
     /// Marks an identifier as taken (e.g. names of another namespace that must not be shadowed).
     pub fn reserve(&mut self, ident: &str) {
@@ -194,5 +96,16 @@ mod tests {
         assert_eq!(n.fresh(""), "_");
         assert_eq!(n.renamed.len(), 5);
         assert!(is_identifier("a_b1") && !is_identifier("1a") && !is_identifier("a-b"));
+    }
+
+    /// Every keyword of the reader is avoided (the importer's own list used to miss `IN`,
+    /// `MDEFINE`, `CONSTRAINT`, `PREDICATES` and the `…WFF` words).
+    #[test]
+    fn every_reader_keyword_is_renamed() {
+        let mut n = Namer::new();
+        for k in KEYWORDS {
+            assert_ne!(n.fresh(k), *k, "{k}");
+        }
+        assert_eq!(n.fresh("IN"), "IN_3");
     }
 }

@@ -26,6 +26,7 @@ use ast::{Module, Program};
 use chunks::{Chunk, ChunkKind};
 use parser::Rule;
 use piece::Piece;
+pub(crate) use scan::KEYWORDS;
 use scan::{Tok, TokKind};
 
 /// Files with fewer chunks are parsed on one thread.
