@@ -11,6 +11,7 @@
 //! that are not character boundaries). Output is plain text with `file:line:col`, the source line
 //! and a caret underline; the exact text is pinned by golden tests.
 
+pub mod data;
 mod window;
 
 use crate::source::{SourceFile, Span};
@@ -51,6 +52,10 @@ impl Diagnostic {
     }
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(Severity::Warning, code, message, span)
+    }
+    /// A diagnostic about the run as a whole (no place in the file), e.g. a checker failure.
+    pub fn global(severity: Severity, code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity, code, message: message.into(), labels: vec![], help: vec![], notes: vec![] }
     }
     fn new(severity: Severity, code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic { severity, code, message: message.into(), labels: vec![Label { span, message: String::new() }], help: vec![], notes: vec![] }
@@ -105,7 +110,7 @@ impl Diagnostic {
         rendered.unwrap_or_else(|_| {
             // Only reachable if the span math above were wrong; never lose the message.
             let (line, col) = file.line_col(self.primary_span().start);
-            format!("{}[{}]: {}\n  at {}:{line}:{col}\n", self.severity_word(), self.code, self.message, file.name)
+            format!("{}[{}]: {}\n  at {}:{line}:{col}\n", self.severity.word(), self.code, self.message, file.name)
         })
     }
 
@@ -123,13 +128,6 @@ impl Diagnostic {
         });
         let notes = self.help.iter().map(|h| format!("help: {h}")).chain(self.notes.iter().map(|n| format!("note: {n}")));
         d.with_labels(labels.collect()).with_notes(notes.collect())
-    }
-
-    fn severity_word(&self) -> &'static str {
-        match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
     }
 }
 

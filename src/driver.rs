@@ -4,18 +4,21 @@
 //! codes and timings; the stages it calls are the crate's public functions, reached through
 //! [`stages::Stages`] (tests may start from a hand-built `LoweredProgram`).
 //!
-//! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
-//! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.
+//! Output: verdicts on stdout; `--stats` on stderr. Diagnostics and warnings of every stage are
+//! collected as data in [`RunOutput::diagnostics`]; in the text format they are also rendered
+//! on stderr as they arise, in the JSON and SARIF formats they are part of the one document on
+//! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
+//! fails, 2 on input errors.
 
 pub mod stages;
 
 use crate::check::trace::SpecOutcome;
-use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
-use crate::report::{SpecReport, json, text};
+use crate::report::{SpecReport, json, sarif, text};
 use crate::source::SourceFile;
 use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
 use std::fmt::Write;
@@ -25,7 +28,10 @@ use std::time::Instant;
 pub enum Format {
     #[default]
     Text,
+    /// One JSON document: specs, verdicts, traces and diagnostics (`report::json`).
     Json,
+    /// SARIF 2.1.0: diagnostics and false specs as results, counterexamples as code flows.
+    Sarif,
 }
 
 pub use crate::check::Engine;
@@ -65,20 +71,37 @@ pub struct RunOutput {
     pub stdout: String,
     pub stderr: String,
     pub exit_code: i32,
+    /// Every diagnostic and warning of the run, in the order they were reported (each stage's
+    /// in source order): what the text format rendered on stderr, and what JSON and SARIF carry.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors beyond [`Diagnostics::LIMIT`] that were counted but not kept.
+    pub suppressed_errors: usize,
 }
 
 /// Runs `xmv-rs check` on one file.
 pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> RunOutput {
+    let (mut out, reports) = run(file, options, stages);
+    match options.format {
+        Format::Text => {}
+        Format::Json => out.stdout = json::render_document(file, &reports, &out),
+        Format::Sarif => out.stdout = sarif::render_sarif(file, &reports, &out),
+    }
+    out
+}
+
+/// The run; the text format's stdout is written here, the documents of the other formats are
+/// made from the returned reports.
+fn run(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
     let mut out = RunOutput::default();
     let mut stats = String::new();
     let t0 = Instant::now();
     let (program, diags) = (stages.load)(file, options.termination);
-    out.stderr.push_str(&diags.render(file));
+    report(&mut out, &diags, file, options.format);
     let program = match program {
         Some(p) if !diags.has_errors() => p,
         _ => {
             out.exit_code = 2;
-            return out;
+            return (out, vec![]);
         }
     };
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
@@ -91,14 +114,14 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let uses_flat = needed && program.flat.is_some();
     let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
-    let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
-    let rks = if uses_rks { built(build_rks(&program, &limits), file, &mut out) } else { Ok(None) };
+    let flat = if uses_flat { built(build_flat(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
+    let rks = if uses_rks { built(build_rks(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
     let (Ok(flat), Ok(rks)) = (flat, rks) else {
         out.exit_code = 2;
-        return out;
+        return (out, vec![]);
     };
     for w in flat.iter().flat_map(|m| &m.warnings).chain(rks.iter().flat_map(|m| &m.warnings)) {
-        out.stderr.push_str(&w.render(file));
+        report_one(&mut out, w.clone(), file, options.format);
     }
     let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
     if let Some(m) = &flat {
@@ -116,22 +139,19 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         let ids = m.specs.iter().map(|s| s.spec);
         let span = program.systems[m.system as usize].span;
         let warn = |w: String| {
-            Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span)
-                .with_label_message("in this model")
-                .with_help(
-                    "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
-                )
-                .render(file)
+            Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span).with_label_message("in this model").with_help(
+                "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
+            )
         };
-        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
-            return e;
+        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
+            return (e, vec![]);
         }
     }
     if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
         let ids = m.specs.iter().map(|s| s.spec);
-        let warn = |w: String| format!("warning: {w}\n");
-        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_rks)(m, o), "rks", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
-            return e;
+        let warn = |w: String| Diagnostic::global(Severity::Warning, W_CHECKER, w);
+        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_rks)(m, o), "rks", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
+            return (e, vec![]);
         }
     }
 
@@ -162,6 +182,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
             holds: outcome.holds,
             trace,
             time_ms,
+            span: spec.span,
         });
         if let (Some(text), Some(r)) = (text.as_mut(), reports.last_mut()) {
             text.push(r);
@@ -175,7 +196,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
                 out.stdout.push_str(&reachable_text(&program, flat.as_ref(), rks.as_ref()));
             }
         }
-        Format::Json => out.stdout.push_str(&json::render_json(&reports)),
+        Format::Json | Format::Sarif => {}
     }
     let _ = writeln!(stats, "report: {:.3} ms", ms(t3));
     let _ = writeln!(stats, "total: {:.3} ms", ms(t0));
@@ -185,20 +206,44 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         }
     }
     out.exit_code = if reports.iter().all(|r| r.holds) { 0 } else { 1 };
-    crate::frontend::dispose((program, flat, rks, reports));
-    out
+    crate::frontend::dispose((program, flat, rks));
+    (out, reports)
+}
+
+/// Code of a checker's failure (no verdict; exit code 2), a diagnostic without a place.
+pub const E_CHECKER: &str = "E0601";
+/// Code of a checker's warning about the verdicts of procedure specs.
+pub const W_CHECKER: &str = "W0601";
+
+/// Files a stage's diagnostics; the text format renders them on stderr at once.
+fn report(out: &mut RunOutput, diags: &Diagnostics, file: &SourceFile, format: Format) {
+    if format == Format::Text {
+        out.stderr.push_str(&diags.render(file));
+    }
+    let mut sorted: Vec<&Diagnostic> = diags.items.iter().collect();
+    sorted.sort_by_key(|d| d.primary_span().start); // the order `Diagnostics::render` prints
+    out.diagnostics.extend(sorted.into_iter().cloned());
+    out.suppressed_errors += diags.suppressed();
+}
+
+/// Files one diagnostic.
+fn report_one(out: &mut RunOutput, d: Diagnostic, file: &SourceFile, format: Format) {
+    if format == Format::Text {
+        out.stderr.push_str(&d.render(file));
+    }
+    out.diagnostics.push(d);
 }
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Renders a build's errors, or passes its model on.
-fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, out: &mut RunOutput) -> Result<Option<T>, ()> {
+/// Files a build's errors, or passes its model on.
+fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, format: Format, out: &mut RunOutput) -> Result<Option<T>, ()> {
     match r {
         Ok(m) => Ok(Some(m)),
         Err(d) => {
-            out.stderr.push_str(&d.render(file));
+            report(out, &d, file, format);
             Err(())
         }
     }
@@ -214,14 +259,15 @@ fn run_checker(
     outcomes: &mut [Option<(SpecOutcome, f64)>],
     stats: &mut String,
     out: &mut RunOutput,
-    render_warning: &dyn Fn(String) -> String,
+    file: &SourceFile,
+    warning: &dyn Fn(String) -> Diagnostic,
 ) -> Result<(), RunOutput> {
     let t = Instant::now();
     let spec_ids: Vec<usize> = spec_ids.collect();
     // The checkers decide their specs together (CTL specs share subformulas), so the count
     // moves from 0 to all at the end; the bar shows that a long check is still running.
     let progress = crate::progress::Progress::check(if what == "flat" { "the model" } else { "the procedure modules" }, spec_ids.len() as u64);
-    let checked = check(options).map_err(|e| failure(std::mem::take(out), e))?;
+    let checked = check(options).map_err(|e| failure(std::mem::take(out), e, file, options.format))?;
     progress.specs(spec_ids.len() as u64);
     drop(progress);
     let elapsed = ms(t);
@@ -233,13 +279,13 @@ fn run_checker(
         let _ = writeln!(stats, "{what} {line}");
     }
     for w in checked.warnings {
-        out.stderr.push_str(&render_warning(w));
+        report_one(out, warning(w), file, options.format);
     }
     Ok(())
 }
 
-fn failure(mut out: RunOutput, message: String) -> RunOutput {
-    let _ = writeln!(out.stderr, "error: {message}");
+fn failure(mut out: RunOutput, message: String, file: &SourceFile, format: Format) -> RunOutput {
+    report_one(&mut out, Diagnostic::global(Severity::Error, E_CHECKER, message), file, format);
     out.exit_code = 2;
     out
 }

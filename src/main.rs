@@ -105,8 +105,12 @@ enum EntryExitArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum FormatArg {
+    /// NuSMV's verdict lines and traces; diagnostics rendered on stderr.
     Text,
+    /// One JSON document: specs, verdicts, traces, diagnostics (docs/schema/check-output.schema.json).
     Json,
+    /// SARIF 2.1.0: diagnostics and false specs as results, counterexamples as code flows.
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -161,6 +165,7 @@ fn check(args: CheckArgs) -> i32 {
         format: match args.format {
             FormatArg::Text => Format::Text,
             FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
         },
         traces: !args.no_trace,
         witnesses: args.witnesses,

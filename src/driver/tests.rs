@@ -55,11 +55,21 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
     assert_eq!(quiet.stdout, "-- specification AG (in_state2 -> cr_reset)  is false\n-- specification E [ in_state2 U cr_reset ]  is true\n");
     let json = run_check(&file(), &CheckOptions { format: Format::Json, ..Default::default() }, &with_program(listing_5_1_loader));
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
-    assert_eq!(v.as_array().map(Vec::len), Some(2));
-    assert_eq!(v[1]["verdict"], true);
+    assert_eq!((v["schema"].as_str(), v["version"].as_u64(), v["exit_code"].as_i64()), (Some("xmv-rs-check"), Some(1), Some(1)));
+    assert_eq!(v["specs"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["specs"][1]["verdict"], true);
+    assert_eq!(v["diagnostics"].as_array().map(Vec::len), Some(0));
     let limited = run_check(&file(), &CheckOptions { max_states: Some(3), ..Default::default() }, &with_program(listing_5_1_loader));
     assert_eq!(limited.exit_code, 2);
     assert!(limited.stderr.starts_with("error[E0505]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
+    assert_eq!(limited.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0505"]);
+    // JSON: the same error as data on stdout, nothing rendered on stderr.
+    let limited_json = run_check(&file(), &CheckOptions { max_states: Some(3), format: Format::Json, ..Default::default() }, &with_program(listing_5_1_loader));
+    let v: serde_json::Value = serde_json::from_str(&limited_json.stdout).expect("JSON");
+    assert_eq!((limited_json.exit_code, limited_json.stderr.as_str()), (2, ""));
+    assert_eq!((v["exit_code"].as_i64(), v["specs"].as_array().map(Vec::len)), (Some(2), Some(0)));
+    assert_eq!(v["diagnostics"][0]["code"], "E0505");
+    assert_eq!(v["diagnostics"][0]["severity"], "error");
 }
 
 /// Thesis Listing 5.2 with its five SPECs (digest §7.12): expected f, t, f / f, t.

@@ -1,15 +1,45 @@
-//! `--format json`: one JSON object per spec, in file order, as a JSON array.
+//! `--format json`: one JSON document per run, schema `docs/schema/check-output.schema.json`.
 //!
-//! `{"name": …, "module": …, "kind": "ctl"|"invariant", "text": …, "verdict": true|false,
+//! `{"schema": "xmv-rs-check", "version": 1, "file": …, "exit_code": 0|1|2, "specs": [...],
+//! "diagnostics": [...], "suppressed_errors": N}`. Specs in the printing order of the text
+//! format: `{"name": …, "module": …, "kind": "ctl"|"invariant", "text": …, "verdict": true|false,
 //! "trace": null | {"kind", "loop_start", "steps": [{"module", "stack", "inputs", "values",
-//! "terminated"}]}, "time_ms": …}`; values are the strings NuSMV would print. `time_ms` is the wall
-//! time of the checker run that decided the spec (the specs of one model are checked together and
-//! share work, so it is the same for all of them).
+//! "terminated"}]}, "time_ms": …, "location": {"line", "column"}}`; values are the strings NuSMV
+//! would print. `time_ms` is the wall time of the checker run that decided the spec (the specs of
+//! one model are checked together and share work, so it is the same for all of them).
+//! Diagnostics are [`crate::diagnostics::data::DiagnosticData`], the same data the text renderer
+//! draws. A run stopped by errors has `exit_code` 2, no specs, and the errors.
 
 use super::SpecReport;
 use super::view::TraceView;
+use crate::diagnostics::data::DiagnosticData;
+use crate::driver::RunOutput;
+use crate::source::SourceFile;
 use crate::syntax::ast::SpecKind;
 use serde::Serialize;
+
+/// The name in the document's `schema` field.
+pub const SCHEMA_NAME: &str = "xmv-rs-check";
+/// The document's `version`: raised when a field changes meaning or disappears (adding fields
+/// keeps it).
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    schema: &'static str,
+    version: u32,
+    file: &'a str,
+    exit_code: i32,
+    specs: Vec<SpecJson<'a>>,
+    diagnostics: Vec<DiagnosticData>,
+    suppressed_errors: usize,
+}
+
+#[derive(Serialize)]
+struct Location {
+    line: usize,
+    column: usize,
+}
 
 #[derive(Serialize)]
 struct SpecJson<'a> {
@@ -20,6 +50,7 @@ struct SpecJson<'a> {
     verdict: bool,
     trace: Option<TraceJson<'a>>,
     time_ms: f64,
+    location: Location,
 }
 
 #[derive(Serialize)]
@@ -57,9 +88,33 @@ fn trace_json(view: &TraceView) -> TraceJson<'_> {
     }
 }
 
-/// The whole report as a pretty-printed JSON array (with a final newline).
-pub fn render_json(reports: &[SpecReport]) -> String {
-    let items: Vec<SpecJson> = (reports.iter())
+/// The run as one pretty-printed JSON document (with a final newline).
+pub fn render_document(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) -> String {
+    let document = Document {
+        schema: SCHEMA_NAME,
+        version: SCHEMA_VERSION,
+        file: &file.name,
+        exit_code: run.exit_code,
+        specs: specs_json(file, reports),
+        diagnostics: run.diagnostics.iter().map(|d| d.to_data(file)).collect(),
+        suppressed_errors: run.suppressed_errors,
+    };
+    pretty(&document)
+}
+
+/// The specs alone, as a JSON array (the `specs` of [`render_document`]).
+pub fn render_json(file: &SourceFile, reports: &[SpecReport]) -> String {
+    pretty(&specs_json(file, reports))
+}
+
+fn pretty(value: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<'a>> {
+    (reports.iter())
         .map(|r| SpecJson {
             name: r.name.as_deref(),
             module: r.module.as_deref().unwrap_or(&r.system_name),
@@ -68,9 +123,10 @@ pub fn render_json(reports: &[SpecReport]) -> String {
             verdict: r.holds,
             trace: r.trace.as_ref().map(trace_json),
             time_ms: r.time_ms,
+            location: {
+                let (line, column) = file.line_col(r.span.start);
+                Location { line, column }
+            },
         })
-        .collect();
-    let mut s = serde_json::to_string_pretty(&items).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+        .collect()
 }

@@ -1,9 +1,10 @@
 //! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.
 //!
 //! Checkers return [`crate::check::trace::Trace`]s of ids; [`view`] maps them to names and values;
-//! [`text`] and [`json`] format a list of [`SpecReport`]s (one per spec, in file order).
+//! [`text`], [`json`] and [`sarif`] format a list of [`SpecReport`]s (one per spec, in file order).
 
 pub mod json;
+pub mod sarif;
 pub mod text;
 pub mod view;
 
@@ -27,6 +28,8 @@ pub struct SpecReport {
     pub holds: bool,
     pub trace: Option<view::TraceView>,
     pub time_ms: f64,
+    /// Where the spec is written (SARIF locations).
+    pub span: crate::source::Span,
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ fn listing_with_defines() -> crate::lowering::program::LoweredProgram {
 }
 
 fn report(spec: &crate::lowering::program::LoweredSpec, holds: bool, trace: Option<view::TraceView>) -> SpecReport {
-    SpecReport { kind: spec.kind, name: None, text: spec.text.clone(), system_name: "main".into(), module: None, holds, trace, time_ms: 0.5 }
+    SpecReport { kind: spec.kind, name: None, text: spec.text.clone(), system_name: "main".into(), module: None, holds, trace, time_ms: 0.5, span: spec.span }
 }
 
 #[test]
@@ -98,7 +98,7 @@ Trace Type: Example
   in_state2 = FALSE
 ";
     assert_eq!(render_text(&reports), expected);
-    let json: serde_json::Value = serde_json::from_str(&json::render_json(&reports)).expect("valid JSON");
+    let json: serde_json::Value = serde_json::from_str(&json::render_json(&crate::source::SourceFile::new("listing.smv", ""), &reports)).expect("valid JSON");
     assert_eq!(json[0]["text"], "AG (in_state2 -> cr_reset)");
     assert_eq!(json[0]["verdict"], false);
     assert_eq!(json[0]["module"], "main");
@@ -197,6 +197,7 @@ Trace Type: Counterexample
         holds: true,
         trace: None,
         time_ms: 0.0,
+        span: crate::source::Span::default(),
     };
     assert_eq!(text::verdict_line(&r), "-- specification EF p IN foo is true");
     let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(0), TERMINATED);
