@@ -80,7 +80,7 @@ pub struct RunOutput {
 
 /// Runs `xmv-rs check` on one file.
 pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> RunOutput {
-    let (mut out, reports) = run(file, options, stages);
+    let (mut out, reports) = run_reports(file, options, stages);
     match options.format {
         Format::Text => {}
         Format::Json => out.stdout = json::render_document(file, &reports, &out),
@@ -90,8 +90,8 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
 }
 
 /// The run; the text format's stdout is written here, the documents of the other formats are
-/// made from the returned reports.
-fn run(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
+/// made from the returned reports (which keep their traces unless the format is text).
+pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
     let mut out = RunOutput::default();
     let mut stats = String::new();
     let t0 = Instant::now();

@@ -11,10 +11,13 @@
 //! | check | [`check`] | models + CTL → verdicts and traces |
 //! | report | [`report`] | verdicts → NuSMV-style text or JSON |
 //!
+//! [`api::check_str`] (re-exported here) is the entry point for programs that embed the checker.
 //! [`import`] translates other tools' formats (RSMCheck JSON, PuMoC `.pds`, PDSolver `.pdmu`)
-//! into `.smv` text. [`source`] and [`diagnostics`] are shared by all stages; [`ctl`] is the
+//! into `.smv` text. [`lsp`] is the language server (`xmv-rs lsp`) over the front end.
+//! [`source`] and [`diagnostics`] are shared by all stages; [`ctl`] is the
 //! formula type shared by the front end and the checkers.
 
+pub mod api;
 pub mod check;
 pub mod ctl;
 pub mod diagnostics;
@@ -23,9 +26,13 @@ pub mod explicit;
 pub mod frontend;
 pub mod import;
 pub mod lowering;
+pub mod lsp;
 pub mod par;
 pub mod progress;
 pub mod report;
 pub mod semantics;
 pub mod source;
 pub mod syntax;
+
+pub use api::{Report, SpecResult, check_file, check_str};
+pub use driver::CheckOptions;

@@ -28,6 +28,8 @@ enum Command {
     Check(CheckArgs),
     /// Translate another tool's model into .smv.
     Import(ImportArgs),
+    /// Language server for editors, on stdin/stdout (diagnostics, definition, hover, symbols).
+    Lsp,
 }
 
 #[derive(clap::Args, Debug)]
@@ -143,6 +145,7 @@ fn main() {
     let code = match cli.command {
         Command::Check(args) => check(args),
         Command::Import(args) => import(args),
+        Command::Lsp => xmv_rs::lsp::run_stdio(),
     };
     std::process::exit(code);
 }
