@@ -23,6 +23,7 @@ pub mod explicit;
 pub mod frontend;
 pub mod import;
 pub mod lowering;
+pub mod ltl;
 pub mod par;
 pub mod progress;
 pub mod report;

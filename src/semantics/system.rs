@@ -298,10 +298,11 @@ fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx:
 
 fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
     let keyword = match spec.kind {
-        SpecKind::Ltl => "LTLSPEC",
+        // LTL on procedure modules is not built yet (issue 14, second half).
+        SpecKind::Ltl if r.is_procedure => "LTLSPEC in a procedure module",
         SpecKind::Psl => "PSLSPEC",
         SpecKind::Compute => "COMPUTE",
-        SpecKind::Ctl | SpecKind::Invar => "",
+        SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl => "",
     };
     let text = spec.expr.as_ref().map(|e| {
         let f = print::formula(e);
@@ -315,15 +316,22 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         };
         r.diags.push(
             Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword)
-                .with_help("xmv-rs checks CTL (SPEC/CTLSPEC) and INVARSPEC; the other specifications are ignored"),
+                .with_help("xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC of flat models; the other specifications are ignored"),
         );
         return;
     }
     let Some(expr) = &spec.expr else { return };
-    let ctx = if spec.kind == SpecKind::Ctl { Ctx::SPEC } else { Ctx::INVARSPEC };
+    let ctx = match spec.kind {
+        SpecKind::Ctl => Ctx::SPEC,
+        SpecKind::Ltl => Ctx::LTLSPEC,
+        _ => Ctx::INVARSPEC,
+    };
     let t = r.resolve(expr, inst, ctx);
     if !t.ty.is_bool() {
         r.diags.push(bool_expected(&t, "a specification"));
+    }
+    if spec.kind == SpecKind::Ltl {
+        ltl_below_connectives(&t, None, &mut r.diags);
     }
     specs.push(CheckedSpec {
         kind: spec.kind,
@@ -333,6 +341,30 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         text: text.unwrap_or_default(),
         span: spec.span,
     });
+}
+
+/// NuSMV accepts LTL operators only below boolean connectives and other LTL operators
+/// (`(X a) = b`, `case … X b …` are its "unexpected LTL operator"): E0215 at each offender.
+/// `inside` is the span of the nearest enclosing non-connective, if any.
+fn ltl_below_connectives(t: &crate::semantics::checked::TExpr, inside: Option<crate::source::Span>, diags: &mut Vec<Diagnostic>) {
+    use crate::lowering::program::{BinOp, UnOp};
+    use crate::semantics::checked::TKind;
+    match (&t.kind, inside) {
+        (TKind::Ltl(op, _), Some(outer)) => {
+            diags.push(
+                Diagnostic::error("E0215", format!("LTL operator `{op:?}` inside a non-boolean operator"), t.span)
+                    .with_label_message("this LTL formula")
+                    .with_secondary(outer, "is an operand here")
+                    .with_help("LTL operators combine with `!`, `&`, `|`, `xor`, `xnor`, `->`, `<->` and other LTL operators only; write `(X a) <-> b` instead of `(X a) = b`"),
+            );
+        }
+        (TKind::Ltl(..) | TKind::Unary(UnOp::Not, _), None)
+        | (TKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Xnor | BinOp::Implies | BinOp::Iff, ..), None) => {
+            t.for_each_child(|c| ltl_below_connectives(c, None, diags))
+        }
+        (_, None) => t.for_each_child(|c| ltl_below_connectives(c, Some(t.span), diags)),
+        (_, Some(outer)) => t.for_each_child(|c| ltl_below_connectives(c, Some(outer), diags)),
+    }
 }
 
 /// Cycle checks and the system's final tables; returns, per DEFINE, whether it is a global label.
