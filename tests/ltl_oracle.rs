@@ -63,7 +63,9 @@ fn verdicts_match_the_lasso_oracle_and_counterexamples_replay() {
             }
         }
     }
-    eprintln!("LTL oracle: {true_checked} true specs without violating lasso, {false_replayed} counterexamples replayed ({oracle_found} also found by enumeration)");
+    eprintln!(
+        "LTL oracle: {true_checked} true specs without violating lasso, {false_replayed} counterexamples replayed ({oracle_found} also found by enumeration)"
+    );
     assert!(true_checked > 0 && false_replayed > 0);
 }
 
@@ -197,9 +199,9 @@ fn past_operators_at_the_start_of_the_path() {
     let y = |f: Ltl<u32>| Ltl::Unary(LtlOp::Y, Box::new(f));
     let z = |f: Ltl<u32>| Ltl::Unary(LtlOp::Z, Box::new(f));
     let specs = [
-        y(Ltl::True),                                                                                                                    // false
-        z(Ltl::False),                                                                                                                   // true
-        Ltl::Unary(LtlOp::X, Box::new(y(Ltl::Atom(0)))),                                                                                 // true
+        y(Ltl::True),                                                                                                                 // false
+        z(Ltl::False),                                                                                                                // true
+        Ltl::Unary(LtlOp::X, Box::new(y(Ltl::Atom(0)))),                                                                              // true
         Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(0)), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(1))))))), // false
         Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(1)), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(0))))))), // true
     ];
