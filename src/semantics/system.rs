@@ -311,13 +311,15 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     if !keyword.is_empty() {
         let what = match (&spec.name, &text) {
             (Some(n), _) => format!("{keyword} `{}`", n.name),
-            (None, Some(t)) => format!("{keyword} `{t}`"),
+            (None, Some(t)) => format!("{keyword} `{}`", t.trim()),
             (None, None) => keyword.to_string(),
         };
-        r.diags.push(
-            Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword)
-                .with_help("xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC of flat models; the other specifications are ignored"),
-        );
+        let help = if spec.kind == SpecKind::Ltl {
+            "LTL is checked on flat models only for now; check the procedure module with CTL (SPEC/CTLSPEC)"
+        } else {
+            "xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC of flat models; the other specifications are ignored"
+        };
+        r.diags.push(Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword).with_help(help));
         return;
     }
     let Some(expr) = &spec.expr else { return };
@@ -352,7 +354,7 @@ fn ltl_below_connectives(t: &crate::semantics::checked::TExpr, inside: Option<cr
     match (&t.kind, inside) {
         (TKind::Ltl(op, _), Some(outer)) => {
             diags.push(
-                Diagnostic::error("E0215", format!("LTL operator `{op:?}` inside a non-boolean operator"), t.span)
+                Diagnostic::error("E0215", format!("LTL operator `{op:?}` below an operator that is not a boolean connective"), t.span)
                     .with_label_message("this LTL formula")
                     .with_secondary(outer, "is an operand here")
                     .with_help("LTL operators combine with `!`, `&`, `|`, `xor`, `xnor`, `->`, `<->` and other LTL operators only; write `(X a) <-> b` instead of `(X a) = b`"),

@@ -99,6 +99,30 @@ impl PastMonitor {
         Ok(i)
     }
 
+    /// The bits whose previous values the next position reads (operands of `Y`/`Z`, the `S`/`T`
+    /// nodes themselves), and their values "before the first position" (`Y`, `S`: false; `Z`,
+    /// `T`: true), or `None` when an operand is read by both a strong and a weak operator. Two
+    /// positions of a path with equal model states and equal carried bits have equal futures of
+    /// the monitor: NuSMV's tableau state for past operators.
+    pub(crate) fn carried(&self) -> (u64, Option<u64>) {
+        let (mut mask, mut before, mut conflict) = (0u64, 0u64, false);
+        let mut carry = |bit: u32, weak: bool| {
+            if mask >> bit & 1 == 1 && (before >> bit & 1 == 1) != weak {
+                conflict = true;
+            }
+            mask |= 1 << bit;
+            before |= (weak as u64) << bit;
+        };
+        for (i, node) in self.nodes.iter().enumerate() {
+            match *node {
+                PastNode::Prev(a, weak) => carry(a, weak),
+                PastNode::Since(_, _, weak) => carry(i as u32, weak),
+                _ => {}
+            }
+        }
+        (mask, (!conflict).then_some(before))
+    }
+
     /// The bits at a position in `state`, given the bits of the previous position (`None` at the
     /// first position).
     pub(crate) fn step(&self, previous: Option<u64>, kripke: &KripkeStructure, state: StateId) -> u64 {

@@ -25,6 +25,8 @@ type Key = (StateId, u64, u32);
 /// An accepting lasso of the product, as model states: `states[loop_start..]` repeats forever.
 pub(crate) struct Lasso {
     pub(crate) states: Vec<StateId>,
+    /// The monitor bits at each position.
+    pub(crate) bits: Vec<u64>,
     pub(crate) loop_start: usize,
 }
 
@@ -208,7 +210,7 @@ impl<'a> Product<'a> {
             back.pop(); // the root itself: the loop closes there
             path.extend(back);
         }
-        Lasso { states: path.iter().map(|&id| self.keys[id as usize].0).collect(), loop_start }
+        Lasso { states: path.iter().map(|&id| self.keys[id as usize].0).collect(), bits: path.iter().map(|&id| self.keys[id as usize].1).collect(), loop_start }
     }
 
     /// A shortest path (at least one step) from `from` to a state satisfying `target`, inside
