@@ -121,10 +121,10 @@ mod tests {
         // (4)^ω after 4 4: a one-state loop
         assert_eq!(shortest_form(vec![4, 4, 4], &[0; 3], 2, none), (vec![4], 0));
         assert_eq!(shortest_form(vec![1, 2], &[0; 2], 1, none), (vec![1, 2], 1));
-        // A carried monitor bit set from position 1 on keeps position 0 out of the loop.
-        assert_eq!(shortest_form(vec![7, 5, 7], &[0, 1, 1], 1, (1, Some(0))), (vec![7, 5, 7], 1));
-        // ... and moves a loop starting at position 1 to position 2: 7 5 (9 5)^ω with the bit
-        // set at 9 only reaches 5 with the bit clear first, set later.
+        // A carried monitor bit set from position 1 on keeps position 0 out of the loop, and
+        // position 1 too (reached with the bit clear first, set later).
+        assert_eq!(shortest_form(vec![7, 5, 7], &[0, 1, 1], 1, (1, Some(0))), (vec![7, 5, 7, 5], 2));
+        // 7 5 (9 5)^ω with the bit set at 9 only: the loop starts at 9.
         assert_eq!(shortest_form(vec![7, 5, 9], &[0, 0, 1], 1, (1, Some(0))), (vec![7, 5, 9, 5], 2));
     }
 }
