@@ -7,6 +7,7 @@
 //! - on the LTL∩CTL fragment (`G p` = `AG p`, `F p` = `AF p`, `p U q` = `A[p U q]`, `X` = `AX`,
 //!   `¬p ∨ φ`, `∧`) the verdicts equal the explicit fair CTL engine's;
 //! - results do not depend on the thread count.
+//!
 //! `XMV_TEST_CASES=N` runs N random structures (default 300).
 
 mod support;

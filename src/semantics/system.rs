@@ -333,8 +333,8 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         r.diags.push(bool_expected(&t, "a specification"));
     }
     if spec.kind == SpecKind::Ltl {
-        ltl_below_connectives(&t, None, &mut r.diags);
-        future_below_past(&t, None, &mut r.diags);
+        ltl_below_connectives(&t, None, r.diags);
+        future_below_past(&t, None, r.diags);
     }
     specs.push(CheckedSpec {
         kind: spec.kind,

@@ -97,7 +97,7 @@ fn shortest_form(mut states: Vec<u32>, bits: &[u64], mut loop_start: usize, carr
     }
     let cycle = states.len() - loop_start;
     let period = (1..cycle).find(|&d| {
-        cycle % d == 0
+        cycle.is_multiple_of(d)
             && (loop_start + d..states.len()).all(|i| states[i] == states[i - d])
             && key(&states, &bits, loop_start, Some(loop_start + d - 1)) == at(&states, &bits, loop_start)
     });

@@ -186,7 +186,7 @@ mod tests {
         // ⊤ U p: the state promising p later (not accepting) and the state where p holds, then
         // the true-forever state.
         assert!(g.initial.len() == 2);
-        assert!(g.accepting.iter().any(|&a| a == 0));
+        assert!(g.accepting.contains(&0));
     }
 
     #[test]
