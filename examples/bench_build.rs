@@ -72,6 +72,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
                 name: None,
                 system: 0,
                 formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))),
+                ltl: None,
                 text: String::new(),
                 span: Span::default(),
             }

@@ -158,11 +158,15 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     // Report.
     let t3 = Instant::now();
     let mut reports = vec![];
-    // NuSMV's batch order: every CTL spec (file order), then every invariant; traces are
-    // numbered in this order too. Text is written spec by spec, each trace view dropped once
-    // written.
+    // NuSMV's batch order: every CTL spec (file order), then every LTL spec, then every
+    // invariant; traces are numbered in this order too. Text is written spec by spec, each trace
+    // view dropped once written.
     let mut order: Vec<usize> = (0..program.specs.len()).collect();
-    order.sort_by_key(|&i| program.specs[i].kind == SpecKind::Invar);
+    order.sort_by_key(|&i| match program.specs[i].kind {
+        SpecKind::Ltl => 1,
+        SpecKind::Invar => 2,
+        _ => 0,
+    });
     let mut text = (options.format == Format::Text).then(text::TextReport::default);
     for i in order {
         let spec = &program.specs[i];

@@ -27,6 +27,7 @@ pub mod frontend;
 pub mod import;
 pub mod lowering;
 pub mod lsp;
+pub mod ltl;
 pub mod par;
 pub mod progress;
 pub mod report;

@@ -3,8 +3,8 @@
 //! Runs only when `NUSMV` points to the NuSMV executable and `NUSMV_EXAMPLES` to a folder;
 //! otherwise it says why it skipped and passes. Every `.smv` file under the folder is run by both
 //! tools with `-dcx` (and, when both finish that, again with traces), each under a time limit
-//! (`XMV_EXAMPLE_SECONDS`, default 60). NuSMV also gets `-ils -ips -ic`: it skips the LTL, PSL
-//! and COMPUTE specs that xmv-rs skips (with W0001), so the outputs are comparable. Per file it
+//! (`XMV_EXAMPLE_SECONDS`, default 60). NuSMV also gets `-ips -ic`: it skips the PSL and
+//! COMPUTE specs that xmv-rs skips (with W0001), so the outputs are comparable. Per file it
 //! compares the verdict lines
 //! (`-- specification …`, `-- invariant …`) and the whole stdout (NuSMV's banner and blank lines
 //! removed), and prints a summary table on stderr (`cargo test --release --test nusmv_examples --
@@ -64,7 +64,7 @@ fn split_verdict(line: &str) -> Option<(String, bool)> {
 }
 
 /// Specs both tools decided with different verdicts. Each xmv-rs verdict is matched with the
-/// first unused NuSMV verdict of the same spec text (xmv-rs skips LTL, so the lists may differ).
+/// first unused NuSMV verdict of the same spec text (xmv-rs skips PSL and LTL in procedure modules, so the lists may differ).
 fn disagreements(nusmv: &[String], xmv: &[String]) -> Vec<String> {
     let mut theirs: Vec<Option<(String, bool)>> = nusmv.iter().filter(|l| is_verdict(l)).map(|l| split_verdict(l)).collect();
     let mut out = vec![];
@@ -128,7 +128,7 @@ fn outputs_match_nusmv_on_its_examples() {
         let name = file.strip_prefix(&examples).unwrap_or(file).display().to_string();
         let nusmv_run = |traces: bool| {
             let mut c = Command::new(&nusmv);
-            c.args(["-ils", "-ips", "-ic"]);
+            c.args(["-ips", "-ic"]);
             if !traces {
                 c.arg("-dcx");
             }

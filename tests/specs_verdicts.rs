@@ -1,6 +1,6 @@
 //! Every bundled model in `specs/` is checked end to end by the `xmv-rs` binary and each verdict
 //! must equal the expectation written next to the model: `-- expect: true|false  SPEC …` lines in
-//! the model's header comment (CTL specs in file order, then invariants, as NuSMV prints them), or, for the thesis listings that are kept
+//! the model's header comment (CTL specs in file order, then LTL specs, then invariants, as NuSMV prints them), or, for the thesis listings that are kept
 //! verbatim, the rows of the table in `specs/README.md`.
 
 use std::path::{Path, PathBuf};
@@ -11,9 +11,9 @@ fn root() -> PathBuf {
 }
 
 /// Expected verdicts from `-- expect:` header lines, in output order: NuSMV's batch order, every
-/// CTL spec first, then every `INVARSPEC`.
+/// CTL spec first, then every `LTLSPEC`, then every `INVARSPEC`.
 fn header_expectations(text: &str) -> Vec<bool> {
-    let mut v: Vec<(bool, bool)> = (text.lines())
+    let mut v: Vec<(u8, bool)> = (text.lines())
         .filter_map(|l| l.trim_start().strip_prefix("-- expect:"))
         .filter_map(|rest| {
             let mut words = rest.split_whitespace();
@@ -22,10 +22,15 @@ fn header_expectations(text: &str) -> Vec<bool> {
                 Some("false") => false,
                 _ => return None,
             };
-            Some((words.next() == Some("INVARSPEC"), verdict))
+            let order = match words.next() {
+                Some("LTLSPEC") => 1,
+                Some("INVARSPEC") => 2,
+                _ => 0,
+            };
+            Some((order, verdict))
         })
         .collect();
-    v.sort_by_key(|&(invariant, _)| invariant);
+    v.sort_by_key(|&(order, _)| order);
     v.into_iter().map(|(_, verdict)| verdict).collect()
 }
 

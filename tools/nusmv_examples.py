@@ -4,13 +4,13 @@
 For every `.smv` file below EXAMPLES (NuSMV's own `examples/` collection is the intended input;
 it is not part of this repository) this runs
 
-    NuSMV -dcx -ils -ips -ic FILE           (CTL and invariant specs only; no traces)
-    xmv-rs check --no-trace FILE            (LTL/PSL/COMPUTE are skipped with a warning)
+    NuSMV -dcx -ips -ic FILE                (CTL, LTL and invariant specs; no traces)
+    xmv-rs check --no-trace FILE            (PSL/COMPUTE are skipped with a warning)
 
 as whole processes, each under a time limit, and prints one Markdown row per file: the specs,
 NuSMV's exit code and seconds, xmv-rs's exit code and seconds, the ratio, and whether the verdict
 lines (`-- specification …`, `-- invariant …`) are identical. `--traces` compares the whole
-standard output with counterexamples instead (`NuSMV -ils -ips -ic` vs `xmv-rs check`). A summary
+standard output with counterexamples instead (`NuSMV -ips -ic` vs `xmv-rs check`). A summary
 follows: files with CTL or invariant specs that NuSMV finishes within the limit, how many xmv-rs
 accepts, how many give NuSMV's verdict list, and the reasons for the rest (the first error line
 of xmv-rs, or `timeout`).
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 VERDICT = re.compile(r"^-- (specification|invariant) .* is (true|false)$")
-SPEC_KEYWORD = re.compile(r"^\s*(SPEC|CTLSPEC|INVARSPEC)\b", re.M)
+SPEC_KEYWORD = re.compile(r"^\s*(SPEC|CTLSPEC|INVARSPEC|LTLSPEC)\b", re.M)
 
 
 def run(cmd, timeout):
@@ -112,7 +112,7 @@ def main():
     files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
     shard, shards = (int(x) for x in args.shard.split("/"))
     files = files[shard::shards]
-    nusmv_flags = ["-ils", "-ips", "-ic"] + ([] if args.traces else ["-dcx"])
+    nusmv_flags = ["-ips", "-ic"] + ([] if args.traces else ["-dcx"])
     xmv_flags = ["check"] + ([] if args.traces else ["--no-trace"]) + shlex.split(args.xmv_args)
 
     print("| file | specs | NuSMV exit | NuSMV s | NuSMV MB | xmv-rs exit | xmv-rs s | xmv-rs MB | ratio | verdicts | note |")

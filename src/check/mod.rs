@@ -4,6 +4,7 @@
 pub mod engine;
 pub mod flat;
 pub mod kleene;
+pub mod ltl;
 pub mod procedures;
 pub mod rewrite;
 pub mod rks;

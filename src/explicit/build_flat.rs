@@ -58,6 +58,8 @@ pub struct FlatSpec {
     /// `INVARSPEC`: `formula` is the invariant's atom, checked by reachability.
     pub invariant: bool,
     pub formula: Ctl<PropId>,
+    /// `LTLSPEC`: the LTL formula over propositions (`formula` is then `Ctl::True`, unused).
+    pub ltl: Option<crate::ltl::Ltl<PropId>>,
 }
 
 /// Builds the flat model of `program` (its `flat` system).
@@ -96,7 +98,12 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     let mut props = PropTable::default();
     let specs: Vec<FlatSpec> = (program.specs.iter().enumerate())
         .filter(|(_, s)| s.system == system_id)
-        .map(|(i, s)| FlatSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)) })
+        .map(|(i, s)| FlatSpec {
+            spec: i,
+            invariant: s.kind == SpecKind::Invar,
+            formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)),
+            ltl: s.ltl.as_ref().map(|f| f.map_atoms(&mut |a| props.intern(system, a, &names))),
+        })
         .collect();
     let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();
     let n64 = n as u64;

@@ -43,7 +43,7 @@ pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
 }
 
 pub fn spec(system: SystemId, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
-    LoweredSpec { kind: SpecKind::Ctl, name: None, system, formula, text: text.into(), span: Span::default() }
+    LoweredSpec { kind: SpecKind::Ctl, name: None, system, formula, ltl: None, text: text.into(), span: Span::default() }
 }
 
 pub fn int(i: i64) -> Expr {

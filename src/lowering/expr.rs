@@ -184,7 +184,7 @@ impl<'c> Lowerer<'c> {
             // CTL operators only occur in specifications, which `spec` splits before lowering
             // their non-temporal parts; `Error` never reaches lowering (errors stop the
             // pipeline). Both are kept total rather than panicking on a broken invariant.
-            TKind::Ctl(..) | TKind::Until { .. } | TKind::Error => {
+            TKind::Ctl(..) | TKind::Until { .. } | TKind::Ltl(..) | TKind::Error => {
                 self.diags.push(Diagnostic::error("E0299", "internal error: unexpected temporal or erroneous expression in lowering", t.span));
                 Expr::Const(Value::Bool(false))
             }

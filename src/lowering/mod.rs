@@ -13,6 +13,7 @@
 pub mod checks;
 pub mod expr;
 pub mod fold;
+pub mod ltl_spec;
 pub mod ops;
 pub mod program;
 pub mod spec;
@@ -73,9 +74,11 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
                 Some(label) => Ctl::Atom(SpecAtom::Label(label)),
                 None => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
             },
+            SpecKind::Ltl => Ctl::True,
             _ => spec::to_ctl(&mut l, &s.expr),
         };
-        specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, text: s.text.clone(), span: s.span });
+        let ltl = (s.kind == SpecKind::Ltl).then(|| ltl_spec::to_ltl(&mut l, &s.expr));
+        specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, ltl, text: s.text.clone(), span: s.span });
     }
     (system, specs, l.diags)
 }

@@ -340,13 +340,15 @@ pub enum SpecAtom {
 
 #[derive(Clone, Debug)]
 pub struct LoweredSpec {
-    /// Only `Ctl` and `Invar` reach this stage; the others are warned about and dropped.
+    /// Only `Ctl`, `Invar` and `Ltl` reach this stage; the others are warned about and dropped.
     pub kind: SpecKind,
     pub name: Option<String>,
     /// The system the spec belongs to: the flat model, or the initial procedure module.
     pub system: SystemId,
     /// For `Invar` specs: `AG atom` is stored as the atom only, in `formula` as `Ctl::Atom`.
     pub formula: Ctl<SpecAtom>,
+    /// For `Ltl` specs: the formula (`formula` is then `Ctl::True`, unused).
+    pub ltl: Option<crate::ltl::Ltl<SpecAtom>>,
     /// The formula printed as NuSMV prints it (`AG (x = 1 -> AF y)`), for verdict lines.
     pub text: String,
     pub span: Span,

@@ -118,7 +118,11 @@ fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<
         .map(|r| SpecJson {
             name: r.name.as_deref(),
             module: r.module.as_deref().unwrap_or(&r.system_name),
-            kind: if r.kind == SpecKind::Invar { "invariant" } else { "ctl" },
+            kind: match r.kind {
+                SpecKind::Invar => "invariant",
+                SpecKind::Ltl => "ltl",
+                _ => "ctl",
+            },
             text: r.text.trim_end(),
             verdict: r.holds,
             trace: r.trace.as_ref().map(trace_json),

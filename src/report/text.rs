@@ -66,7 +66,7 @@ impl TextReport {
         self.out.push('\n');
         if let Some(view) = &r.trace {
             self.traces += 1;
-            self.out.push_str(&trace_text(view, self.traces, r.kind == SpecKind::Invar));
+            self.out.push_str(&trace_text_for(view, self.traces, r.kind));
         }
     }
     pub fn finish(self) -> String {
@@ -74,13 +74,26 @@ impl TextReport {
     }
 }
 
-/// One trace in NuSMV's format.
+/// One trace in NuSMV's format (of a CTL spec, or of an invariant when `invariant`).
 pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String {
+    trace_text_for(view, trace_no, if invariant { SpecKind::Invar } else { SpecKind::Ctl })
+}
+
+/// One trace of a spec of kind `spec` in NuSMV's format. LTL lassos mark, as NuSMV 2.5.4 does
+/// for its LTL traces (computed loop-backs), every step whose state equals the last one with
+/// `-- Loop starts here`, not only the step where the loop closes.
+pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> String {
     let mut out = String::from("-- as demonstrated by the following execution sequence\n");
-    let (description, kind) = match (view.kind, invariant) {
-        (TraceKind::Counterexample, false) => ("CTL Counterexample", "Counterexample"),
-        (TraceKind::Counterexample, true) => ("AG alpha Counterexample", "Counterexample"),
+    let (description, kind) = match (view.kind, spec) {
+        (TraceKind::Counterexample, SpecKind::Invar) => ("AG alpha Counterexample", "Counterexample"),
+        (TraceKind::Counterexample, SpecKind::Ltl) => ("LTL Counterexample", "Counterexample"),
+        (TraceKind::Counterexample, _) => ("CTL Counterexample", "Counterexample"),
         (TraceKind::Witness, _) => ("CTL Witness", "Example"),
+    };
+    let last_values = view.steps.last().map(|s| &s.values);
+    let loops_at = |i: usize| match spec {
+        SpecKind::Ltl => view.loop_start.is_some() && i + 1 < view.steps.len() && Some(&view.steps[i].values) == last_values,
+        _ => view.loop_start == Some(i),
     };
     let _ = writeln!(out, "Trace Description: {description} ");
     let _ = writeln!(out, "Trace Type: {kind} ");
@@ -93,7 +106,7 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
             write_changed(&mut out, &step.inputs, prev_inputs.map(|p| &p.inputs[..]));
             prev_inputs = Some(step);
         }
-        if view.loop_start == Some(i) {
+        if loops_at(i) {
             out.push_str("-- Loop starts here\n");
             if !view.loop_push.is_empty() {
                 let _ = writeln!(out, "-- each repetition of the loop calls again: {}", view.loop_push.join(" > "));

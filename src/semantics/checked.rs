@@ -118,6 +118,8 @@ pub enum TKind {
         lhs: Box<TExpr>,
         rhs: Box<TExpr>,
     },
+    /// An LTL operator (in `LTLSPEC` only) and its one or two operands.
+    Ltl(crate::ltl::LtlOp, Vec<TExpr>),
     /// Already reported; lowering never sees it (errors stop the pipeline before lowering).
     Error,
 }
@@ -147,7 +149,7 @@ impl TExpr {
                 f(c);
                 f(v)
             }),
-            TKind::Set(xs) | TKind::Builtin(_, xs) => xs.iter().for_each(f),
+            TKind::Set(xs) | TKind::Builtin(_, xs) | TKind::Ltl(_, xs) => xs.iter().for_each(f),
         }
     }
 }

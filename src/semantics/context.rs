@@ -8,6 +8,8 @@ pub struct Ctx {
     pub next: bool,
     pub input: bool,
     pub ctl: bool,
+    /// LTL operators (`LTLSPEC`).
+    pub ltl: bool,
     pub exited: bool,
     /// Inside `next(...)`.
     pub in_next: bool,
@@ -15,7 +17,7 @@ pub struct Ctx {
     pub spec: bool,
 }
 
-const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, exited: false, in_next: false, spec: false };
+const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, ltl: false, exited: false, in_next: false, spec: false };
 
 impl Ctx {
     pub const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
@@ -27,6 +29,7 @@ impl Ctx {
     pub const INVAR_RHS: Ctx = Ctx { where_: "in an invariant assignment `x := e`", ..NONE };
     pub const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
     pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
+    pub const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
     pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
     pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", ..NONE };
     pub const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };

@@ -122,9 +122,17 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push(')');
         }
         ExprKind::Call(f, args) => call(&f.name, args, out, d),
-        ExprKind::Ltl(op, args) => match args.as_slice() {
-            [a] => prefix(&format!("{op} "), 8, a, priority, out, d),
-            [a, b] => infix(op, 8, priority.max(9), a, b, out, d),
+        // NuSMV's parser turns `a V b` into `!(!a U !b)` and `a T b` into `!(!a S !b)`, and prints
+        // unary LTL operators with a blank on each side (` G `).
+        ExprKind::Ltl(op, args) => match (op.as_str(), args.as_slice()) {
+            ("V" | "T", [a, b]) => {
+                let not = |x: &Expr| Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(x.clone())), span: x.span };
+                let dual = if op == "V" { "U" } else { "S" };
+                let inner = Expr { kind: ExprKind::Ltl(dual.to_string(), vec![not(a), not(b)]), span: e.span };
+                print(&not(&inner), priority, out, d)
+            }
+            (_, [a]) => prefix(&format!(" {op} "), 8, a, priority, out, d),
+            (_, [a, b]) => infix(op, 8, priority.max(9), a, b, out, d),
             _ => call(op, args, out, d),
         },
     }

@@ -260,10 +260,10 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 self.expect_bool(&r, "U");
                 TExpr::new(TKind::Until { universal: *universal, lhs: Box::new(l), rhs: Box::new(r) }, Ty::Bool, span)
             }
+            ExprKind::Ltl(op, args) if ctx.ltl => self.ltl(op, args, span, inst, ctx),
             ExprKind::Ltl(op, _) => {
                 self.diags.push(
-                    Diagnostic::error("E0214", format!("LTL operator `{op}` outside LTLSPEC"), span)
-                        .with_help("LTL operators may only appear in LTLSPEC (which xmv-rs does not check)"),
+                    Diagnostic::error("E0214", format!("LTL operator `{op}` outside LTLSPEC"), span).with_help("LTL operators may only appear in LTLSPEC"),
                 );
                 TExpr::error(span)
             }
@@ -273,12 +273,26 @@ impl<'a, 'f> Resolver<'a, 'f> {
 
     fn ctl_allowed(&mut self, ctx: Ctx, span: Span) -> bool {
         if !ctx.ctl {
-            self.diags.push(
-                Diagnostic::error("E0207", format!("CTL operators are not allowed {}", ctx.where_), span)
-                    .with_help("temporal operators may only appear in SPEC/CTLSPEC"),
-            );
+            self.diags.push(Diagnostic::error("E0207", format!("CTL operators are not allowed {}", ctx.where_), span).with_help(if ctx.ltl {
+                "LTLSPEC takes LTL operators (X G F U V Y Z H O S T); CTL operators belong in SPEC/CTLSPEC"
+            } else {
+                "temporal operators may only appear in SPEC/CTLSPEC"
+            }));
         }
         ctx.ctl
+    }
+
+    /// An LTL operator inside `LTLSPEC`: boolean operands, a boolean result.
+    fn ltl(&mut self, op: &str, args: &[Expr], span: Span, inst: InstId, ctx: Ctx) -> TExpr {
+        let Some(ltl_op) = crate::ltl::LtlOp::from_word(op) else {
+            self.diags.push(Diagnostic::error("E0214", format!("unknown LTL operator `{op}`"), span));
+            return TExpr::error(span);
+        };
+        let targs: Vec<TExpr> = args.iter().map(|a| self.resolve(a, inst, ctx)).collect();
+        for a in &targs {
+            self.expect_bool(a, op);
+        }
+        TExpr::new(TKind::Ltl(ltl_op, targs), Ty::Bool, span)
     }
 
     fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, inst: InstId, ctx: Ctx) -> TExpr {

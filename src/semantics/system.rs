@@ -298,10 +298,11 @@ fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx:
 
 fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
     let keyword = match spec.kind {
-        SpecKind::Ltl => "LTLSPEC",
+        // LTL on procedure modules is not built yet (issue 14, second half).
+        SpecKind::Ltl if r.is_procedure => "LTLSPEC in a procedure module",
         SpecKind::Psl => "PSLSPEC",
         SpecKind::Compute => "COMPUTE",
-        SpecKind::Ctl | SpecKind::Invar => "",
+        SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl => "",
     };
     let text = spec.expr.as_ref().map(|e| {
         let f = print::formula(e);
@@ -310,20 +311,30 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     if !keyword.is_empty() {
         let what = match (&spec.name, &text) {
             (Some(n), _) => format!("{keyword} `{}`", n.name),
-            (None, Some(t)) => format!("{keyword} `{t}`"),
+            (None, Some(t)) => format!("{keyword} `{}`", t.trim()),
             (None, None) => keyword.to_string(),
         };
-        r.diags.push(
-            Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword)
-                .with_help("xmv-rs checks CTL (SPEC/CTLSPEC) and INVARSPEC; the other specifications are ignored"),
-        );
+        let help = if spec.kind == SpecKind::Ltl {
+            "LTL is checked on flat models only for now; check the procedure module with CTL (SPEC/CTLSPEC)"
+        } else {
+            "xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC of flat models; the other specifications are ignored"
+        };
+        r.diags.push(Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword).with_help(help));
         return;
     }
     let Some(expr) = &spec.expr else { return };
-    let ctx = if spec.kind == SpecKind::Ctl { Ctx::SPEC } else { Ctx::INVARSPEC };
+    let ctx = match spec.kind {
+        SpecKind::Ctl => Ctx::SPEC,
+        SpecKind::Ltl => Ctx::LTLSPEC,
+        _ => Ctx::INVARSPEC,
+    };
     let t = r.resolve(expr, inst, ctx);
     if !t.ty.is_bool() {
         r.diags.push(bool_expected(&t, "a specification"));
+    }
+    if spec.kind == SpecKind::Ltl {
+        ltl_below_connectives(&t, None, r.diags);
+        future_below_past(&t, None, r.diags);
     }
     specs.push(CheckedSpec {
         kind: spec.kind,
@@ -333,6 +344,47 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         text: text.unwrap_or_default(),
         span: spec.span,
     });
+}
+
+/// NuSMV accepts LTL operators only below boolean connectives and other LTL operators
+/// (`(X a) = b`, `case … X b …` are its "unexpected LTL operator"): E0215 at each offender.
+/// `inside` is the span of the nearest enclosing non-connective, if any.
+fn ltl_below_connectives(t: &crate::semantics::checked::TExpr, inside: Option<crate::source::Span>, diags: &mut Vec<Diagnostic>) {
+    use crate::lowering::program::{BinOp, UnOp};
+    use crate::semantics::checked::TKind;
+    match (&t.kind, inside) {
+        (TKind::Ltl(op, _), Some(outer)) => {
+            diags.push(
+                Diagnostic::error("E0215", format!("LTL operator `{op:?}` below an operator that is not a boolean connective"), t.span)
+                    .with_label_message("this LTL formula")
+                    .with_secondary(outer, "is an operand here")
+                    .with_help("LTL operators combine with `!`, `&`, `|`, `xor`, `xnor`, `->`, `<->` and other LTL operators only; write `(X a) <-> b` instead of `(X a) = b`"),
+            );
+        }
+        (TKind::Ltl(..) | TKind::Unary(UnOp::Not, _), None)
+        | (TKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Xnor | BinOp::Implies | BinOp::Iff, ..), None) => {
+            t.for_each_child(|c| ltl_below_connectives(c, None, diags))
+        }
+        (_, None) => t.for_each_child(|c| ltl_below_connectives(c, Some(t.span), diags)),
+        (_, Some(outer)) => t.for_each_child(|c| ltl_below_connectives(c, Some(outer), diags)),
+    }
+}
+
+/// The LTL checker monitors past operators deterministically, so their operands must be past or
+/// propositional: E0221 at a future operator (`X G F U V`) below a past one (`O (F p)`), which
+/// NuSMV accepts. `past` is the span of the nearest enclosing past operator.
+fn future_below_past(t: &crate::semantics::checked::TExpr, past: Option<crate::source::Span>, diags: &mut Vec<Diagnostic>) {
+    use crate::semantics::checked::TKind;
+    match (&t.kind, past) {
+        (TKind::Ltl(op, _), Some(outer)) if !op.is_past() => diags.push(
+            Diagnostic::error("E0221", format!("future operator `{op:?}` below a past operator is not supported"), t.span)
+                .with_label_message("a future formula")
+                .with_secondary(outer, "inside this past operator")
+                .with_help("xmv-rs reads past operators (Y Z H O S T) over past and propositional operands only; rewrite the spec without a future operator inside a past one"),
+        ),
+        (TKind::Ltl(op, _), None) if op.is_past() => t.for_each_child(|c| future_below_past(c, Some(t.span), diags)),
+        _ => t.for_each_child(|c| future_below_past(c, past, diags)),
+    }
 }
 
 /// Cycle checks and the system's final tables; returns, per DEFINE, whether it is a global label.

@@ -196,6 +196,10 @@ pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, posi
             .with_help(format!("add `;` after `{after}`"));
     }
 
+    if let Some(d) = bounded_operator(text, prev, found) {
+        return d;
+    }
+
     let message = format!("expected {}, found {found_desc}", join_alternatives(&expected));
     let mut d = match prev.filter(|_| at_chunk_end) {
         // The section ended early: point just after its last token, where something is missing.
@@ -210,4 +214,25 @@ pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, posi
         d = d.with_help("`:=` assigns only in ASSIGN, DEFINE, CALL and EXIT sections; use `=` to compare");
     }
     d
+}
+
+/// Bounded temporal operators: RTCTL's `ABF 0..3 p`, `EBG`, `A [ p BU 0..3 q ]` and the
+/// interval LTL operators of later tools (`G [0, 3] p`). NuSMV 2.5.4's LTL has none; xmv-rs
+/// reads neither kind (E0018).
+fn bounded_operator(text: &str, prev: Option<&Tok>, found: Option<&Tok>) -> Option<Diagnostic> {
+    let found = found?;
+    let word = &text[found.span.range()];
+    let prev_word = prev.map_or("", |p| &text[p.span.range()]);
+    let (op, span) = if matches!(word, "ABF" | "EBF" | "ABG" | "EBG" | "BU") {
+        (word, found.span)
+    } else if word == "[" && matches!(prev_word, "G" | "F" | "X" | "H" | "O" | "Y" | "Z" | "U" | "S" | "V" | "T") {
+        (prev_word, prev.map_or(found.span, |p| p.span.to(found.span)))
+    } else {
+        return None;
+    };
+    Some(
+        Diagnostic::error("E0018", format!("bounded temporal operator `{op}` is not supported"), span)
+            .with_label_message("a bounded operator")
+            .with_help("xmv-rs checks unbounded CTL and NuSMV 2.5.4's LTL (which has no bounded operators); unfold the bound with nested `X`/`EX`/`AX`, e.g. `G [0, 2] p` as `p & X p & X X p`"),
+    )
 }

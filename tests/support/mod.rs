@@ -2,5 +2,6 @@
 //! and the independent path-semantics CTL oracle.
 #![allow(dead_code)]
 
+pub mod ltl_lasso;
 pub mod oracle;
 pub mod random;

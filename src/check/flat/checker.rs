@@ -1,6 +1,7 @@
 //! The flat-model engine behind [`Checker`]: `SPEC`/`CTLSPEC` by fair CTL labelling (all specs of
 //! the batch at once, sharing subformulas, [`check_ctl_fair`]), `INVARSPEC` by reachability
-//! (fairness ignored, as in NuSMV, [`check_invariants`]). Outcomes come back in the batch's order.
+//! (fairness ignored, as in NuSMV, [`check_invariants`]), `LTLSPEC` by the automata-theoretic
+//! search of [`crate::check::ltl`]. Outcomes come back in the batch's order.
 
 use super::{CheckOptions, Fairness, check_ctl_fair, check_invariants};
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
@@ -18,14 +19,19 @@ impl Checker for Explicit {
 
     fn check(&self, model: &FlatModel, specs: &[FlatSpec], options: &RunOptions) -> Result<Checked, String> {
         let k = &model.kripke;
-        let (invariants, ctl): (Vec<_>, Vec<_>) = specs.iter().enumerate().partition(|(_, s)| s.invariant);
+        let (ltl, branching): (Vec<_>, Vec<_>) = specs.iter().enumerate().partition(|(_, s)| s.ltl.is_some());
+        let (invariants, ctl): (Vec<_>, Vec<_>) = branching.into_iter().partition(|(_, s)| s.invariant);
         let formulas = |specs: &[(usize, &FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
         let fairness = Fairness { states: &model.fairness, transitions: &[] };
         let flat_options = CheckOptions { threads: options.threads, traces: options.traces, witnesses: options.witnesses };
         let report = check_ctl_fair(k, &formulas(&ctl), &fairness, &flat_options);
         let invar = check_invariants(k, &formulas(&invariants), options.traces);
+        let ltl_formulas: Vec<_> = ltl.iter().filter_map(|(_, s)| s.ltl.as_ref()).collect();
+        let ltl_outcomes = super::run_in_pool(options.threads, || crate::check::ltl::check_ltl(k, &ltl_formulas, &model.fairness, options.traces))?;
+        let ltl_stats = crate::check::ltl::stats(&ltl_outcomes);
         let mut outcomes = vec![None; specs.len()];
-        for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)) {
+        let ltl_verdicts = ltl_outcomes.into_iter().map(|o| o.outcome);
+        for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)).chain(ltl.iter().zip(ltl_verdicts)) {
             outcomes[*i] = Some(v);
         }
         let outcomes = outcomes.into_iter().collect::<Option<Vec<_>>>().ok_or("the flat checker returned fewer verdicts than specs")?;
@@ -35,7 +41,11 @@ impl Checker for Explicit {
         } else if report.no_fair_initial_state && !ctl.is_empty() {
             warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
         }
-        let stats = Stats::counters(vec![("distinct subformulas", report.distinct_subformulas as u64)]);
+        let mut counters = vec![("distinct subformulas", report.distinct_subformulas as u64)];
+        if !ltl.is_empty() {
+            counters.extend([("LTL automaton states", ltl_stats.automaton_states), ("LTL product states", ltl_stats.product_states)]);
+        }
+        let stats = Stats::counters(counters);
         Ok(Checked { outcomes, stats, warnings })
     }
 }

@@ -116,7 +116,7 @@ pub fn fair_states(kripke: &KripkeStructure, fairness: &Fairness) -> FixedBitSet
     Labelling::new(kripke, Arena::new(), fairness).fair().clone()
 }
 
-fn run_in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn run_in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
     if threads == 0 {
         return job();
     }
