@@ -39,8 +39,8 @@ use crate::syntax::ast::SpecKind;
 /// What checking a model found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// One result per CTL spec and invariant, in NuSMV's printing order (CTL specs, then
-    /// invariants).
+    /// One result per CTL spec, LTL spec and invariant, in NuSMV's printing order (CTL specs,
+    /// then LTL specs, then invariants).
     pub specs: Vec<SpecResult>,
     /// Warnings of every stage (unsupported specs skipped, vacuous fairness, …).
     pub warnings: Vec<DiagnosticData>,
@@ -53,7 +53,7 @@ pub struct SpecResult {
     pub name: Option<String>,
     /// The flat model (`main`) or the procedure module the spec belongs to.
     pub module: String,
-    /// `Ctl` or `Invar`.
+    /// `Ctl`, `Ltl` or `Invar`.
     pub kind: SpecKind,
     /// The formula as NuSMV prints it.
     pub text: String,

@@ -6,7 +6,7 @@
 //!   the location and the other labels as related locations (a diagnostic about the run as a
 //!   whole, such as a checker failure, has no location);
 //! * every false spec: `ruleId` = the spec's name (`SPEC NAME p := …`) or, for an unnamed spec,
-//!   `CTLSPEC`/`INVARSPEC`; level `error`; located at the spec. A counterexample becomes a
+//!   `CTLSPEC`/`INVARSPEC`/`LTLSPEC`; level `error`; located at the spec. A counterexample becomes a
 //!   `codeFlow` with one thread-flow location per step (the loop start repeated at the end, as
 //!   the text format prints it): the step's message names the state (`State 1.3`), the module
 //!   and call stack, the inputs and values; `state` holds the values by name; `nestingLevel` is
@@ -76,6 +76,7 @@ fn spec_rule(r: &SpecReport) -> String {
     match (&r.name, r.kind) {
         (Some(name), _) => name.clone(),
         (None, SpecKind::Invar) => "INVARSPEC".into(),
+        (None, SpecKind::Ltl) => "LTLSPEC".into(),
         (None, _) => "CTLSPEC".into(),
     }
 }
