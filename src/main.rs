@@ -127,6 +127,11 @@ enum ImportFormat {
 }
 
 fn main() {
+    // Run as `NuSMV` (a symlink or copy) or with NuSMV's argument shape: NuSMV 2.5.4's command line.
+    let raw: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    if xmv_rs::nusmv_mode::wanted(&raw) {
+        std::process::exit(xmv_rs::nusmv_mode::main(&raw));
+    }
     // NuSMV's `-dcx` is one flag; clap would read it as `-d -c -x`.
     let args = std::env::args_os().map(|a| if a == "-dcx" { "--no-trace".into() } else { a });
     let cli = match Cli::try_parse_from(args) {

@@ -76,7 +76,32 @@ impl TextReport {
 
 /// One trace in NuSMV's format.
 pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String {
-    let mut out = String::from("-- as demonstrated by the following execution sequence\n");
+    trace_text_styled(view, trace_no, invariant, &TraceStyle::BATCH)
+}
+
+/// How a trace is laid out: after a verdict (NuSMV's batch output) or by `show_traces [-v]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceStyle {
+    /// The `-- as demonstrated by the following execution sequence` line first.
+    pub header: bool,
+    /// Before each `name = value` line.
+    pub indent: &'static str,
+    /// Every value at every step (`show_traces -v`), not only the changed ones.
+    pub all_values: bool,
+}
+
+impl TraceStyle {
+    pub const BATCH: TraceStyle = TraceStyle { header: true, indent: "  ", all_values: false };
+    pub const SHOW: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: false };
+    pub const SHOW_VERBOSE: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: true };
+}
+
+/// [`trace_text`] in a given [`TraceStyle`].
+pub fn trace_text_styled(view: &TraceView, trace_no: usize, invariant: bool, style: &TraceStyle) -> String {
+    let mut out = String::new();
+    if style.header {
+        out.push_str("-- as demonstrated by the following execution sequence\n");
+    }
     let (description, kind) = match (view.kind, invariant) {
         (TraceKind::Counterexample, false) => ("CTL Counterexample", "Counterexample"),
         (TraceKind::Counterexample, true) => ("AG alpha Counterexample", "Counterexample"),
@@ -90,7 +115,8 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
         let n = i + 1;
         if !step.inputs.is_empty() {
             let _ = writeln!(out, "-> Input: {trace_no}.{n} <-");
-            write_changed(&mut out, &step.inputs, prev_inputs.map(|p| &p.inputs[..]));
+            let before = prev_inputs.filter(|_| !style.all_values).map(|p| &p.inputs[..]);
+            write_changed(&mut out, &step.inputs, before, style.indent);
             prev_inputs = Some(step);
         }
         if view.loop_start == Some(i) {
@@ -111,7 +137,8 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
         }
         out.push('\n');
         let same_module = prev.is_some_and(|p| p.module == step.module && !p.terminated);
-        write_changed(&mut out, &step.values, if same_module { prev.map(|p| &p.values[..]) } else { None });
+        let before = if same_module && !style.all_values { prev.map(|p| &p.values[..]) } else { None };
+        write_changed(&mut out, &step.values, before, style.indent);
         prev = Some(step);
     }
     out
@@ -121,14 +148,14 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
 /// Steps of one module list their variables in the same order, so `before[i]` is looked at
 /// first; the search is the fallback (linear per step, not quadratic, on modules with
 /// thousands of labels).
-fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>) {
+fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>, indent: &str) {
     for (i, (name, value)) in now.iter().enumerate() {
         let unchanged = before.is_some_and(|b| match b.get(i) {
             Some((n, v)) if n == name => v == value,
             _ => b.iter().any(|(n, v)| n == name && v == value),
         });
         if !unchanged {
-            let _ = writeln!(out, "  {name} = {value}");
+            let _ = writeln!(out, "{indent}{name} = {value}");
         }
     }
 }
