@@ -53,6 +53,8 @@ pub struct CheckOptions {
     pub stats: bool,
     /// `--verify`: re-check every procedure spec with an engine of the other family.
     pub verify: bool,
+    /// `-n IDX` / `-P NAME`: check one spec (NuSMV's numbering, see [`crate::properties`]).
+    pub selection: crate::properties::Selection,
 }
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
@@ -74,13 +76,18 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let t0 = Instant::now();
     let (program, diags) = (stages.load)(file, options.termination);
     out.stderr.push_str(&diags.render(file));
-    let program = match program {
+    let mut program = match program {
         Some(p) if !diags.has_errors() => p,
         _ => {
             out.exit_code = 2;
             return out;
         }
     };
+    if let Err(message) = crate::properties::keep_selected(file, &mut program, &diags, &options.selection) {
+        let _ = writeln!(out.stderr, "error: {message}");
+        out.exit_code = 2;
+        return out;
+    }
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
 
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };

@@ -109,10 +109,11 @@ pub fn select(properties: &[Property], selection: &Selection) -> Result<Option<V
     match property.spec {
         Some(s) => Ok(Some(vec![s])),
         None => Err(format!(
-            "property {} ({} {}) is not checked by xmv-rs: it checks CTL specs and INVARSPECs",
+            "property {} ({} {}) is not checked: xmv-rs does not check {} specs yet",
             property.index,
             kind_keyword(property.kind),
-            property.text
+            property.text,
+            kind_keyword(property.kind)
         )),
     }
 }
@@ -139,13 +140,44 @@ pub fn nusmv_type(kind: SpecKind) -> &'static str {
     }
 }
 
-/// The property list as `NuSMV -lp` prints it (every property `Unchecked`).
-pub fn nusmv_listing(properties: &[Property]) -> String {
+/// The property list as `NuSMV -lp` and `show_property` print it; `verdicts[i]` is property
+/// `i`'s verdict and trace number once checked (missing entries: unchecked).
+pub fn nusmv_listing(properties: &[Property], verdicts: &[Option<(bool, Option<usize>)>]) -> String {
     let mut out = String::from("**** PROPERTY LIST [ Type, Status, Counter-example Number, Name ] ****\n");
     out.push_str("--------------------------  PROPERTY LIST  -------------------------\n");
     for p in properties {
+        let (status, trace) = match verdicts.get(p.index).copied().flatten() {
+            None => ("Unchecked", None),
+            Some((true, t)) => ("True", t),
+            Some((false, t)) => ("False", t),
+        };
+        let trace = trace.map_or_else(|| "N/A".to_string(), |t| t.to_string());
         out.push_str(&format!("{:03} : {} \n", p.index, p.text));
-        out.push_str(&format!("  [{:<15}{:<15}{:<7}{}]\n", nusmv_type(p.kind), "Unchecked", "N/A", p.name.as_deref().unwrap_or("N/A")));
+        out.push_str(&format!("  [{:<15}{:<15}{:<7}{}]\n", nusmv_type(p.kind), status, trace, p.name.as_deref().unwrap_or("N/A")));
+    }
+    out
+}
+
+/// Keeps only the specs `selection` picks in `program` (before its state space is built).
+pub fn keep_selected(file: &SourceFile, program: &mut LoweredProgram, diags: &Diagnostics, selection: &Selection) -> Result<(), String> {
+    if *selection == Selection::All {
+        return Ok(());
+    }
+    let properties = property_list(file, program, diags);
+    if let Some(ids) = select(&properties, selection)? {
+        program.specs = ids.iter().filter_map(|&i| program.specs.get(i).cloned()).collect();
+    }
+    Ok(())
+}
+
+/// `xmv-rs list-specs`: one line per property: index, type, name, formula, and whether xmv-rs
+/// checks it.
+pub fn listing(properties: &[Property]) -> String {
+    let mut out = String::new();
+    for p in properties {
+        let name = p.name.as_deref().unwrap_or("-");
+        let note = if p.spec.is_none() { "  (not checked by xmv-rs)" } else { "" };
+        out.push_str(&format!("{:>3}  {:<12} {:<16} {}{note}\n", p.index, nusmv_type(p.kind), name, p.text));
     }
     out
 }

@@ -33,6 +33,8 @@ struct Loaded {
     file: SourceFile,
     program: LoweredProgram,
     properties: Vec<Property>,
+    /// Per property: its verdict once checked (NuSMV checks a property once) and its trace number.
+    verdicts: Vec<Option<(bool, Option<usize>)>>,
 }
 
 /// The state spaces built by `build_model`.
@@ -249,7 +251,7 @@ impl<'w> Session<'w> {
             return s;
         }
         let Some(loaded) = &self.loaded else { return 1 };
-        let text = nusmv_listing(&loaded.properties);
+        let text = nusmv_listing(&loaded.properties, &loaded.verdicts);
         let _ = self.out.write_all(text.as_bytes());
         0
     }
@@ -296,6 +298,8 @@ impl<'w> Session<'w> {
         let mut order = props;
         order.sort_by_key(|p| (rank(p.kind), p.index));
         let mut checkable = vec![];
+        let checked = |p: &Property| self.loaded.as_ref().is_some_and(|l| l.verdicts.get(p.index).is_some_and(Option::is_some));
+        order.retain(|p| !checked(p));
         for p in &order {
             match p.spec {
                 Some(s) => checkable.push(s),
@@ -333,7 +337,7 @@ impl<'w> Session<'w> {
         let options = self.check_options();
         let (Some(loaded), Some(built)) = (&self.loaded, &mut self.built) else { return 1 };
         match check_on(loaded, built, specs, &options) {
-            Ok(results) => self.print_results(results),
+            Ok(results) => self.print_results(results, false),
             Err(text) => {
                 let _ = self.err.write_all(text.as_bytes());
                 1
@@ -341,15 +345,29 @@ impl<'w> Session<'w> {
         }
     }
 
-    fn print_results(&mut self, results: Vec<(SpecReport, Option<TraceView>, String)>) -> Status {
-        for (report, view, warnings) in results {
-            let _ = self.err.write_all(warnings.as_bytes());
-            let _ = writeln!(self.out, "{}", verdict_line(&report));
-            if let Some(view) = view {
-                let invariant = report.kind == SpecKind::Invar;
+    /// Prints verdicts and traces and records them: under the property that has the spec
+    /// (`added`: a `-p` formula, appended to the property list as NuSMV does).
+    fn print_results(&mut self, results: Vec<CheckResult>, added: bool) -> Status {
+        for r in results {
+            let _ = self.err.write_all(r.warnings.as_bytes());
+            let _ = writeln!(self.out, "{}", verdict_line(&r.report));
+            let mut trace_no = None;
+            if let Some(view) = r.trace {
+                let invariant = r.report.kind == SpecKind::Invar;
                 let n = self.traces.len() + 1;
                 let _ = self.out.write_all(trace_text_styled(&view, n, invariant, &TraceStyle::BATCH).as_bytes());
                 self.traces.push(StoredTrace { view, invariant });
+                trace_no = Some(n);
+            }
+            let Some(loaded) = self.loaded.as_mut() else { continue };
+            let verdict = Some((r.report.holds, trace_no));
+            if added {
+                let index = loaded.properties.len();
+                let (kind, text) = (r.report.kind, r.report.text.clone());
+                loaded.properties.push(Property { index, kind, name: None, text, spec: None });
+                loaded.verdicts.push(verdict);
+            } else if let Some(p) = loaded.properties.iter().position(|p| p.spec == Some(r.spec)) {
+                loaded.verdicts[p] = verdict;
             }
         }
         let _ = self.out.flush();
@@ -380,8 +398,7 @@ impl<'w> Session<'w> {
         let Some(spec) = program.specs.iter().position(|s| s.span.start as usize == at + 1) else {
             return self.fail(&format!("ERROR: Property \"{formula}\" is not correct or not well typed."));
         };
-        let properties = vec![];
-        let extra = Loaded { file, program, properties };
+        let extra = Loaded { file, program, properties: vec![], verdicts: vec![] };
         let mut built = match build(&extra) {
             Ok((b, _)) => b,
             Err(text) => {
@@ -391,7 +408,7 @@ impl<'w> Session<'w> {
         };
         let options = self.check_options();
         match check_on(&extra, &mut built, &[spec], &options) {
-            Ok(results) => self.print_results(results),
+            Ok(results) => self.print_results(results, true),
             Err(text) => {
                 let _ = self.err.write_all(text.as_bytes());
                 1
@@ -474,7 +491,9 @@ impl<'w> Session<'w> {
     /// `show_traces [-v] [-a] [N]`.
     pub fn show_traces(&mut self, args: &Args) -> Status {
         if self.traces.is_empty() {
-            return self.fail("There are no traces currently available.");
+            // A message, but status 0 (as NuSMV).
+            self.fail("There are no traces currently available.");
+            return 0;
         }
         let verbose = args.flag('v');
         let which: Vec<usize> = if args.flag('a') {
@@ -541,7 +560,8 @@ fn load(file: SourceFile) -> Result<(Loaded, String), String> {
     match program {
         Some(program) if !diags.has_errors() => {
             let properties = property_list(&file, &program, &diags);
-            Ok((Loaded { file, program, properties }, rendered))
+            let verdicts = vec![None; properties.len()];
+            Ok((Loaded { file, program, properties, verdicts }, rendered))
         }
         _ => Err(rendered),
     }
@@ -566,9 +586,20 @@ fn build(loaded: &Loaded) -> Result<(Built, String), String> {
     Ok((Built { flat, rks }, warnings))
 }
 
-/// Checks `specs` with the linked checkers; per spec, in the order of `specs`: the report (without
-/// trace), the trace and the checker's warnings. `Err` is a message for stderr.
-fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &CheckOptions) -> Result<Vec<(SpecReport, Option<TraceView>, String)>, String> {
+/// What checking one spec gave.
+struct CheckResult {
+    /// Index into `LoweredProgram::specs`.
+    spec: usize,
+    /// Without its trace (that is `trace`).
+    report: SpecReport,
+    trace: Option<TraceView>,
+    /// The checker's warnings, rendered.
+    warnings: String,
+}
+
+/// Checks `specs` with the linked checkers; one result per spec, in the order of `specs`.
+/// `Err` is a message for stderr.
+fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &CheckOptions) -> Result<Vec<CheckResult>, String> {
     let stages = Stages::linked();
     let program = &loaded.program;
     let mut outcomes = vec![None; program.specs.len()];
@@ -623,7 +654,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
             trace: None,
             time_ms: 0.0,
         };
-        results.push((report, view, std::mem::take(&mut warnings)));
+        results.push(CheckResult { spec: i, report, trace: view, warnings: std::mem::take(&mut warnings) });
     }
     Ok(results)
 }
