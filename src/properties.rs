@@ -45,8 +45,12 @@ fn group(kind: SpecKind) -> u8 {
 
 /// The property list of a loaded program; `diags` are the diagnostics of loading it.
 pub fn property_list(file: &SourceFile, program: &LoweredProgram, diags: &Diagnostics) -> Vec<Property> {
-    let mut all: Vec<Property> =
-        program.specs.iter().enumerate().map(|(i, s)| Property { index: 0, kind: s.kind, name: s.name.clone(), text: s.text.clone(), spec: Some(i) }).collect();
+    let mut all: Vec<Property> = program
+        .specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Property { index: 0, kind: s.kind, name: qualified(s.name.as_deref(), &s.text), text: s.text.clone(), spec: Some(i) })
+        .collect();
     for d in diags.items.iter().filter(|d| d.code == SKIPPED) {
         let keyword = file.slice(d.primary_span());
         let kind = match keyword {
@@ -73,6 +77,16 @@ pub fn property_list(file: &SourceFile, program: &LoweredProgram, diags: &Diagno
         p.index = i;
     }
     all
+}
+
+/// A spec's name as NuSMV gives it: prefixed with the instance path of a spec declared in a
+/// module instance (`c.live` for `SPEC NAME live := …` in instance `c`; the text ends in `IN c`).
+fn qualified(name: Option<&str>, text: &str) -> Option<String> {
+    let name = name?;
+    Some(match text.rsplit_once(" IN ") {
+        Some((_, path)) => format!("{path}.{name}"),
+        None => name.to_string(),
+    })
 }
 
 /// Which specs a run checks.
@@ -152,7 +166,9 @@ pub fn nusmv_listing(properties: &[Property], verdicts: &[Option<(bool, Option<u
             Some((false, t)) => ("False", t),
         };
         let trace = trace.map_or_else(|| "N/A".to_string(), |t| t.to_string());
-        out.push_str(&format!("{:03} : {} \n", p.index, p.text));
+        // NuSMV prints a space after the formula unless it ends in an instance context.
+        let space = if p.text.contains(" IN ") { "" } else { " " };
+        out.push_str(&format!("{:03} : {}{space}\n", p.index, p.text));
         out.push_str(&format!("  [{:<15}{:<15}{:<7}{}]\n", nusmv_type(p.kind), status, trace, p.name.as_deref().unwrap_or("N/A")));
     }
     out

@@ -138,7 +138,7 @@ fn ltl_specs_are_reported_as_not_checked() {
     let model = dir.join("ltl.smv");
     std::fs::write(&model, "MODULE main\nVAR b : boolean;\nASSIGN next(b) := !b;\nSPEC AG (b | !b)\nLTLSPEC G F b\n").expect("write");
     let path = model.display().to_string();
-    let (status, stdout, stderr) = run(xmv, "NuSMV", &[path.clone()], "");
+    let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&path), "");
     assert_eq!(status, 1, "an unchecked LTLSPEC is not a successful run");
     assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true"), "{stdout}");
     assert!(stderr.contains("LTL model checking is not supported by xmv-rs yet") && stderr.contains("-ils"), "{stderr}");

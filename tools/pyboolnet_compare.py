@@ -14,7 +14,7 @@ pyboolnet runs the command in `pyboolnet.model_checking.CMD_NUSMV` (read from it
 sets that module variable to a wrapper that runs the tool under `timeout SECS`. A query that runs
 out of time (or that pyboolnet cannot read) is reported as `timeout`/`error`.
 
-Queries (initial states: every gene off):
+Queries (initial states: every gene off, or with --init all every state, pyboolnet's "INIT TRUE"):
   Q1  CTLSPEC EF(STEADYSTATE)          pyboolnet's default flags (-dcx -dynamic -df -coi)
   Q2  CTLSPEC AG(!STEADYSTATE)         with counterexamples (-dynamic -df): a path to a steady state
   Q3  CTLSPEC AG(EF(STEADYSTATE))      with counterexamples: a path to a state that reaches none
@@ -98,8 +98,12 @@ def inner(args):
     for name in names:
         primes = get_primes(name)
         genes = sorted(primes)
-        init = "INIT " + " & ".join(f"!{g}" for g in genes)
-        initial = lambda s: all(v == 0 for v in s.values())  # noqa: E731
+        if args.init == "all":
+            init = "INIT TRUE"
+            initial = lambda s: True  # noqa: E731
+        else:
+            init = "INIT " + " & ".join(f"!{g}" for g in genes)
+            initial = lambda s: all(v == 0 for v in s.values())  # noqa: E731
         for update in ["synchronous", "asynchronous"]:
             for qname, spec, cex in queries:
                 row = {"network": name, "genes": len(genes), "update": update[:5], "query": qname}
@@ -179,6 +183,7 @@ def main():
     p.add_argument("--timeout", type=float, default=10.0)
     p.add_argument("--only", help="comma-separated network names")
     p.add_argument("--ltl", action="store_true", help="also an LTL query")
+    p.add_argument("--init", choices=["zero", "all"], default="zero", help="initial states: every gene off (default) or every state")
     p.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--xmv-cmd", help=argparse.SUPPRESS)
     p.add_argument("--nusmv-cmd", help=argparse.SUPPRESS)
@@ -190,7 +195,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pbn-cmp-") as d:
         link = os.path.join(d, "NuSMV")
         os.symlink(os.path.abspath(args.xmv), link)
-        cmd = [python, os.path.abspath(__file__), "--inner", "--timeout", str(args.timeout)]
+        cmd = [python, os.path.abspath(__file__), "--inner", "--timeout", str(args.timeout), "--init", args.init]
         cmd += ["--xmv-cmd", wrapper(d, "xmv-rs-timeout", link, args.timeout)]
         nusmv = os.environ.get("NUSMV")
         if nusmv:
