@@ -65,7 +65,7 @@ fn expected(name: &str) -> (i32, String) {
 fn recorded_nusmv_sessions_replay_identically() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
     let cases = cases();
-    assert!(cases.len() >= 18, "{} cases", cases.len());
+    assert!(cases.len() >= 20, "{} cases", cases.len());
     let mut failures = vec![];
     for (name, args) in &cases {
         let (want_status, want_stdout) = expected(name);

@@ -116,7 +116,16 @@ fn batch(session: &mut Session, list_properties: bool) -> i32 {
     if session.encode_variables() != 0 || session.build_model() != 0 {
         return 1;
     }
+    // NuSMV refuses these two in batch mode together with -coi (it builds one FSM per property).
+    let coi = session.flag("cone_of_influence");
     if session.flag("check_fsm") {
+        if coi {
+            let _ = writeln!(
+                session.err,
+                "WARNING: Check for totality of the transition relation cannot currently\nperformed in batch mode if the cone of influence reduction has been enabled."
+            );
+            return 1;
+        }
         session.check_fsm();
     }
     match session.get("prop_no").and_then(|n| n.parse::<usize>().ok()) {
@@ -141,6 +150,13 @@ fn batch(session: &mut Session, list_properties: bool) -> i32 {
         }
     }
     if session.flag("print_reachable") {
+        if coi {
+            let _ = writeln!(
+                session.err,
+                "WARNING: Statistics of reachable states is not currently available\nin batch mode if cone of influence reduction has been enabled."
+            );
+            return 1;
+        }
         session.print_reachable(false, false);
     }
     let _ = session.out.flush();
