@@ -88,7 +88,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-source", Some("sc_file"), Implemented, "runs the commands of sc_file"),
     opt!("-t", Some("tv_file"), Ignored, "BDD clustering order file"),
     opt!("-thresh", Some("cp_t"), Ignored, "BDD conjunctive partitioning threshold"),
-    opt!("-v", Some("vl"), Implemented, "verbose_level=$: timings on stderr"),
+    opt!("-v", Some("vl"), Implemented, "verbose_level=$ (set; xmv-rs prints no extra messages yet)"),
     opt!("-bmc", None, Refused, "SAT-based bounded model checking is not supported"),
     opt!("-bmc_length", Some("k"), Refused, "SAT-based bounded model checking is not supported"),
     opt!("-dp", None, Refused, "unsupported in NuSMV 2.5.4 too"),
