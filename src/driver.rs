@@ -59,6 +59,8 @@ pub struct CheckOptions {
     pub stats: bool,
     /// `--verify`: re-check every procedure spec with an engine of the other family.
     pub verify: bool,
+    /// `-n IDX` / `-P NAME`: check one spec (NuSMV's numbering, see [`crate::properties`]).
+    pub selection: crate::properties::Selection,
 }
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
@@ -97,13 +99,18 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let t0 = Instant::now();
     let (program, diags) = (stages.load)(file, options.termination);
     report(&mut out, &diags, file, options.format);
-    let program = match program {
+    let mut program = match program {
         Some(p) if !diags.has_errors() => p,
         _ => {
             out.exit_code = 2;
             return (out, vec![]);
         }
     };
+    if let Err(message) = crate::properties::keep_selected(file, &mut program, &diags, &options.selection) {
+        report_one(&mut out, Diagnostic::global(Severity::Error, E_SELECTION, message), file, options.format);
+        out.exit_code = 2;
+        return (out, vec![]);
+    }
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
 
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };
@@ -216,6 +223,8 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
 
 /// Code of a checker's failure (no verdict; exit code 2), a diagnostic without a place.
 pub const E_CHECKER: &str = "E0601";
+/// Code of a `-n`/`-P` selection that names no spec xmv-rs can check (exit code 2).
+pub const E_SELECTION: &str = "E0602";
 /// Code of a checker's warning about the verdicts of procedure specs.
 pub const W_CHECKER: &str = "W0601";
 

@@ -1,5 +1,7 @@
-//! The `xmv-rs` command line: `check` (NuSMV-style model checking) and `import` (other tools'
-//! formats to `.smv`). Exit codes: 0 all specs hold, 1 some spec fails, 2 input errors.
+//! The `xmv-rs` command line: `check` (NuSMV-style model checking), `list-specs` (the specs with
+//! NuSMV's indices) and `import` (other tools' formats to `.smv`). Exit codes of `check`: 0 all
+//! specs hold, 1 some spec fails, 2 input errors. Run as `NuSMV`/`nusmv` or with NuSMV's argument
+//! shape (no subcommand), it is NuSMV 2.5.4's command line instead (`xmv_rs::nusmv_mode`).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -30,6 +32,14 @@ enum Command {
     Import(ImportArgs),
     /// Language server for editors, on stdin/stdout (diagnostics, definition, hover, symbols).
     Lsp,
+    /// List the specifications of an .smv file with NuSMV's indices (for `check -n IDX`).
+    ListSpecs(ListSpecsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ListSpecsArgs {
+    /// The .smv file.
+    file: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -67,6 +77,13 @@ struct CheckArgs {
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
     termination: Option<TerminationArg>,
+    /// Check only the spec with this index (NuSMV's `-n`: CTL specs first, then COMPUTE, LTL,
+    /// INVARSPEC, PSL; see `xmv-rs list-specs`).
+    #[arg(short = 'n', value_name = "IDX", conflicts_with = "property")]
+    index: Option<usize>,
+    /// Check only the spec declared with `NAME` (`SPEC NAME p := …`).
+    #[arg(short = 'P', value_name = "NAME")]
+    property: Option<String>,
     /// Print timings and checker counters to stderr.
     #[arg(long)]
     stats: bool,
@@ -133,6 +150,11 @@ enum ImportFormat {
 }
 
 fn main() {
+    // Run as `NuSMV` (a symlink or copy) or with NuSMV's argument shape: NuSMV 2.5.4's command line.
+    let raw: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    if xmv_rs::nusmv_mode::wanted(&raw) {
+        std::process::exit(xmv_rs::nusmv_mode::main(&raw));
+    }
     // NuSMV's `-dcx` is one flag; clap would read it as `-d -c -x`.
     let args = std::env::args_os().map(|a| if a == "-dcx" { "--no-trace".into() } else { a });
     let cli = match Cli::try_parse_from(args) {
@@ -146,6 +168,7 @@ fn main() {
         Command::Check(args) => check(args),
         Command::Import(args) => import(args),
         Command::Lsp => xmv_rs::lsp::run_stdio(),
+        Command::ListSpecs(args) => list_specs(&args.file),
     };
     std::process::exit(code);
 }
@@ -183,6 +206,11 @@ fn check(args: CheckArgs) -> i32 {
         }),
         stats: args.stats,
         verify: args.verify,
+        selection: match (args.index, args.property) {
+            (Some(i), _) => xmv_rs::properties::Selection::Index(i),
+            (None, Some(name)) => xmv_rs::properties::Selection::Name(name),
+            (None, None) => xmv_rs::properties::Selection::All,
+        },
     };
     let out = driver::run_check(&file, &options, &driver::stages::Stages::linked());
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
@@ -202,4 +230,26 @@ fn import(args: ImportArgs) -> i32 {
     };
     let options = xmv_rs::import::ImportOptions { entry_exit, node_labels: args.node_labels };
     xmv_rs::import::cli::run(format, &args.input, args.ctl.as_deref(), &args.output, &options, &mut std::io::stderr())
+}
+
+/// `xmv-rs list-specs FILE`: exit code 0, or 2 when the file has errors.
+fn list_specs(path: &std::path::Path) -> i32 {
+    let file = match SourceFile::read(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let (program, diags) = xmv_rs::frontend::load(&file, None);
+    match program {
+        Some(program) if !diags.has_errors() => {
+            print!("{}", xmv_rs::properties::listing(&xmv_rs::properties::property_list(&file, &program, &diags)));
+            0
+        }
+        _ => {
+            eprint!("{}", diags.render(&file));
+            2
+        }
+    }
 }

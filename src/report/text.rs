@@ -79,11 +79,36 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
     trace_text_for(view, trace_no, if invariant { SpecKind::Invar } else { SpecKind::Ctl })
 }
 
-/// One trace of a spec of kind `spec` in NuSMV's format. LTL lassos mark, as NuSMV 2.5.4 does
-/// for its LTL traces (computed loop-backs), every step whose state equals the last one with
-/// `-- Loop starts here`, not only the step where the loop closes.
+/// One trace of a spec of kind `spec` in NuSMV's batch format.
 pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> String {
-    let mut out = String::from("-- as demonstrated by the following execution sequence\n");
+    trace_text_styled(view, trace_no, spec, &TraceStyle::BATCH)
+}
+
+/// How a trace is laid out: after a verdict (NuSMV's batch output) or by `show_traces [-v]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceStyle {
+    /// The `-- as demonstrated by the following execution sequence` line first.
+    pub header: bool,
+    /// Before each `name = value` line.
+    pub indent: &'static str,
+    /// Every value at every step (`show_traces -v`), not only the changed ones.
+    pub all_values: bool,
+}
+
+impl TraceStyle {
+    pub const BATCH: TraceStyle = TraceStyle { header: true, indent: "  ", all_values: false };
+    pub const SHOW: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: false };
+    pub const SHOW_VERBOSE: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: true };
+}
+
+/// One trace of a spec of kind `spec` in a given [`TraceStyle`]. LTL lassos mark, as NuSMV 2.5.4
+/// does for its LTL traces (computed loop-backs), every step whose state equals the last one
+/// with `-- Loop starts here`, not only the step where the loop closes.
+pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle) -> String {
+    let mut out = String::new();
+    if style.header {
+        out.push_str("-- as demonstrated by the following execution sequence\n");
+    }
     let (description, kind) = match (view.kind, spec) {
         (TraceKind::Counterexample, SpecKind::Invar) => ("AG alpha Counterexample", "Counterexample"),
         (TraceKind::Counterexample, SpecKind::Ltl) => ("LTL Counterexample", "Counterexample"),
@@ -103,7 +128,8 @@ pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> Stri
         let n = i + 1;
         if !step.inputs.is_empty() {
             let _ = writeln!(out, "-> Input: {trace_no}.{n} <-");
-            write_changed(&mut out, &step.inputs, prev_inputs.map(|p| &p.inputs[..]));
+            let before = prev_inputs.filter(|_| !style.all_values).map(|p| &p.inputs[..]);
+            write_changed(&mut out, &step.inputs, before, style.indent);
             prev_inputs = Some(step);
         }
         if loops_at(i) {
@@ -124,7 +150,8 @@ pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> Stri
         }
         out.push('\n');
         let same_module = prev.is_some_and(|p| p.module == step.module && !p.terminated);
-        write_changed(&mut out, &step.values, if same_module { prev.map(|p| &p.values[..]) } else { None });
+        let before = if same_module && !style.all_values { prev.map(|p| &p.values[..]) } else { None };
+        write_changed(&mut out, &step.values, before, style.indent);
         prev = Some(step);
     }
     out
@@ -134,14 +161,14 @@ pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> Stri
 /// Steps of one module list their variables in the same order, so `before[i]` is looked at
 /// first; the search is the fallback (linear per step, not quadratic, on modules with
 /// thousands of labels).
-fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>) {
+fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(String, String)]>, indent: &str) {
     for (i, (name, value)) in now.iter().enumerate() {
         let unchanged = before.is_some_and(|b| match b.get(i) {
             Some((n, v)) if n == name => v == value,
             _ => b.iter().any(|(n, v)| n == name && v == value),
         });
         if !unchanged {
-            let _ = writeln!(out, "  {name} = {value}");
+            let _ = writeln!(out, "{indent}{name} = {value}");
         }
     }
 }

@@ -1,0 +1,187 @@
+//! Drop-in mode's pieces: the option table against NuSMV 2.5.4's `-h` list, the command-line
+//! parser, the mode selection, the command-line splitter and `getopt`, and a whole session run
+//! in memory.
+
+use super::commands::split_line;
+use super::options::{self, Status};
+use super::{run, wanted};
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// The option names NuSMV 2.5.4's `NuSMV -h` lists (its text is not copied, only the names).
+const NUSMV_254_HELP: &[&str] = &[
+    "-h",
+    "-help",
+    "-AG",
+    "-bdd_soh",
+    "-coi",
+    "-cp",
+    "-cpp",
+    "-ctt",
+    "-dcx",
+    "-df",
+    "-disable_daggifier",
+    "-disable_sexp2bdd_caching",
+    "-disable_syntactic_checks",
+    "-dynamic",
+    "-f",
+    "-flt",
+    "-i",
+    "-ic",
+    "-ii",
+    "-ils",
+    "-int",
+    "-ips",
+    "-is",
+    "-iwl95preorder",
+    "-iwls95",
+    "-keep_single_value_vars",
+    "-load",
+    "-lp",
+    "-m",
+    "-mono",
+    "-n",
+    "-noaffinity",
+    "-o",
+    "-obm",
+    "-ofm",
+    "-ojeba",
+    "-old",
+    "-old_div_op",
+    "-pre",
+    "-r",
+    "-reorder",
+    "-rin",
+    "-s",
+    "-sat_solver",
+    "-sin",
+    "-source",
+    "-t",
+    "-thresh",
+    "-v",
+];
+
+#[test]
+fn every_option_of_nusmv_254_is_in_the_table() {
+    for name in NUSMV_254_HELP {
+        assert!(options::lookup(name).is_some(), "{name}");
+    }
+    // Options with an argument in NuSMV take one here too.
+    for name in [
+        "-bdd_soh",
+        "-cp",
+        "-i",
+        "-iwls95",
+        "-load",
+        "-m",
+        "-n",
+        "-o",
+        "-obm",
+        "-ofm",
+        "-ojeba",
+        "-pre",
+        "-rin",
+        "-sat_solver",
+        "-sin",
+        "-source",
+        "-t",
+        "-thresh",
+        "-v",
+    ] {
+        assert!(options::lookup(name).and_then(|o| o.arg).is_some(), "{name}");
+    }
+    // SAT/BMC options are refused, BDD tuning ignored.
+    for name in ["-bmc", "-bmc_length", "-sat_solver", "-rin"] {
+        assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Refused), "{name}");
+    }
+    for name in ["-dynamic", "-m", "-mono", "-thresh", "-cp", "-iwls95", "-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
+        assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Ignored), "{name}");
+    }
+}
+
+#[test]
+fn pyboolnets_command_line_sets_nusmvs_variables() {
+    let cl = options::parse(&strings(&["-dcx", "-dynamic", "-df", "-coi", "model.smv"])).expect("accepted");
+    assert_eq!(cl.input_file.as_deref(), Some("model.smv"));
+    assert_eq!(cl.env, vec![("counter_examples", "0".to_string()), ("forward_search", "0".to_string()), ("cone_of_influence", "1".to_string())]);
+    assert_eq!(cl.bdd.len(), 1);
+    assert_eq!(cl.bdd[0].option, "-dynamic");
+    let cl = options::parse(&strings(&["-m", "sift", "-n", "3", "-v", "1", "f.smv"])).expect("accepted");
+    assert_eq!(cl.bdd[0].value.as_deref(), Some("sift"));
+    assert!(cl.env.contains(&("prop_no", "3".to_string())) && cl.env.contains(&("verbose_level", "1".to_string())));
+}
+
+#[test]
+fn bad_command_lines_get_nusmvs_messages() {
+    let refusal = |args: &[&str]| options::parse(&strings(args)).err().map(|r| r.0).unwrap_or_default();
+    assert_eq!(refusal(&["-bogus", "f.smv"]), "The command line option \"-bogus\" is unknown");
+    assert!(refusal(&["-bmc", "f.smv"]).contains("not supported"));
+    assert!(refusal(&["-n"]).contains("requires an argument"));
+    assert!(refusal(&["-n", "x", "f.smv"]).contains("property index"));
+    assert!(refusal(&["a.smv", "b.smv"]).contains("twice"));
+    assert!(refusal(&["-source", "a", "-load", "b"]).contains("incompatible"));
+}
+
+#[test]
+fn drop_in_mode_is_chosen_by_name_or_argument_shape() {
+    assert!(wanted(&strings(&["/usr/bin/NuSMV", "-h"])));
+    assert!(wanted(&strings(&["nusmv"])));
+    assert!(wanted(&strings(&["./NuSMV-2.5.4", "check"])));
+    assert!(wanted(&strings(&["xmv-rs", "-dcx", "model.smv"])));
+    assert!(wanted(&strings(&["xmv-rs", "model.smv"])));
+    assert!(wanted(&strings(&["xmv-rs", "-int"])));
+    assert!(!wanted(&strings(&["xmv-rs", "check", "model.smv"])));
+    assert!(!wanted(&strings(&["xmv-rs", "list-specs", "model.smv"])));
+    assert!(!wanted(&strings(&["xmv-rs", "--help"])));
+    assert!(!wanted(&strings(&["xmv-rs", "-h"])));
+    assert!(!wanted(&strings(&["xmv-rs"])));
+}
+
+#[test]
+fn command_lines_split_like_nusmvs_shell() {
+    assert_eq!(split_line("check_ctlspec -p \"AG x < 2\"  # a comment"), vec![strings(&["check_ctlspec", "-p", "AG x < 2"])]);
+    assert_eq!(split_line("go; check_invar;quit"), vec![strings(&["go"]), strings(&["check_invar"]), strings(&["quit"])]);
+    assert_eq!(split_line("   "), Vec::<Vec<String>>::new());
+    assert_eq!(split_line("echo a#b"), vec![strings(&["echo", "a#b"])]);
+}
+
+/// Runs NuSMV's command line in memory: (status, stdout without the banner, stderr).
+fn session(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let (mut out, mut err) = (vec![], vec![]);
+    let mut input = stdin.as_bytes();
+    let status = run(&strings(args), &mut out, &mut err, &mut input);
+    let out = String::from_utf8_lossy(&out).into_owned();
+    let body = out.lines().skip_while(|l| l.starts_with("*** ")).map(|l| format!("{l}\n")).collect();
+    (status, body, String::from_utf8_lossy(&err).into_owned())
+}
+
+#[test]
+fn a_model_on_stdin_is_checked_in_batch_mode() {
+    let model = "MODULE main\nVAR b : boolean;\nASSIGN init(b) := FALSE; next(b) := !b;\nSPEC AG (b -> AX !b)\nINVARSPEC NAME never := b\n";
+    let (status, out, _) = session(&["NuSMV", "-dcx"], model);
+    assert_eq!(status, 0, "false specs do not change the status");
+    assert_eq!(out, "\n-- specification AG (b -> AX !b)  is true\n-- invariant b  is false\n");
+    let (status, out, _) = session(&["NuSMV", "-lp"], model);
+    assert_eq!(status, 0);
+    assert!(out.contains("000 : AG (b -> AX !b) \n  [CTL            Unchecked      N/A    N/A]\n"), "{out}");
+    assert!(out.contains("001 : b \n  [Invar          Unchecked      N/A    never]\n"), "{out}");
+    let (status, _, err) = session(&["NuSMV", "-n", "2"], model);
+    assert_eq!(status, 1);
+    assert!(err.contains("property index \"2\" is not valid (must be in the range [0,1])"), "{err}");
+}
+
+#[test]
+fn commands_need_their_predecessors_and_unknown_ones_abort_a_script() {
+    let (status, out, err) = session(&["NuSMV", "-int"], "check_ctlspec\nbuild_model\nset input_file /nonexistent.smv\nread_model\nfrobnicate\nquit\n");
+    assert_eq!(status, 0);
+    assert_eq!(out, "\nNuSMV > NuSMV > NuSMV > NuSMV > NuSMV > NuSMV > \n", "six prompts (the helper ends each line)");
+    assert!(err.contains("A model must be read before. Use the \"read_model\" command."), "{err}");
+    assert!(err.contains("cannot open input file /nonexistent.smv"), "{err}");
+    assert!(err.contains("unknown command 'frobnicate'"), "{err}");
+    // End of input without `quit`: five reminders, then the session ends.
+    let (status, _, err) = session(&["NuSMV", "-int"], "");
+    assert_eq!(status, 0);
+    assert_eq!(err.matches("Use \"quit\" to leave NuSMV.").count(), 5);
+}

@@ -1,0 +1,169 @@
+//! NuSMV drop-in mode against recorded NuSMV 2.5.4 sessions (no NuSMV needed): every case of
+//! `tests/nusmv_dropin/cases.txt` is run through xmv-rs started as `NuSMV` (and once more with
+//! NuSMV's argument shape under the name `xmv-rs`); stdout after the banner and the exit status
+//! must equal NuSMV's recording in `tests/nusmv_dropin/expected/` (made by `record.sh`). The
+//! models and scripts are written for these tests. With `NUSMV` set, the recordings are also
+//! checked to be what that NuSMV prints now.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nusmv_dropin")
+}
+
+/// (name, arguments) of every recorded case.
+fn cases() -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(dir().join("cases.txt")).expect("cases.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.contains('|'))
+        .map(|l| {
+            let (name, args) = l.split_once('|').unwrap_or_default();
+            (name.trim().to_string(), args.split_whitespace().map(str::to_string).collect())
+        })
+        .collect()
+}
+
+/// Runs `program` with `argv0` as its name; returns (status, stdout, stderr).
+fn run(program: &Path, argv0: &str, args: &[String], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(program)
+        .arg0(argv0)
+        .args(args)
+        .current_dir(dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the program");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("stdin");
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("wait");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// Stdout without xmv-rs's banner (its `*** ` lines); the blank line after it stays, as in the
+/// recordings (NuSMV's banner is cut after its last `*** ` line).
+fn without_banner(stdout: &str) -> String {
+    let mut rest = stdout;
+    while rest.starts_with("*** ") {
+        rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    }
+    rest.to_string()
+}
+
+fn expected(name: &str) -> (i32, String) {
+    let status = std::fs::read_to_string(dir().join(format!("expected/{name}.status"))).expect("status");
+    let stdout = std::fs::read_to_string(dir().join(format!("expected/{name}.stdout"))).expect("stdout");
+    (status.trim().parse().expect("a status"), stdout)
+}
+
+#[test]
+fn recorded_nusmv_sessions_replay_identically() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let cases = cases();
+    assert!(cases.len() >= 20, "{} cases", cases.len());
+    let mut failures = vec![];
+    for (name, args) in &cases {
+        let (want_status, want_stdout) = expected(name);
+        let (status, stdout, stderr) = run(xmv, "NuSMV", args, "");
+        let stdout = without_banner(&stdout);
+        if status != want_status || stdout != want_stdout {
+            failures.push(format!(
+                "case {name} ({args:?}): status {status}, NuSMV {want_status}\n--- xmv-rs\n{stdout}--- NuSMV\n{want_stdout}--- stderr\n{stderr}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn nusmv_argument_shape_selects_drop_in_mode_under_any_name() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    for name in ["pyboolnet", "batch", "index"] {
+        let (_, args) = cases().into_iter().find(|(n, _)| n == name).expect("case");
+        let (want_status, want_stdout) = expected(name);
+        let (status, stdout, _) = run(xmv, "xmv-rs", &args, "");
+        assert_eq!((status, without_banner(&stdout)), (want_status, want_stdout), "{name}");
+        assert!(stdout.starts_with("*** This is xmv-rs"), "{stdout}");
+    }
+    // The subcommands keep xmv-rs's own command line and exit codes.
+    let (status, stdout, _) = run(xmv, "xmv-rs", &["check".into(), "counter.smv".into()], "");
+    assert_eq!(status, 1, "a false spec: xmv-rs check exits with 1");
+    assert!(!stdout.contains("***"));
+}
+
+#[test]
+fn interactive_mode_reads_commands_from_stdin() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let input = "read_model -i counter.smv\ngo\ncheck_ctlspec -n 1\nfoo\nshow_traces\nquit\n";
+    let (status, stdout, stderr) = run(xmv, "nusmv", &["-int".into()], input);
+    assert_eq!(status, 0);
+    let stdout = without_banner(&stdout);
+    assert_eq!(stdout, "\nNuSMV > NuSMV > NuSMV > -- specification AG (EF x = 0)  is true\nNuSMV > NuSMV > NuSMV > ");
+    assert!(stderr.contains("unknown command 'foo'"), "{stderr}");
+    assert!(stderr.contains("There are no traces currently available."), "{stderr}");
+}
+
+#[test]
+fn refused_and_unsupported_options_say_so() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    for (option, word) in [("-bmc", "bounded model checking"), ("-sat_solver", "SAT"), ("-old_div_op", "ANSI C"), ("-ofm", "flattened model")] {
+        let mut args = vec![option.to_string()];
+        if option == "-sat_solver" || option == "-ofm" {
+            args.push("x".into());
+        }
+        args.push("counter.smv".into());
+        let (status, stdout, stderr) = run(xmv, "NuSMV", &args, "");
+        assert_eq!(status, 255, "{option}");
+        assert!(stdout.is_empty(), "{option}: {stdout}");
+        assert!(stderr.contains("is not supported") && stderr.contains(word), "{option}: {stderr}");
+    }
+    // BDD tuning is accepted and changes nothing.
+    let (want_status, want_stdout) = expected("batch");
+    let args: Vec<String> =
+        ["-dynamic", "-m", "sift", "-thresh", "500", "-noaffinity", "-reorder", "-keep_single_value_vars", "counter.smv"].map(String::from).to_vec();
+    let (status, stdout, _) = run(xmv, "NuSMV", &args, "");
+    assert_eq!((status, without_banner(&stdout)), (want_status, want_stdout));
+}
+
+#[test]
+fn ltl_specs_are_reported_as_not_checked() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let dir = std::env::temp_dir().join(format!("xmv-dropin-ltl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("ltl.smv");
+    std::fs::write(&model, "MODULE main\nVAR b : boolean;\nASSIGN next(b) := !b;\nSPEC AG (b | !b)\nLTLSPEC G F b\n").expect("write");
+    let path = model.display().to_string();
+    let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&path), "");
+    assert_eq!(status, 1, "an unchecked LTLSPEC is not a successful run");
+    assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true"), "{stdout}");
+    assert!(stderr.contains("LTL model checking is not supported by xmv-rs yet") && stderr.contains("-ils"), "{stderr}");
+    let (status, _, _) = run(xmv, "NuSMV", &["-ils".into(), path.clone()], "");
+    assert_eq!(status, 0, "-ils skips the LTL specs");
+    let (status, _, stderr) = run(xmv, "NuSMV", &["-source".into(), "/dev/stdin".into(), path], "go\ncheck_ltlspec\nquit\n");
+    assert_eq!(status, 0);
+    assert!(stderr.contains("LTL model checking is not supported by xmv-rs yet"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With `NUSMV` set: the recordings are what NuSMV prints now.
+#[test]
+fn recordings_match_nusmv_when_available() {
+    let Some(nusmv) = std::env::var_os("NUSMV") else {
+        eprintln!("NUSMV is not set: skipped");
+        return;
+    };
+    for (name, args) in cases() {
+        let (want_status, want_stdout) = expected(&name);
+        let (status, stdout, _) = run(Path::new(&nusmv), "NuSMV", &args, "");
+        let stdout = match stdout.find("*** Copyright (c) 1995-2004") {
+            Some(i) => stdout[i..].split_once('\n').map_or(String::new(), |(_, r)| r.to_string()),
+            None => stdout,
+        };
+        assert_eq!((status, stdout), (want_status, want_stdout), "{name}");
+    }
+}

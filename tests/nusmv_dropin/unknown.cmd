@@ -1,0 +1,4 @@
+go
+foo_bar
+check_ctlspec
+quit
