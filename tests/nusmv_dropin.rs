@@ -131,7 +131,7 @@ fn refused_and_unsupported_options_say_so() {
 }
 
 #[test]
-fn ltl_specs_are_reported_as_not_checked() {
+fn ltl_specs_are_checked_and_psl_specs_reported_as_not_checked() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
     let dir = std::env::temp_dir().join(format!("xmv-dropin-ltl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -139,14 +139,21 @@ fn ltl_specs_are_reported_as_not_checked() {
     std::fs::write(&model, "MODULE main\nVAR b : boolean;\nASSIGN next(b) := !b;\nSPEC AG (b | !b)\nLTLSPEC G F b\n").expect("write");
     let path = model.display().to_string();
     let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&path), "");
-    assert_eq!(status, 1, "an unchecked LTLSPEC is not a successful run");
-    assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true"), "{stdout}");
-    assert!(stderr.contains("LTL model checking is not supported by xmv-rs yet") && stderr.contains("-ils"), "{stderr}");
-    let (status, _, _) = run(xmv, "NuSMV", &["-ils".into(), path.clone()], "");
-    assert_eq!(status, 0, "-ils skips the LTL specs");
-    let (status, _, stderr) = run(xmv, "NuSMV", &["-source".into(), "/dev/stdin".into(), path], "go\ncheck_ltlspec\nquit\n");
+    assert_eq!(status, 0, "{stderr}");
+    assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true\n-- specification  G ( F b)  is true"), "{stdout}");
+    let (status, stdout, _) = run(xmv, "NuSMV", &["-source".into(), "/dev/stdin".into(), path], "go\ncheck_ltlspec\nquit\n");
     assert_eq!(status, 0);
-    assert!(stderr.contains("LTL model checking is not supported by xmv-rs yet"), "{stderr}");
+    assert!(stdout.contains("-- specification  G ( F b)  is true"), "{stdout}");
+    // PSL is not checked: named on stderr, status 1; -ips skips it.
+    let psl = dir.join("psl.smv");
+    std::fs::write(&psl, "MODULE main\nVAR b : boolean;\nSPEC AG (b | !b)\nPSLSPEC AG b\n").expect("write");
+    let psl = psl.display().to_string();
+    let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&psl), "");
+    assert_eq!(status, 1, "an unchecked PSLSPEC is not a successful run");
+    assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true"), "{stdout}");
+    assert!(stderr.contains("PSL model checking is not supported by xmv-rs") && stderr.contains("-ips"), "{stderr}");
+    let (status, _, _) = run(xmv, "NuSMV", &["-ips".into(), psl], "");
+    assert_eq!(status, 0, "-ips skips the PSL specs");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
