@@ -7,6 +7,7 @@
 //! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
 //! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.
 
+pub mod shard;
 pub mod stages;
 
 use crate::check::trace::SpecOutcome;
@@ -53,6 +54,8 @@ pub struct CheckOptions {
     pub stats: bool,
     /// `--verify`: re-check every procedure spec with an engine of the other family.
     pub verify: bool,
+    /// `--shard I/N`: check only the I-th of N slices of the specs ([`shard`]).
+    pub shard: Option<(usize, usize)>,
 }
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
@@ -74,7 +77,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let t0 = Instant::now();
     let (program, diags) = (stages.load)(file, options.termination);
     out.stderr.push_str(&diags.render(file));
-    let program = match program {
+    let mut program = match program {
         Some(p) if !diags.has_errors() => p,
         _ => {
             out.exit_code = 2;
@@ -82,6 +85,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         }
     };
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
+    if let Some(slice) = options.shard {
+        shard::select(&mut program.specs, slice);
+    }
 
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };
     // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
