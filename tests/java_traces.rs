@@ -11,6 +11,9 @@
 //! definition from which no use is reachable; the imported model names its locations by the RSM
 //! node names (no `_2` suffixes: node-name labels no spec uses are left out).
 //!
+//! On avroraCFG, the whole-program model (`avroraCFG-pds.zip`), 160 def/use specs solved in lane
+//! batches get the verdicts of one-at-a-time checking.
+//!
 //! The models are read straight from the benchmark's zip archive (central directory plus raw
 //! deflate via `miniz_oxide`), so the large files never enter the repository.
 
