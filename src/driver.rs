@@ -10,6 +10,7 @@
 //! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
 //! fails, 2 on input errors.
 
+pub mod shard;
 pub mod stages;
 
 use crate::check::trace::SpecOutcome;
@@ -61,6 +62,8 @@ pub struct CheckOptions {
     pub verify: bool,
     /// `-n IDX` / `-P NAME`: check one spec (NuSMV's numbering, see [`crate::properties`]).
     pub selection: crate::properties::Selection,
+    /// `--shard I/N`: check only the I-th of N slices of the specs ([`shard`]).
+    pub shard: Option<(usize, usize)>,
 }
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
@@ -112,6 +115,9 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         return (out, vec![]);
     }
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
+    if let Some(slice) = options.shard {
+        shard::select(&mut program.specs, slice);
+    }
 
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };
     // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like

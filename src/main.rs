@@ -91,6 +91,9 @@ struct CheckArgs {
     /// eager/lazy); a disagreement is an error (exit code 2).
     #[arg(long)]
     verify: bool,
+    /// Check only the I-th of N deterministic slices of the specs (for array jobs; see the README).
+    #[arg(long, value_name = "I/N", value_parser = xmv_rs::driver::shard::parse)]
+    shard: Option<(usize, usize)>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -211,6 +214,7 @@ fn check(args: CheckArgs) -> i32 {
             (None, Some(name)) => xmv_rs::properties::Selection::Name(name),
             (None, None) => xmv_rs::properties::Selection::All,
         },
+        shard: args.shard,
     };
     let out = driver::run_check(&file, &options, &driver::stages::Stages::linked());
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

@@ -21,6 +21,7 @@ pub mod formula;
 pub mod global;
 pub mod incremental;
 pub mod kb;
+pub(crate) mod lanes;
 pub mod local;
 pub mod summary;
 pub mod trace;
@@ -176,41 +177,109 @@ fn formula_dag(rks: &RecursiveKripkeStructure, ctls: &[&Ctl<PropId>], opts: &Rks
     Formula::from_ctls_folded(ctls, &|p| !labelled.get(p as usize).copied().unwrap_or(false))
 }
 
-/// Specs per shared knowledge base in [`check_many`]. Fixed, so that the work split (and hence
-/// every statistic) does not depend on the number of threads.
+/// Specs per shared knowledge base in [`check_many`] (specs checked one at a time). Fixed, so
+/// that the work split (and hence every statistic) does not depend on the number of threads.
 pub const SPECS_PER_BATCH: usize = 32;
 
-/// Checks many specs on one model. Specs are cut, in order, into batches of
-/// [`SPECS_PER_BATCH`]; the batches run in parallel (rayon), and the specs of one batch share
-/// one formula DAG (common subformulas are one node) and one knowledge base: a value of a
-/// (node, component, context) key holds for every stack with that context, whatever the
-/// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. Results and
-/// statistics are the same whatever the thread count.
+/// Checks many specs on one model. With the summary engine, specs of the same shape are solved
+/// together, up to 64 per [`lanes::LaneSummary`] (see [`lanes::plan`]); the other specs (and
+/// every spec with the other engines) are cut, in order, into batches of [`SPECS_PER_BATCH`]
+/// that share one formula DAG (common subformulas are one node) and one knowledge base: a value
+/// of a (node, component, context) key holds for every stack with that context, whatever the
+/// initial component (Finis Lemma 3.3.3), so reusing it across specs is sound. All batches run
+/// in parallel (rayon). Results and statistics are the same whatever the thread count; verdicts
+/// and traces are those of one-at-a-time checking (a lane-batched spec with a trace is
+/// re-checked alone for it; the batch's work is counted on its first spec).
 pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
     let prepared = match opts.engine {
         RksEngine::Summary => Prepared::Summary(ModelIndex::new(rks)),
         RksEngine::Global => Prepared::Context(Labeller::Global),
         RksEngine::Incremental => Prepared::Context(Labeller::Incremental),
     };
-    let batches: Vec<Vec<RksResult>> = specs
-        .par_chunks(SPECS_PER_BATCH)
-        .map(|batch| {
-            let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|(_, f)| f).collect();
-            let (fm, roots) = formula_dag(rks, &ctls, opts);
-            let specs = batch.iter().zip(roots);
-            match &prepared {
-                Prepared::Summary(index) => {
-                    let mut engine = Summary::new(rks, &fm, index);
-                    specs.map(|((init, f), root)| check_summary(&mut engine, root, *init, f, opts.want_trace)).collect()
-                }
-                Prepared::Context(labeller) => {
-                    let mut core = Core::new(rks, &fm);
-                    specs.map(|((init, f), root)| check_in(&mut core, *labeller, root, *init, f, opts.want_trace)).collect()
-                }
-            }
+    let (lane_batches, single) = match prepared {
+        Prepared::Summary(_) => lanes::plan::plan(specs),
+        Prepared::Context(_) => (Vec::new(), (0..specs.len()).collect()),
+    };
+    let tasks: Vec<Task> = (lane_batches.iter().map(Task::Lanes)).chain(single.chunks(SPECS_PER_BATCH).map(Task::Single)).collect();
+    let done: Vec<Vec<(usize, RksResult)>> = tasks
+        .par_iter()
+        .map(|task| match task {
+            Task::Single(batch) => check_batch(rks, specs, batch, &prepared, opts),
+            Task::Lanes(batch) => match &prepared {
+                Prepared::Summary(index) => check_lanes(rks, specs, batch, index, opts),
+                Prepared::Context(_) => unreachable!("lane batches are planned for the summary engine only"),
+            },
         })
         .collect();
-    batches.into_iter().flatten().collect()
+    let mut out: Vec<Option<RksResult>> = vec![None; specs.len()];
+    for (i, r) in done.into_iter().flatten() {
+        out[i] = Some(r);
+    }
+    out.into_iter().map(|r| r.expect("every spec is in one batch")).collect()
+}
+
+/// One unit of [`check_many`]'s work.
+enum Task<'p> {
+    /// Specs checked one at a time on a shared knowledge base (positions, increasing).
+    Single(&'p [usize]),
+    /// Specs of one shape solved together.
+    Lanes(&'p lanes::plan::LaneBatch),
+}
+
+/// The specs at positions `batch`, one at a time on one shared knowledge base.
+fn check_batch(
+    rks: &RecursiveKripkeStructure,
+    specs: &[(ComponentId, Ctl<PropId>)],
+    batch: &[usize],
+    prepared: &Prepared,
+    opts: &RksOptions,
+) -> Vec<(usize, RksResult)> {
+    let ctls: Vec<&Ctl<PropId>> = batch.iter().map(|&i| &specs[i].1).collect();
+    let (fm, roots) = formula_dag(rks, &ctls, opts);
+    let todo = batch.iter().zip(roots);
+    match prepared {
+        Prepared::Summary(index) => {
+            let mut engine = Summary::new(rks, &fm, index);
+            todo.map(|(&i, root)| (i, check_summary(&mut engine, root, specs[i].0, &specs[i].1, opts.want_trace))).collect()
+        }
+        Prepared::Context(labeller) => {
+            let mut core = Core::new(rks, &fm);
+            todo.map(|(&i, root)| (i, check_in(&mut core, *labeller, root, specs[i].0, &specs[i].1, opts.want_trace))).collect()
+        }
+    }
+}
+
+/// The specs of one lane batch solved together; those whose verdict has a trace are re-checked
+/// one at a time for it (when traces are wanted), so that traces are the per-spec engine's.
+fn check_lanes(
+    rks: &RecursiveKripkeStructure,
+    specs: &[(ComponentId, Ctl<PropId>)],
+    batch: &lanes::plan::LaneBatch,
+    index: &ModelIndex,
+    opts: &RksOptions,
+) -> Vec<(usize, RksResult)> {
+    let (fm, roots) = Formula::from_ctls(&[&batch.shape]);
+    let mut engine = lanes::LaneSummary::new(rks, &fm, index, &batch.atoms, batch.specs.len());
+    let holds = engine.run_root(roots[0], batch.init);
+    let mut out: Vec<(usize, RksResult)> =
+        (batch.specs.iter().enumerate()).map(|(l, &i)| (i, RksResult { holds: holds >> l & 1 == 1, stats: RksStats::default(), trace: None })).collect();
+    out[0].1.stats = engine.stats.clone();
+    if opts.want_trace {
+        let explain: Vec<usize> = (0..out.len()).filter(|&l| trace::has_trace(&specs[out[l].0].1, out[l].1.holds)).collect();
+        if !explain.is_empty() {
+            let ctls: Vec<&Ctl<PropId>> = explain.iter().map(|&l| &specs[out[l].0].1).collect();
+            let (fm, roots) = Formula::from_ctls(&ctls);
+            let mut alone = Summary::new(rks, &fm, index);
+            for (&l, root) in explain.iter().zip(roots) {
+                let i = out[l].0;
+                let r = check_summary(&mut alone, root, specs[i].0, &specs[i].1, true);
+                assert_eq!(r.holds, out[l].1.holds, "lane-batched and one-at-a-time summary engines disagree (engine bug)");
+                out[l].1.stats.add(&r.stats);
+                out[l].1.trace = r.trace;
+            }
+        }
+    }
+    out
 }
 
 /// What [`check_many`] sets up once per model for its engine.

@@ -119,6 +119,16 @@ pub fn explain(
     explain_with(&g, root, init, formula, holds, icc)
 }
 
+fn is_existential(formula: &Ctl<PropId>) -> bool {
+    matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))
+}
+
+/// True if a spec `formula` with verdict `holds` gets a trace: a witness when it is true and
+/// existential, a counterexample when it is false and universal.
+pub(crate) fn has_trace(formula: &Ctl<PropId>, holds: bool) -> bool {
+    if holds { is_existential(formula) } else { formula.is_universal() }
+}
+
 /// [`explain`] from labels that are already known (or computed on demand) by `labels`.
 pub fn explain_with<'a>(
     labels: &dyn Labelling<'a>,
@@ -129,7 +139,7 @@ pub fn explain_with<'a>(
     icc: &dyn Fn(FId) -> Vec<Kleene>,
 ) -> Option<RksTrace> {
     let fm = labels.fm();
-    let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
+    let existential = is_existential(formula);
     let (goal, counterexample) = if existential && holds {
         (root, false)
     } else if formula.is_universal() && !holds {

@@ -44,6 +44,7 @@
 //! Modules: `index`, the per-component reverse index of return edges; `solve`, the worklists
 //! that solve a group of new frames.
 
+mod exit_reach;
 mod index;
 mod solve;
 
