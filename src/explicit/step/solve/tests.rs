@@ -311,7 +311,7 @@ fn random_models_that_may_fail_report_the_same_errors() {
 #[test]
 fn memoised_evaluation_changes_nothing() {
     let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let mut rng = Rng(0x5eed_0f_3e30);
+    let mut rng = Rng(0x5eed_0f3e);
     let mut errors = 0;
     for case_no in 0..cases {
         let p = constraint_program(&mut rng, case_no % 2 == 1);
