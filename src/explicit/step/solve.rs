@@ -85,8 +85,11 @@ pub(super) struct Solver<'p> {
     cur_only: Vec<bool>,
     /// Per alternative: its [`Solver::direct`] path precomputed, when it is a plain copy of
     /// the current state with constants and copies bound in ([`Simple`]).
-    simple: Vec<Option<Box<[(VarId, Simple)]>>>,
+    simple: Vec<Option<SimplePath>>,
 }
+
+/// A precomputed direct path: (variable, what it gets) per slot, in slot order.
+type SimplePath = Box<[(VarId, Simple)]>;
 
 /// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
 /// does for a slot that keeps its value or ranges over its domain, under at most one `=`
@@ -658,12 +661,12 @@ fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<
 /// value or ranges over its domain, no check remains and the alternative has no residual, and
 /// each slot has at most one binding, an `=` to a constant or to a current value (in a
 /// transition). A domain slot without a binding makes the path ambiguous: not precomputed.
-fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>]) -> Vec<Option<Box<[(VarId, Simple)]>>> {
+fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>]) -> Vec<Option<SimplePath>> {
     let plain_slots = plan.slots.iter().all(|s| matches!(s.source, Source::Domain | Source::Keep));
     if !plain_slots || checks.iter().any(|c| !c.is_empty()) {
         return vec![None; alts.len()];
     }
-    let path = |alt: &Alternative<'_>| -> Option<Box<[(VarId, Simple)]>> {
+    let path = |alt: &Alternative<'_>| -> Option<SimplePath> {
         if !alt.residual.is_empty() {
             return None;
         }
