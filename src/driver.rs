@@ -127,7 +127,11 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let uses_flat = needed && program.flat.is_some();
     let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
-    let flat = if uses_flat { built(build_flat(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
+    // The flat builder expands states on the current rayon pool (`-j`; the result does not
+    // depend on the number of threads).
+    let build = || build_flat(&program, &limits);
+    let pool = (options.threads > 0).then(|| rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().ok()).flatten();
+    let flat = if uses_flat { built(pool.map_or_else(build, |p| p.install(build)), file, options.format, &mut out) } else { Ok(None) };
     let rks = if uses_rks { built(build_rks(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
     let (Ok(flat), Ok(rks)) = (flat, rks) else {
         out.exit_code = 2;

@@ -3,7 +3,7 @@
 //! Initial states come from the init plan (`init`/invariant assignments × domains of the other
 //! variables, filtered by `INIT` and `INVAR`); successors from the transition plan for every input
 //! valuation (see [`super::step`]). States are numbered densely in breadth-first order (so the
-//! BFS tree gives shortest paths for diagnostics), interned in a [`StateTable`]; edges go straight
+//! BFS tree gives shortest paths for diagnostics), interned bit-packed in a [`PackedTable`]; edges go straight
 //! into CSR arrays as states are expanded in id order. Each atom of the flat model's specs and
 //! fairness constraints becomes one proposition bitset ([`super::atoms`]).
 //!
@@ -18,12 +18,13 @@ use super::csr::Csr;
 use super::eval::Evaluator;
 use super::kripke::{KripkeStructure, PropId, StateId};
 use super::names::Names;
-use super::state_table::StateTable;
-use super::step::{DomainIndex, Plan, Scratch, StepError};
+use super::packed_table::{Layout, PackedTable};
+use super::step::{DomainIndex, Plan, Scratch};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
 use crate::syntax::ast::SpecKind;
+use expand::{Chunk, Expander, expand_batch};
 use rustc_hash::FxHashMap;
 
 /// Limits on state-space construction.
@@ -86,11 +87,26 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
                 .with_help("every specification holds vacuously; check the INIT constraints and init assignments"),
         );
     }
-    let n = explored.table.len() as usize;
-    let succ = explored.succ;
+    let Explored { mut table, initial, succ, parent, mut budget } = explored;
+    let n = table.len() as usize;
+    let width = system.vars.len();
+    // The states unpacked (one value index per variable), for labelling and traces; the hash
+    // index and then the packed arena are freed.
+    budget.release(table.drop_index());
+    let values = match table.unpack_all(&mut budget) {
+        Ok(v) => v,
+        Err(e) => {
+            let size = BuildSize { count: n as u64, what: "states", bytes: budget.used(), limit: budget.limit() };
+            diags.push(diag::out_of_memory(e, &size, system.span));
+            return Err(diags);
+        }
+    };
+    budget.release(table.reserved_bytes());
+    drop(table);
+    let row = |s: u32| &values[s as usize * width..(s as usize + 1) * width];
     let dead: Vec<u32> = (0..n as u32).filter(|&s| succ.neighbours(s).is_empty()).collect();
     if let Some(&first) = dead.first() {
-        let path: Vec<String> = bfs_path(&explored.parent, first).iter().map(|&s| names.state(system, explored.table.get(s))).collect();
+        let path: Vec<String> = bfs_path(&parent, first).iter().map(|&s| names.state(system, row(s))).collect();
         warnings.push(diag::deadlock_warning(dead.len(), system.span, &path));
     }
 
@@ -111,15 +127,15 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     // Still to allocate: the labels (a bitset per proposition) and the reverse edges (an edge
     // list, then offsets, fill pointers and targets).
     let after = props.atoms.len() as u64 * n64.div_ceil(64) * 8 + edges * 12 + (n64 + 1) * 8;
-    if let Err(e) = explored.budget.need(after) {
-        let size = BuildSize { count: n64, what: "states", bytes: explored.budget.used(), limit: explored.budget.limit() };
+    if let Err(e) = budget.need(after) {
+        let size = BuildSize { count: n64, what: "states", bytes: budget.used(), limit: budget.limit() };
         diags.push(
             diag::out_of_memory(e, &size, system.span).with_note(format!("labelling and the reverse edges need {} more", super::budget::format_size(after))),
         );
         return Err(diags);
     }
     let domains = DomainIndex::new(system);
-    let states = StateSet { arena: explored.table.arena(), width: system.vars.len(), count: n };
+    let states = StateSet { arena: &values, width, count: n };
     let mut labeller = AtomLabeller::new(system, &domains, states);
     let mut bitsets = Vec::with_capacity(props.atoms.len());
     for (p, atom) in props.atoms.iter().enumerate() {
@@ -127,10 +143,10 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
             Ok(bits) => bitsets.push(bits),
             Err((s, e)) => {
                 let span = props.spans_of(p, program, system_id, system);
-                let path: Vec<String> = bfs_path(&explored.parent, s as u32).iter().map(|&s| names.state(system, explored.table.get(s))).collect();
+                let path: Vec<String> = bfs_path(&parent, s as u32).iter().map(|&s| names.state(system, row(s))).collect();
                 let mut d = Diagnostic::error(diag::E_ATOM, format!("{} while evaluating `{}`", e.describe(&system.vars), props.names[p]), span)
                     .with_label_message(e.describe(&system.vars))
-                    .with_note(format!("in state: {}", names.state(system, explored.table.get(s as u32))));
+                    .with_note(format!("in state: {}", names.state(system, row(s as u32))));
                 if path.len() > 1 {
                     d = d.with_note(diag::path_note(&path));
                 }
@@ -140,16 +156,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
         }
     }
     let pred = succ.transpose();
-    let kripke = KripkeStructure {
-        num_states: n as u32,
-        initial: explored.initial,
-        succ,
-        pred,
-        props: bitsets,
-        prop_names: props.names,
-        values: explored.table.into_arena(),
-        num_vars: system.vars.len() as u32,
-    };
+    let kripke = KripkeStructure { num_states: n as u32, initial, succ, pred, props: bitsets, prop_names: props.names, values, num_vars: width as u32 };
     Ok(FlatModel { system: system_id, kripke, specs, fairness, deadlocks: dead.len() as u32, warnings })
 }
 
@@ -201,7 +208,7 @@ impl PropTable {
 
 /// The explored state space before labelling.
 struct Explored {
-    table: StateTable,
+    table: PackedTable,
     initial: Vec<StateId>,
     succ: Csr,
     /// BFS tree: the state each state was discovered from (`u32::MAX` for initial states).
@@ -212,16 +219,31 @@ struct Explored {
 
 /// The growing arrays of one exploration, within the memory budget.
 struct Growing {
-    table: StateTable,
+    table: PackedTable,
     parent: Vec<u32>,
     budget: MemoryBudget,
+    /// The packed form of the state being added.
+    key: Vec<u64>,
 }
 
 impl Growing {
-    /// The id of `state`, adding it (discovered from `from`) if new.
+    /// The id of the packed state `key` (whose hash is `h`), adding it (discovered from `from`)
+    /// if new.
     #[inline]
+    fn add_hashed(&mut self, key: &[u64], h: u64, from: u32) -> Result<u32, OutOfMemory> {
+        let (id, new) = self.table.try_insert_hashed(key, h, &mut self.budget)?;
+        if new {
+            self.budget.push(&mut self.parent, from)?;
+        }
+        Ok(id)
+    }
+
+    /// The id of `state`, adding it (discovered from `from`) if new.
     fn add(&mut self, state: &[u32], from: u32) -> Result<u32, OutOfMemory> {
-        let (id, new) = self.table.try_insert(state, &mut self.budget)?;
+        let fits = self.table.layout().pack(state, &mut self.key);
+        // The plans emit value indices within each variable's domain (inputs 0), whatever the input.
+        assert!(fits, "a state value outside its variable's domain");
+        let (id, new) = self.table.try_insert(&self.key, &mut self.budget)?;
         if new {
             self.budget.push(&mut self.parent, from)?;
         }
@@ -253,13 +275,13 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
     let next_plan = Plan::next(system, &domains).map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     let input_plan = Plan::inputs(system, &domains);
     let max = limits.max_states.unwrap_or(u64::MAX);
-    let mut g = Growing { table: StateTable::new(width), parent: vec![], budget: MemoryBudget::new(limits.max_memory) };
+    let layout = Layout::of(system);
+    let key = vec![0u64; layout.words()];
+    let mut g = Growing { table: PackedTable::new(layout), parent: vec![], budget: MemoryBudget::new(limits.max_memory), key };
     g.budget.account(g.table.reserved_bytes());
     let mut oom: Option<OutOfMemory> = None;
     let mut ev = Evaluator::new(&system.vars);
-    let mut ev_inputs = Evaluator::new(&system.vars);
     let mut scratch = Scratch::default();
-    let mut scratch_inputs = Scratch::default();
     let zeros = vec![0u32; width];
 
     init_plan
@@ -282,52 +304,71 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
     let mut offsets = vec![0u32];
     let mut targets: Vec<u32> = vec![];
     g.budget.account(super::budget::reserved(&offsets));
-    let mut cur = vec![0u32; width];
+    let layout = g.table.layout().clone();
+    let workers = rayon::current_num_threads().max(1);
+    let mut expanders: Vec<Expander> = (0..workers).map(|_| Expander::new(system, &next_plan, &input_plan, &layout)).collect();
+    let mut chunks: Vec<Chunk> = vec![];
+    let words = layout.words();
     let mut s = 0u32;
     while s < g.table.len() {
-        if u64::from(s) & (crate::progress::EVERY - 1) == 0 {
-            progress.states(g.table.len().into(), (g.table.len() - s).into());
-        }
-        cur.copy_from_slice(g.table.get(s));
-        let first = targets.len();
-        let mut failure: Option<StepError> = None;
-        let outer = input_plan.run(&mut scratch_inputs, &mut ev_inputs, &cur, &cur, None, &mut |with_inputs| {
-            if failure.is_some() {
-                return;
-            }
-            let r = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| {
-                if oom.is_some() {
-                    return;
+        let end = g.table.len().min(s.saturating_add(BATCH));
+        expand_batch(&mut expanders, &mut chunks, &g.table, s..end);
+        for chunk in &chunks {
+            let mut from = 0usize;
+            for (k, &to) in chunk.ends.iter().enumerate() {
+                let to = to as usize;
+                s = chunk.first + k as u32;
+                if u64::from(s) & (crate::progress::EVERY - 1) == 0 {
+                    progress.states(g.table.len().into(), (g.table.len() - s).into());
                 }
-                match g.add(next, s) {
-                    Ok(id) => oom = g.budget.push(&mut targets, id).err(),
-                    Err(e) => oom = Some(e),
+                let first = targets.len();
+                let mut oom: Option<OutOfMemory> = None;
+                for i in from..to {
+                    if let Some(&h) = chunk.hashes.get(i + PREFETCH) {
+                        g.table.prefetch(h);
+                    }
+                    match g.add_hashed(&chunk.keys[i * words..(i + 1) * words], chunk.hashes[i], s) {
+                        Ok(id) => {
+                            if let Err(e) = g.budget.push(&mut targets, id) {
+                                oom = Some(e);
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            oom = Some(e);
+                            break;
+                        }
+                    }
                 }
-            });
-            if let Err(e) = r {
-                failure = Some(e);
+                from = to;
+                let row = &mut targets[first..];
+                row.sort_unstable();
+                let kept = dedup_sorted(row);
+                targets.truncate(first + kept);
+                if let Some(e) = oom.or_else(|| g.budget.push(&mut offsets, targets.len() as u32).err()) {
+                    return Err(diag::out_of_memory(e, &g.size(), system.span));
+                }
+                if g.table.len() as u64 > max {
+                    return Err(diag::state_limit(max, &g.size(), system.span));
+                }
             }
-        });
-        if let Some(e) = outer.err().or(failure) {
-            let path: Vec<String> = bfs_path(&g.parent, s).iter().map(|&p| names.state(system, g.table.get(p))).collect();
-            let ctx = ErrorContext { state: Some(names.state(system, g.table.get(s))), path, during: None };
-            return Err(diag::step_error(&e, system, names, &ctx));
+            if let Some(e) = &chunk.failure {
+                let s = chunk.first + chunk.ends.len() as u32;
+                let path: Vec<String> = bfs_path(&g.parent, s).iter().map(|&p| names.state(system, &g.table.unpacked(p))).collect();
+                let ctx = ErrorContext { state: Some(names.state(system, &g.table.unpacked(s))), path, during: None };
+                return Err(diag::step_error(e, system, names, &ctx));
+            }
         }
-        let row = &mut targets[first..];
-        row.sort_unstable();
-        let kept = dedup_sorted(row);
-        targets.truncate(first + kept);
-        if let Some(e) = oom.or_else(|| g.budget.push(&mut offsets, targets.len() as u32).err()) {
-            return Err(diag::out_of_memory(e, &g.size(), system.span));
-        }
-        if g.table.len() as u64 > max {
-            return Err(diag::state_limit(max, &g.size(), system.span));
-        }
-        s += 1;
+        s = end;
     }
-    let Growing { table, parent, budget } = g;
+    let Growing { table, parent, budget, .. } = g;
     Ok(Explored { table, initial, succ: Csr { offsets, targets }, parent, budget })
 }
+
+/// States expanded per batch (see [`expand`]).
+const BATCH: u32 = 4096;
+/// How many keys ahead the interning prefetches hash slots.
+const PREFETCH: usize = 8;
 
 /// Removes adjacent duplicates in place; returns the number kept.
 fn dedup_sorted(row: &mut [u32]) -> usize {
@@ -367,5 +408,6 @@ pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Ve
     found
 }
 
+mod expand;
 #[cfg(test)]
 pub(crate) mod tests;

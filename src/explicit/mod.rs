@@ -12,6 +12,7 @@ pub mod csr;
 pub mod eval;
 pub mod kripke;
 pub mod names;
+pub(crate) mod packed_table;
 pub mod rks;
 pub mod rks_builder;
 pub mod state_table;

@@ -32,12 +32,15 @@ use rustc_hash::FxHashMap;
 
 mod decompose;
 mod fallible;
+mod memo;
 mod solve;
 
 #[cfg(test)]
 thread_local! {
     /// Tests: build plans without the solver (plain enumeration only).
     pub(crate) static PLAIN_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: build plans without memoised evaluation.
+    pub(crate) static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// How `Var` and `Next` are read while evaluating an expression of a plan.
@@ -196,6 +199,8 @@ pub struct Scratch {
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
     solve: solve::SolveScratch,
+    /// Cached candidates and verdicts of the plan last run ([`memo`]).
+    memo: memo::Memo,
 }
 
 #[derive(Clone, Debug)]
@@ -210,6 +215,12 @@ pub struct Plan<'p> {
     /// Successors by solving the constraints that decompose ([`solve`]); `None`: plain
     /// enumeration.
     solver: Option<Box<solve::Solver<'p>>>,
+    /// Distinguishes plans for [`memo::Memo`].
+    id: u64,
+    /// Per slot (`Source::Expr` only) and per check: the key of its memo table ([`memo`]).
+    slot_memo: Vec<Option<memo::MemoKey>>,
+    check_memo: Vec<Vec<Option<memo::MemoKey>>>,
+    memo_tables: usize,
 }
 
 impl<'p> Plan<'p> {
@@ -297,7 +308,49 @@ impl<'p> Plan<'p> {
             .map(|(v, var)| Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
             .collect::<Vec<_>>();
         let checks = vec![vec![]; slots.len() + 1];
-        Plan { system, domains, slots, checks, procedure: system.is_procedure, solver: None }
+        Plan::new(system, domains, slots, checks)
+    }
+
+    fn new(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Vec<Check<'p>>>) -> Plan<'p> {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Plan { system, domains, slots, checks, procedure: system.is_procedure, solver: None, id, slot_memo: vec![], check_memo: vec![], memo_tables: 0 }
+    }
+
+    /// Chooses the expressions to memoise (all that fit, in slot then check order).
+    fn plan_memo(&mut self) {
+        self.slot_memo = vec![None; self.slots.len()];
+        self.check_memo = self.checks.iter().map(|c| vec![None; c.len()]).collect();
+        if self.procedure {
+            return;
+        }
+        #[cfg(test)]
+        if NO_MEMO.with(std::cell::Cell::get) {
+            return;
+        }
+        let mut total = 0usize;
+        let mut tables = 0u32;
+        let mut take = |key: Option<memo::MemoKey>| {
+            let mut key = key?;
+            if total + key.size() > memo::TOTAL_ENTRIES {
+                return None;
+            }
+            total += key.size();
+            key.table = tables;
+            tables += 1;
+            Some(key)
+        };
+        for (d, slot) in self.slots.iter().enumerate() {
+            if let Source::Expr(e) = slot.source {
+                self.slot_memo[d] = take(memo::MemoKey::of(self.system, e, slot.frame));
+            }
+        }
+        for (d, checks) in self.checks.iter().enumerate() {
+            for (i, c) in checks.iter().enumerate() {
+                self.check_memo[d][i] = take(memo::MemoKey::of(self.system, c.expr, c.frame));
+            }
+        }
+        self.memo_tables = tables as usize;
     }
 
     /// Whether successors come from the constraint solver (tests).
@@ -368,7 +421,7 @@ impl<'p> Plan<'p> {
             let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
             placed[depth].push(c);
         }
-        let mut plan = Plan { system, domains, slots: vec![], checks: placed, procedure: system.is_procedure, solver: None };
+        let mut plan = Plan::new(system, domains, vec![], placed);
         plan.slots = (order.into_iter())
             .map(|i| {
                 let mut slot = slots[i].clone();
@@ -378,6 +431,7 @@ impl<'p> Plan<'p> {
                 slot
             })
             .collect();
+        plan.plan_memo();
         #[cfg(test)]
         if PLAIN_ONLY.with(std::cell::Cell::get) {
             return Ok(plan);
@@ -446,6 +500,7 @@ impl<'p> Plan<'p> {
         exited: Option<ExitNameId>,
         emit: &mut dyn FnMut(&[u32]),
     ) -> Result<(), StepError> {
+        scratch.memo.bind(self.id, self.memo_tables);
         match &self.solver {
             Some(solver) => solver.run(self, scratch, ev, cur, base, exited, emit),
             None => self.run_plain(scratch, ev, cur, base, exited, emit),
@@ -545,8 +600,27 @@ impl<'p> Plan<'p> {
         restrict: Option<&solve::Restrict<'_, 'p>>,
     ) -> Result<bool, StepError> {
         let checks = restrict.map_or(&self.checks, |r| &r.solver.checks);
-        for c in &checks[depth] {
+        for (i, c) in checks[depth].iter().enumerate() {
+            // The plan's own checks are memoised ([`memo`]).
+            let memo = restrict.is_none().then(|| self.check_memo.get(depth).and_then(|c| c.get(i)).and_then(Option::as_ref)).flatten();
+            let at = memo.and_then(|m| m.index(cur, &scratch.vec).map(|k| (m, k)));
+            if let Some((m, k)) = at {
+                match scratch.memo.verdict(m, k) {
+                    Some(true) => continue,
+                    Some(false) => return Ok(false),
+                    None => {}
+                }
+            }
             let env = Self::env(c.frame, cur, &scratch.vec, exited);
+            if let Some((m, k)) = at
+                && let Ok(holds) = ev.bool(c.expr, &env)
+            {
+                scratch.memo.set_verdict(m, k, holds);
+                if holds {
+                    continue;
+                }
+                return Ok(false);
+            }
             match ev.bool(c.expr, &env) {
                 Ok(true) => {}
                 Ok(false) => return Ok(false),
@@ -675,10 +749,20 @@ impl<'p> Plan<'p> {
                     Ok(())
                 }
                 Source::Expr(e) => {
-                    let env = Self::env(slot.frame, cur, &scratch.vec, exited);
-                    match ev.values(e, &env, &mut scratch.values) {
-                        Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
-                        Err(err) => Err(StepErrorKind::Eval(err)),
+                    let at = self.slot_memo.get(d).and_then(Option::as_ref).and_then(|m| m.index(cur, &scratch.vec).map(|k| (m, k)));
+                    match at {
+                        Some((m, k)) if scratch.memo.candidates(m, k, &mut out) => Ok(()),
+                        _ => {
+                            let env = Self::env(slot.frame, cur, &scratch.vec, exited);
+                            let r = match ev.values(e, &env, &mut scratch.values) {
+                                Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
+                                Err(err) => Err(StepErrorKind::Eval(err)),
+                            };
+                            if let (Ok(()), Some((m, k))) = (&r, at) {
+                                scratch.memo.set_candidates(m, k, &out);
+                            }
+                            r
+                        }
                     }
                 }
             }

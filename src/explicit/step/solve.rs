@@ -83,6 +83,31 @@ pub(super) struct Solver<'p> {
     /// Per slot position: its candidates depend on the current state only (computed once per
     /// state).
     cur_only: Vec<bool>,
+    /// Per alternative: its [`Solver::direct`] path precomputed, when it is a plain copy of
+    /// the current state with constants and copies bound in ([`Simple`]).
+    simple: Vec<Option<SimplePath>>,
+}
+
+/// A precomputed direct path: (variable, what it gets) per slot, in slot order.
+type SimplePath = Box<[(VarId, Simple)]>;
+
+/// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
+/// does for a slot that keeps its value or ranges over its domain, under at most one `=`
+/// binding to a constant or to a current value, with no checks or residuals anywhere.
+#[derive(Clone, Copy, Debug)]
+enum Simple {
+    /// A kept variable: the current value.
+    Keep,
+    /// A kept variable bound `= c`: the current value if it is `c`, else no successor.
+    KeepIf(u32),
+    /// A kept variable bound `= y`: the current value if it is `y`'s, else no successor.
+    KeepIfSame(VarId),
+    /// A domain bound `= c` (within the domain).
+    Const(u32),
+    /// A domain bound `= y` (current value): `y`'s value if within the domain.
+    Copy { from: VarId, len: u32 },
+    /// A binding that no value satisfies (a constant outside the domain).
+    Never,
 }
 
 /// Per-state working memory of the solver (part of [`Scratch`]).
@@ -185,7 +210,8 @@ impl<'p> Solver<'p> {
                 _ => false,
             })
             .collect();
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, rank, cur_only }))
+        let simple = simple_paths(plan, &checks, &conjuncts, &alts);
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, rank, cur_only, simple }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -446,6 +472,15 @@ impl<'p> Solver<'p> {
         alt: u32,
         emit: &mut dyn FnMut(&[u32]),
     ) -> Result<bool, StepError> {
+        if let Some(ops) = &self.simple[alt as usize] {
+            if let Some(()) = simple_path(ops, &mut scratch.vec, cur) {
+                emit(&scratch.vec);
+            }
+            for &(var, _) in ops.iter() {
+                scratch.vec[var as usize] = UNSET;
+            }
+            return Ok(true);
+        }
         if !self.alts[alt as usize].residual.is_empty() {
             return Ok(false);
         }
@@ -602,6 +637,75 @@ impl<'p> Solver<'p> {
         ss.residual.extend(tmp.iter().map(|t| (t.1, t.2)));
         ss.tmp = tmp;
     }
+}
+
+/// Writes the successor of a precomputed direct path into `vec`; `None`: no successor.
+#[inline]
+fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<()> {
+    for &(var, op) in ops {
+        let here = cur[var as usize];
+        vec[var as usize] = match op {
+            Simple::Keep => here,
+            Simple::KeepIf(c) if here == c => here,
+            Simple::KeepIfSame(y) if cur[y as usize] == here => here,
+            Simple::Const(c) => c,
+            Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
+            _ => return None,
+        };
+    }
+    Some(())
+}
+
+/// The precomputed direct path of each alternative, where [`Solver::direct_path`] would only
+/// keep values and take constants or current values from `=` bindings: every slot keeps its
+/// value or ranges over its domain, no check remains and the alternative has no residual, and
+/// each slot has at most one binding, an `=` to a constant or to a current value (in a
+/// transition). A domain slot without a binding makes the path ambiguous: not precomputed.
+fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>]) -> Vec<Option<SimplePath>> {
+    let plain_slots = plan.slots.iter().all(|s| matches!(s.source, Source::Domain | Source::Keep));
+    if !plain_slots || checks.iter().any(|c| !c.is_empty()) {
+        return vec![None; alts.len()];
+    }
+    let path = |alt: &Alternative<'_>| -> Option<SimplePath> {
+        if !alt.residual.is_empty() {
+            return None;
+        }
+        let trans = conjuncts[alt.conj as usize].frame == Frame::Trans;
+        let mut ops = Vec::with_capacity(plan.slots.len());
+        for (pos, slot) in plan.slots.iter().enumerate() {
+            let mut here = alt.binds.iter().filter(|b| b.pos as usize == pos);
+            let bind = here.next();
+            if here.next().is_some() {
+                return None;
+            }
+            let len = plan.system.vars[slot.var as usize].domain.len() as u32;
+            let keep = matches!(slot.source, Source::Keep);
+            let op = match bind.map(|b| (b.rel, b.rhs)) {
+                None if keep => Simple::Keep,
+                None => return None,
+                Some((Rel::Eq, Operand::Index(None))) => Simple::Never,
+                Some((Rel::Eq, Operand::Index(Some(c)))) if keep => Simple::KeepIf(c),
+                Some((Rel::Eq, Operand::Index(Some(c)))) => {
+                    if c < len {
+                        Simple::Const(c)
+                    } else {
+                        Simple::Never
+                    }
+                }
+                Some((Rel::Eq, Operand::Copy { var, next: false })) if trans => {
+                    if keep {
+                        Simple::KeepIfSame(var)
+                    } else {
+                        Simple::Copy { from: var, len }
+                    }
+                }
+                _ => return None,
+            };
+            ops.push((slot.var, op));
+        }
+        Some(ops.into_boxed_slice())
+    };
+    alts.iter().map(path).collect()
 }
 
 /// `starts[k]..starts[k + 1]` = the entries with key `k` (keys sorted, all below `len - 1`).

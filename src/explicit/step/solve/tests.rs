@@ -4,7 +4,7 @@
 
 use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{DomainIndex, PLAIN_ONLY, Plan};
+use crate::explicit::step::{DomainIndex, NO_MEMO, PLAIN_ONLY, Plan};
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, LoweredProgram, System};
 use crate::source::Span;
@@ -304,4 +304,36 @@ fn random_models_that_may_fail_report_the_same_errors() {
         errors += build(&p, true).is_err() as u32;
     }
     assert!(errors > 0, "no model failed: the generator does not exercise errors");
+}
+
+/// Memoised evaluation ([`crate::explicit::step::memo`]) gives the same states, numbering, edges
+/// and errors as evaluating every time, with and without the solver.
+#[test]
+fn memoised_evaluation_changes_nothing() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let mut rng = Rng(0x5eed_0f3e);
+    let mut errors = 0;
+    for case_no in 0..cases {
+        let p = constraint_program(&mut rng, case_no % 2 == 1);
+        for plain in [false, true] {
+            let memo = build(&p, plain);
+            NO_MEMO.with(|c| c.set(true));
+            let direct = build(&p, plain);
+            NO_MEMO.with(|c| c.set(false));
+            match (&memo, &direct) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: {:?}", p.systems[0]);
+                    assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}");
+                    assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}");
+                }
+                (Err(a), Err(b)) => {
+                    errors += 1;
+                    let (a, b) = (&a.items[0], &b.items[0]);
+                    assert_eq!((&a.code, &a.message, &a.notes), (&b.code, &b.message, &b.notes), "case {case_no}: {:?}", p.systems[0]);
+                }
+                _ => panic!("case {case_no}: one build failed: {:?} / {:?}", memo.as_ref().err(), direct.as_ref().err()),
+            }
+        }
+    }
+    assert!(errors > 0, "no case failed: the error paths are not exercised");
 }

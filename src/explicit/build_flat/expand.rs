@@ -1,0 +1,123 @@
+//! Successors of a batch of states, computed in parallel, as packed keys with their hashes.
+//!
+//! The breadth-first search of [`super::explore`] expands states in id order and interns each
+//! successor as it is emitted. Computing the successors does not read the state table, so a
+//! batch of consecutive states can be expanded first — split into contiguous chunks, one per
+//! worker thread, each with its own evaluator and plan scratch — and interned afterwards in the
+//! same order, one state after the other: the numbering, the edges and the errors are those of
+//! the one-by-one search whatever the number of threads (the search reports a chunk's failing
+//! state only after interning everything before it, as it would have). Interning a batch can
+//! also prefetch the hash slots of the keys a few positions ahead, which hides most of the cache
+//! misses of a large table.
+
+use super::super::eval::Evaluator;
+use super::super::packed_table::{Layout, PackedTable, hash};
+use super::super::step::{Plan, Scratch, StepError};
+use crate::lowering::program::System;
+use rayon::prelude::*;
+
+/// The successors of consecutive states `first..first + ends.len()` (and the error of the next
+/// one, if any): state `first + k`'s keys are `keys[ends[k-1]..ends[k]]` (in keys, `words` words
+/// each), in emission order.
+#[derive(Default)]
+pub(super) struct Chunk {
+    pub first: u32,
+    pub keys: Vec<u64>,
+    pub hashes: Vec<u64>,
+    pub ends: Vec<u32>,
+    pub failure: Option<StepError>,
+}
+
+/// One worker's evaluators and buffers.
+pub(super) struct Expander<'p> {
+    next: &'p Plan<'p>,
+    inputs: &'p Plan<'p>,
+    layout: &'p Layout,
+    ev: Evaluator<'p>,
+    ev_inputs: Evaluator<'p>,
+    scratch: Scratch,
+    scratch_inputs: Scratch,
+    zeros: Vec<u32>,
+    cur: Vec<u32>,
+    key: Vec<u64>,
+}
+
+impl<'p> Expander<'p> {
+    pub(super) fn new(system: &'p System, next: &'p Plan<'p>, inputs: &'p Plan<'p>, layout: &'p Layout) -> Expander<'p> {
+        let width = system.vars.len();
+        Expander {
+            next,
+            inputs,
+            layout,
+            ev: Evaluator::new(&system.vars),
+            ev_inputs: Evaluator::new(&system.vars),
+            scratch: Scratch::default(),
+            scratch_inputs: Scratch::default(),
+            zeros: vec![0; width],
+            cur: vec![0; width],
+            key: vec![0; layout.words()],
+        }
+    }
+
+    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error.
+    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
+        out.first = range.start;
+        out.keys.clear();
+        out.hashes.clear();
+        out.ends.clear();
+        out.failure = None;
+        for s in range {
+            table.get_into(s, &mut self.cur);
+            if let Err(e) = self.successors(out) {
+                out.failure = Some(e);
+                return;
+            }
+            out.ends.push(out.hashes.len() as u32);
+        }
+    }
+
+    /// Appends the successors of `self.cur` to `out`.
+    fn successors(&mut self, out: &mut Chunk) -> Result<(), StepError> {
+        let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, key } = self;
+        let mut failure: Option<StepError> = None;
+        let outer = inputs.run(scratch_inputs, ev_inputs, cur, cur, None, &mut |with_inputs| {
+            if failure.is_some() {
+                return;
+            }
+            let r = next.run(scratch, ev, with_inputs, zeros, None, &mut |state| {
+                let fits = layout.pack(state, key);
+                // The plans emit value indices within each variable's domain (inputs 0),
+                // whatever the input.
+                assert!(fits, "a state value outside its variable's domain");
+                out.keys.extend_from_slice(key);
+                out.hashes.push(hash(key));
+            });
+            if let Err(e) = r {
+                failure = Some(e);
+            }
+        });
+        outer.err().or(failure).map_or(Ok(()), Err)
+    }
+}
+
+/// Expands states `range` of `table` into `chunks` (one per expander, contiguous ranges in
+/// order; unused chunks are left empty), in parallel when there are several expanders.
+pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chunk>, table: &PackedTable, range: std::ops::Range<u32>) {
+    let n = range.end - range.start;
+    let workers = (expanders.len() as u32).min(n.div_ceil(MIN_PER_WORKER)).max(1);
+    chunks.resize_with(expanders.len().max(1), Chunk::default);
+    let per = n.div_ceil(workers);
+    let bounds = |t: u32| (range.start + (t * per).min(n))..(range.start + ((t + 1) * per).min(n));
+    if workers == 1 {
+        expanders[0].expand(table, range.clone(), &mut chunks[0]);
+        for c in &mut chunks[1..] {
+            c.ends.clear();
+            c.failure = None;
+        }
+        return;
+    }
+    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out));
+}
+
+/// Fewest states per worker worth a parallel split.
+const MIN_PER_WORKER: u32 = 64;

@@ -1,0 +1,346 @@
+//! `PackedTable`: interning of state vectors to dense ids, with the states bit-packed.
+//!
+//! The flat builder's state table. A [`Layout`] gives each variable a bit field just wide enough
+//! for its domain's value indices (a boolean takes one bit; input variables, which are 0 in
+//! every stored state, take none; procedure systems, whose states may hold `EXIT`, take 32 bits
+//! per variable), packed into 64-bit words without straddling a word boundary. NuSMV's
+//! `deadlock/gas-nq7.smv` (42 boolean-encoded variables) then takes one word per state instead
+//! of 42 × 4 bytes, so hashing and comparing a state is a few word operations and the table
+//! stays in cache far longer.
+//!
+//! All packed states live in one flat `Vec<u64>` arena (`words` words per state, id order); an
+//! open-addressing hash table of ids (linear probing, load ≤ 1/2) maps a packed state to its id.
+//! Ids are assigned in insertion order, as [`super::state_table::StateTable`] does, so the
+//! numbering is the same. Both arrays grow within a [`MemoryBudget`].
+
+use super::budget::{MemoryBudget, OutOfMemory};
+use crate::lowering::program::System;
+use crate::syntax::ast::VarKind;
+
+const EMPTY: u32 = u32::MAX;
+
+/// Where each variable's value index lives in a packed state.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    /// Per variable: (word, shift, bits).
+    fields: Vec<(u32, u8, u8)>,
+    words: usize,
+}
+
+impl Layout {
+    /// The layout of `system`'s states.
+    pub(crate) fn of(system: &System) -> Layout {
+        let bits = system.vars.iter().map(|v| {
+            if system.is_procedure {
+                32
+            } else if v.kind == VarKind::Input {
+                0
+            } else {
+                let max = v.domain.len().saturating_sub(1).min(u32::MAX as usize) as u64;
+                (64 - max.leading_zeros()) as u8
+            }
+        });
+        Layout::from_bits(bits)
+    }
+
+    /// A layout with the given field widths (at most 32 bits each).
+    pub(crate) fn from_bits(bits: impl Iterator<Item = u8>) -> Layout {
+        let mut fields = vec![];
+        let (mut word, mut used) = (0u32, 0u8);
+        for b in bits {
+            let b = b.min(32);
+            if used + b > 64 {
+                word += 1;
+                used = 0;
+            }
+            fields.push((word, used, b));
+            used += b;
+        }
+        let words = if fields.iter().any(|f| f.2 > 0) { word as usize + 1 } else { 0 };
+        Layout { fields, words }
+    }
+
+    /// Words per packed state.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
+    /// Packs `state` into `out` (`words()` long); `false` if some value does not fit its field
+    /// (`out` is then unspecified).
+    #[inline]
+    pub(crate) fn pack(&self, state: &[u32], out: &mut [u64]) -> bool {
+        out.fill(0);
+        let mut overflow = 0u64;
+        for (&v, &(word, shift, bits)) in state.iter().zip(&self.fields) {
+            let v = u64::from(v);
+            overflow |= v >> bits;
+            if let Some(w) = out.get_mut(word as usize) {
+                *w |= v << shift;
+            }
+        }
+        overflow == 0 && state.len() == self.fields.len()
+    }
+
+    /// Unpacks `packed` into `out` (one value index per variable).
+    #[inline]
+    pub(crate) fn unpack(&self, packed: &[u64], out: &mut [u32]) {
+        for (o, &(word, shift, bits)) in out.iter_mut().zip(&self.fields) {
+            let w = packed.get(word as usize).copied().unwrap_or(0);
+            *o = ((w >> shift) & ((1u64 << bits) - 1)) as u32;
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PackedTable {
+    layout: Layout,
+    words: usize,
+    arena: Vec<u64>,
+    /// Slots hold a state's first packed word and its id (`EMPTY`: a free slot), so a lookup
+    /// of a one-word state touches one cache line; the length is a power of two.
+    slots: Vec<Slot>,
+    len: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    first: u64,
+    id: u32,
+}
+
+const FREE: Slot = Slot { first: 0, id: EMPTY };
+
+impl PackedTable {
+    pub(crate) fn new(layout: Layout) -> PackedTable {
+        let words = layout.words();
+        PackedTable { layout, words, arena: Vec::new(), slots: vec![FREE; 64], len: 0 }
+    }
+
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub(crate) fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// The packed state `id`.
+    #[inline]
+    pub(crate) fn packed(&self, id: u32) -> &[u64] {
+        let start = id as usize * self.words;
+        &self.arena[start..start + self.words]
+    }
+
+    /// State `id` unpacked into `out`.
+    #[inline]
+    pub(crate) fn get_into(&self, id: u32, out: &mut [u32]) {
+        self.layout.unpack(self.packed(id), out);
+    }
+
+    /// State `id` unpacked (for messages).
+    pub(crate) fn unpacked(&self, id: u32) -> Vec<u32> {
+        let mut out = vec![0; self.layout.fields.len()];
+        self.get_into(id, &mut out);
+        out
+    }
+
+    /// The id of the packed state `key`, inserting it if new (`true`), within `budget` (which
+    /// must already count [`Self::reserved_bytes`]).
+    #[inline]
+    pub(crate) fn try_insert(&mut self, key: &[u64], budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+        self.try_insert_hashed(key, hash(key), budget)
+    }
+
+    /// Hints the processor to load the hash slot of a key with hash `h` (see
+    /// [`Self::try_insert_hashed`]).
+    #[inline]
+    pub(crate) fn prefetch(&self, h: u64) {
+        let i = h as usize & (self.slots.len() - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of every x86-64 target; a prefetch is a hint that never faults,
+        // and the address is an element of `slots` anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((&raw const self.slots[i]).cast::<i8>())
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// [`Self::try_insert`] of a key whose [`hash`] is `h`.
+    #[inline]
+    pub(crate) fn try_insert_hashed(&mut self, key: &[u64], h: u64, budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+        debug_assert_eq!(key.len(), self.words);
+        debug_assert_eq!(h, hash(key));
+        let first = key.first().copied().unwrap_or(0);
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot.id == EMPTY {
+                break;
+            }
+            if slot.first == first && (self.words <= 1 || same(&self.packed(slot.id)[1..], &key[1..])) {
+                return Ok((slot.id, false));
+            }
+            i = (i + 1) & mask;
+        }
+        budget.reserve(&mut self.arena, self.words)?;
+        if (self.len as usize + 1) * 2 > self.slots.len() {
+            let slots = budget.filled(self.slots.len() * 2, FREE)?;
+            budget.release(super::budget::reserved(&self.slots));
+            self.grow(slots);
+            let mask = self.slots.len() - 1;
+            i = h as usize & mask;
+            while self.slots[i].id != EMPTY {
+                i = (i + 1) & mask;
+            }
+        }
+        let id = self.len;
+        self.slots[i] = Slot { first, id };
+        self.arena.extend_from_slice(key);
+        self.len += 1;
+        Ok((id, true))
+    }
+
+    /// Bytes reserved by the arena and the hash slots.
+    pub(crate) fn reserved_bytes(&self) -> u64 {
+        super::budget::reserved(&self.arena) + super::budget::reserved(&self.slots)
+    }
+
+    /// Frees the hash slots (no more inserts); returns the bytes freed.
+    pub(crate) fn drop_index(&mut self) -> u64 {
+        let bytes = super::budget::reserved(&self.slots);
+        self.slots = Vec::new();
+        bytes
+    }
+
+    /// Every state unpacked, row-major in id order, within `budget`.
+    pub(crate) fn unpack_all(&self, budget: &mut MemoryBudget) -> Result<Vec<u32>, OutOfMemory> {
+        let width = self.layout.fields.len();
+        let mut out = budget.filled(self.len as usize * width, 0u32)?;
+        if width > 0 {
+            for (id, row) in out.chunks_exact_mut(width).enumerate() {
+                self.get_into(id as u32, row);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Rehashes every state into `slots` (all free, twice the current size).
+    fn grow(&mut self, mut slots: Vec<Slot>) {
+        let mask = slots.len() - 1;
+        for id in 0..self.len {
+            let key = self.packed(id);
+            let mut i = hash(key) as usize & mask;
+            while slots[i].id != EMPTY {
+                i = (i + 1) & mask;
+            }
+            slots[i] = Slot { first: key.first().copied().unwrap_or(0), id };
+        }
+        self.slots = slots;
+    }
+}
+
+#[inline]
+fn same(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// A 64-bit mix of the packed words (murmur3's finaliser after each word).
+#[inline]
+pub(crate) fn hash(key: &[u64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64;
+    for &w in key {
+        h = (h ^ w).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 32;
+    }
+    h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(bits: &[u8]) -> PackedTable {
+        PackedTable::new(Layout::from_bits(bits.iter().copied()))
+    }
+
+    fn insert(t: &mut PackedTable, state: &[u32]) -> (u32, bool) {
+        let mut key = vec![0; t.layout().words()];
+        assert!(t.layout().pack(state, &mut key));
+        t.try_insert(&key, &mut MemoryBudget::new(None)).unwrap()
+    }
+
+    #[test]
+    fn fields_do_not_straddle_words() {
+        let l = Layout::from_bits([1, 32, 31, 1, 0, 32].into_iter());
+        assert_eq!(l.fields, vec![(0, 0, 1), (0, 1, 32), (0, 33, 31), (1, 0, 1), (1, 1, 0), (1, 1, 32)]);
+        assert_eq!(l.words(), 2);
+        assert_eq!(Layout::from_bits([0, 0].into_iter()).words(), 0);
+    }
+
+    #[test]
+    fn packs_and_unpacks_every_field() {
+        let l = Layout::from_bits([1, 3, 32, 7, 0].into_iter());
+        let state = [1, 5, u32::MAX - 3, 100, 0];
+        let mut key = vec![0; l.words()];
+        assert!(l.pack(&state, &mut key));
+        let mut back = [9; 5];
+        l.unpack(&key, &mut back);
+        assert_eq!(back, state);
+        // Values that do not fit their field are refused, not truncated.
+        assert!(!l.pack(&[2, 0, 0, 0, 0], &mut key));
+        assert!(!l.pack(&[0, 0, 0, 0, 1], &mut key));
+    }
+
+    #[test]
+    fn interns_densely_in_insertion_order() {
+        let mut t = table(&[3, 10, 3]);
+        for i in 0..1000u32 {
+            assert_eq!(insert(&mut t, &[i % 7, i / 7, 5]), (i, true));
+        }
+        for i in 0..1000u32 {
+            assert_eq!(insert(&mut t, &[i % 7, i / 7, 5]), (i, false));
+            assert_eq!(t.unpacked(i), vec![i % 7, i / 7, 5]);
+        }
+        assert_eq!(t.len(), 1000);
+        let all = t.unpack_all(&mut MemoryBudget::new(None)).unwrap();
+        assert_eq!(&all[3 * 999..], &[999 % 7, 999 / 7, 5]);
+    }
+
+    #[test]
+    fn budgeted_inserts_account_what_the_table_reserves() {
+        let mut t = table(&[32, 3]);
+        let mut budget = MemoryBudget::new(Some(64 * 1024));
+        budget.account(t.reserved_bytes());
+        let mut n = 0u32;
+        let mut key = [0u64; 1];
+        let err = loop {
+            assert!(t.layout().pack(&[n, 7], &mut key));
+            match t.try_insert(&key, &mut budget) {
+                Ok((id, true)) => assert_eq!(id, n),
+                Ok(_) => panic!("state {n} is new"),
+                Err(e) => break e,
+            }
+            assert_eq!(budget.used(), t.reserved_bytes());
+            n += 1;
+        };
+        assert!(matches!(err, OutOfMemory::Budget { needed } if needed > 64 * 1024));
+        assert!(budget.used() <= 64 * 1024);
+        for i in 0..t.len() {
+            assert_eq!(t.unpacked(i), vec![i, 7]);
+        }
+    }
+
+    #[test]
+    fn zero_width_states() {
+        let mut t = table(&[]);
+        assert_eq!(insert(&mut t, &[]), (0, true));
+        assert_eq!(insert(&mut t, &[]), (0, false));
+        let mut t = table(&[0, 0]);
+        assert_eq!(insert(&mut t, &[0, 0]), (0, true));
+        assert_eq!(insert(&mut t, &[0, 0]), (0, false));
+        assert_eq!(t.unpacked(0), vec![0, 0]);
+    }
+}
