@@ -7,11 +7,13 @@
 //! Output: verdicts (text or JSON) on stdout; diagnostics, warnings and `--stats` on stderr.
 //! Exit code 0 when every spec holds, 1 when one fails, 2 on input errors.
 
+pub mod flat_engine;
 pub mod stages;
 
 use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::build_flat::BuildLimits;
+use flat_engine::FlatBuilt;
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
@@ -91,18 +93,18 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
     let uses_flat = needed && program.flat.is_some();
     let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
     let t1 = Instant::now();
-    let flat = if uses_flat { built(build_flat(&program, &limits), file, &mut out) } else { Ok(None) };
+    let flat = if uses_flat { built(flat_engine::build(&program, &limits, options), file, &mut out) } else { Ok(None) };
     let rks = if uses_rks { built(build_rks(&program, &limits), file, &mut out) } else { Ok(None) };
     let (Ok(flat), Ok(rks)) = (flat, rks) else {
         out.exit_code = 2;
         return out;
     };
-    for w in flat.iter().flat_map(|m| &m.warnings).chain(rks.iter().flat_map(|m| &m.warnings)) {
+    for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
         out.stderr.push_str(&w.render(file));
     }
     let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
     if let Some(m) = &flat {
-        let _ = writeln!(stats, "flat states: {}, transitions: {}, propositions: {}", m.kripke.num_states, m.kripke.succ.edge_count(), m.kripke.props.len());
+        let _ = writeln!(stats, "{}", m.stats_line());
     }
     if let Some(m) = &rks {
         for c in &m.rks.components {
@@ -112,9 +114,9 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
 
     // Check.
     let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
-    if let Some(m) = flat.as_ref().filter(|m| !m.specs.is_empty()) {
-        let ids = m.specs.iter().map(|s| s.spec);
-        let span = program.systems[m.system as usize].span;
+    if let Some(m) = flat.as_ref().filter(|m| !m.spec_ids().is_empty()) {
+        let ids = m.spec_ids().into_iter();
+        let span = program.systems[m.system() as usize].span;
         let warn = |w: String| {
             Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span)
                 .with_label_message("in this model")
@@ -123,8 +125,17 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
                 )
                 .render(file)
         };
-        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
+        if let Err(e) = run_checker(|o: &CheckOptions| m.check(o, stages), "flat", ids, options, &mut outcomes, &mut stats, &mut out, &warn) {
             return e;
+        }
+        if options.verify {
+            let first: Vec<SpecOutcome> = m.spec_ids().iter().filter_map(|&i| outcomes[i].as_ref().map(|(o, _)| o.clone())).collect();
+            match flat_engine::verify(&program, m, &first, &limits, options, stages) {
+                Ok(line) => {
+                    let _ = writeln!(stats, "{line}");
+                }
+                Err(e) => return failure(out, e),
+            }
         }
     }
     if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
@@ -148,7 +159,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
         let spec = &program.specs[i];
         let Some((outcome, time_ms)) = outcomes[i].take() else { continue };
         let system = &program.systems[spec.system as usize];
-        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(ModelRef::Flat) };
+        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
         let trace = match (options.traces, &outcome.trace, model) {
             (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
             _ => None,
@@ -246,13 +257,14 @@ fn failure(mut out: RunOutput, message: String) -> RunOutput {
 
 /// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
-pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: Option<&RksModel>) -> String {
+pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
-        let system = &program.systems[m.system as usize];
+        let system = &program.systems[m.system() as usize];
         let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
-        let _ = writeln!(out, "system diameter: {}", m.kripke.diameter());
-        let _ = writeln!(out, "{}", text::reachable_line(m.kripke.num_states as u64, total));
+        let (diameter, states) = m.reachable();
+        let _ = writeln!(out, "system diameter: {diameter}");
+        let _ = writeln!(out, "{}", text::reachable_line(states as u64, total));
     }
     if let Some(m) = rks {
         for c in &m.rks.components {

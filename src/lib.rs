@@ -16,6 +16,7 @@
 //! formula type shared by the front end and the checkers.
 
 pub mod check;
+pub mod symbolic;
 pub mod ctl;
 pub mod diagnostics;
 pub mod driver;

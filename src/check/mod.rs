@@ -8,6 +8,7 @@ pub mod procedures;
 pub mod rewrite;
 pub mod rks;
 pub mod ternary;
+pub mod bdd;
 pub mod trace;
 
 pub use engine::{Checked, Checker, Engine, RunOptions, Stats};
