@@ -13,13 +13,13 @@ pub mod stages;
 use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_flat::BuildLimits;
-use flat_engine::FlatBuilt;
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, text};
 use crate::source::SourceFile;
 use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
+use flat_engine::FlatBuilt;
 use std::fmt::Write;
 use std::time::Instant;
 

@@ -16,7 +16,6 @@
 //! formula type shared by the front end and the checkers.
 
 pub mod check;
-pub mod symbolic;
 pub mod ctl;
 pub mod diagnostics;
 pub mod driver;
@@ -29,4 +28,5 @@ pub mod progress;
 pub mod report;
 pub mod semantics;
 pub mod source;
+pub mod symbolic;
 pub mod syntax;

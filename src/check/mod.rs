@@ -1,6 +1,7 @@
 //! Stage 5, CTL checking: explicit labelling for Kripke structures; context-based engines for
 //! recursive Kripke structures.
 
+pub mod bdd;
 pub mod engine;
 pub mod flat;
 pub mod kleene;
@@ -8,7 +9,6 @@ pub mod procedures;
 pub mod rewrite;
 pub mod rks;
 pub mod ternary;
-pub mod bdd;
 pub mod trace;
 
 pub use engine::{Checked, Checker, Engine, RunOptions, Stats};

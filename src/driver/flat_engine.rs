@@ -1,8 +1,8 @@
 //! Which engine builds and checks the flat model (`--engine explicit|bdd|auto`), and `--verify`
 //! for flat models.
 //!
-//! `auto` builds the explicit state graph under its state and memory budget; when the build
-//! stops at the budget (E0505 `--max-states`, E0508 `--max-memory`) it builds the BDD model from
+//! `auto` builds the explicit state graph under its state and memory budget (at most
+//! [`AUTO_MAX_STATES`] states unless `--max-states` is given); when the build stops at the budget (E0505 `--max-states`, E0508 `--max-memory`) it builds the BDD model from
 //! the same `LoweredProgram` instead (no re-parsing). The verdict output is the same whichever
 //! engine decided; `--stats` says which (`flat engine: …`), and JSON consumers can read it there.
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
@@ -59,7 +59,12 @@ impl FlatBuilt {
     pub fn stats_line(&self) -> String {
         match self {
             FlatBuilt::Explicit(m) => {
-                format!("flat engine: explicit, states: {}, transitions: {}, propositions: {}", m.kripke.num_states, m.kripke.succ.edge_count(), m.kripke.props.len())
+                format!(
+                    "flat engine: explicit, states: {}, transitions: {}, propositions: {}",
+                    m.kripke.num_states,
+                    m.kripke.succ.edge_count(),
+                    m.kripke.props.len()
+                )
             }
             FlatBuilt::Symbolic(m) => {
                 let (vars, parts, clusters) = m.shape();
@@ -90,13 +95,17 @@ impl FlatBuilt {
     }
 }
 
+/// The explicit engine's state budget under `auto` when `--max-states` is not given: past it the
+/// BDD engine is the better bet (the explicit graph would take seconds and gigabytes).
+pub const AUTO_MAX_STATES: u64 = 1 << 21;
+
 /// Builds the flat model with the engine `--engine` selects for flat models.
 pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
     let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
     match options.engine.flat() {
         Engine::Bdd => symbolic(),
         Engine::Explicit => build_flat(program, limits).map(FlatBuilt::Explicit),
-        _ => match build_flat(program, limits) {
+        _ => match build_flat(program, &BuildLimits { max_states: limits.max_states.or(Some(AUTO_MAX_STATES)), ..*limits }) {
             Ok(m) => Ok(FlatBuilt::Explicit(m)),
             Err(d) if d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY) => symbolic(),
             Err(d) => Err(d),
@@ -107,7 +116,14 @@ pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOpti
 /// `--verify`: the verdicts of `first` checked again with the other engine. `Ok(line)` for
 /// `--stats` when they agree (or the other engine cannot build the model: said in the line);
 /// `Err` names the first spec they disagree on.
-pub fn verify(program: &LoweredProgram, first: &FlatBuilt, outcomes: &[SpecOutcome], limits: &BuildLimits, options: &CheckOptions, stages: &super::stages::Stages) -> Result<String, String> {
+pub fn verify(
+    program: &LoweredProgram,
+    first: &FlatBuilt,
+    outcomes: &[SpecOutcome],
+    limits: &BuildLimits,
+    options: &CheckOptions,
+    stages: &super::stages::Stages,
+) -> Result<String, String> {
     let other_engine = first.engine().verifier();
     let other_options = CheckOptions { engine: other_engine, traces: false, ..options.clone() };
     let other = match build(program, limits, &other_options) {

@@ -68,7 +68,7 @@ impl Encoding {
             lens.push(len.max(1));
         }
         // The apply cache is allocated and initialised up front (the node table is not).
-        let cache = (nodes / 32).clamp(1 << 16, 1 << 21);
+        let cache = (nodes / 128).clamp(1 << 16, 1 << 19);
         let manager = oxidd::bcdd::new_manager(nodes, cache, threads.max(1));
         let mut cur_bits = vec![];
         let mut next_bits = vec![];

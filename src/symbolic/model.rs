@@ -91,11 +91,15 @@ struct Builder<'p> {
 }
 
 impl<'p> Builder<'p> {
-    fn collect(&mut self, ev: &mut SymEval, span: Span, stage: Stage) {
+    /// Files the evaluator's error regions under `span`; returns their union.
+    fn collect(&mut self, ev: &mut SymEval, span: Span, stage: Stage) -> SymResult<Bdd> {
+        let mut all = ev.encoding().f();
         for (message, region) in ev.take_errors() {
+            all = all.or(&region)?;
             let code = if message.starts_with("case conditions") { diag::E_CASE } else { diag::E_EVAL };
             self.errors.push(ErrorRegion { code, message, span, stage, region });
         }
+        Ok(all)
     }
 
     /// `x ∈ e` on the given copy of `x`, from the cases of `e`; values outside the domain are an
@@ -111,7 +115,7 @@ impl<'p> Builder<'p> {
                 None => outside = outside.or(&g)?,
             }
         }
-        self.collect(ev, span, stage);
+        let failing = self.collect(ev, span, stage)?;
         if outside.satisfiable() {
             let name = &self.system.vars[v as usize].name;
             self.errors.push(ErrorRegion {
@@ -122,7 +126,7 @@ impl<'p> Builder<'p> {
                 region: outside.clone(),
             });
         }
-        Ok(r.or(&outside)?)
+        Ok(r.or(&outside)?.or(&failing)?)
     }
 
     fn error_diagnostic(&self, e: &ErrorRegion, state: &[u32], path: &[Vec<u32>]) -> Diagnostic {
@@ -274,7 +278,13 @@ impl SymbolicModel {
         }
     }
 
-    fn build_in(program: &LoweredProgram, system_id: SystemId, system: &System, max_memory: Option<u64>, threads: u32) -> SymResult<Result<SymbolicModel, Diagnostic>> {
+    fn build_in(
+        program: &LoweredProgram,
+        system_id: SystemId,
+        system: &System,
+        max_memory: Option<u64>,
+        threads: u32,
+    ) -> SymResult<Result<SymbolicModel, Diagnostic>> {
         let enc = Encoding::new(system, node_capacity(max_memory), threads)?;
         let mut ev = SymEval::new(&enc, &system.vars);
         let mut b = Builder { system, names: Names::of(program), errors: vec![] };
@@ -294,7 +304,7 @@ impl SymbolicModel {
         }
         for (i, e) in system.invar.iter().enumerate() {
             let c = ev.bool(e)?;
-            b.collect(&mut ev, at(&spans.invar, i), Stage::State);
+            let c = c.or(&b.collect(&mut ev, at(&spans.invar, i), Stage::State)?)?;
             invar_parts.push((c, reads(system, e).0));
         }
         for v in 0..n {
@@ -320,7 +330,7 @@ impl SymbolicModel {
         }
         for (i, e) in system.init.iter().enumerate() {
             let c = ev.bool(e)?;
-            b.collect(&mut ev, at(&spans.init, i), Stage::Init);
+            let c = c.or(&b.collect(&mut ev, at(&spans.init, i), Stage::Init)?)?;
             init = init.and(&c)?;
         }
 
@@ -352,13 +362,7 @@ impl SymbolicModel {
         }
         for (i, e) in system.trans.iter().enumerate() {
             let c = ev.bool(e)?;
-            let errs = ev.take_errors();
-            let mut bdd = c;
-            for (_, r) in &errs {
-                bdd = bdd.or(r)?;
-            }
-            ev.errors = errs;
-            b.collect(&mut ev, at(&spans.trans, i), Stage::Trans);
+            let bdd = c.or(&b.collect(&mut ev, at(&spans.trans, i), Stage::Trans)?)?;
             let (cur, next) = reads(system, e);
             parts.push(Part { bdd, cur, next });
         }
@@ -435,8 +439,9 @@ impl SymbolicModel {
             for a in &atoms_of {
                 let expr = match a {
                     SpecAtom::State(e) => e.clone(),
-                    SpecAtom::Label(l) => (system.define_labels.iter().position(|d| *d == Some(*l)))
-                        .map_or(Expr::Const(Value::Bool(false)), |d| system.defines[d].expr.clone()),
+                    SpecAtom::Label(l) => {
+                        (system.define_labels.iter().position(|d| *d == Some(*l))).map_or(Expr::Const(Value::Bool(false)), |d| system.defines[d].expr.clone())
+                    }
                 };
                 match atoms.intern(&expr, s.span, &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
                     Ok(id) => ids.push(id),
@@ -473,20 +478,7 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
-        Ok(Ok(SymbolicModel {
-            system: system_id,
-            enc,
-            init,
-            trans,
-            reach,
-            rings,
-            atoms: atoms.bdds,
-            specs,
-            fairness,
-            deadlocks,
-            warnings,
-            peak_nodes,
-        }))
+        Ok(Ok(SymbolicModel { system: system_id, enc, init, trans, reach, rings, atoms: atoms.bdds, specs, fairness, deadlocks, warnings, peak_nodes }))
     }
 
     /// A shortest path from an initial state to `state` (which must be reachable), by the rings.
