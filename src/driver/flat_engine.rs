@@ -17,7 +17,9 @@ use crate::lowering::program::{LoweredProgram, SystemId};
 use crate::report::view::ModelRef;
 use crate::symbolic::SymbolicModel;
 
-/// The flat model as one of the two engines built it.
+/// The flat model as one of the two engines built it (one per run: the size difference of the
+/// variants does not matter).
+#[allow(clippy::large_enum_variant)]
 pub enum FlatBuilt {
     Explicit(FlatModel),
     Symbolic(SymbolicModel),

@@ -235,7 +235,7 @@ impl Encoding {
         let only_cur = set.exists(&self.next_cube.and(&self.input_cube)?)?;
         let Some(cube) = only_cur.pick_cube(|_, _, _| false) else { return Ok(None) };
         let mut values = vec![0u32; self.num_vars()];
-        for v in 0..self.num_vars() {
+        for (v, value) in values.iter_mut().enumerate() {
             if self.kinds[v] == VarKind::Input {
                 continue;
             }
@@ -243,7 +243,7 @@ impl Encoding {
             for &b in &self.cur_bits[v] {
                 index = index << 1 | u32::from(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)));
             }
-            values[v] = index;
+            *value = index;
         }
         Ok(Some(values))
     }

@@ -62,13 +62,13 @@ impl<'e> SymEval<'e> {
     /// Where a boolean expression is true.
     pub fn bool(&mut self, e: &Expr) -> SymResult<Bdd> {
         let s = self.eval(e)?;
-        self.to_bool(s)
+        self.as_bool(s)
     }
 
     /// The values of an expression with their guards.
     pub fn cases(&mut self, e: &Expr) -> SymResult<Vec<(Value, Bdd)>> {
         let s = self.eval(e)?;
-        self.to_cases(s)
+        self.as_cases(s)
     }
 
     fn error(&mut self, message: String, region: &Bdd) -> SymResult<()> {
@@ -87,7 +87,7 @@ impl<'e> SymEval<'e> {
         self.error(message, region)
     }
 
-    fn to_bool(&mut self, s: Sym) -> SymResult<Bdd> {
+    fn as_bool(&mut self, s: Sym) -> SymResult<Bdd> {
         match s {
             Sym::Bool(b) => Ok(b),
             Sym::Cases(cases) => {
@@ -104,7 +104,7 @@ impl<'e> SymEval<'e> {
         }
     }
 
-    fn to_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
+    fn as_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
         match s {
             Sym::Bool(b) => Ok(vec![(Value::Bool(false), b.not()?), (Value::Bool(true), b)]),
             Sym::Cases(c) => Ok(c),
@@ -147,7 +147,7 @@ impl<'e> SymEval<'e> {
                 (UnOp::Not, Sym::Bool(b)) => Ok(Sym::Bool(b.not()?)),
                 (_, s) => {
                     let mut out = vec![];
-                    for (v, g) in self.to_cases(s)? {
+                    for (v, g) in self.as_cases(s)? {
                         match unary(*op, v) {
                             Ok(r) => out.push((r, g)),
                             Err(err) => self.eval_error(&err, &g)?,
@@ -223,7 +223,7 @@ impl<'e> SymEval<'e> {
                 let mut out = vec![];
                 for item in items {
                     let s = self.eval(item)?;
-                    out.extend(self.to_cases(s)?);
+                    out.extend(self.as_cases(s)?);
                 }
                 Ok(Sym::Cases(merge(out)?))
             }
@@ -302,7 +302,7 @@ impl<'e> SymEval<'e> {
         }
         let mut out = vec![];
         for (g, s) in alternatives {
-            for (v, gv) in self.to_cases(s)? {
+            for (v, gv) in self.as_cases(s)? {
                 let both = g.and(&gv)?;
                 if both.satisfiable() {
                     out.push((v, both));
@@ -343,7 +343,7 @@ impl<'e> SymEval<'e> {
     }
 
     fn pairwise(&mut self, op: BinOp, x: Sym, y: Sym) -> SymResult<Sym> {
-        let (xs, ys) = (self.to_cases(x)?, self.to_cases(y)?);
+        let (xs, ys) = (self.as_cases(x)?, self.as_cases(y)?);
         if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::In) {
             // Equality of values is structural: join on the value.
             let index: FxHashMap<Value, &Bdd> = ys.iter().map(|(v, g)| (*v, g)).collect();
@@ -374,7 +374,7 @@ impl<'e> SymEval<'e> {
 
 /// Joins the guards of equal values (sorted by value, so the result does not depend on hashing).
 pub(crate) fn merge(mut cases: Vec<(Value, Bdd)>) -> SymResult<Vec<(Value, Bdd)>> {
-    cases.sort_by(|a, b| a.0.cmp(&b.0));
+    cases.sort_by_key(|c| c.0);
     let mut out: Vec<(Value, Bdd)> = Vec::with_capacity(cases.len());
     for (v, g) in cases {
         match out.last_mut() {

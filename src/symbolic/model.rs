@@ -105,6 +105,7 @@ impl<'p> Builder<'p> {
     /// `x ∈ e` on the given copy of `x`, from the cases of `e`; values outside the domain are an
     /// error region. Error regions of the part are added to it (so that transitions through
     /// them exist and can be found); the caller collects them first.
+    #[allow(clippy::too_many_arguments)]
     fn assignment(&mut self, enc: &Encoding, ev: &mut SymEval, v: VarId, e: &Expr, copy: Copy, span: Span, stage: Stage) -> SymResult<Bdd> {
         let domain = &self.system.vars[v as usize].domain;
         let mut r = enc.f();
@@ -166,6 +167,9 @@ fn path_to(enc: &Encoding, trans: &TransRel, rings: &[Bdd], state: &[u32]) -> Sy
     Ok(path)
 }
 
+/// A shortest path from an initial state to a state.
+type PathFn<'a> = dyn Fn(&[u32]) -> SymResult<Vec<Vec<u32>>> + 'a;
+
 /// Distinct atoms (spec atoms and fairness constraints) and their BDDs.
 struct Atoms {
     exprs: Vec<Expr>,
@@ -185,7 +189,7 @@ impl Atoms {
         b: &mut Builder,
         zero_inputs: &Bdd,
         reach: &Bdd,
-        path_to: &dyn Fn(&[u32]) -> SymResult<Vec<Vec<u32>>>,
+        path_to: &PathFn,
     ) -> SymResult<Result<PropId, Diagnostic>> {
         if let Some(i) = self.exprs.iter().position(|x| x == expr) {
             return Ok(Ok(i as PropId));
@@ -372,13 +376,10 @@ impl SymbolicModel {
             }
             parts.push(Part { bdd: enc.to_next(c)?, cur: vec![false; n], next: cur.clone() });
         }
-        let mut inputs = vec![false; n];
+        let inputs: Vec<bool> = system.vars.iter().map(|v| v.kind == VarKind::Input).collect();
         let mut input_dom = enc.t();
-        for v in 0..n {
-            if system.vars[v].kind == VarKind::Input {
-                inputs[v] = true;
-                input_dom = input_dom.and(&enc.in_domain(v as VarId, Copy::Cur)?)?;
-            }
+        for v in (0..n).filter(|&v| inputs[v]) {
+            input_dom = input_dom.and(&enc.in_domain(v as VarId, Copy::Cur)?)?;
         }
         if !input_dom.valid() {
             parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
