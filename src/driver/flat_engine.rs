@@ -99,7 +99,7 @@ impl FlatBuilt {
 
 /// The explicit engine's state budget under `auto` when `--max-states` is not given: past it the
 /// BDD engine is the better bet (the explicit graph would take seconds and gigabytes).
-pub const AUTO_MAX_STATES: u64 = 1 << 21;
+pub const AUTO_MAX_STATES: u64 = 1 << 18;
 
 /// Builds the flat model with the engine `--engine` selects for flat models.
 pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
