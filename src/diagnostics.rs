@@ -166,6 +166,10 @@ impl Diagnostics {
     pub fn suppressed(&self) -> usize {
         self.suppressed
     }
+    /// Whether an error with this code is among the diagnostics.
+    pub fn has_code(&self, code: &str) -> bool {
+        self.items.iter().any(|d| d.code == code)
+    }
     /// All diagnostics rendered, in source order (stable for equal positions), plus a summary
     /// line when errors were suppressed.
     pub fn render(&self, file: &SourceFile) -> String {

@@ -10,18 +10,20 @@
 //! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
 //! fails, 2 on input errors.
 
+pub mod flat_engine;
 pub mod shard;
 pub mod stages;
 
 use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
-use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, json, sarif, text};
 use crate::source::SourceFile;
 use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
+use flat_engine::FlatBuilt;
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -129,7 +131,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let t1 = Instant::now();
     // The flat builder expands states on the current rayon pool (`-j`; the result does not
     // depend on the number of threads).
-    let build = || build_flat(&program, &limits);
+    let build = || flat_engine::build(&program, &limits, options);
     let pool = (options.threads > 0).then(|| rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().ok()).flatten();
     let flat = if uses_flat { built(pool.map_or_else(build, |p| p.install(build)), file, options.format, &mut out) } else { Ok(None) };
     let rks = if uses_rks { built(build_rks(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
@@ -137,12 +139,12 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         out.exit_code = 2;
         return (out, vec![]);
     };
-    for w in flat.iter().flat_map(|m| &m.warnings).chain(rks.iter().flat_map(|m| &m.warnings)) {
+    for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
         report_one(&mut out, w.clone(), file, options.format);
     }
     let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
     if let Some(m) = &flat {
-        let _ = writeln!(stats, "flat states: {}, transitions: {}, propositions: {}", m.kripke.num_states, m.kripke.succ.edge_count(), m.kripke.props.len());
+        let _ = writeln!(stats, "{}", m.stats_line());
     }
     if let Some(m) = &rks {
         for c in &m.rks.components {
@@ -152,16 +154,25 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
 
     // Check.
     let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
-    if let Some(m) = flat.as_ref().filter(|m| !m.specs.is_empty()) {
-        let ids = m.specs.iter().map(|s| s.spec);
-        let span = program.systems[m.system as usize].span;
+    if let Some(m) = flat.as_ref().filter(|m| !m.spec_ids().is_empty()) {
+        let ids = m.spec_ids().into_iter();
+        let span = program.systems[m.system() as usize].span;
         let warn = |w: String| {
             Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span).with_label_message("in this model").with_help(
                 "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
             )
         };
-        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_flat)(m, o), "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
+        if let Err(e) = run_checker(|o: &CheckOptions| m.check(o, stages), "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
             return (e, vec![]);
+        }
+        if options.verify {
+            let first: Vec<SpecOutcome> = m.spec_ids().iter().filter_map(|&i| outcomes[i].as_ref().map(|(o, _)| o.clone())).collect();
+            match flat_engine::verify(&program, m, &first, &limits, options, stages) {
+                Ok(line) => {
+                    let _ = writeln!(stats, "{line}");
+                }
+                Err(e) => return (failure(out, e, file, options.format), vec![]),
+            }
         }
     }
     if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
@@ -189,7 +200,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         let spec = &program.specs[i];
         let Some((outcome, time_ms)) = outcomes[i].take() else { continue };
         let system = &program.systems[spec.system as usize];
-        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(ModelRef::Flat) };
+        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
         let trace = match (options.traces, &outcome.trace, model) {
             (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
             _ => None,
@@ -315,13 +326,11 @@ fn failure(mut out: RunOutput, message: String, file: &SourceFile, format: Forma
 
 /// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
-pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: Option<&RksModel>) -> String {
+pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
-        let system = &program.systems[m.system as usize];
-        let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
-        let _ = writeln!(out, "system diameter: {}", m.kripke.diameter());
-        let _ = writeln!(out, "{}", text::reachable_line(m.kripke.num_states as u64, total));
+        let (diameter, states) = m.reachable();
+        out.push_str(&flat_reachable_text(program, m.system(), diameter, states));
     }
     if let Some(m) = rks {
         for c in &m.rks.components {
@@ -329,6 +338,13 @@ pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatModel>, rks: O
         }
     }
     out
+}
+
+/// `-r`'s two lines for a flat model with `states` reachable states and the given diameter.
+pub fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64) -> String {
+    let system = &program.systems[system as usize];
+    let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
+    format!("system diameter: {diameter}\n{}\n", text::reachable_line(states as u64, total))
 }
 
 #[cfg(test)]

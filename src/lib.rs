@@ -35,6 +35,7 @@ pub mod properties;
 pub mod report;
 pub mod semantics;
 pub mod source;
+pub mod symbolic;
 pub mod syntax;
 
 pub use api::{Report, SpecResult, check_file, check_str};

@@ -71,8 +71,10 @@ struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', value_name = "N")]
     jobs: Option<usize>,
-    /// Engine for procedure modules.
-    #[arg(long, value_enum, default_value_t = Engine::Summary)]
+    /// Engine: for flat models `auto` (explicit, switching to BDDs past the state/memory budget),
+    /// `explicit` or `bdd`; for procedure modules `summary` (used for `auto`, `explicit`, `bdd`),
+    /// `incremental`, `global`, `eager` or `lazy`.
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
@@ -88,7 +90,8 @@ struct CheckArgs {
     #[arg(long)]
     stats: bool,
     /// Re-check every procedure spec with an engine of the other family (incremental/global vs
-    /// eager/lazy); a disagreement is an error (exit code 2).
+    /// eager/lazy) and every flat spec with the other flat engine (explicit vs bdd); a
+    /// disagreement is an error (exit code 2).
     #[arg(long)]
     verify: bool,
     /// Check only the I-th of N deterministic slices of the specs (for array jobs; see the README).

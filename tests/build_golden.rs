@@ -22,6 +22,7 @@ fn options(text: &str) -> CheckOptions {
             "--witnesses" => o.witnesses = true,
             "--max-states" => o.max_states = words.next().and_then(|n| n.parse().ok()),
             "--max-memory" => o.max_memory = words.next().and_then(|n| xmv_rs::explicit::budget::parse_size(n).ok()),
+            "--engine" => o.engine = if words.next() == Some("explicit") { xmv_rs::driver::Engine::Explicit } else { xmv_rs::driver::Engine::Bdd },
             "--format" => o.format = if words.next() == Some("json") { Format::Json } else { Format::Text },
             other => panic!("unknown flag {other} in a golden case"),
         }

@@ -20,6 +20,11 @@ some take a minute. Usage:
 
     tools/nusmv_examples.py --nusmv PATH/NuSMV --examples PATH/examples [--xmv target/release/xmv-rs]
                             [--timeout 60] [--xmv-args '...'] [--only SUBSTRING] [--traces]
+                            [--engines auto,explicit,bdd]
+
+`--engines` runs xmv-rs once per flat engine (`--engine E --stats`) and prints, per engine, its
+exit code, seconds, peak MB, ratio to NuSMV, whether its verdicts are NuSMV's, and (for `auto`)
+which engine decided; the summary counts identical verdict lists per engine.
 """
 
 import argparse
@@ -103,7 +108,10 @@ def main():
     ap.add_argument("--traces", action="store_true", help="compare whole outputs with traces")
     ap.add_argument("--shard", default="0/1", help="I/N: only every N-th file starting at the I-th (run N shards side by side)")
     ap.add_argument("--cache", default="target/nusmv-examples-cache")
+    ap.add_argument("--engines", default=None, help="comma-separated flat engines to run side by side (auto,explicit,bdd)")
     args = ap.parse_args()
+    if args.engines:
+        return per_engine(args)
     if not args.nusmv or not args.examples:
         sys.exit("need --nusmv (or NUSMV) and --examples (or NUSMV_EXAMPLES)")
     cache = Path(args.cache)
@@ -172,6 +180,50 @@ def main():
     )
     for rel, why in reasons:
         print(f"  {rel}: {why}")
+
+
+DECIDED = re.compile(r"flat engine: (\w+)")
+
+
+def per_engine(args):
+    """One row per file with one group of columns per engine (see --engines)."""
+    engines = [e for e in args.engines.split(",") if e]
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    root = Path(args.examples)
+    files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    files = files[shard::shards]
+    nusmv_flags = ["-ils", "-ips", "-ic", "-dcx"]
+    head = "| file | specs | NuSMV s | NuSMV MB |" + "".join(f" {e} exit | {e} s | {e} MB | {e} ratio | {e} verdicts |" for e in engines)
+    print(head)
+    print("|---|---:|---:|---:|" + "---|---:|---:|---:|---|" * len(engines))
+    same = {e: 0 for e in engines}
+    nusmv_ok_files = 0
+    for path in files:
+        nspecs = len(SPEC_KEYWORD.findall(strip_comments(path.read_text(errors="replace"))))
+        if nspecs == 0:
+            continue
+        ref = nusmv_output(args, path, nusmv_flags, cache)
+        ref_verdicts = verdicts(ref["out"])
+        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        nusmv_ok_files += bool(nusmv_ok)
+        mb = lambda x: f"{x:.0f}" if x else "-"
+        row = f"| {path.relative_to(root)} | {nspecs} | {ref['wall']:.2f} | {mb(ref['peak'])} |"
+        for e in engines:
+            cmd = [args.xmv, "check", "--no-trace", "-q", "--stats", "--engine", e, *shlex.split(args.xmv_args), str(path)]
+            code, wall, peak, out, err = run(cmd, args.timeout)
+            ok = nusmv_ok and verdicts(out) == ref_verdicts
+            same[e] += ok
+            decided = DECIDED.search(err)
+            verdict = "identical" if ok else ("timeout" if code == "timeout" else ("-" if not nusmv_ok else f"differ ({first_error(err)})"))
+            if e == "auto" and decided:
+                verdict += f" ({decided.group(1)})"
+            ratio = f"{wall / ref['wall']:.2f}" if nusmv_ok and code in (0, 1) and ref["wall"] > 0 else "-"
+            row += f" {code} | {wall:.2f} | {mb(peak)} | {ratio} | {verdict} |"
+        print(row, flush=True)
+    print()
+    print(f"NuSMV finishes: {nusmv_ok_files}; identical verdict lists: " + ", ".join(f"{e} {n}" for e, n in same.items()))
 
 
 if __name__ == "__main__":

@@ -14,15 +14,22 @@
 
 use crate::check::trace::SpecOutcome;
 
-/// Which engine checks the specs of procedure modules (`--engine`). Flat models have a single
-/// engine (explicit fair labelling, `check::flat`), whatever this says.
+/// The value of `--engine`: an engine for procedure modules or one for flat models.
 ///
-/// `summary`: exit summaries instead of context tops (`check::rks::summary`, the default);
+/// Procedure modules: `summary`: exit summaries instead of context tops (`check::rks::summary`);
 /// `incremental` and `global`: Finis' chapter-4 and chapter-3 context engines (`check::rks`);
 /// `eager` and `lazy`: the ternary engines of Dubslaff et al. (`check::ternary`).
+///
+/// Flat models: `explicit` (the state graph, `check::flat`), `bdd` (BDDs, `check::bdd`), `auto`
+/// (the default: explicit, switching to BDDs when the state space exceeds its state or memory
+/// budget). A procedure-engine value leaves flat models on `auto` ([`Engine::flat`]); a flat
+/// value leaves procedure modules on `summary` ([`Engine::procedures`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Engine {
     #[default]
+    Auto,
+    Explicit,
+    Bdd,
     Summary,
     Incremental,
     Global,
@@ -32,13 +39,32 @@ pub enum Engine {
 
 impl Engine {
     /// Every engine, in `--help` order.
-    pub const ALL: [Engine; 5] = [Engine::Summary, Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy];
+    pub const ALL: [Engine; 8] =
+        [Engine::Auto, Engine::Explicit, Engine::Bdd, Engine::Summary, Engine::Incremental, Engine::Global, Engine::Eager, Engine::Lazy];
+
+    /// The engine for flat models: `explicit`, `bdd` or `auto`.
+    pub fn flat(self) -> Engine {
+        match self {
+            Engine::Explicit | Engine::Bdd => self,
+            _ => Engine::Auto,
+        }
+    }
+
+    /// The engine for procedure modules (`summary` for the flat-model values).
+    pub fn procedures(self) -> Engine {
+        match self {
+            Engine::Auto | Engine::Explicit | Engine::Bdd => Engine::Summary,
+            other => other,
+        }
+    }
 
     /// The engine that re-checks this one's verdicts under `--verify`: one of the other family
-    /// (Finis' context-based engines vs the ternary engines of Dubslaff et al.), so that the two
-    /// share no algorithm.
+    /// (Finis' context-based engines vs the ternary engines of Dubslaff et al.; explicit vs BDD),
+    /// so that the two share no algorithm.
     pub fn verifier(self) -> Engine {
         match self {
+            Engine::Explicit | Engine::Auto => Engine::Bdd,
+            Engine::Bdd => Engine::Explicit,
             Engine::Incremental => Engine::Lazy,
             Engine::Global => Engine::Eager,
             Engine::Eager => Engine::Global,
@@ -50,6 +76,9 @@ impl Engine {
     /// The name on the command line and in `--stats`.
     pub fn name(self) -> &'static str {
         match self {
+            Engine::Auto => "auto",
+            Engine::Explicit => "explicit",
+            Engine::Bdd => "bdd",
             Engine::Incremental => "incremental",
             Engine::Global => "global",
             Engine::Eager => "eager",

@@ -1,6 +1,7 @@
 //! Stage 5, CTL checking: explicit labelling for Kripke structures; context-based engines for
 //! recursive Kripke structures.
 
+pub mod bdd;
 pub mod engine;
 pub mod flat;
 pub mod kleene;

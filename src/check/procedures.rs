@@ -68,6 +68,7 @@ impl Checker for Verified {
 
 /// All `specs` with `engine`.
 fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], engine: Engine, traces: bool) -> Checked {
+    let engine = engine.procedures();
     let context = |rks_engine: rks::RksEngine| {
         let results = rks::check_many(model, specs, &rks::RksOptions { engine: rks_engine, want_trace: traces });
         let mut totals = rks::RksStats::default();
@@ -86,7 +87,7 @@ fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], e
         Checked { outcomes, stats: Stats::of(engine, vec![("contexts created", contexts)]), warnings: vec![] }
     };
     match engine {
-        Engine::Summary => context(rks::RksEngine::Summary),
+        Engine::Summary | Engine::Auto | Engine::Explicit | Engine::Bdd => context(rks::RksEngine::Summary),
         Engine::Incremental => context(rks::RksEngine::Incremental),
         Engine::Global => context(rks::RksEngine::Global),
         Engine::Eager => ternary(ternary::TernaryEngine::Eager),

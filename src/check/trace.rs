@@ -1,8 +1,10 @@
-//! Traces and verdicts as the checkers return them: dense ids only, no values or names.
+//! Traces and verdicts as the checkers return them: dense ids (or, from the BDD engine, the
+//! states' value indices), no names.
 //!
-//! A flat-model checker returns state ids of the [`crate::explicit::kripke::KripkeStructure`]
+//! The explicit flat-model checker returns state ids of the [`crate::explicit::kripke::KripkeStructure`]
 //! with `component = 0` and an empty stack. An RKS checker returns, per step, the component and
-//! node of the location and the call stack below it (outermost call first). The report layer
+//! node of the location and the call stack below it (outermost call first). The BDD engine has no
+//! state ids: its steps carry the states' values ([`TraceStep::values`]). The report layer
 //! (`report::text`, `report::json`) maps ids to variable values, DEFINEs, inputs and module names.
 //!
 //! Lassos: when `loop_start = Some(i)`, the successor of the last step is `steps[i]`; the report
@@ -45,6 +47,10 @@ pub struct TraceStep {
     /// RKS only: the pending calls, outermost first (empty for flat models and for steps in the
     /// spec's initial module at the bottom of the stack).
     pub stack: Vec<CallFrame>,
+    /// Flat models checked without a state graph (the BDD engine): the state itself, one value
+    /// index per variable of the system (inputs 0); `state` is then unused. Empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<u32>,
 }
 
 /// One pending call: the call node `call` of component `component`.
@@ -57,7 +63,12 @@ pub struct CallFrame {
 impl TraceStep {
     /// A step of a flat-model trace.
     pub fn flat(state: u32) -> TraceStep {
-        TraceStep { component: 0, state, stack: Vec::new() }
+        TraceStep { component: 0, state, stack: Vec::new(), values: Vec::new() }
+    }
+
+    /// A step of a flat-model trace given by its values (see [`TraceStep::values`]).
+    pub fn concrete(values: Vec<u32>) -> TraceStep {
+        TraceStep { component: 0, state: 0, stack: Vec::new(), values }
     }
 }
 
@@ -65,6 +76,11 @@ impl Trace {
     /// A flat-model trace from state ids.
     pub fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
         Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start, loop_push: Vec::new() }
+    }
+
+    /// A flat-model trace from concrete states (value indices per variable).
+    pub fn concrete(kind: TraceKind, states: Vec<Vec<u32>>, loop_start: Option<usize>) -> Trace {
+        Trace { kind, steps: states.into_iter().map(TraceStep::concrete).collect(), loop_start, loop_push: Vec::new() }
     }
 }
 
@@ -84,8 +100,8 @@ impl Trace {
         let frames = |stack: &[(u32, u32)]| stack.iter().map(|&(component, call)| CallFrame { component, call }).collect::<Vec<_>>();
         let steps = (t.steps.iter())
             .map(|s| match s {
-                RksStep::At { component, node, stack } => TraceStep { component: *component, state: *node, stack: frames(stack) },
-                RksStep::Terminated => TraceStep { component: 0, state: TERMINATED, stack: vec![] },
+                RksStep::At { component, node, stack } => TraceStep { component: *component, state: *node, stack: frames(stack), values: vec![] },
+                RksStep::Terminated => TraceStep { component: 0, state: TERMINATED, stack: vec![], values: vec![] },
             })
             .collect();
         let kind = if t.counterexample { TraceKind::Counterexample } else { TraceKind::Witness };

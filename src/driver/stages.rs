@@ -11,12 +11,15 @@ use crate::explicit::build_flat::FlatModel;
 use crate::explicit::build_rks::RksModel;
 use crate::lowering::program::LoweredProgram;
 use crate::source::SourceFile;
+use crate::symbolic::SymbolicModel;
 use crate::syntax::ast::TerminationRule;
 
 /// Parses, resolves and lowers a file (`--termination` overrides the file's directive).
 pub type LoadFn = fn(&SourceFile, Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics);
 /// Checks the specs of a flat model, one outcome per `FlatModel::specs` entry.
 pub type CheckFlatFn = fn(&FlatModel, &CheckOptions) -> Result<CheckedSpecs, String>;
+/// Checks the flat model's specs on BDDs, one outcome per `SymbolicModel::specs` entry.
+pub type CheckSymbolicFn = fn(&SymbolicModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 /// Checks the procedure specs, one outcome per `RksModel::specs` entry.
 pub type CheckRksFn = fn(&RksModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 
@@ -24,13 +27,14 @@ pub type CheckRksFn = fn(&RksModel, &CheckOptions) -> Result<CheckedSpecs, Strin
 pub struct Stages {
     pub load: LoadFn,
     pub check_flat: CheckFlatFn,
+    pub check_symbolic: CheckSymbolicFn,
     pub check_rks: CheckRksFn,
 }
 
 impl Stages {
     /// The crate's own stages.
     pub fn linked() -> Stages {
-        Stages { load: crate::frontend::load, check_flat, check_rks }
+        Stages { load: crate::frontend::load, check_flat, check_symbolic, check_rks }
     }
 }
 
@@ -39,13 +43,19 @@ pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSp
     flat::checker::Explicit.check(model, &model.specs, &run_options(options))
 }
 
+/// The flat model's specs with the BDD engine ([`crate::check::bdd::Symbolic`]).
+pub fn check_symbolic(model: &SymbolicModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
+    crate::check::bdd::Symbolic.check(model, &model.specs, &run_options(options))
+}
+
 /// The procedure specs with `--engine` ([`Procedures`]); with `--verify` every verdict is checked
 /// again by an engine of the other family ([`crate::check::Engine::verifier`], [`Verified`]).
 pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     let run_options = RunOptions { threads: 0, ..run_options(options) };
+    let engine = options.engine.procedures();
     let run = || match options.verify {
-        false => Procedures(options.engine).check(&model.rks, &model.specs, &run_options),
-        true => Verified { first: options.engine, second: options.engine.verifier() }.check(&model.rks, &model.specs, &run_options),
+        false => Procedures(engine).check(&model.rks, &model.specs, &run_options),
+        true => Verified { first: engine, second: engine.verifier() }.check(&model.rks, &model.specs, &run_options),
     };
     if options.threads == 0 {
         return run();

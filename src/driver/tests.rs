@@ -59,7 +59,7 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
     assert_eq!(v["specs"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["specs"][1]["verdict"], true);
     assert_eq!(v["diagnostics"].as_array().map(Vec::len), Some(0));
-    let limited = run_check(&file(), &CheckOptions { max_states: Some(3), ..Default::default() }, &with_program(listing_5_1_loader));
+    let limited = run_check(&file(), &CheckOptions { max_states: Some(3), engine: Engine::Explicit, ..Default::default() }, &with_program(listing_5_1_loader));
     assert_eq!(limited.exit_code, 2);
     assert!(limited.stderr.starts_with("error[E0505]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
     assert_eq!(limited.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0505"]);

@@ -437,7 +437,7 @@ fn as_int(v: Value) -> Result<i64, EvalError> {
     }
 }
 
-fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
+pub(crate) fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
     if let Value::Word { .. } = v {
         return words::unary(op, v).map_err(|e| word_error(e, v));
     }
@@ -447,7 +447,7 @@ fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
     }
 }
 
-fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
+pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
     if let Value::Word { .. } = x {
         return words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)));
     }

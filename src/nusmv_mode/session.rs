@@ -450,7 +450,10 @@ impl<'w> Session<'w> {
         if framed {
             text.push_str(frame);
         }
-        text.push_str(&crate::driver::reachable_text(&loaded.program, built.flat.as_ref(), built.rks.as_ref()));
+        if let Some(m) = &built.flat {
+            text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system, u64::from(m.kripke.diameter()), f64::from(m.kripke.num_states)));
+        }
+        text.push_str(&crate::driver::reachable_text(&loaded.program, None, built.rks.as_ref()));
         if states && let Some(m) = &built.flat {
             for s in 0..m.kripke.num_states {
                 text.push_str(&format!("------- State {:>4} ------\n", s + 1));

@@ -9,7 +9,7 @@ use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
-use crate::lowering::program::{LoweredProgram, System, VarId};
+use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
 use crate::syntax::ast::VarKind;
 use serde::Serialize;
 
@@ -18,6 +18,9 @@ use serde::Serialize;
 pub enum ModelRef<'a> {
     Flat(&'a FlatModel),
     Rks(&'a RksModel),
+    /// A flat model checked without a state graph (the BDD engine): its traces carry their
+    /// states' values ([`crate::check::trace::TraceStep::values`]).
+    Concrete(SystemId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -60,10 +63,15 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
     for &i in &order {
         let step = &trace.steps[i];
         let view = match model {
-            ModelRef::Flat(m) => {
-                let system = &program.systems[m.system as usize];
-                let layout = DefineLayout::cached(&mut layouts, program, m.system as usize);
-                let values = m.kripke.state_values(step.state).to_vec();
+            ModelRef::Flat(_) | ModelRef::Concrete(_) => {
+                let (system_id, values) = match model {
+                    ModelRef::Flat(m) if step.values.is_empty() => (m.system, m.kripke.state_values(step.state).to_vec()),
+                    ModelRef::Flat(m) => (m.system, step.values.clone()),
+                    ModelRef::Concrete(id) => (id, step.values.clone()),
+                    ModelRef::Rks(_) => (0, vec![]),
+                };
+                let system = &program.systems[system_id as usize];
+                let layout = DefineLayout::cached(&mut layouts, program, system_id as usize);
                 let inputs = match &prev {
                     Some((_, from)) => input_values(system, layout, &names, from, &values),
                     None => vec![],
@@ -98,7 +106,7 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
     }
     let loop_push = match model {
         ModelRef::Rks(m) => trace.loop_push.iter().map(|f| frame_text(m, f)).collect(),
-        ModelRef::Flat(_) => vec![],
+        ModelRef::Flat(_) | ModelRef::Concrete(_) => vec![],
     };
     TraceView {
         kind: trace.kind,

@@ -1,0 +1,181 @@
+//! The BDD engine for flat models: fair CTL and `INVARSPEC` on a [`SymbolicModel`], with the
+//! semantics of the explicit engine (`check::flat`, NuSMV 2.5.4's `mcMc.c`), on BDDs.
+//!
+//! All specs are lowered into one shared DAG of `And`/`EX`/`EU`/`EG` literals (the explicit
+//! engine's [`Arena`], via `check::rewrite`); every node gets the BDD of the reachable states
+//! satisfying it, bottom-up:
+//! - fair states = `E_f G true` under the `FAIRNESS`/`JUSTICE` constraints (Emerson–Lei:
+//!   `Z = νZ. S ∧ ⋀ₖ EX E[S U (Z ∧ Fₖ)]`; without constraints `νZ. S ∧ EX Z`);
+//! - `EX a` = predecessors of `a ∧ fair`; `E[a U b]` = backward least fixpoint from `b ∧ fair`
+//!   through `a`; `EG a` = fair `EG` of `a ∧ fair`;
+//! - a spec holds iff every fair initial state satisfies it (deadlocks are not fair: NuSMV's
+//!   vacuous verdicts); `INVARSPEC` holds iff no reachable state violates it (fairness ignored).
+//!
+//! Everything is restricted to the reachable states, which changes no verdict (a state's CTL
+//! value depends only on the states it can reach). Traces ([`explain`]) are concrete states
+//! picked from BDDs, in the same [`Trace`] type as the explicit engine's, carrying their values.
+
+mod explain;
+
+use crate::check::engine::{Checked, Checker, RunOptions, Stats};
+use crate::check::flat::formula::{Arena, Lit, Node};
+use crate::check::flat::has_existential_top;
+use crate::check::trace::{SpecOutcome, Trace, TraceKind};
+use crate::symbolic::model::SymSpec;
+use crate::symbolic::{Bdd, SymResult, SymbolicModel};
+use oxidd::BooleanFunction;
+
+/// Fair CTL and invariants on BDDs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Symbolic;
+
+impl Checker for Symbolic {
+    type Model = SymbolicModel;
+    type Spec = SymSpec;
+
+    fn check(&self, model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> Result<Checked, String> {
+        check(model, specs, options).map_err(|e| e.0)
+    }
+}
+
+/// Satisfaction sets of the formula DAG's nodes.
+pub(crate) struct Labels<'m> {
+    pub model: &'m SymbolicModel,
+    pub arena: Arena,
+    pub fair: Bdd,
+    /// Fairness constraints restricted to the reachable states.
+    pub constraints: Vec<Bdd>,
+    sets: Vec<Bdd>,
+}
+
+impl<'m> Labels<'m> {
+    fn new(model: &'m SymbolicModel, arena: Arena) -> SymResult<Labels<'m>> {
+        let reach = &model.reach;
+        let constraints = model.fairness.iter().map(|&p| model.atoms[p as usize].and(reach)).collect::<Result<Vec<_>, _>>()?;
+        let mut l = Labels { model, arena, fair: reach.clone(), constraints, sets: vec![] };
+        l.fair = l.eg_fair(reach)?;
+        let n = l.arena.len();
+        for id in 0..n as u32 {
+            let set = l.compute(id)?;
+            l.sets.push(set);
+        }
+        Ok(l)
+    }
+
+    fn pre(&self, s: &Bdd) -> SymResult<Bdd> {
+        Ok(self.model.trans.preimage(&self.model.enc, s)?.and(&self.model.reach)?)
+    }
+
+    fn compute(&self, id: u32) -> SymResult<Bdd> {
+        let reach = &self.model.reach;
+        Ok(match self.arena.node(id) {
+            Node::True => reach.clone(),
+            Node::Atom(p) => self.model.atoms[p as usize].and(reach)?,
+            Node::And(a, b) => self.lit(a)?.and(&self.lit(b)?)?,
+            Node::EX(a) => self.pre(&self.lit(a)?.and(&self.fair)?)?,
+            Node::EU(a, b) => self.until(&self.lit(a)?, &self.lit(b)?.and(&self.fair)?)?,
+            Node::EG(a) => self.eg_fair(&self.lit(a)?.and(&self.fair)?)?,
+        })
+    }
+
+    /// The states satisfying a literal.
+    pub fn lit(&self, lit: Lit) -> SymResult<Bdd> {
+        let set = &self.sets[lit.node() as usize];
+        if lit.is_negated() { Ok(self.model.reach.and(&set.not()?)?) } else { Ok(set.clone()) }
+    }
+
+    /// `E[hold U target]` without fairness (backward, frontier by frontier).
+    pub fn until(&self, hold: &Bdd, target: &Bdd) -> SymResult<Bdd> {
+        let mut z = target.clone();
+        let mut frontier = target.clone();
+        while frontier.satisfiable() {
+            let new = self.pre(&frontier)?.and(hold)?.and(&z.not()?)?;
+            z = z.or(&new)?;
+            frontier = new;
+        }
+        Ok(z)
+    }
+
+    /// Fair `EG s`: states with an infinite path in `s` visiting every constraint infinitely often.
+    pub fn eg_fair(&self, s: &Bdd) -> SymResult<Bdd> {
+        let mut z = s.clone();
+        loop {
+            let mut next = s.clone();
+            if self.constraints.is_empty() {
+                next = next.and(&self.pre(&z)?)?;
+            } else {
+                for f in &self.constraints {
+                    let reach_f = self.until(s, &z.and(f)?)?;
+                    next = next.and(&self.pre(&reach_f)?)?;
+                    if !next.satisfiable() {
+                        break;
+                    }
+                }
+            }
+            if next == z {
+                return Ok(z);
+            }
+            z = next;
+        }
+    }
+
+    pub fn holds_at(&self, lit: Lit, state: &Bdd) -> SymResult<bool> {
+        Ok(self.lit(lit)?.and(state)?.satisfiable())
+    }
+}
+
+fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymResult<Checked> {
+    let mut arena = Arena::new();
+    let roots: Vec<Lit> = specs.iter().map(|s| arena.lower(&s.formula)).collect();
+    let distinct = arena.len();
+    let labels = Labels::new(model, arena)?;
+    let fair_initial = model.init.and(&labels.fair)?;
+    let mut outcomes = Vec::with_capacity(specs.len());
+    let has_ctl = specs.iter().any(|s| !s.invariant);
+    for (spec, &root) in specs.iter().zip(&roots) {
+        let outcome = if spec.invariant { invariant(model, &labels, root, options.traces)? } else { ctl(&labels, &fair_initial, spec, root, options)? };
+        outcomes.push(outcome);
+    }
+    let mut warnings = vec![];
+    if has_ctl && !labels.fair.satisfiable() {
+        warnings.push("no state has an infinite fair path: every CTL specification holds vacuously".to_string());
+    } else if has_ctl && !fair_initial.satisfiable() {
+        warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
+    }
+    let (bdd_vars, parts, clusters) = model.shape();
+    let stats = Stats::counters(vec![
+        ("distinct subformulas", distinct as u64),
+        ("bdd variables", u64::from(bdd_vars)),
+        ("transition parts", parts as u64),
+        ("transition clusters", clusters as u64),
+        ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
+    ]);
+    Ok(Checked { outcomes, stats, warnings })
+}
+
+fn ctl(labels: &Labels, fair_initial: &Bdd, spec: &SymSpec, root: Lit, options: &RunOptions) -> SymResult<SpecOutcome> {
+    let enc = &labels.model.enc;
+    let violating = fair_initial.and(&labels.lit(root.negate())?)?;
+    if let Some(start) = enc.pick_state(&violating)? {
+        let trace = if options.traces { Some(explain::trace(labels, start, root.negate(), TraceKind::Counterexample)?) } else { None };
+        return Ok(SpecOutcome { holds: false, trace });
+    }
+    let witness = options.traces && options.witnesses && has_existential_top(&spec.formula);
+    let trace = match witness.then(|| enc.pick_state(fair_initial)).transpose()?.flatten() {
+        Some(start) => Some(explain::trace(labels, start, root, TraceKind::Witness)?),
+        None => None,
+    };
+    Ok(SpecOutcome { holds: true, trace })
+}
+
+fn invariant(model: &SymbolicModel, labels: &Labels, root: Lit, traces: bool) -> SymResult<SpecOutcome> {
+    let bad = labels.lit(root.negate())?;
+    for ring in &model.rings {
+        let here = ring.and(&bad)?;
+        if let Some(state) = model.enc.pick_state(&here)? {
+            let trace = if traces { Some(Trace::concrete(TraceKind::Counterexample, model.path_to(&state)?, None)) } else { None };
+            return Ok(SpecOutcome { holds: false, trace });
+        }
+    }
+    Ok(SpecOutcome { holds: true, trace: None })
+}

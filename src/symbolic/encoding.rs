@@ -1,0 +1,270 @@
+//! The BDD variables of a flat model and how values are encoded on them.
+//!
+//! Every variable's value index (its position in its [`Domain`], as in explicit states) is
+//! written in binary on `⌈log2 |domain|⌉` bits, most significant bit first; a word's index is its
+//! bit pattern, so a word variable is its bits. State variables have a current and a next copy of
+//! each bit, interleaved (`x₁ x₁' x₂ x₂' …`), so renaming between the copies keeps the order;
+//! input variables (`IVAR`) have one copy, quantified away in images.
+//!
+//! Static order: the flattened variables in declaration order (instances of a module stay
+//! together, in the order they are declared, as NuSMV's default order does), then, inside a
+//! variable, its bits from the most significant one. The order is fixed: no dynamic reordering
+//! (oxidd 0.13 offers level swaps but no sifting driver). `--stats` reports the number of BDD
+//! variables and the peak node count, so an order change is measurable.
+//!
+//! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values (wider
+//! words are refused with an error naming the variable).
+
+use super::{Bdd, SymResult, SymbolicError};
+use crate::lowering::program::{System, VarId};
+use crate::syntax::ast::VarKind;
+use oxidd::bcdd::BCDDManagerRef;
+use oxidd::{BooleanFunction, BooleanFunctionQuant, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
+
+/// Which copy of a variable an expression reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Copy {
+    Cur,
+    Next,
+}
+
+/// The BDD variables of one system.
+pub(crate) struct Encoding {
+    pub manager: BCDDManagerRef,
+    /// Per system variable: its current bits (BDD variable numbers, most significant first).
+    cur_bits: Vec<Vec<VarNo>>,
+    /// Per system variable: its next bits (empty for inputs).
+    next_bits: Vec<Vec<VarNo>>,
+    /// Domain sizes.
+    lens: Vec<usize>,
+    /// One function per BDD variable.
+    vars: Vec<Bdd>,
+    pub kinds: Vec<VarKind>,
+    /// Cubes of all current state bits, all next state bits, all input bits.
+    pub cur_cube: Bdd,
+    pub next_cube: Bdd,
+    pub input_cube: Bdd,
+    /// Number of current-state bits (for counting states).
+    pub state_bits: u32,
+    next_to_cur: Subst<Bdd>,
+    cur_to_next: Subst<Bdd>,
+    t: Bdd,
+    f: Bdd,
+}
+
+/// Apply-cache entries for a model of `bdd_vars` variables: the cache is allocated and
+/// initialised up front (~24 bytes an entry), and its size decides the speed of large fixpoints
+/// (abp8: 95 s of checking with 2^19 entries, 28 s with 2^22, 19 s with 2^24), so it grows with
+/// the number of variables — 2^17 for a dozen, 2^24 from 96 on — and stays under an eighth of
+/// the node capacity's share of memory.
+fn cache_entries(bdd_vars: VarNo, nodes: usize) -> usize {
+    let log = (16 + bdd_vars / 12).min(24);
+    (1usize << log).min(nodes.max(1 << 16))
+}
+
+fn bits_for(len: usize) -> usize {
+    if len <= 1 { 0 } else { (usize::BITS - (len - 1).leading_zeros()) as usize }
+}
+
+impl Encoding {
+    /// Allocates the variables of `system` in the static order. `nodes`: capacity of the node
+    /// table; `threads`: oxidd's worker threads.
+    pub fn new(system: &System, nodes: usize, threads: u32) -> SymResult<Encoding> {
+        let mut lens = Vec::with_capacity(system.vars.len());
+        for v in &system.vars {
+            let len = v.domain.table_len().ok_or_else(|| {
+                SymbolicError(format!("the BDD engine enumerates domains of up to 2^16 values; `{}` has more (use --engine explicit)", v.name))
+            })?;
+            lens.push(len.max(1));
+        }
+        let mut cur_bits = vec![];
+        let mut next_bits = vec![];
+        let mut n: VarNo = 0;
+        for (v, var) in system.vars.iter().enumerate() {
+            let k = bits_for(lens[v]);
+            let (mut cur, mut next) = (vec![], vec![]);
+            for _ in 0..k {
+                cur.push(n);
+                n += 1;
+                if var.kind != VarKind::Input {
+                    next.push(n);
+                    n += 1;
+                }
+            }
+            cur_bits.push(cur);
+            next_bits.push(next);
+        }
+        let manager = oxidd::bcdd::new_manager(nodes, cache_entries(n, nodes), threads.max(1));
+        let (vars, t, f) = manager.with_manager_exclusive(|m| -> SymResult<(Vec<Bdd>, Bdd, Bdd)> {
+            m.add_vars(n);
+            let vars = (0..n).map(|i| Bdd::var(m, i)).collect::<Result<Vec<_>, _>>()?;
+            Ok((vars, Bdd::t(m), Bdd::f(m)))
+        })?;
+        let kinds: Vec<VarKind> = system.vars.iter().map(|v| v.kind).collect();
+        let cube = |bits: &mut dyn Iterator<Item = VarNo>| -> SymResult<Bdd> {
+            let mut c = t.clone();
+            for b in bits {
+                c = c.and(&vars[b as usize])?;
+            }
+            Ok(c)
+        };
+        let state = |v: &usize| kinds[*v] != VarKind::Input;
+        let cur_cube = cube(&mut (0..kinds.len()).filter(state).flat_map(|v| cur_bits[v].iter().copied()))?;
+        let next_cube = cube(&mut next_bits.iter().flatten().copied())?;
+        let input_cube = cube(&mut (0..kinds.len()).filter(|v| !state(v)).flat_map(|v| cur_bits[v].iter().copied()))?;
+        let state_bits = next_bits.iter().map(|b| b.len() as u32).sum();
+        let (mut from_next, mut to_cur, mut from_cur, mut to_next) = (vec![], vec![], vec![], vec![]);
+        for v in 0..kinds.len() {
+            for (&c, &x) in cur_bits[v].iter().zip(&next_bits[v]) {
+                from_next.push(x);
+                to_cur.push(vars[c as usize].clone());
+                from_cur.push(c);
+                to_next.push(vars[x as usize].clone());
+            }
+        }
+        Ok(Encoding {
+            manager,
+            cur_bits,
+            next_bits,
+            lens,
+            vars,
+            kinds,
+            cur_cube,
+            next_cube,
+            input_cube,
+            state_bits,
+            next_to_cur: Subst::new(from_next, to_cur),
+            cur_to_next: Subst::new(from_cur, to_next),
+            t,
+            f,
+        })
+    }
+
+    pub fn t(&self) -> Bdd {
+        self.t.clone()
+    }
+    pub fn f(&self) -> Bdd {
+        self.f.clone()
+    }
+    pub fn num_vars(&self) -> usize {
+        self.kinds.len()
+    }
+    pub fn num_bdd_vars(&self) -> u32 {
+        self.vars.len() as u32
+    }
+    pub fn domain_len(&self, v: VarId) -> usize {
+        self.lens[v as usize]
+    }
+    pub fn is_input(&self, v: VarId) -> bool {
+        self.kinds[v as usize] == VarKind::Input
+    }
+
+    fn bits(&self, v: VarId, copy: Copy) -> &[VarNo] {
+        match copy {
+            Copy::Cur => &self.cur_bits[v as usize],
+            Copy::Next if self.is_input(v) => &self.cur_bits[v as usize],
+            Copy::Next => &self.next_bits[v as usize],
+        }
+    }
+
+    /// `v = index` on the given copy (a cube).
+    pub fn value_is(&self, v: VarId, copy: Copy, index: usize) -> SymResult<Bdd> {
+        let bits = self.bits(v, copy);
+        let mut r = self.t();
+        for (i, &b) in bits.iter().enumerate().rev() {
+            let lit = &self.vars[b as usize];
+            let bit = (index >> (bits.len() - 1 - i)) & 1 == 1;
+            r = if bit { r.and(lit)? } else { r.and(&lit.not()?)? };
+        }
+        Ok(r)
+    }
+
+    /// `v < len(domain)` on the given copy: the valid encodings.
+    pub fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
+        let bits = self.bits(v, copy);
+        let len = self.lens[v as usize];
+        if len >= 1usize << bits.len() {
+            return Ok(self.t());
+        }
+        // index < len, from the least significant bit up.
+        let mut below = self.f();
+        for (i, &b) in bits.iter().enumerate().rev() {
+            let lit = &self.vars[b as usize];
+            below = if (len >> (bits.len() - 1 - i)) & 1 == 1 { lit.not()?.or(&below)? } else { lit.not()?.and(&below)? };
+        }
+        Ok(below)
+    }
+
+    /// The cube of the bits of `vars` on one copy.
+    pub fn cube_of(&self, vars: impl Iterator<Item = VarId>, copy: Copy) -> SymResult<Bdd> {
+        let mut c = self.t();
+        for v in vars {
+            for &b in self.bits(v, copy) {
+                c = c.and(&self.vars[b as usize])?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// `x' = x` for a state variable (frozen variables).
+    pub fn unchanged(&self, v: VarId) -> SymResult<Bdd> {
+        let mut r = self.t();
+        for (&c, &n) in self.cur_bits[v as usize].iter().zip(&self.next_bits[v as usize]) {
+            r = r.and(&self.vars[c as usize].equiv(&self.vars[n as usize])?)?;
+        }
+        Ok(r)
+    }
+
+    /// Renames next-state bits to current-state bits (`f` must not read current bits).
+    pub fn to_cur(&self, f: &Bdd) -> SymResult<Bdd> {
+        Ok(f.substitute(&self.next_to_cur)?)
+    }
+
+    /// Renames current-state bits to next-state bits (`f` must not read next bits).
+    pub fn to_next(&self, f: &Bdd) -> SymResult<Bdd> {
+        Ok(f.substitute(&self.cur_to_next)?)
+    }
+
+    /// The state (all variables' current copies, inputs at index 0) as a cube.
+    pub fn state_cube(&self, values: &[u32]) -> SymResult<Bdd> {
+        let mut r = self.t();
+        for v in 0..self.num_vars() as VarId {
+            if !self.is_input(v) {
+                r = r.and(&self.value_is(v, Copy::Cur, values[v as usize] as usize)?)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// One state of `set` (a BDD over current bits; other bits are ignored): value indices per
+    /// variable, inputs 0; don't-care bits are 0 (so the index stays in the domain when `set`
+    /// implies the domain constraints). `None` if `set` is empty.
+    pub fn pick_state(&self, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
+        let only_cur = set.exists(&self.next_cube.and(&self.input_cube)?)?;
+        let Some(cube) = only_cur.pick_cube(|_, _, _| false) else { return Ok(None) };
+        let mut values = vec![0u32; self.num_vars()];
+        for (v, value) in values.iter_mut().enumerate() {
+            if self.kinds[v] == VarKind::Input {
+                continue;
+            }
+            let mut index = 0u32;
+            for &b in &self.cur_bits[v] {
+                index = index << 1 | u32::from(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)));
+            }
+            *value = index;
+        }
+        Ok(Some(values))
+    }
+
+    /// The number of states in `set` (a BDD over current state bits).
+    pub fn count_states(&self, set: &Bdd) -> f64 {
+        let mut cache = oxidd::util::SatCountCache::<oxidd::util::num::F64, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>::default();
+        let all = set.sat_count(self.num_bdd_vars(), &mut cache).0;
+        all / 2f64.powi((self.num_bdd_vars() - self.state_bits) as i32)
+    }
+
+    /// Current node count of the manager.
+    pub fn node_count(&self) -> usize {
+        self.manager.with_manager_shared(|m| m.num_inner_nodes())
+    }
+}

@@ -1,0 +1,386 @@
+//! Lowered expressions as BDDs.
+//!
+//! A boolean expression becomes the BDD of the states (over current, next and input bits) where
+//! it is true. Any other expression becomes a list of `(value, guard)` pairs: the expression has
+//! that value where the guard holds. For single-valued expressions the guards are disjoint; sets
+//! (`{a, b}`, `lo..hi`, set-valued `case` branches) give overlapping guards, which in `init`/`next`
+//! assignments means nondeterministic choice. Operators are applied value by value with the
+//! explicit evaluator's own operator functions (`explicit::eval::{unary, binary}`), so both
+//! engines share one meaning of every operator; the price is that arithmetic enumerates value
+//! pairs (fine for the small ranges of SMV models, slow for wide words).
+//!
+//! Errors (a `case` with no true branch, division by zero, overflow) are not failures here: each
+//! is recorded as the region of states where it happens — restricted to where the subexpression
+//! is actually evaluated (`case` branches, the right operand of a short-circuit connective) — and
+//! the model builder reports one if a reachable state lies in it, as the explicit builder does.
+//! Known difference: `a in S` with a set-valued `a` is read as "some value of `a` is in `S`".
+
+use super::encoding::{Copy, Encoding};
+use super::{Bdd, SymResult, SymbolicError};
+use crate::explicit::eval::{EvalError, binary, unary};
+use crate::lowering::program::{BinOp, Builtin, Expr, UnOp, Value, VarId, Variable};
+use oxidd::BooleanFunction;
+use rustc_hash::FxHashMap;
+
+/// The symbolic value of an expression.
+#[derive(Clone)]
+pub(crate) enum Sym {
+    /// A boolean: where it is true.
+    Bool(Bdd),
+    /// Values with their guards.
+    Cases(Vec<(Value, Bdd)>),
+}
+
+/// Evaluates expressions of one system over an [`Encoding`].
+pub(crate) struct SymEval<'e> {
+    enc: &'e Encoding,
+    vars: &'e [Variable],
+    /// Where the expression being evaluated is evaluated at all (errors outside do not count).
+    ctx: Bdd,
+    /// Error regions with their messages.
+    pub errors: Vec<(String, Bdd)>,
+    var_cache: FxHashMap<(VarId, bool), Vec<(Value, Bdd)>>,
+}
+
+/// Largest set a `lo..hi` range may produce here.
+const MAX_RANGE: i64 = 1 << 16;
+
+impl<'e> SymEval<'e> {
+    pub fn new(enc: &'e Encoding, vars: &'e [Variable]) -> SymEval<'e> {
+        SymEval { enc, vars, ctx: enc.t(), errors: vec![], var_cache: FxHashMap::default() }
+    }
+
+    pub fn encoding(&self) -> &'e Encoding {
+        self.enc
+    }
+
+    /// The errors recorded since the last call, as one region per message.
+    pub fn take_errors(&mut self) -> Vec<(String, Bdd)> {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// Where a boolean expression is true.
+    pub fn bool(&mut self, e: &Expr) -> SymResult<Bdd> {
+        let s = self.eval(e)?;
+        self.as_bool(s)
+    }
+
+    /// The values of an expression with their guards.
+    pub fn cases(&mut self, e: &Expr) -> SymResult<Vec<(Value, Bdd)>> {
+        let s = self.eval(e)?;
+        self.as_cases(s)
+    }
+
+    fn error(&mut self, message: String, region: &Bdd) -> SymResult<()> {
+        let r = region.and(&self.ctx)?;
+        if r.satisfiable() {
+            match self.errors.iter_mut().find(|(m, _)| *m == message) {
+                Some((_, g)) => *g = g.or(&r)?,
+                None => self.errors.push((message, r)),
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_error(&mut self, e: &EvalError, region: &Bdd) -> SymResult<()> {
+        let message = e.describe(self.vars);
+        self.error(message, region)
+    }
+
+    fn as_bool(&mut self, s: Sym) -> SymResult<Bdd> {
+        match s {
+            Sym::Bool(b) => Ok(b),
+            Sym::Cases(cases) => {
+                let mut r = self.enc.f();
+                for (v, g) in cases {
+                    match v {
+                        Value::Bool(true) => r = r.or(&g)?,
+                        Value::Bool(false) => {}
+                        v => self.eval_error(&EvalError::Type { expected: "boolean", found: v }, &g)?,
+                    }
+                }
+                Ok(r)
+            }
+        }
+    }
+
+    fn as_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
+        match s {
+            Sym::Bool(b) => Ok(vec![(Value::Bool(false), b.not()?), (Value::Bool(true), b)]),
+            Sym::Cases(c) => Ok(c),
+        }
+    }
+
+    /// Runs `f` with the evaluation context narrowed to `guard`.
+    fn under<T>(&mut self, guard: &Bdd, f: impl FnOnce(&mut Self) -> SymResult<T>) -> SymResult<T> {
+        let narrowed = self.ctx.and(guard)?;
+        let saved = std::mem::replace(&mut self.ctx, narrowed);
+        let r = f(self);
+        self.ctx = saved;
+        r
+    }
+
+    fn var_cases(&mut self, v: VarId, copy: Copy) -> SymResult<Vec<(Value, Bdd)>> {
+        let key = (v, copy == Copy::Next);
+        if let Some(c) = self.var_cache.get(&key) {
+            return Ok(c.clone());
+        }
+        let domain = &self.vars[v as usize].domain;
+        let cases = (0..self.enc.domain_len(v)).map(|i| Ok((domain.value(i), self.enc.value_is(v, copy, i)?))).collect::<SymResult<Vec<_>>>()?;
+        self.var_cache.insert(key, cases.clone());
+        Ok(cases)
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
+        match e {
+            Expr::Const(Value::Bool(b)) => Ok(Sym::Bool(if *b { self.enc.t() } else { self.enc.f() })),
+            Expr::Const(v) => Ok(Sym::Cases(vec![(*v, self.enc.t())])),
+            Expr::Var(v) | Expr::Next(v) => {
+                let copy = if matches!(e, Expr::Var(_)) { Copy::Cur } else { Copy::Next };
+                if matches!(self.vars[*v as usize].domain, crate::lowering::program::Domain::Boolean) {
+                    return Ok(Sym::Bool(self.enc.value_is(*v, copy, 1)?));
+                }
+                Ok(Sym::Cases(self.var_cases(*v, copy)?))
+            }
+            Expr::Exited => Err(SymbolicError("EXITED outside a procedure module".into())),
+            Expr::Unary(op, a) => match (op, self.eval(a)?) {
+                (UnOp::Not, Sym::Bool(b)) => Ok(Sym::Bool(b.not()?)),
+                (_, s) => {
+                    let mut out = vec![];
+                    for (v, g) in self.as_cases(s)? {
+                        match unary(*op, v) {
+                            Ok(r) => out.push((r, g)),
+                            Err(err) => self.eval_error(&err, &g)?,
+                        }
+                    }
+                    Ok(Sym::Cases(merge(out)?))
+                }
+            },
+            Expr::Binary(op, a, b) => self.binary(*op, a, b),
+            Expr::Ite(c, a, b) => {
+                let c = self.bool(c)?;
+                let nc = c.not()?;
+                let x = self.under(&c, |s| s.eval(a))?;
+                let y = self.under(&nc, |s| s.eval(b))?;
+                self.choose(vec![(c, x), (nc, y)])
+            }
+            Expr::Case { branches, .. } => {
+                let mut rest = self.enc.t();
+                let mut taken = vec![];
+                for (cond, value) in branches {
+                    if !rest.satisfiable() {
+                        break;
+                    }
+                    let c = self.under(&rest, |s| s.bool(cond))?;
+                    let take = rest.and(&c)?;
+                    if take.satisfiable() {
+                        let v = self.under(&take, |s| s.eval(value))?;
+                        taken.push((take, v));
+                    }
+                    rest = rest.and(&c.not()?)?;
+                }
+                if rest.satisfiable() {
+                    self.error("case conditions are not exhaustive".into(), &rest)?;
+                }
+                self.choose(taken)
+            }
+            Expr::Table { var, entries, fallback, .. } => {
+                let len = self.enc.domain_len(*var);
+                let mut consts: Vec<(Value, Bdd)> = vec![];
+                let mut others = vec![];
+                let mut rest = self.enc.f();
+                for i in 0..len {
+                    let g = self.enc.value_is(*var, Copy::Cur, i)?;
+                    match entries.get(i) {
+                        Some(Some(Expr::Const(v))) => consts.push((*v, g)),
+                        Some(Some(entry)) => {
+                            let v = self.under(&g, |s| s.eval(entry))?;
+                            others.push((g, v));
+                        }
+                        _ => rest = rest.or(&g)?,
+                    }
+                }
+                if rest.satisfiable() {
+                    match fallback {
+                        Some(f) => {
+                            let v = self.under(&rest, |s| s.eval(f))?;
+                            others.push((rest, v));
+                        }
+                        None => self.error("case conditions are not exhaustive".into(), &rest)?,
+                    }
+                }
+                let consts = merge(consts)?;
+                if !consts.is_empty() {
+                    let mut guard = self.enc.f();
+                    for (_, g) in &consts {
+                        guard = guard.or(g)?;
+                    }
+                    others.push((guard, Sym::Cases(consts)));
+                }
+                self.choose(others)
+            }
+            Expr::Set(items) => {
+                let mut out = vec![];
+                for item in items {
+                    let s = self.eval(item)?;
+                    out.extend(self.as_cases(s)?);
+                }
+                Ok(Sym::Cases(merge(out)?))
+            }
+            Expr::Range(lo, hi) => {
+                let (lo, hi) = (self.cases(lo)?, self.cases(hi)?);
+                let mut out = vec![];
+                for (l, gl) in &lo {
+                    for (h, gh) in &hi {
+                        let g = gl.and(gh)?;
+                        if !g.satisfiable() {
+                            continue;
+                        }
+                        match (l, h) {
+                            (Value::Int(l), Value::Int(h)) if h.saturating_sub(*l) < MAX_RANGE => out.extend((*l..=*h).map(|i| (Value::Int(i), g.clone()))),
+                            (Value::Int(l), Value::Int(h)) => self.eval_error(&EvalError::RangeTooLarge { lo: *l, hi: *h }, &g)?,
+                            (v, _) => self.eval_error(&EvalError::Type { expected: "integer", found: *v }, &g)?,
+                        }
+                    }
+                }
+                Ok(Sym::Cases(merge(out)?))
+            }
+            Expr::Builtin(Builtin::Count, args) => {
+                // Distribution of the number of true arguments.
+                let mut counts = vec![self.enc.t()];
+                for a in args {
+                    let b = self.bool(a)?;
+                    let nb = b.not()?;
+                    let mut next = vec![self.enc.f(); counts.len() + 1];
+                    for (k, g) in counts.iter().enumerate() {
+                        next[k] = next[k].or(&g.and(&nb)?)?;
+                        next[k + 1] = next[k + 1].or(&g.and(&b)?)?;
+                    }
+                    counts = next;
+                }
+                Ok(Sym::Cases(counts.into_iter().enumerate().filter(|(_, g)| g.satisfiable()).map(|(k, g)| (Value::Int(k as i64), g)).collect()))
+            }
+            Expr::Builtin(f, args) => {
+                let mut combos: Vec<(Vec<Value>, Bdd)> = vec![(vec![], self.enc.t())];
+                for a in args {
+                    let cases = self.cases(a)?;
+                    let mut next = vec![];
+                    for (vals, g) in &combos {
+                        for (v, gv) in &cases {
+                            let both = g.and(gv)?;
+                            if both.satisfiable() {
+                                let mut vs = vals.clone();
+                                vs.push(*v);
+                                next.push((vs, both));
+                            }
+                        }
+                    }
+                    combos = next;
+                }
+                let mut out = vec![];
+                for (vals, g) in combos {
+                    match crate::lowering::ops::builtin(*f, &vals) {
+                        Ok(v) => out.push((v, g)),
+                        Err(err) => self.error(err.to_string(), &g)?,
+                    }
+                }
+                Ok(Sym::Cases(merge(out)?))
+            }
+        }
+    }
+
+    /// The value of the first alternative whose guard holds (guards are disjoint).
+    fn choose(&mut self, alternatives: Vec<(Bdd, Sym)>) -> SymResult<Sym> {
+        if alternatives.iter().all(|(_, s)| matches!(s, Sym::Bool(_))) {
+            let mut r = self.enc.f();
+            for (g, s) in alternatives {
+                if let Sym::Bool(b) = s {
+                    r = r.or(&g.and(&b)?)?;
+                }
+            }
+            return Ok(Sym::Bool(r));
+        }
+        let mut out = vec![];
+        for (g, s) in alternatives {
+            for (v, gv) in self.as_cases(s)? {
+                let both = g.and(&gv)?;
+                if both.satisfiable() {
+                    out.push((v, both));
+                }
+            }
+        }
+        Ok(Sym::Cases(merge(out)?))
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> SymResult<Sym> {
+        let x = self.eval(a)?;
+        if let Sym::Bool(xb) = &x {
+            // Short-circuit connectives: the right operand is evaluated only where needed.
+            let needed = match op {
+                BinOp::And | BinOp::Implies => Some(xb.clone()),
+                BinOp::Or => Some(xb.not()?),
+                _ => None,
+            };
+            let y = match &needed {
+                Some(g) => self.under(g, |s| s.eval(b))?,
+                None => self.eval(b)?,
+            };
+            if let Sym::Bool(yb) = &y {
+                let r = match op {
+                    BinOp::And => xb.and(yb)?,
+                    BinOp::Or => xb.or(yb)?,
+                    BinOp::Implies => xb.imp(yb)?,
+                    BinOp::Xor | BinOp::Ne => xb.xor(yb)?,
+                    BinOp::Xnor | BinOp::Iff | BinOp::Eq => xb.equiv(yb)?,
+                    _ => return self.pairwise(op, x, y),
+                };
+                return Ok(Sym::Bool(r));
+            }
+            return self.pairwise(op, x, y);
+        }
+        let y = self.eval(b)?;
+        self.pairwise(op, x, y)
+    }
+
+    fn pairwise(&mut self, op: BinOp, x: Sym, y: Sym) -> SymResult<Sym> {
+        let (xs, ys) = (self.as_cases(x)?, self.as_cases(y)?);
+        if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::In) {
+            // Equality of values is structural: join on the value.
+            let index: FxHashMap<Value, &Bdd> = ys.iter().map(|(v, g)| (*v, g)).collect();
+            let mut eq = self.enc.f();
+            for (v, g) in &xs {
+                if let Some(h) = index.get(v) {
+                    eq = eq.or(&g.and(h)?)?;
+                }
+            }
+            return Ok(Sym::Bool(if op == BinOp::Ne { eq.not()? } else { eq }));
+        }
+        let mut out = vec![];
+        for (x, gx) in &xs {
+            for (y, gy) in &ys {
+                let g = gx.and(gy)?;
+                if !g.satisfiable() {
+                    continue;
+                }
+                match binary(op, *x, *y) {
+                    Ok(v) => out.push((v, g)),
+                    Err(err) => self.eval_error(&err, &g)?,
+                }
+            }
+        }
+        Ok(Sym::Cases(merge(out)?))
+    }
+}
+
+/// Joins the guards of equal values (sorted by value, so the result does not depend on hashing).
+pub(crate) fn merge(mut cases: Vec<(Value, Bdd)>) -> SymResult<Vec<(Value, Bdd)>> {
+    cases.sort_by_key(|c| c.0);
+    let mut out: Vec<(Value, Bdd)> = Vec::with_capacity(cases.len());
+    for (v, g) in cases {
+        match out.last_mut() {
+            Some((w, h)) if *w == v => *h = h.or(&g)?,
+            _ => out.push((v, g)),
+        }
+    }
+    Ok(out)
+}

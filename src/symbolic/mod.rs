@@ -1,0 +1,41 @@
+//! The symbolic (BDD) representation of a flat model, for the BDD engine (`check::bdd`).
+//!
+//! Reads the same [`crate::lowering::program::LoweredProgram`] as the explicit builder, so the
+//! front end, its diagnostics and the semantics of expressions stay one. BDDs come from the
+//! `oxidd` crate (complement-edge BDDs, `oxidd::bcdd`).
+//!
+//! | module | job |
+//! |---|---|
+//! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
+//! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
+//! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
+//! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
+
+pub(crate) mod encoding;
+pub(crate) mod expr;
+pub(crate) mod model;
+pub(crate) mod trans;
+
+pub use model::SymbolicModel;
+
+/// A BDD of the engine's one manager.
+pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;
+
+/// A failure of the symbolic engine: a message for the user (the node table is full, a domain is
+/// too large to enumerate, an evaluation error in a reachable state).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicError(pub String);
+
+impl From<oxidd::error::OutOfMemory> for SymbolicError {
+    fn from(_: oxidd::error::OutOfMemory) -> SymbolicError {
+        SymbolicError("the BDD node table is full (raise --max-memory, or use --engine explicit)".into())
+    }
+}
+
+impl std::fmt::Display for SymbolicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub(crate) type SymResult<T> = Result<T, SymbolicError>;

@@ -1,0 +1,513 @@
+//! The symbolic model of a flat system: initial states, the state constraint, the partitioned
+//! transition relation, the reachable states with their breadth-first rings, deadlocks, and the
+//! BDD of every spec atom and fairness constraint.
+//!
+//! Semantics follow the explicit builder (`explicit::build_flat`, `explicit::step`): a state gives
+//! every state variable a value of its domain; `init(x)`/`next(x)` assignments are (possibly
+//! nondeterministic) choices, `x := e` holds in every state, frozen variables keep their value,
+//! unassigned variables take any value of their domain, `INIT`, `TRANS` and `INVAR` (the latter on
+//! both sides of a transition) restrict; input variables are chosen afresh on every transition
+//! and are not part of states (atoms reading them see the first value of their domain, as in
+//! explicit states). Evaluation errors (a `case` with no true branch, a value outside the domain,
+//! division by zero) are errors only when a reachable state (or transition) meets them, as in the
+//! explicit builder, reported with the same codes, a state and a path to it.
+//!
+//! Reachable states are computed by frontier-based forward images; the rings (states first
+//! reached at distance i) give the diameter, shortest paths for traces and `INVARSPEC`'s early
+//! stop (`reach_until`).
+
+use super::encoding::{Copy, Encoding};
+use super::expr::SymEval;
+use super::trans::{Part, TransRel};
+use super::{Bdd, SymResult, SymbolicError};
+use crate::ctl::Ctl;
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::explicit::build_diag as diag;
+use crate::explicit::kripke::PropId;
+use crate::explicit::names::Names;
+use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId, Value, VarId};
+use crate::source::Span;
+use crate::syntax::ast::{SpecKind, VarKind};
+use oxidd::{BooleanFunction, BooleanFunctionQuant};
+
+/// One spec of the flat system for the BDD engine.
+#[derive(Clone, Debug)]
+pub struct SymSpec {
+    /// Index into `LoweredProgram::specs`.
+    pub spec: usize,
+    pub invariant: bool,
+    /// Atoms are indices into [`SymbolicModel::atoms`].
+    pub formula: Ctl<PropId>,
+}
+
+/// Where an evaluation error can happen: initial states, transitions or states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Init,
+    Trans,
+    State,
+}
+
+struct ErrorRegion {
+    code: &'static str,
+    message: String,
+    span: Span,
+    stage: Stage,
+    region: Bdd,
+}
+
+/// The flat model as BDDs.
+pub struct SymbolicModel {
+    pub system: SystemId,
+    pub(crate) enc: Encoding,
+    pub(crate) init: Bdd,
+    pub(crate) trans: TransRel,
+    /// Reachable states, and the rings: `rings[i]` = states first reached in `i` steps.
+    pub(crate) reach: Bdd,
+    pub(crate) rings: Vec<Bdd>,
+    /// Spec atoms and fairness constraints over current bits, by [`PropId`].
+    pub(crate) atoms: Vec<Bdd>,
+    pub specs: Vec<SymSpec>,
+    pub fairness: Vec<PropId>,
+    pub deadlocks: f64,
+    pub warnings: Vec<Diagnostic>,
+    /// Peak node count seen at the end of the phases (for `--stats`).
+    pub peak_nodes: usize,
+}
+
+/// Node-table capacity for a memory budget: about a third of it, at ~32 bytes per node with the
+/// unique table; 2^26 nodes without a budget.
+fn node_capacity(max_memory: Option<u64>) -> usize {
+    match max_memory {
+        Some(bytes) => ((bytes / 3 / 32) as usize).clamp(1 << 16, 1 << 30),
+        None => 1 << 26,
+    }
+}
+
+struct Builder<'p> {
+    system: &'p System,
+    names: Names<'p>,
+    errors: Vec<ErrorRegion>,
+}
+
+impl<'p> Builder<'p> {
+    /// Files the evaluator's error regions under `span`; returns their union.
+    fn collect(&mut self, ev: &mut SymEval, span: Span, stage: Stage) -> SymResult<Bdd> {
+        let mut all = ev.encoding().f();
+        for (message, region) in ev.take_errors() {
+            all = all.or(&region)?;
+            let code = if message.starts_with("case conditions") { diag::E_CASE } else { diag::E_EVAL };
+            self.errors.push(ErrorRegion { code, message, span, stage, region });
+        }
+        Ok(all)
+    }
+
+    /// `x ∈ e` on the given copy of `x`, from the cases of `e`; values outside the domain are an
+    /// error region. Error regions of the part are added to it (so that transitions through
+    /// them exist and can be found); the caller collects them first.
+    #[allow(clippy::too_many_arguments)]
+    fn assignment(&mut self, enc: &Encoding, ev: &mut SymEval, v: VarId, e: &Expr, copy: Copy, span: Span, stage: Stage) -> SymResult<Bdd> {
+        let domain = &self.system.vars[v as usize].domain;
+        let mut r = enc.f();
+        let mut outside = enc.f();
+        for (value, g) in ev.cases(e)? {
+            match domain.index_of(value).filter(|&i| i < enc.domain_len(v)) {
+                Some(i) => r = r.or(&g.and(&enc.value_is(v, copy, i)?)?)?,
+                None => outside = outside.or(&g)?,
+            }
+        }
+        let failing = self.collect(ev, span, stage)?;
+        if outside.satisfiable() {
+            let name = &self.system.vars[v as usize].name;
+            self.errors.push(ErrorRegion {
+                code: diag::E_RANGE,
+                message: format!("the value assigned to `{name}` is outside its range"),
+                span,
+                stage,
+                region: outside.clone(),
+            });
+        }
+        Ok(r.or(&outside)?.or(&failing)?)
+    }
+
+    fn error_diagnostic(&self, e: &ErrorRegion, state: &[u32], path: &[Vec<u32>]) -> Diagnostic {
+        let mut d = Diagnostic::error(e.code, e.message.clone(), e.span)
+            .with_label_message(e.message.clone())
+            .with_note(format!("in state: {}", self.names.state(self.system, state)));
+        if path.len() > 1 {
+            let path: Vec<String> = path.iter().map(|s| self.names.state(self.system, s)).collect();
+            d = d.with_note(diag::path_note(&path));
+        }
+        d
+    }
+}
+
+/// A shortest path from an initial state to `state`, backwards through the rings.
+fn path_to(enc: &Encoding, trans: &TransRel, rings: &[Bdd], state: &[u32]) -> SymResult<Vec<Vec<u32>>> {
+    let target = enc.state_cube(state)?;
+    let mut ring = None;
+    for (i, r) in rings.iter().enumerate() {
+        if r.and(&target)?.satisfiable() {
+            ring = Some(i);
+            break;
+        }
+    }
+    let Some(ring) = ring else { return Ok(vec![state.to_vec()]) };
+    let mut path = vec![state.to_vec()];
+    let mut cur = target;
+    for j in (0..ring).rev() {
+        let pre = trans.preimage(enc, &cur)?.and(&rings[j])?;
+        let Some(p) = enc.pick_state(&pre)? else {
+            return Err(SymbolicError("internal error: a ring state without predecessor in the previous ring".into()));
+        };
+        cur = enc.state_cube(&p)?;
+        path.push(p);
+    }
+    path.reverse();
+    Ok(path)
+}
+
+/// A shortest path from an initial state to a state.
+type PathFn<'a> = dyn Fn(&[u32]) -> SymResult<Vec<Vec<u32>>> + 'a;
+
+/// Distinct atoms (spec atoms and fairness constraints) and their BDDs.
+struct Atoms {
+    exprs: Vec<Expr>,
+    bdds: Vec<Bdd>,
+    names: Vec<String>,
+}
+
+impl Atoms {
+    /// The id of `expr`'s atom, computing its BDD (input variables at their first value) if new;
+    /// an evaluation error in a reachable state is a diagnostic (E0506).
+    #[allow(clippy::too_many_arguments)]
+    fn intern(
+        &mut self,
+        expr: &Expr,
+        span: Span,
+        ev: &mut SymEval,
+        b: &mut Builder,
+        zero_inputs: &Bdd,
+        reach: &Bdd,
+        path_to: &PathFn,
+    ) -> SymResult<Result<PropId, Diagnostic>> {
+        if let Some(i) = self.exprs.iter().position(|x| x == expr) {
+            return Ok(Ok(i as PropId));
+        }
+        let bdd = ev.bool(expr)?.restrict(zero_inputs)?;
+        let name = b.names.expr(b.system, expr);
+        for (message, region) in ev.take_errors() {
+            let hit = reach.and(&region.restrict(zero_inputs)?)?;
+            if let Some(state) = ev_enc_pick(ev, &hit)? {
+                let path = path_to(&state)?;
+                let e = ErrorRegion { code: diag::E_ATOM, message: format!("{message} while evaluating `{name}`"), span, stage: Stage::State, region };
+                return Ok(Err(b.error_diagnostic(&e, &state, &path)));
+            }
+        }
+        self.exprs.push(expr.clone());
+        self.bdds.push(bdd);
+        self.names.push(name);
+        Ok(Ok((self.bdds.len() - 1) as PropId))
+    }
+}
+
+fn ev_enc_pick(ev: &SymEval, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
+    ev.encoding().pick_state(set)
+}
+
+fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
+    let n = system.vars.len();
+    let (mut cur, mut next) = (vec![false; n], vec![false; n]);
+    collect_reads(e, &mut cur, &mut next);
+    (cur, next)
+}
+
+fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
+    match e {
+        Expr::Var(v) => cur[*v as usize] = true,
+        Expr::Next(v) => next[*v as usize] = true,
+        Expr::Const(_) | Expr::Exited => {}
+        Expr::Unary(_, a) => collect_reads(a, cur, next),
+        Expr::Binary(_, a, b) | Expr::Range(a, b) => {
+            collect_reads(a, cur, next);
+            collect_reads(b, cur, next);
+        }
+        Expr::Ite(c, a, b) => {
+            for x in [c, a, b] {
+                collect_reads(x, cur, next);
+            }
+        }
+        Expr::Case { branches, .. } => {
+            for (c, x) in branches {
+                collect_reads(c, cur, next);
+                collect_reads(x, cur, next);
+            }
+        }
+        Expr::Table { var, entries, fallback, .. } => {
+            cur[*var as usize] = true;
+            for x in entries.iter().flatten().chain(fallback.as_deref()) {
+                collect_reads(x, cur, next);
+            }
+        }
+        Expr::Set(items) | Expr::Builtin(_, items) => {
+            for x in items {
+                collect_reads(x, cur, next);
+            }
+        }
+    }
+}
+
+impl SymbolicModel {
+    /// Builds the symbolic model of `program`'s flat system and its reachable states.
+    /// `threads`: oxidd's workers (0: one; oxidd's parallel apply pays off only on large BDDs and
+    /// spins while waiting, which costs more than it gains on a loaded machine).
+    pub fn build(program: &LoweredProgram, max_memory: Option<u64>, threads: usize) -> Result<SymbolicModel, Diagnostics> {
+        let mut diags = Diagnostics::new();
+        let Some(system_id) = program.flat else {
+            diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
+            return Err(diags);
+        };
+        let system = &program.systems[system_id as usize];
+        // The BDD engine has no LTL yet: refuse rather than read an LTL spec as something else.
+        if let Some(s) = program.specs.iter().find(|s| s.system == system_id && s.kind == crate::syntax::ast::SpecKind::Ltl) {
+            diags.push(
+                Diagnostic::error(diag::E_BDD_LTL, "the BDD engine does not check LTLSPEC yet", crate::source::Span { start: s.span.start, end: s.span.start + 7 })
+                    .with_label_message("this LTL spec")
+                    .with_help("check LTL specs with `--engine explicit` (the explicit LTL engine), or leave them out (`-n`/`-P` select specs) to use the BDD engine"),
+            );
+            return Err(diags);
+        }
+        let threads = threads.max(1);
+        match Self::build_in(program, system_id, system, max_memory, threads as u32) {
+            Ok(Ok(m)) => Ok(m),
+            Ok(Err(d)) => {
+                diags.push(d);
+                Err(diags)
+            }
+            Err(e) => {
+                diags.push(Diagnostic::error(diag::E_MEMORY, e.0, system.span).with_label_message("in this model"));
+                Err(diags)
+            }
+        }
+    }
+
+    fn build_in(
+        program: &LoweredProgram,
+        system_id: SystemId,
+        system: &System,
+        max_memory: Option<u64>,
+        threads: u32,
+    ) -> SymResult<Result<SymbolicModel, Diagnostic>> {
+        let enc = Encoding::new(system, node_capacity(max_memory), threads)?;
+        let mut ev = SymEval::new(&enc, &system.vars);
+        let mut b = Builder { system, names: Names::of(program), errors: vec![] };
+        let n = system.vars.len();
+        let spans = &system.spans;
+        let span_of = |xs: &[Option<Span>], v: usize| xs.get(v).copied().flatten().unwrap_or(system.vars[v].span);
+        let at = |xs: &[Span], i: usize| xs.get(i).copied().unwrap_or(system.span);
+
+        // The state constraint: domains, INVAR, `x := e`; kept as conjuncts for the next side.
+        let mut invar_parts: Vec<(Bdd, Vec<bool>)> = vec![];
+        for v in 0..n {
+            if system.vars[v].kind != VarKind::Input {
+                let mut only = vec![false; n];
+                only[v] = true;
+                invar_parts.push((enc.in_domain(v as VarId, Copy::Cur)?, only));
+            }
+        }
+        for (i, e) in system.invar.iter().enumerate() {
+            let c = ev.bool(e)?;
+            let c = c.or(&b.collect(&mut ev, at(&spans.invar, i), Stage::State)?)?;
+            invar_parts.push((c, reads(system, e).0));
+        }
+        for v in 0..n {
+            if let Some(e) = &system.invar_assign[v] {
+                let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Cur, span_of(&spans.invar_assign, v), Stage::State)?;
+                let (mut cur, _) = reads(system, e);
+                cur[v] = true;
+                invar_parts.push((c, cur));
+            }
+        }
+        let mut invar = enc.t();
+        for (c, _) in &invar_parts {
+            invar = invar.and(c)?;
+        }
+
+        // Initial states.
+        let mut init = invar.clone();
+        for v in 0..n {
+            if let Some(e) = &system.init_assign[v] {
+                let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Cur, span_of(&spans.init_assign, v), Stage::Init)?;
+                init = init.and(&c)?;
+            }
+        }
+        for (i, e) in system.init.iter().enumerate() {
+            let c = ev.bool(e)?;
+            let c = c.or(&b.collect(&mut ev, at(&spans.init, i), Stage::Init)?)?;
+            init = init.and(&c)?;
+        }
+
+        // Transition parts, in variable order.
+        let mut parts = vec![];
+        for v in 0..n {
+            let var = &system.vars[v];
+            let mut next_only = vec![false; n];
+            next_only[v] = true;
+            let dom_next = enc.in_domain(v as VarId, Copy::Next)?;
+            match var.kind {
+                VarKind::Input => continue,
+                VarKind::Frozen => {
+                    let mut cur = vec![false; n];
+                    cur[v] = true;
+                    parts.push(Part { bdd: enc.unchanged(v as VarId)?.and(&dom_next)?, cur, next: next_only });
+                }
+                VarKind::State => {
+                    if let Some(e) = &system.next_assign[v] {
+                        let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Next, span_of(&spans.next_assign, v), Stage::Trans)?;
+                        let (cur, mut next) = reads(system, e);
+                        next[v] = true;
+                        parts.push(Part { bdd: c.and(&dom_next)?, cur, next });
+                    } else if system.invar_assign[v].is_none() && !dom_next.valid() {
+                        parts.push(Part { bdd: dom_next, cur: vec![false; n], next: next_only });
+                    }
+                }
+            }
+        }
+        for (i, e) in system.trans.iter().enumerate() {
+            let c = ev.bool(e)?;
+            let bdd = c.or(&b.collect(&mut ev, at(&spans.trans, i), Stage::Trans)?)?;
+            let (cur, next) = reads(system, e);
+            parts.push(Part { bdd, cur, next });
+        }
+        for (c, cur) in &invar_parts {
+            if c.valid() {
+                continue;
+            }
+            parts.push(Part { bdd: enc.to_next(c)?, cur: vec![false; n], next: cur.clone() });
+        }
+        let inputs: Vec<bool> = system.vars.iter().map(|v| v.kind == VarKind::Input).collect();
+        let mut input_dom = enc.t();
+        for v in (0..n).filter(|&v| inputs[v]) {
+            input_dom = input_dom.and(&enc.in_domain(v as VarId, Copy::Cur)?)?;
+        }
+        if !input_dom.valid() {
+            parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
+        }
+        let trans = TransRel::new(&enc, parts)?;
+        let mut peak_nodes = enc.node_count();
+
+        // Reachable states, ring by ring.
+        let mut reach = init.clone();
+        let mut rings = vec![];
+        if init.satisfiable() {
+            rings.push(init.clone());
+        }
+        let mut frontier = init.clone();
+        while frontier.satisfiable() {
+            let image = trans.image(&enc, &frontier)?;
+            frontier = image.and(&reach.not()?)?;
+            if frontier.satisfiable() {
+                reach = reach.or(&frontier)?;
+                rings.push(frontier.clone());
+            }
+            peak_nodes = peak_nodes.max(enc.node_count());
+        }
+
+        // Errors met by reachable states or transitions.
+        let quant = enc.next_cube.and(&enc.input_cube)?;
+        for e in &b.errors {
+            let hit = match e.stage {
+                Stage::Init => init.and(&e.region)?,
+                Stage::State => reach.and(&e.region)?,
+                Stage::Trans => {
+                    if !trans.some_transition(&reach, &e.region)? {
+                        continue;
+                    }
+                    // The states with an erroneous transition.
+                    reach.and(&e.region.exists(&quant)?)?
+                }
+            };
+            if let Some(state) = enc.pick_state(&hit)? {
+                let path = path_to(&enc, &trans, &rings, &state)?;
+                return Ok(Err(b.error_diagnostic(e, &state, &path)));
+            }
+        }
+
+        // Atoms of the specs and the fairness constraints.
+        let mut zero_inputs = enc.t();
+        for v in 0..n as VarId {
+            if enc.is_input(v) {
+                zero_inputs = zero_inputs.and(&enc.value_is(v, Copy::Cur, 0)?)?;
+            }
+        }
+        let mut atoms = Atoms { exprs: vec![], bdds: vec![], names: vec![] };
+        let mut specs = vec![];
+        for (i, s) in program.specs.iter().enumerate().filter(|(_, s)| s.system == system_id) {
+            let mut atoms_of = vec![];
+            s.formula.map_atoms(&mut |a| atoms_of.push(a.clone()));
+            let mut ids = vec![];
+            for a in &atoms_of {
+                let expr = match a {
+                    SpecAtom::State(e) => e.clone(),
+                    SpecAtom::Label(l) => {
+                        (system.define_labels.iter().position(|d| *d == Some(*l))).map_or(Expr::Const(Value::Bool(false)), |d| system.defines[d].expr.clone())
+                    }
+                };
+                match atoms.intern(&expr, s.span, &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
+                    Ok(id) => ids.push(id),
+                    Err(d) => return Ok(Err(d)),
+                }
+            }
+            let mut next = ids.into_iter();
+            let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or(0));
+            specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula });
+        }
+        let mut fairness = vec![];
+        for (i, e) in system.fairness.iter().enumerate() {
+            match atoms.intern(e, at(&spans.fairness, i), &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
+                Ok(id) => fairness.push(id),
+                Err(d) => return Ok(Err(d)),
+            }
+        }
+        drop(ev);
+
+        // Warnings: no initial state, deadlocks.
+        let mut warnings = vec![];
+        if !init.satisfiable() {
+            warnings.push(
+                Diagnostic::warning(diag::W_NO_INIT, "the model has no initial state", system.span)
+                    .with_label_message("in this model")
+                    .with_help("every specification holds vacuously; check the INIT constraints and init assignments"),
+            );
+        }
+        let live = trans.preimage(&enc, &enc.t())?;
+        let dead = reach.and(&live.not()?)?;
+        let deadlocks = enc.count_states(&dead);
+        if let Some(state) = enc.pick_state(&dead)? {
+            let path: Vec<String> = path_to(&enc, &trans, &rings, &state)?.iter().map(|s| b.names.state(system, s)).collect();
+            warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
+        }
+        peak_nodes = peak_nodes.max(enc.node_count());
+        Ok(Ok(SymbolicModel { system: system_id, enc, init, trans, reach, rings, atoms: atoms.bdds, specs, fairness, deadlocks, warnings, peak_nodes }))
+    }
+
+    /// A shortest path from an initial state to `state` (which must be reachable), by the rings.
+    pub(crate) fn path_to(&self, state: &[u32]) -> SymResult<Vec<Vec<u32>>> {
+        path_to(&self.enc, &self.trans, &self.rings, state)
+    }
+
+    /// Number of reachable states (NuSMV's figure, a satisfying-assignment count).
+    pub fn reachable_states(&self) -> f64 {
+        self.enc.count_states(&self.reach)
+    }
+
+    /// Breadth-first layers from the initial states (NuSMV's "system diameter").
+    pub fn diameter(&self) -> usize {
+        self.rings.len()
+    }
+
+    /// BDD variables (current, next and input bits), transition parts and clusters.
+    pub fn shape(&self) -> (u32, usize, usize) {
+        (self.enc.num_bdd_vars(), self.trans.parts, self.trans.clusters())
+    }
+}
