@@ -70,6 +70,16 @@ fn section() -> BoxedStrategy<String> {
             let body: String = ds.iter().map(|(k, n, e)| if k.is_empty() { format!("  {n} := {e};\n") } else { format!("  {k}({n}) := {e};\n") }).collect();
             format!("ASSIGN\n{body}")
         }),
+        // A chain of DEFINEs each using the previous one three times: the longer bodies are
+        // shared between their uses (`Expr::Shared`), not copied.
+        (expr(2), 2usize..7).prop_map(|(e, n)| {
+            let chain = ["c", "m", "p", "q", "s", "b", "a"];
+            let mut body = format!("DEFINE\n  {} := {e};\n", chain[0]);
+            for w in chain[..n].windows(2) {
+                body += &format!("  {} := ({} & {}) | !{};\n", w[1], w[0], w[0], w[0]);
+            }
+            body
+        }),
         expr(2).prop_map(|e| format!("INIT {e}\n")),
         expr(2).prop_map(|e| format!("TRANS {e}\n")),
         expr(2).prop_map(|e| format!("SPEC {e}\n")),
@@ -114,6 +124,7 @@ fn check_expr(e: &Expr, nvars: usize, p: &LoweredProgram, sys: usize) {
             check_expr(v, nvars, p, sys)
         }),
         Expr::Set(xs) | Expr::Builtin(_, xs) => xs.iter().for_each(|x| check_expr(x, nvars, p, sys)),
+        Expr::Shared(x) => check_expr(x, nvars, p, sys),
     }
 }
 

@@ -204,3 +204,16 @@ SPEC AG (c.tick -> AX !c.tick)
 ";
     agree("clock", model, &[true]);
 }
+
+#[test]
+fn large_define_bodies_are_shared_not_copied() {
+    // tcas.smv style: each DEFINE uses the previous one twice. Copied into every use, d18 would
+    // be about 5 M nodes (over the 4 M allocation budget, E0220 before sharing); shared, the
+    // program grows with the text.
+    let mut model = String::from("MODULE main\nVAR x : boolean; y : 0..3;\nASSIGN next(y) := (y + 1) mod 4;\nDEFINE\n  d0 := x & y < 3 | !x & y >= 1;\n");
+    for i in 1..=18 {
+        model += &format!("  d{i} := d{} & (d{} | y = {});\n", i - 1, i - 1, i % 4);
+    }
+    model += "SPEC AG (d18 = (x & y < 3 | !x & y >= 1))\nSPEC EF !d18\nSPEC AG d18\n";
+    agree("shared-defines", &model, &[true, true, false]);
+}

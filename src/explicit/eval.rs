@@ -296,6 +296,7 @@ impl<'s> Evaluator<'s> {
                 Ok(self.finish_set(start))
             }
             Expr::Builtin(f, args) => self.builtin(*f, args, env).map(Ev::One),
+            Expr::Shared(inner) => self.eval(inner, env),
         }
     }
 
