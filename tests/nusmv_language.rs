@@ -217,3 +217,33 @@ fn large_define_bodies_are_shared_not_copied() {
     model += "SPEC AG (d18 = (x & y < 3 | !x & y >= 1))\nSPEC EF !d18\nSPEC AG d18\n";
     agree("shared-defines", &model, &[true, true, false]);
 }
+
+#[test]
+fn procedure_label_with_arithmetic_at_the_exit_location() {
+    // Regression: at the all-EXIT location `n + 1` failed (E0506, "found Exit"). EXIT is a value
+    // unlike every number: arithmetic on it gives EXIT, ordering comparisons are false.
+    let model = "\
+MODULE main
+VAR n : 0..3;
+CALL sub := n = 1;
+DEFINE
+  big := n + 1 > 2;
+  neg := n = 1 | -n < 0;
+ASSIGN
+  init(n) := 0;
+  next(n) := case n < 3 : n + 1; TRUE : EXIT; esac;
+SPEC EF big
+SPEC AG (n = 3 -> EX !big)
+SPEC AG (n = 3 -> EX big)
+SPEC AG (n = 3 -> EX neg)
+
+MODULE sub
+VAR b : boolean;
+ASSIGN
+  init(b) := FALSE;
+  next(b) := EXIT;
+";
+    let (verdicts, stderr, code) = xmv("exit-arithmetic", model);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(verdicts, [true, true, false, false], "{stderr}");
+}
