@@ -247,3 +247,50 @@ ASSIGN
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(verdicts, [true, true, false, false], "{stderr}");
 }
+
+#[test]
+fn input_variables_in_fairness() {
+    // NuSMV's fairness sets may mention inputs: the input of the step into the state. xmv-rs
+    // records such an input in the state; TRANS and `next()` read it as the step's input.
+    let direct = "\
+MODULE main
+VAR x : boolean;
+IVAR i : boolean;
+ASSIGN init(x) := FALSE;
+TRANS next(x) = i
+FAIRNESS i
+SPEC EG !x
+SPEC AG AF x
+";
+    agree("ivar-fairness", direct, &[false, true]);
+    let channel = "\
+MODULE main
+VAR st : {idle, sending, done};
+IVAR
+  drop : boolean;
+  pick : 0..2;
+DEFINE delivered := !drop;
+ASSIGN
+  init(st) := idle;
+  next(st) := case
+    st = idle : sending;
+    st = sending & delivered : done;
+    st = done & pick = 2 : idle;
+    TRUE : st;
+  esac;
+FAIRNESS delivered
+JUSTICE pick = 2 & st = idle
+SPEC AG (st = sending -> AF st = done)
+SPEC AG AF st = idle
+SPEC EG st = sending
+SPEC AG EF st = done
+SPEC EF EG st = done
+";
+    agree("ivar-fairness-channel", channel, &[true, true, false, true, false]);
+    let without_justice = channel.replace("JUSTICE pick = 2 & st = idle\n", "");
+    agree("ivar-fairness-channel-2", &without_justice, &[true, false, false, true, true]);
+    // Inputs stay forbidden in specs and INVAR.
+    let (_, stderr, code) = xmv("ivar-spec", "MODULE main\nVAR x : boolean;\nIVAR i : boolean;\nFAIRNESS i\nSPEC AG i\n");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("E0206"), "{stderr}");
+}

@@ -21,6 +21,18 @@ use crate::source::Span;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+/// Where an expression is read: the frame variables are read in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// The current state (`x` is `Var(x)`).
+    Current,
+    /// Inside `next(...)` (`x` is `Next(x)`).
+    Next,
+    /// A transition (`TRANS`, `next(x) :=`): the current state, except that an input variable
+    /// recorded in the state (`CheckedSystem::step_inputs`) is the next state's record.
+    Step,
+}
+
 /// A lowered DEFINE body and what one use of it costs.
 #[derive(Clone)]
 struct Lowered {
@@ -36,8 +48,10 @@ pub struct Lowerer<'c> {
     pub sys: &'c CheckedSystem,
     /// Global labels (`LoweredProgram::labels`).
     pub labels: &'c [String],
-    /// Lowered DEFINE bodies: `[current, next]`.
-    memo: Vec<[Option<Lowered>; 2]>,
+    /// Lowered DEFINE bodies, by [`Frame`].
+    memo: Vec<[Option<Lowered>; 3]>,
+    /// Whether some input variable is read as the input of the step (`CheckedSystem::step_inputs`).
+    has_step_inputs: bool,
     /// Tree size and depth of every shared body, by address.
     shared: FxHashMap<*const Expr, (usize, usize)>,
     /// Expression nodes allocated by DEFINE expansion so far.
@@ -105,7 +119,8 @@ impl<'c> Lowerer<'c> {
         Lowerer {
             sys,
             labels,
-            memo: vec![[None, None]; sys.defines.len()],
+            memo: vec![[None, None, None]; sys.defines.len()],
+            has_step_inputs: sys.step_inputs.contains(&true),
             shared: FxHashMap::default(),
             nodes: 0,
             expanded: 0,
@@ -114,19 +129,34 @@ impl<'c> Lowerer<'c> {
         }
     }
 
+    /// `t` read in the current state.
     pub fn lower(&mut self, t: &TExpr) -> Expr {
-        self.lower_in(t, false)
+        self.lower_in(t, Frame::Current)
+    }
+
+    /// `t` read in a transition (`TRANS`, the right-hand side of `next(x) :=`).
+    pub fn lower_step(&mut self, t: &TExpr) -> Expr {
+        self.lower_in(t, self.step_frame())
+    }
+
+    fn step_frame(&self) -> Frame {
+        if self.has_step_inputs { Frame::Step } else { Frame::Current }
+    }
+
+    /// The lowered body of DEFINE `d` read in the current state.
+    pub fn define(&mut self, d: u32) -> Expr {
+        self.define_in(d, Frame::Current)
     }
 
     /// The lowered body of DEFINE `d` (a copy or a shared handle, counted against the budgets).
-    pub fn define(&mut self, d: u32, in_next: bool) -> Expr {
-        let slot = in_next as usize;
+    fn define_in(&mut self, d: u32, frame: Frame) -> Expr {
+        let slot = frame as usize;
         if let Some(l) = &self.memo[d as usize][slot] {
             let l = l.clone();
             return self.spend(l.copied, l.tree, d, l.expr);
         }
         let body = &self.sys.defines[d as usize].expr;
-        let e = self.lower_in(body, in_next);
+        let e = self.lower_in(body, frame);
         let (tree, depth, own) = measure(&e, &self.shared);
         let e = if depth > MAX_EXPANDED_DEPTH {
             let def = &self.sys.defines[d as usize];
@@ -178,18 +208,16 @@ impl<'c> Lowerer<'c> {
         Expr::Const(Value::Bool(false))
     }
 
-    fn lower_in(&mut self, t: &TExpr, in_next: bool) -> Expr {
+    fn lower_in(&mut self, t: &TExpr, frame: Frame) -> Expr {
         match &t.kind {
             TKind::Const(v) => Expr::Const(*v),
-            TKind::Var(v) => {
-                if in_next {
-                    Expr::Next(*v)
-                } else {
-                    Expr::Var(*v)
-                }
-            }
-            TKind::Define(d) => self.define(*d, in_next),
-            TKind::Next(a) => self.lower_in(a, true),
+            TKind::Var(v) => match frame {
+                Frame::Next => Expr::Next(*v),
+                Frame::Step if self.sys.step_inputs.get(*v as usize) == Some(&true) => Expr::Next(*v),
+                Frame::Current | Frame::Step => Expr::Var(*v),
+            },
+            TKind::Define(d) => self.define_in(*d, frame),
+            TKind::Next(a) => self.lower_in(a, Frame::Next),
             TKind::Exited => Expr::Exited,
             TKind::ForeignLabel(name) => {
                 self.diags.push(
@@ -200,35 +228,35 @@ impl<'c> Lowerer<'c> {
                 Expr::Const(Value::Bool(false))
             }
             TKind::Unary(op, a) => {
-                let a = self.lower_in(a, in_next);
+                let a = self.lower_in(a, frame);
                 self.check(fold::unary(*op, a), t.span)
             }
             TKind::Binary(op, a, b) => {
-                let (a, b) = (self.lower_in(a, in_next), self.lower_in(b, in_next));
+                let (a, b) = (self.lower_in(a, frame), self.lower_in(b, frame));
                 self.check(fold::binary(*op, a, b), t.span)
             }
             TKind::Ite(c, a, b) => {
-                let c = self.lower_in(c, in_next);
-                let (a, b) = (self.lower_in(a, in_next), self.lower_in(b, in_next));
+                let c = self.lower_in(c, frame);
+                let (a, b) = (self.lower_in(a, frame), self.lower_in(b, frame));
                 fold::ite(c, a, b)
             }
             TKind::Case(bs) => {
-                let branches = bs.iter().map(|(c, v)| (self.lower_in(c, in_next), self.lower_in(v, in_next))).collect();
+                let branches = bs.iter().map(|(c, v)| (self.lower_in(c, frame), self.lower_in(v, frame))).collect();
                 match fold::case(branches) {
                     Ok(e) => e,
                     Err(branches) => table::compile(branches, t.span, &self.sys.vars),
                 }
             }
             TKind::Set(xs) => {
-                let xs = xs.iter().map(|x| self.lower_in(x, in_next)).collect();
+                let xs = xs.iter().map(|x| self.lower_in(x, frame)).collect();
                 fold::set(xs)
             }
             TKind::Range(a, b) => {
-                let (a, b) = (self.lower_in(a, in_next), self.lower_in(b, in_next));
+                let (a, b) = (self.lower_in(a, frame), self.lower_in(b, frame));
                 Expr::Range(Box::new(a), Box::new(b))
             }
             TKind::Builtin(f, xs) => {
-                let xs = xs.iter().map(|x| self.lower_in(x, in_next)).collect();
+                let xs = xs.iter().map(|x| self.lower_in(x, frame)).collect();
                 self.check(fold::builtin(*f, xs), t.span)
             }
             // CTL operators only occur in specifications, which `spec` splits before lowering
