@@ -22,6 +22,7 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         Just("FALSE".to_string()),
         (proptest::sample::select(NAMES), proptest::sample::select(NAMES)).prop_map(|(a, b)| format!("{a}.{b}")),
         (proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i)| format!("{a}[{i}]")),
+        (proptest::sample::select(NAMES), proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i, j)| format!("{a}[{i}][{j}]")),
     ];
     if depth == 0 {
         return leaf.boxed();
@@ -50,6 +51,7 @@ fn type_spec() -> BoxedStrategy<String> {
         Just("{idle, busy, done}".to_string()),
         Just("{0, 2, idle}".to_string()),
         Just("array 0..2 of boolean".to_string()),
+        Just("array 0..1 of array 0..2 of 0..3".to_string()),
         Just("0..N".to_string()),
         (proptest::sample::select(MODULES), expr(1)).prop_map(|(m, a)| format!("{m}({a})")),
         proptest::sample::select(MODULES).prop_map(|m| format!("process {m}")),

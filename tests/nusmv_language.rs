@@ -294,3 +294,22 @@ SPEC EF EG st = done
     assert_eq!(code, 2);
     assert!(stderr.contains("E0206"), "{stderr}");
 }
+
+#[test]
+fn variable_indices_into_arrays_of_arrays() {
+    let model = "\
+MODULE main
+VAR m : array 1..2 of array 0..2 of 0..5; i : 1..2; j : 0..2;
+ASSIGN
+  init(m[1][0]) := 0; init(m[1][1]) := 1; init(m[1][2]) := 2;
+  init(m[2][0]) := 3; init(m[2][1]) := 4; init(m[2][2]) := 5;
+  next(m[1][0]) := m[1][0]; next(m[1][1]) := m[1][1]; next(m[1][2]) := m[1][2];
+  next(m[2][0]) := m[2][0]; next(m[2][1]) := m[2][1]; next(m[2][2]) := m[2][2];
+SPEC AG m[i][j] = (i - 1) * 3 + j
+SPEC AG m[2][j] >= 3
+SPEC AG m[i][1] = 3 * i - 2
+SPEC EF m[i][j] = 5
+SPEC AG m[i][j] < 5
+";
+    agree("array-of-arrays", model, &[true, true, true, true, false]);
+}
