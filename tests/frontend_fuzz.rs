@@ -22,6 +22,7 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         Just("FALSE".to_string()),
         (proptest::sample::select(NAMES), proptest::sample::select(NAMES)).prop_map(|(a, b)| format!("{a}.{b}")),
         (proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i)| format!("{a}[{i}]")),
+        (proptest::sample::select(NAMES), proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i, j)| format!("{a}[{i}][{j}]")),
     ];
     if depth == 0 {
         return leaf.boxed();
@@ -50,6 +51,7 @@ fn type_spec() -> BoxedStrategy<String> {
         Just("{idle, busy, done}".to_string()),
         Just("{0, 2, idle}".to_string()),
         Just("array 0..2 of boolean".to_string()),
+        Just("array 0..1 of array 0..2 of 0..3".to_string()),
         Just("0..N".to_string()),
         (proptest::sample::select(MODULES), expr(1)).prop_map(|(m, a)| format!("{m}({a})")),
         proptest::sample::select(MODULES).prop_map(|m| format!("process {m}")),
@@ -69,6 +71,16 @@ fn section() -> BoxedStrategy<String> {
         proptest::collection::vec((proptest::sample::select(&["init", "next", ""][..]), name(), expr(2)), 1..4).prop_map(|ds| {
             let body: String = ds.iter().map(|(k, n, e)| if k.is_empty() { format!("  {n} := {e};\n") } else { format!("  {k}({n}) := {e};\n") }).collect();
             format!("ASSIGN\n{body}")
+        }),
+        // A chain of DEFINEs each using the previous one three times: the longer bodies are
+        // shared between their uses (`Expr::Shared`), not copied.
+        (expr(2), 2usize..7).prop_map(|(e, n)| {
+            let chain = ["c", "m", "p", "q", "s", "b", "a"];
+            let mut body = format!("DEFINE\n  {} := {e};\n", chain[0]);
+            for w in chain[..n].windows(2) {
+                body += &format!("  {} := ({} & {}) | !{};\n", w[1], w[0], w[0], w[0]);
+            }
+            body
         }),
         expr(2).prop_map(|e| format!("INIT {e}\n")),
         expr(2).prop_map(|e| format!("TRANS {e}\n")),
@@ -114,6 +126,7 @@ fn check_expr(e: &Expr, nvars: usize, p: &LoweredProgram, sys: usize) {
             check_expr(v, nvars, p, sys)
         }),
         Expr::Set(xs) | Expr::Builtin(_, xs) => xs.iter().for_each(|x| check_expr(x, nvars, p, sys)),
+        Expr::Shared(x) => check_expr(x, nvars, p, sys),
     }
 }
 

@@ -204,3 +204,112 @@ SPEC AG (c.tick -> AX !c.tick)
 ";
     agree("clock", model, &[true]);
 }
+
+#[test]
+fn large_define_bodies_are_shared_not_copied() {
+    // tcas.smv style: each DEFINE uses the previous one twice. Copied into every use, d18 would
+    // be about 5 M nodes (over the 4 M allocation budget, E0220 before sharing); shared, the
+    // program grows with the text.
+    let mut model = String::from("MODULE main\nVAR x : boolean; y : 0..3;\nASSIGN next(y) := (y + 1) mod 4;\nDEFINE\n  d0 := x & y < 3 | !x & y >= 1;\n");
+    for i in 1..=18 {
+        model += &format!("  d{i} := d{} & (d{} | y = {});\n", i - 1, i - 1, i % 4);
+    }
+    model += "SPEC AG (d18 = (x & y < 3 | !x & y >= 1))\nSPEC EF !d18\nSPEC AG d18\n";
+    agree("shared-defines", &model, &[true, true, false]);
+}
+
+#[test]
+fn procedure_label_with_arithmetic_at_the_exit_location() {
+    // Regression: at the all-EXIT location `n + 1` failed (E0506, "found Exit"). EXIT is a value
+    // unlike every number: arithmetic on it gives EXIT, ordering comparisons are false.
+    let model = "\
+MODULE main
+VAR n : 0..3;
+CALL sub := n = 1;
+DEFINE
+  big := n + 1 > 2;
+  neg := n = 1 | -n < 0;
+ASSIGN
+  init(n) := 0;
+  next(n) := case n < 3 : n + 1; TRUE : EXIT; esac;
+SPEC EF big
+SPEC AG (n = 3 -> EX !big)
+SPEC AG (n = 3 -> EX big)
+SPEC AG (n = 3 -> EX neg)
+
+MODULE sub
+VAR b : boolean;
+ASSIGN
+  init(b) := FALSE;
+  next(b) := EXIT;
+";
+    let (verdicts, stderr, code) = xmv("exit-arithmetic", model);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(verdicts, [true, true, false, false], "{stderr}");
+}
+
+#[test]
+fn input_variables_in_fairness() {
+    // NuSMV's fairness sets may mention inputs: the input of the step into the state. xmv-rs
+    // records such an input in the state; TRANS and `next()` read it as the step's input.
+    let direct = "\
+MODULE main
+VAR x : boolean;
+IVAR i : boolean;
+ASSIGN init(x) := FALSE;
+TRANS next(x) = i
+FAIRNESS i
+SPEC EG !x
+SPEC AG AF x
+";
+    agree("ivar-fairness", direct, &[false, true]);
+    let channel = "\
+MODULE main
+VAR st : {idle, sending, done};
+IVAR
+  drop : boolean;
+  pick : 0..2;
+DEFINE delivered := !drop;
+ASSIGN
+  init(st) := idle;
+  next(st) := case
+    st = idle : sending;
+    st = sending & delivered : done;
+    st = done & pick = 2 : idle;
+    TRUE : st;
+  esac;
+FAIRNESS delivered
+JUSTICE pick = 2 & st = idle
+SPEC AG (st = sending -> AF st = done)
+SPEC AG AF st = idle
+SPEC EG st = sending
+SPEC AG EF st = done
+SPEC EF EG st = done
+";
+    agree("ivar-fairness-channel", channel, &[true, true, false, true, false]);
+    let without_justice = channel.replace("JUSTICE pick = 2 & st = idle\n", "");
+    agree("ivar-fairness-channel-2", &without_justice, &[true, false, false, true, true]);
+    // Inputs stay forbidden in specs and INVAR.
+    let (_, stderr, code) = xmv("ivar-spec", "MODULE main\nVAR x : boolean;\nIVAR i : boolean;\nFAIRNESS i\nSPEC AG i\n");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("E0206"), "{stderr}");
+}
+
+#[test]
+fn variable_indices_into_arrays_of_arrays() {
+    let model = "\
+MODULE main
+VAR m : array 1..2 of array 0..2 of 0..5; i : 1..2; j : 0..2;
+ASSIGN
+  init(m[1][0]) := 0; init(m[1][1]) := 1; init(m[1][2]) := 2;
+  init(m[2][0]) := 3; init(m[2][1]) := 4; init(m[2][2]) := 5;
+  next(m[1][0]) := m[1][0]; next(m[1][1]) := m[1][1]; next(m[1][2]) := m[1][2];
+  next(m[2][0]) := m[2][0]; next(m[2][1]) := m[2][1]; next(m[2][2]) := m[2][2];
+SPEC AG m[i][j] = (i - 1) * 3 + j
+SPEC AG m[2][j] >= 3
+SPEC AG m[i][1] = 3 * i - 2
+SPEC EF m[i][j] = 5
+SPEC AG m[i][j] < 5
+";
+    agree("array-of-arrays", model, &[true, true, true, true, false]);
+}

@@ -296,6 +296,7 @@ impl<'s> Evaluator<'s> {
                 Ok(self.finish_set(start))
             }
             Expr::Builtin(f, args) => self.builtin(*f, args, env).map(Ev::One),
+            Expr::Shared(inner) => self.eval(inner, env),
         }
     }
 
@@ -437,7 +438,21 @@ fn as_int(v: Value) -> Result<i64, EvalError> {
     }
 }
 
+/// A procedure variable that is `EXIT` is a value unlike every number: arithmetic on it gives
+/// `EXIT` and ordering comparisons are false, as `=` with a number is (so a label such as
+/// `n + 1 > 2` is false, and its negation true, at the module's all-`EXIT` location).
+fn with_exit(op: BinOp) -> Option<Value> {
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => Some(Value::Exit),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
 pub(crate) fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
+    if op == UnOp::Neg && v == Value::Exit {
+        return Ok(Value::Exit);
+    }
     if let Value::Word { .. } = v {
         return words::unary(op, v).map_err(|e| word_error(e, v));
     }
@@ -448,6 +463,11 @@ pub(crate) fn unary(op: UnOp, v: Value) -> Result<Value, EvalError> {
 }
 
 pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> {
+    if (x == Value::Exit || y == Value::Exit)
+        && let Some(v) = with_exit(op)
+    {
+        return Ok(v);
+    }
     if let Value::Word { .. } = x {
         return words::binary(op, x, y).map_err(|e| word_error(e, non_word(x, y)));
     }

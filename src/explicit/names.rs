@@ -107,6 +107,8 @@ impl<'a> Names<'a> {
                 let _ = write!(out, "next({})", var_name(*v));
             }
             Expr::Exited => out.push_str("EXITED"),
+            // `paren` above already used the inner expression's precedence.
+            Expr::Shared(inner) => self.write_expr(out, sys, inner, LOWEST),
             Expr::Unary(op, a) => {
                 out.push_str(if *op == UnOp::Not { "!" } else { "-" });
                 self.write_expr(out, sys, a, prec);
@@ -210,6 +212,8 @@ pub fn expr_hash(e: &Expr) -> u64 {
             Expr::Const(v) => v.hash(&mut h),
             Expr::Var(v) | Expr::Next(v) => v.hash(&mut h),
             Expr::Exited => {}
+            // One DEFINE instance's body is one `Arc`: hashing the pointer keeps this linear.
+            Expr::Shared(inner) => std::sync::Arc::as_ptr(inner).hash(&mut h),
             Expr::Unary(op, a) => {
                 op.hash(&mut h);
                 stack.push(a);
@@ -270,6 +274,7 @@ fn precedence(e: &Expr) -> u8 {
         },
         Expr::Range(..) => 6,
         Expr::Ite(..) => 12,
+        Expr::Shared(inner) => precedence(inner),
         _ => 0,
     }
 }

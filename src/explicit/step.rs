@@ -855,6 +855,7 @@ fn reads(e: &Expr, frame: Frame, out: &mut Vec<VarId>) {
                 stack.extend(fallback.as_deref());
             }
             Expr::Set(items) | Expr::Builtin(_, items) => stack.extend(items.iter()),
+            Expr::Shared(inner) => stack.push(inner),
         }
     }
 }

@@ -86,23 +86,26 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
 fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
     let lower_opt =
         |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> { xs.iter().map(|x| x.as_ref().map(|t| l.lower(t))).collect() };
-    // Constraints that fold to TRUE are dropped, with their spans.
-    let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr], spans: &[Span]| -> (Vec<Expr>, Vec<Span>) {
-        xs.iter().zip(spans).map(|(t, s)| (l.lower(t), *s)).filter(|(e, _)| *e != Expr::Const(Value::Bool(true))).unzip()
+    let lower_step = |l: &mut Lowerer, xs: &[Option<crate::semantics::checked::TExpr>]| -> Vec<Option<Expr>> {
+        xs.iter().map(|x| x.as_ref().map(|t| l.lower_step(t))).collect()
     };
-    let (init, init_spans) = constraints(l, &sys.init, &sys.spans.init);
-    let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans);
-    let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar);
+    // Constraints that fold to TRUE are dropped, with their spans.
+    let constraints = |l: &mut Lowerer, xs: &[crate::semantics::checked::TExpr], spans: &[Span], step: bool| -> (Vec<Expr>, Vec<Span>) {
+        xs.iter().zip(spans).map(|(t, s)| (if step { l.lower_step(t) } else { l.lower(t) }, *s)).filter(|(e, _)| *e != Expr::Const(Value::Bool(true))).unzip()
+    };
+    let (init, init_spans) = constraints(l, &sys.init, &sys.spans.init, false);
+    let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans, true);
+    let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar, false);
     let spans = SystemSpans { init: init_spans, trans: trans_spans, invar: invar_spans, ..sys.spans.clone() };
     let defines =
-        (0..sys.defines.len()).map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32, false), span: sys.defines[d].span }).collect();
+        (0..sys.defines.len()).map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32), span: sys.defines[d].span }).collect();
     System {
         name: sys.name.clone(),
         span: sys.span,
         is_procedure: sys.is_procedure,
         vars: sys.vars.clone(),
         init_assign: lower_opt(l, &sys.init_assign),
-        next_assign: lower_opt(l, &sys.next_assign),
+        next_assign: lower_step(l, &sys.next_assign),
         invar_assign: lower_opt(l, &sys.invar_assign),
         init,
         trans,

@@ -253,6 +253,9 @@ pub enum Expr {
     Range(Box<Expr>, Box<Expr>),
     /// `abs`, `min`, `max`, `toint`, `bool`, `count`
     Builtin(Builtin, Vec<Expr>),
+    /// A large DEFINE body, shared by all its uses instead of copied into each (see
+    /// `lowering::expr::SHARE_MIN_NODES`): evaluates as the expression it holds.
+    Shared(std::sync::Arc<Expr>),
 }
 
 impl Expr {
@@ -269,6 +272,7 @@ impl Expr {
                 pred(*var) || entries.iter().flatten().any(|e| e.reads_var(pred)) || fallback.as_ref().is_some_and(|e| e.reads_var(pred))
             }
             Expr::Set(items) | Expr::Builtin(_, items) => items.iter().any(|e| e.reads_var(pred)),
+            Expr::Shared(e) => e.reads_var(pred),
         }
     }
 }

@@ -44,6 +44,10 @@ pub struct CheckedSystem {
     pub calls: Vec<CheckedCall>,
     pub exits: Vec<CheckedExit>,
     pub uses_exit_value: bool,
+    /// Indexed by variable: an input variable read by a FAIRNESS constraint, made a state
+    /// variable holding the input of the step that led to the state (as NuSMV's fairness sets
+    /// over inputs mean). `TRANS` and `next()` right-hand sides read it as `next(i)`.
+    pub step_inputs: Vec<bool>,
     /// Whether some `INIT` constraint applies (then a procedure's entry is decided by the builder).
     pub has_init_constraints: bool,
     /// Statement spans, parallel to the assignment and constraint lists.

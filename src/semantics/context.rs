@@ -31,7 +31,8 @@ impl Ctx {
     pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
     pub const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
     pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
-    pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", ..NONE };
+    /// Input variables are allowed: see `CheckedSystem::step_inputs`.
+    pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", input: true, ..NONE };
     pub const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };
     pub const EXIT: Ctx = Ctx { where_: "in an EXIT condition", ..NONE };
 }

@@ -565,16 +565,85 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     Target::Broken
                 }
             },
-            ExprKind::Index(base, index) => match self.target(base, inst, ctx) {
-                Target::Array(a) => self.index_target(a, index, e.span, inst, ctx),
-                Target::Broken => Target::Broken,
-                _ => {
-                    self.diags.push(Diagnostic::error("E0106", "only arrays can be indexed", base.span).with_label_message("not an array"));
-                    Target::Broken
+            ExprKind::Index(..) => {
+                // `m[i][j]…`: the innermost non-index base, then its indices in order.
+                let mut indices = vec![];
+                let mut base = e;
+                while let ExprKind::Index(b, index) = &base.kind {
+                    indices.push(&**index);
+                    base = b;
                 }
-            },
+                indices.reverse();
+                self.index_chain(base, &indices, e.span, inst, ctx)
+            }
             _ => Target::Expr(self.resolve(e, inst, ctx)),
         }
+    }
+
+    /// `base[i1][i2]…`: each index applied to the array the previous ones selected.
+    fn index_chain(&mut self, base: &Expr, indices: &[&Expr], span: Span, inst: InstId, ctx: Ctx) -> Target {
+        let Some((&last, init)) = indices.split_last() else { return self.target(base, inst, ctx) };
+        let Some((&first, rest)) = indices.split_first() else { return Target::Broken };
+        match self.target(base, inst, ctx) {
+            Target::Array(a) if init.is_empty() => self.index_target(a, last, span, inst, ctx),
+            Target::Array(a) => self.index_array_of_arrays(a, first, rest, span, inst, ctx),
+            Target::Broken => Target::Broken,
+            _ => {
+                self.diags.push(Diagnostic::error("E0106", "only arrays can be indexed", base.span).with_label_message("not an array"));
+                Target::Broken
+            }
+        }
+    }
+
+    /// `a[i][rest…]` where the elements of `a` are arrays: with a constant `i` the element's
+    /// `[rest…]`; with a variable `i`, `case i = lo : a[lo][rest…]; … esac`.
+    fn index_array_of_arrays(&mut self, a: u32, index: &Expr, rest: &[&Expr], span: Span, inst: InstId, ctx: Ctx) -> Target {
+        let info = &self.flat.arrays[a as usize];
+        let (lo, elems) = (info.lo, info.elems.clone());
+        let n = elems.len() as i64;
+        let apply_rest = |this: &mut Self, m: Member| -> Target {
+            let Member::Array(sub) = m else {
+                this.diags.push(Diagnostic::error("E0106", "only arrays can be indexed", span).with_label_message("not an array"));
+                return Target::Broken;
+            };
+            match rest.split_first() {
+                Some((&next, [])) => this.index_target(sub, next, span, inst, ctx),
+                Some((&next, more)) => this.index_array_of_arrays(sub, next, more, span, inst, ctx),
+                None => Target::Array(sub),
+            }
+        };
+        if let Ok(k) = consteval::const_int(self.flat, inst, index, 0) {
+            let Some(&m) = k.checked_sub(lo).filter(|i| (0..n).contains(i)).and_then(|i| elems.get(i as usize)) else {
+                self.diags.push(
+                    Diagnostic::error("E0107", format!("index {k} is out of the array bounds {lo}..{}", lo + n - 1), index.span)
+                        .with_label_message("out of bounds"),
+                );
+                return Target::Broken;
+            };
+            return apply_rest(self, m);
+        }
+        let idx = self.resolve(index, inst, ctx);
+        self.expect_int(&idx, "[]");
+        let mut branches = vec![];
+        let mut ty = Ty::Error;
+        for (k, &m) in elems.iter().enumerate() {
+            let elem = match apply_rest(self, m) {
+                Target::Expr(t) => t,
+                Target::Broken => return Target::Broken,
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error("E0106", "a variable index must select a value, not an array", index.span)
+                            .with_help("give as many indices as the array has dimensions"),
+                    );
+                    return Target::Broken;
+                }
+            };
+            ty = unify(ty, elem.ty, true).unwrap_or(Ty::Error);
+            let value = TExpr::new(TKind::Const(Value::Int(lo + k as i64)), Ty::Int, index.span);
+            let cond = TExpr::new(TKind::Binary(BinOp::Eq, Box::new(idx.clone()), Box::new(value)), Ty::Bool, index.span);
+            branches.push((cond, elem));
+        }
+        Target::Expr(TExpr::new(TKind::Case(branches), ty, span))
     }
 
     fn index_target(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx) -> Target {
@@ -601,8 +670,8 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 Target::Broken => return Target::Broken,
                 _ => {
                     self.diags.push(
-                        Diagnostic::error("E0106", "a variable index into an array of arrays is not supported", index.span)
-                            .with_help("index with constants, or use a one-dimensional array"),
+                        Diagnostic::error("E0106", "a variable index must select a value, not an array", index.span)
+                            .with_help("give as many indices as the array has dimensions"),
                     );
                     return Target::Broken;
                 }

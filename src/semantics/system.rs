@@ -13,7 +13,7 @@ use crate::semantics::print;
 use crate::semantics::resolve::{Flags, Resolver};
 use crate::semantics::suggest::closest;
 use crate::semantics::types::Ty;
-use crate::syntax::ast::{Section, Spec, SpecKind};
+use crate::syntax::ast::{Section, Spec, SpecKind, VarKind};
 use rustc_hash::FxHashMap;
 
 /// Program-wide tables shared by all systems.
@@ -88,6 +88,7 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
         calls,
         exits: vec![],
         uses_exit_value: false,
+        step_inputs: vec![],
         has_init_constraints: false,
         spans: Default::default(),
     };
@@ -391,6 +392,7 @@ fn future_below_past(t: &crate::semantics::checked::TExpr, past: Option<crate::s
 fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, sys: &mut CheckedSystem, diags: &mut Vec<Diagnostic>) -> Vec<bool> {
     let bodies: Vec<TExpr> = defines.into_iter().map(|(t, _)| t).collect();
     check_cycles(flat, &bodies, &assigns, diags);
+    let step_inputs = inputs_in_fairness(flat, &bodies, &sys.fairness);
     let label_wanted: Vec<bool> = (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).collect();
     sys.defines =
         (bodies.into_iter().zip(&flat.defines)).map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None }).collect();
@@ -407,11 +409,34 @@ fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, 
             sys.spans.init_assign[sel as usize] = Some(sys.span);
         }
     }
+    record_step_inputs(flat, &step_inputs, sys);
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
     sys.next_assign =
         assigns.next.into_iter().enumerate().map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v])))).collect();
     label_wanted
+}
+
+/// The input variables FAIRNESS constraints read (through DEFINEs too).
+fn inputs_in_fairness(flat: &Flattened, defines: &[TExpr], fairness: &[TExpr]) -> Vec<u32> {
+    let mut reads = Reads::new(defines);
+    let mut inputs: Vec<u32> = fairness.iter().flat_map(|t| reads.of(t).0).filter(|&v| flat.vars[v as usize].kind == VarKind::Input).collect();
+    inputs.sort_unstable();
+    inputs.dedup();
+    inputs
+}
+
+/// Input variables read by FAIRNESS constraints become state variables holding the input of the
+/// step that led to the state (initially their first value); see `CheckedSystem::step_inputs`.
+fn record_step_inputs(flat: &Flattened, inputs: &[u32], sys: &mut CheckedSystem) {
+    sys.step_inputs = vec![false; sys.vars.len()];
+    for &v in inputs {
+        let var = &mut sys.vars[v as usize];
+        var.kind = VarKind::State;
+        sys.step_inputs[v as usize] = true;
+        sys.init_assign[v as usize] = Some(TExpr::new(TKind::Const(var.domain.value(0)), flat.var_ty[v as usize], var.span));
+        sys.spans.init_assign[v as usize] = Some(var.span);
+    }
 }
 
 fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diags: &mut Vec<Diagnostic>) {

@@ -143,6 +143,8 @@ impl<'e> SymEval<'e> {
                 Ok(Sym::Cases(self.var_cases(*v, copy)?))
             }
             Expr::Exited => Err(SymbolicError("EXITED outside a procedure module".into())),
+            // A DEFINE body shared by its uses (`lowering`): the same BDDs at every use.
+            Expr::Shared(inner) => self.eval(inner),
             Expr::Unary(op, a) => match (op, self.eval(a)?) {
                 (UnOp::Not, Sym::Bool(b)) => Ok(Sym::Bool(b.not()?)),
                 (_, s) => {

@@ -228,6 +228,7 @@ fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
         Expr::Next(v) => next[*v as usize] = true,
         Expr::Const(_) | Expr::Exited => {}
         Expr::Unary(_, a) => collect_reads(a, cur, next),
+        Expr::Shared(a) => collect_reads(a, cur, next),
         Expr::Binary(_, a, b) | Expr::Range(a, b) => {
             collect_reads(a, cur, next);
             collect_reads(b, cur, next);

@@ -94,6 +94,7 @@ impl<'s> Fallible<'s> {
             Expr::Set(items) if items.len() == 1 => self.scalar(&items[0]),
             Expr::Set(_) | Expr::Range(..) => None,
             Expr::Builtin(f, args) => self.builtin(*f, args),
+            Expr::Shared(inner) => self.scalar(inner),
         }
     }
 

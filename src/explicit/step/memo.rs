@@ -90,6 +90,7 @@ fn collect(e: &Expr, frame: Frame, out: &mut Vec<(VarId, bool)>) -> bool {
             // Outside a transition `next` is unavailable: an error, never cached.
             Expr::Next(v) => out.push((*v, false)),
             Expr::Unary(_, a) => stack.push(a),
+            Expr::Shared(a) => stack.push(a),
             Expr::Binary(_, a, b) | Expr::Range(a, b) => {
                 stack.push(a);
                 stack.push(b);
