@@ -64,7 +64,11 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
     assert!(limited.stderr.starts_with("error[E0505]: the model has more than 3 reachable states (--max-states 3)"), "{}", limited.stderr);
     assert_eq!(limited.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0505"]);
     // JSON: the same error as data on stdout, nothing rendered on stderr.
-    let limited_json = run_check(&file(), &CheckOptions { max_states: Some(3), format: Format::Json, ..Default::default() }, &with_program(listing_5_1_loader));
+    let limited_json = run_check(
+        &file(),
+        &CheckOptions { max_states: Some(3), format: Format::Json, engine: Engine::Explicit, ..Default::default() },
+        &with_program(listing_5_1_loader),
+    );
     let v: serde_json::Value = serde_json::from_str(&limited_json.stdout).expect("JSON");
     assert_eq!((limited_json.exit_code, limited_json.stderr.as_str()), (2, ""));
     assert_eq!((v["exit_code"].as_i64(), v["specs"].as_array().map(Vec::len)), (Some(2), Some(0)));

@@ -272,9 +272,15 @@ impl SymbolicModel {
         // The BDD engine has no LTL yet: refuse rather than read an LTL spec as something else.
         if let Some(s) = program.specs.iter().find(|s| s.system == system_id && s.kind == crate::syntax::ast::SpecKind::Ltl) {
             diags.push(
-                Diagnostic::error(diag::E_BDD_LTL, "the BDD engine does not check LTLSPEC yet", crate::source::Span { start: s.span.start, end: s.span.start + 7 })
-                    .with_label_message("this LTL spec")
-                    .with_help("check LTL specs with `--engine explicit` (the explicit LTL engine), or leave them out (`-n`/`-P` select specs) to use the BDD engine"),
+                Diagnostic::error(
+                    diag::E_BDD_LTL,
+                    "the BDD engine does not check LTLSPEC yet",
+                    crate::source::Span { start: s.span.start, end: s.span.start + 7 },
+                )
+                .with_label_message("this LTL spec")
+                .with_help(
+                    "check LTL specs with `--engine explicit` (the explicit LTL engine), or leave them out (`-n`/`-P` select specs) to use the BDD engine",
+                ),
             );
             return Err(diags);
         }

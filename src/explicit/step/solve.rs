@@ -204,9 +204,18 @@ impl<'p> Solver<'p> {
         let cur_only = plan
             .slots
             .iter()
-            .map(|s| match s.source {
+            .map(|s| match &s.source {
                 Source::Expr(e) => no_slot_reads(e, s.frame, &pos_of_var),
-                Source::MixedTable(_) => s.frame == Frame::Trans,
+                // A table's evaluated entries may read `next()` of other slots (`st = sending &
+                // !next(drop) : done`): then its candidates change with them and must not be
+                // reused for the whole state.
+                Source::MixedTable(t) => {
+                    s.frame == Frame::Trans
+                        && t.entries.iter().flatten().chain(t.fallback.as_ref()).all(|x| match x {
+                            super::Entry::Expr(e) => no_slot_reads(e, s.frame, &pos_of_var),
+                            super::Entry::Consts(_) => true,
+                        })
+                }
                 _ => false,
             })
             .collect();
