@@ -830,32 +830,9 @@ fn reads(e: &Expr, frame: Frame, out: &mut Vec<VarId>) {
         match e {
             Expr::Var(v) if frame != Frame::Trans => out.push(*v),
             Expr::Next(v) if frame == Frame::Trans => out.push(*v),
-            Expr::Const(_) | Expr::Var(_) | Expr::Next(_) | Expr::Exited => {}
-            Expr::Unary(_, a) => stack.push(a),
-            Expr::Binary(_, a, b) | Expr::Range(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            Expr::Ite(c, a, b) => {
-                stack.push(c);
-                stack.push(a);
-                stack.push(b);
-            }
-            Expr::Case { branches, .. } => {
-                for (c, v) in branches {
-                    stack.push(c);
-                    stack.push(v);
-                }
-            }
-            Expr::Table { var, entries, fallback, .. } => {
-                if frame != Frame::Trans {
-                    out.push(*var);
-                }
-                stack.extend(entries.iter().flatten());
-                stack.extend(fallback.as_deref());
-            }
-            Expr::Set(items) | Expr::Builtin(_, items) => stack.extend(items.iter()),
-            Expr::Shared(inner) => stack.push(inner),
+            Expr::Table { var, .. } if frame != Frame::Trans => out.push(*var),
+            _ => {}
         }
+        e.push_children(&mut stack);
     }
 }

@@ -259,6 +259,25 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// Pushes the direct subexpressions onto `out` (operands left to right, `case` condition
+    /// before value, table entries then fallback, a shared body as itself): the one list of
+    /// children that the iterative walkers of later stages pop from.
+    pub fn push_children<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Expr::Const(_) | Expr::Var(_) | Expr::Next(_) | Expr::Exited => {}
+            Expr::Unary(_, a) => out.push(a),
+            Expr::Binary(_, a, b) | Expr::Range(a, b) => out.extend([&**a, &**b]),
+            Expr::Ite(c, a, b) => out.extend([&**c, &**a, &**b]),
+            Expr::Case { branches, .. } => out.extend(branches.iter().flat_map(|(c, v)| [c, v])),
+            Expr::Table { entries, fallback, .. } => {
+                out.extend(entries.iter().flatten());
+                out.extend(fallback.as_deref());
+            }
+            Expr::Set(items) | Expr::Builtin(_, items) => out.extend(items.iter()),
+            Expr::Shared(inner) => out.push(inner),
+        }
+    }
+
     /// True if the expression reads (the current or next value of) a variable satisfying `pred`.
     pub fn reads_var(&self, pred: &dyn Fn(VarId) -> bool) -> bool {
         match self {

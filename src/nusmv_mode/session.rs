@@ -181,23 +181,27 @@ impl<'w> Session<'w> {
         }
     }
 
-    pub fn flatten_hierarchy(&mut self) -> Status {
-        if let Err(s) = self.need(Stage::Read) {
-            return s;
+    /// Whether the step from `before` to `after` may run now: the earlier steps are done and this
+    /// one is not (NuSMV's message `done` otherwise).
+    fn may_step(&mut self, before: Stage, after: Stage, done: &str) -> Result<(), Status> {
+        self.need(before)?;
+        if self.stage >= after {
+            return Err(self.fail(done));
         }
-        if self.stage >= Stage::Flattened {
-            return self.fail("The hierarchy has already been flattened.");
+        Ok(())
+    }
+
+    pub fn flatten_hierarchy(&mut self) -> Status {
+        if let Err(s) = self.may_step(Stage::Read, Stage::Flattened, "The hierarchy has already been flattened.") {
+            return s;
         }
         self.stage = Stage::Flattened;
         0
     }
 
     pub fn encode_variables(&mut self) -> Status {
-        if let Err(s) = self.need(Stage::Flattened) {
+        if let Err(s) = self.may_step(Stage::Flattened, Stage::Encoded, "The variables appear to be already built.") {
             return s;
-        }
-        if self.stage >= Stage::Encoded {
-            return self.fail("The variables appear to be already built.");
         }
         self.stage = Stage::Encoded;
         0
@@ -205,11 +209,8 @@ impl<'w> Session<'w> {
 
     /// `build_model` (`build_flat_model` and `build_boolean_model` are no-ops after `encode_variables`).
     pub fn build_model(&mut self) -> Status {
-        if let Err(s) = self.need(Stage::Encoded) {
+        if let Err(s) = self.may_step(Stage::Encoded, Stage::Built, "A model appears to be already built from file.") {
             return s;
-        }
-        if self.stage >= Stage::Built {
-            return self.fail("A model appears to be already built from file.");
         }
         let Some(loaded) = &self.loaded else { return 1 };
         match build(loaded) {

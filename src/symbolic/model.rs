@@ -223,38 +223,14 @@ fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
 }
 
 fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
-    match e {
-        Expr::Var(v) => cur[*v as usize] = true,
-        Expr::Next(v) => next[*v as usize] = true,
-        Expr::Const(_) | Expr::Exited => {}
-        Expr::Unary(_, a) => collect_reads(a, cur, next),
-        Expr::Shared(a) => collect_reads(a, cur, next),
-        Expr::Binary(_, a, b) | Expr::Range(a, b) => {
-            collect_reads(a, cur, next);
-            collect_reads(b, cur, next);
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Var(v) | Expr::Table { var: v, .. } => cur[*v as usize] = true,
+            Expr::Next(v) => next[*v as usize] = true,
+            _ => {}
         }
-        Expr::Ite(c, a, b) => {
-            for x in [c, a, b] {
-                collect_reads(x, cur, next);
-            }
-        }
-        Expr::Case { branches, .. } => {
-            for (c, x) in branches {
-                collect_reads(c, cur, next);
-                collect_reads(x, cur, next);
-            }
-        }
-        Expr::Table { var, entries, fallback, .. } => {
-            cur[*var as usize] = true;
-            for x in entries.iter().flatten().chain(fallback.as_deref()) {
-                collect_reads(x, cur, next);
-            }
-        }
-        Expr::Set(items) | Expr::Builtin(_, items) => {
-            for x in items {
-                collect_reads(x, cur, next);
-            }
-        }
+        e.push_children(&mut stack);
     }
 }
 

@@ -84,36 +84,15 @@ fn collect(e: &Expr, frame: Frame, out: &mut Vec<(VarId, bool)>) -> bool {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Exited => return false,
-            Expr::Const(_) => {}
             // `Var` reads the current state in a transition, the vector being built otherwise.
             Expr::Var(v) => out.push((*v, trans)),
             // Outside a transition `next` is unavailable: an error, never cached.
             Expr::Next(v) => out.push((*v, false)),
-            Expr::Unary(_, a) => stack.push(a),
-            Expr::Shared(a) => stack.push(a),
-            Expr::Binary(_, a, b) | Expr::Range(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            Expr::Ite(c, a, b) => {
-                stack.push(c);
-                stack.push(a);
-                stack.push(b);
-            }
-            Expr::Case { branches, .. } => {
-                for (c, v) in branches {
-                    stack.push(c);
-                    stack.push(v);
-                }
-            }
-            Expr::Table { var, entries, fallback, .. } => {
-                // The evaluator reads a table's variable from `env.cur`.
-                out.push((*var, trans));
-                stack.extend(entries.iter().flatten());
-                stack.extend(fallback.as_deref());
-            }
-            Expr::Set(items) | Expr::Builtin(_, items) => stack.extend(items.iter()),
+            // The evaluator reads a table's variable from `env.cur`.
+            Expr::Table { var, .. } => out.push((*var, trans)),
+            _ => {}
         }
+        e.push_children(&mut stack);
     }
     true
 }
