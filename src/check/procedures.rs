@@ -4,9 +4,11 @@
 //!
 //! This is the one place where [`Engine`] is mapped onto the engine families' own entry points
 //! (`check::rks::check_many` for `summary`, `incremental`, `global`; `check::ternary::check` for
-//! `eager`, `lazy`), exhaustively. Traces leave here as [`Trace`]s.
+//! `eager`, `lazy`), exhaustively. Traces leave here as [`Trace`]s. `LTLSPEC`s of procedure
+//! modules go to the one LTL engine for them ([`RksLtl`]) whatever the engine: [`with_ltl`].
 
 use crate::check::engine::{Checked, Checker, Engine, RunOptions, Stats};
+use crate::check::ltl::rks::RksLtl;
 use crate::check::trace::{SpecOutcome, Trace};
 use crate::check::{rks, ternary};
 use crate::ctl::Ctl;
@@ -36,7 +38,7 @@ impl Checker for Procedures {
     type Spec = RksSpec;
 
     fn check(&self, model: &RecursiveKripkeStructure, specs: &[RksSpec], options: &RunOptions) -> Result<Checked, String> {
-        Ok(run(model, &formulas(specs), self.0, options.traces))
+        with_ltl(model, specs, options, |specs| Ok(run(model, &formulas(specs), self.0, options.traces)))
     }
 }
 
@@ -45,6 +47,13 @@ impl Checker for Verified {
     type Spec = RksSpec;
 
     fn check(&self, model: &RecursiveKripkeStructure, specs: &[RksSpec], options: &RunOptions) -> Result<Checked, String> {
+        with_ltl(model, specs, options, |specs| self.check_ctl(model, specs, options))
+    }
+}
+
+impl Verified {
+    /// The CTL specs and invariants, verified.
+    fn check_ctl(&self, model: &RecursiveKripkeStructure, specs: &[RksSpec], options: &RunOptions) -> Result<Checked, String> {
         let specs = formulas(specs);
         let mut checked = run(model, &specs, self.first, options.traces);
         let again = run(model, &specs, self.second, false);
@@ -64,6 +73,27 @@ impl Checker for Verified {
         checked.stats.verified_by = Some((self.second, again.outcomes.len()));
         Ok(checked)
     }
+}
+
+/// The `LTLSPEC`s of `specs` with [`RksLtl`], the others with `ctl`; outcomes in the order of
+/// `specs`, the LTL engine's counters after `ctl`'s (`--verify` re-checks the CTL verdicts only).
+fn with_ltl(
+    model: &RecursiveKripkeStructure,
+    specs: &[RksSpec],
+    options: &RunOptions,
+    ctl: impl FnOnce(&[RksSpec]) -> Result<Checked, String>,
+) -> Result<Checked, String> {
+    let (ltl, other): (Vec<RksSpec>, Vec<RksSpec>) = specs.iter().cloned().partition(|s| s.ltl.is_some());
+    if ltl.is_empty() {
+        return ctl(specs);
+    }
+    let mut checked = if other.is_empty() { Checked::default() } else { ctl(&other)? };
+    let from_ltl = RksLtl.check(model, &ltl, options)?;
+    let (mut ltl_outcomes, mut ctl_outcomes) = (from_ltl.outcomes.into_iter(), std::mem::take(&mut checked.outcomes).into_iter());
+    checked.outcomes = (specs.iter()).filter_map(|s| if s.ltl.is_some() { ltl_outcomes.next() } else { ctl_outcomes.next() }).collect();
+    checked.stats.counters.extend(from_ltl.stats.counters);
+    checked.warnings.extend(from_ltl.warnings);
+    Ok(checked)
 }
 
 /// All `specs` with `engine`.

@@ -68,6 +68,8 @@ pub struct RksSpec {
     /// configuration, i.e. `AG formula`).
     pub invariant: bool,
     pub formula: Ctl<PropId>,
+    /// `LTLSPEC`: the formula (`formula` is then `Ctl::True`, unused), over the same propositions.
+    pub ltl: Option<crate::ltl::Ltl<PropId>>,
 }
 
 impl RksModel {
@@ -167,14 +169,16 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     let mut specs = vec![];
     for (i, spec) in program.specs.iter().enumerate() {
         let Some(c) = component_of.get(spec.system as usize).copied().flatten() else { continue };
-        let formula = spec.formula.map_atoms(&mut |a| match a {
+        let mut prop = |a: &SpecAtom| match a {
             SpecAtom::Label(l) => *l,
             SpecAtom::State(e) => *extra_ids.entry((c, format!("{e:?}"))).or_insert_with(|| {
                 extra.push((c, e.clone()));
                 num_labels + extra.len() as PropId - 1
             }),
-        });
-        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::syntax::ast::SpecKind::Invar, formula });
+        };
+        let formula = spec.formula.map_atoms(&mut prop);
+        let ltl = spec.ltl.as_ref().map(|f| f.map_atoms(&mut prop));
+        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::syntax::ast::SpecKind::Invar, formula, ltl });
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {

@@ -1,16 +1,21 @@
 //! `LTLSPEC` formulas as [`Ltl`] over [`SpecAtom`]s: every maximal subformula without an LTL
 //! operator becomes one `SpecAtom::State` (`G (x = 1 -> F y)` has atoms `x = 1` and `y`), the
-//! boolean connectives above LTL operators stay LTL connectives. Only flat models reach this
-//! (LTLSPEC in procedure modules is warned about and dropped by the front end).
+//! boolean connectives above LTL operators stay LTL connectives. In procedure modules a DEFINE
+//! that is a global label becomes `SpecAtom::Label` (labels are shared across modules), as in
+//! CTL specs (`lowering::spec`), so connectives above a label stay LTL connectives.
 
 use crate::lowering::expr::Lowerer;
 use crate::lowering::program::{BinOp, Expr, SpecAtom, UnOp, Value};
+use crate::lowering::spec::bare_label;
 use crate::ltl::Ltl;
 use crate::semantics::checked::{TExpr, TKind};
 
 /// The LTL formula of a spec body.
 pub fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
-    if !has_ltl_operator(t) {
+    if let Some(label) = bare_label(l, t) {
+        return Ltl::Atom(SpecAtom::Label(label));
+    }
+    if !needs_split(l, t) {
         return match l.lower(t) {
             Expr::Const(Value::Bool(true)) => Ltl::True,
             Expr::Const(Value::Bool(false)) => Ltl::False,
@@ -40,19 +45,22 @@ pub fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
                 _ => Ltl::Iff(a, b),
             }
         }
-        // has_ltl_operator only answers true for the shapes above.
+        // needs_split only answers true for the shapes above.
         _ => Ltl::Atom(SpecAtom::State(l.lower(t))),
     }
 }
 
-/// Whether `t` contains an LTL operator below boolean connectives only (the resolver rejects
-/// LTL operators under any other operator: they have boolean operands and results, and the
-/// only boolean-to-boolean operators are the connectives).
-fn has_ltl_operator(t: &TExpr) -> bool {
+/// Whether `t` must be split into LTL connectives: it contains an LTL operator below boolean
+/// connectives only (the resolver rejects LTL operators under any other operator: they have
+/// boolean operands and results, and the only boolean-to-boolean operators are the
+/// connectives), or (in a procedure module) a label below a boolean connective.
+fn needs_split(l: &Lowerer, t: &TExpr) -> bool {
     match &t.kind {
         TKind::Ltl(..) => true,
-        TKind::Unary(UnOp::Not, a) => has_ltl_operator(a),
-        TKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Xnor | BinOp::Implies | BinOp::Iff, a, b) => has_ltl_operator(a) || has_ltl_operator(b),
+        TKind::Unary(UnOp::Not, a) => bare_label(l, a).is_some() || needs_split(l, a),
+        TKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Xnor | BinOp::Implies | BinOp::Iff, a, b) => {
+            bare_label(l, a).is_some() || bare_label(l, b).is_some() || needs_split(l, a) || needs_split(l, b)
+        }
         _ => false,
     }
 }

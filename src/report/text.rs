@@ -117,7 +117,8 @@ pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, styl
     };
     let last_values = view.steps.last().map(|s| &s.values);
     let loops_at = |i: usize| match spec {
-        SpecKind::Ltl => view.loop_start.is_some() && i + 1 < view.steps.len() && Some(&view.steps[i].values) == last_values,
+        // RKS lassos: a step's values do not say its module and stack, so only the loop start.
+        SpecKind::Ltl if !view.recursive => view.loop_start.is_some() && i + 1 < view.steps.len() && Some(&view.steps[i].values) == last_values,
         _ => view.loop_start == Some(i),
     };
     let _ = writeln!(out, "Trace Description: {description} ");

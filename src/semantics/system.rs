@@ -299,8 +299,6 @@ fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx:
 
 fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
     let keyword = match spec.kind {
-        // LTL on procedure modules is not built yet (issue 14, second half).
-        SpecKind::Ltl if r.is_procedure => "LTLSPEC in a procedure module",
         SpecKind::Psl => "PSLSPEC",
         SpecKind::Compute => "COMPUTE",
         SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl => "",
@@ -315,11 +313,7 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
             (None, Some(t)) => format!("{keyword} `{}`", t.trim()),
             (None, None) => keyword.to_string(),
         };
-        let help = if spec.kind == SpecKind::Ltl {
-            "LTL is checked on flat models only for now; check the procedure module with CTL (SPEC/CTLSPEC)"
-        } else {
-            "xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC of flat models; the other specifications are ignored"
-        };
+        let help = "xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC; the other specifications are ignored";
         r.diags.push(Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword).with_help(help));
         return;
     }

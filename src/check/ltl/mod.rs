@@ -14,10 +14,13 @@
 //! counterexample is a lasso of model states ([`crate::check::trace::Trace`] with `loop_start`).
 //!
 //! Specs are checked in parallel (one product per spec); results do not depend on the threads.
+//! Procedure modules: [`rks`], the same automaton, then summaries and emptiness on the
+//! recursive product.
 
 pub(crate) mod formula;
 pub(crate) mod past;
 pub(crate) mod product;
+pub mod rks;
 pub(crate) mod tableau;
 
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};

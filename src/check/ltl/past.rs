@@ -126,13 +126,18 @@ impl PastMonitor {
     /// The bits at a position in `state`, given the bits of the previous position (`None` at the
     /// first position).
     pub(crate) fn step(&self, previous: Option<u64>, kripke: &KripkeStructure, state: StateId) -> u64 {
+        self.step_by(previous, |p| kripke.props[p as usize].contains(state as usize))
+    }
+
+    /// [`PastMonitor::step`] at a position whose propositions `holds` gives (any structure).
+    pub(crate) fn step_by(&self, previous: Option<u64>, holds: impl Fn(PropId) -> bool) -> u64 {
         let mut bits = 0u64;
         let was = |i: u32, first: bool| previous.map_or(first, |p| p >> i & 1 == 1);
         for (i, node) in self.nodes.iter().enumerate() {
             let now = |j: u32| bits >> j & 1 == 1;
             let value = match *node {
                 PastNode::Const(v) => v,
-                PastNode::Prop(p) => kripke.props[p as usize].contains(state as usize),
+                PastNode::Prop(p) => holds(p),
                 PastNode::Not(a) => !now(a),
                 PastNode::And(a, b) => now(a) && now(b),
                 PastNode::Or(a, b) => now(a) || now(b),
