@@ -6,8 +6,8 @@
 //! LTL, INVAR, PSL; within a type, in the order of the flattened model (the order of
 //! `LoweredProgram::specs`). Procedure-module specs (an xmv-rs extension) follow the flat CTL specs.
 //!
-//! Assumes the front end's contract for the specs it does not check: each LTLSPEC, COMPUTE and
-//! PSLSPEC it meets (once per instance) is dropped with one `W0001` warning whose primary span is
+//! Assumes the front end's contract for the specs it does not check: each COMPUTE and PSLSPEC
+//! it meets (once per instance) is dropped with one `W0001` warning whose primary span is
 //! the spec's keyword. Those specs are listed too (so that the numbers of the others are NuSMV's),
 //! marked as not checked ([`Property::spec`] is `None`), with the name or text the warning gives.
 

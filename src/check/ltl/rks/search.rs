@@ -62,6 +62,8 @@ pub(crate) struct Augmented<'p, 'a> {
     /// `(target, call node of a call edge or NOT_A_CALL)`.
     adj: Vec<(u32, u32)>,
     buf: Vec<Vid>,
+    /// Reused buffer of the successors being computed.
+    targets: Vec<(HKey, u32)>,
 }
 
 struct DfsFrame {
@@ -73,7 +75,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
     pub(crate) fn new(product: &'p mut Product<'a>, summaries: &'p Summaries) -> Augmented<'p, 'a> {
         let sets = product.gba.sets;
         let all = if sets >= 64 { u64::MAX } else { (1u64 << sets) - 1 };
-        Augmented { product, summaries, all, keys: vec![], ids: FxHashMap::default(), range: vec![], adj: vec![], buf: vec![] }
+        Augmented { product, summaries, all, keys: vec![], ids: FxHashMap::default(), range: vec![], adj: vec![], buf: vec![], targets: vec![] }
     }
 
     fn intern(&mut self, key: HKey) -> (u32, bool) {
@@ -100,7 +102,8 @@ impl<'p, 'a> Augmented<'p, 'a> {
             return;
         }
         let start = self.adj.len() as u32;
-        let mut targets: Vec<(HKey, u32)> = vec![];
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
         let mut buf = std::mem::take(&mut self.buf);
         let product = &mut *self.product;
         let rks = product.rks;
@@ -154,10 +157,11 @@ impl<'p, 'a> Augmented<'p, 'a> {
             }
         }
         self.buf = buf;
-        for (key, tag) in targets {
+        for &(key, tag) in &targets {
             let (t, _) = self.intern(key);
             self.adj.push((t, tag));
         }
+        self.targets = targets;
         self.range[h as usize] = (start, self.adj.len() as u32);
     }
 

@@ -70,6 +70,8 @@ pub(crate) struct Summaries {
     preds: FxHashMap<(FrameId, Vid, u8), Pred>,
     registered: FxHashSet<(FrameId, FrameId, Vid, NodeId)>,
     work: Vec<u32>,
+    /// Reused buffer of vertices for [`Summaries::returns`].
+    scratch: Vec<Vid>,
 }
 
 impl Summaries {
@@ -107,8 +109,8 @@ impl Summaries {
                             s.frames[callee as usize].callers.push((f, v, m));
                         }
                         s.propagate(callee, e, product.acc(e), |_| Pred::Start);
-                        let exits: Vec<(Vid, u64)> = s.frames[callee as usize].exits.clone();
-                        for (x, _) in exits {
+                        for i in 0..s.frames[callee as usize].exits.len() {
+                            let x = s.frames[callee as usize].exits[i].0;
                             s.returns(product, (f, v, m), callee, x);
                         }
                     }
@@ -161,7 +163,8 @@ impl Summaries {
             Some(_) => false,
         };
         if grew {
-            for caller in frame.callers.clone() {
+            for i in 0..self.frames[f as usize].callers.len() {
+                let caller = self.frames[f as usize].callers[i];
                 self.returns(product, caller, f, x);
             }
         }
@@ -176,7 +179,7 @@ impl Summaries {
         let mu = self.mask(fc, u);
         let rks = product.rks;
         let c = product.keys[u as usize].comp;
-        let mut buf = vec![];
+        let mut buf = std::mem::take(&mut self.scratch);
         for &r in rks.components[c as usize].returns(call, k) {
             buf.clear();
             product.step_into(Some(x), c, r, &mut buf);
@@ -194,6 +197,7 @@ impl Summaries {
                 });
             }
         }
+        self.scratch = buf;
     }
 
     /// Path edge `(f, v)` with (at least) `mask`; `pred(tag)` is its derivation for the path edge
