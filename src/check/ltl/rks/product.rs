@@ -110,8 +110,8 @@ impl<'a> Product<'a> {
                 out.push(q);
             }
         }
-        for i in start..out.len() {
-            out[i] = self.intern(VKey { comp, node, bits, q: out[i] });
+        for slot in out[start..].iter_mut() {
+            *slot = self.intern(VKey { comp, node, bits, q: *slot });
         }
     }
 }

@@ -227,7 +227,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
     }
 
     /// Numbers `h`, fills its successors and pushes it on the DFS and root stacks.
-    fn visit(&mut self, h: u32, num: &mut Vec<u32>, live: &mut Vec<bool>, roots: &mut Vec<(u32, u64)>, active: &mut Vec<u32>, dfs: &mut Vec<DfsFrame>) {
+    fn visit(&mut self, h: u32, num: &mut [u32], live: &mut Vec<bool>, roots: &mut Vec<(u32, u64)>, active: &mut Vec<u32>, dfs: &mut Vec<DfsFrame>) {
         let n = live.len() as u32;
         num[h as usize] = n;
         self.expand(h);
@@ -336,10 +336,11 @@ impl<'p, 'a> Augmented<'p, 'a> {
         let mut items = vec![];
         let last = walk.len() - 1;
         for (i, &(h, tag, set)) in walk.iter().enumerate() {
-            if tag != NOT_A_CALL && i > 0 {
-                if let HKey::Top(u) | HKey::In(u) = self.keys[walk[i - 1].0 as usize] {
-                    level.push((product.keys[u as usize].comp, tag));
-                }
+            if tag != NOT_A_CALL
+                && i > 0
+                && let HKey::Top(u) | HKey::In(u) = self.keys[walk[i - 1].0 as usize]
+            {
+                level.push((product.keys[u as usize].comp, tag));
             }
             if i == last {
                 break; // the loop closes here: only its push counts
