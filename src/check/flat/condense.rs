@@ -19,19 +19,42 @@ impl Condensation {
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
         let sccs = components(succ, &all);
-        let mut edges: Vec<(u32, u32)> = Vec::new();
-        for v in 0..n as u32 {
-            let c = sccs.of_state[v as usize];
-            for &w in succ.neighbours(v) {
-                let d = sccs.of_state[w as usize];
-                if c != d {
-                    edges.push((c, d));
+        let count = sccs.count();
+        // The states of each component (a counting sort by component), then each component's
+        // distinct successor components, marked per component: no edge list, no sort of it.
+        let mut first = vec![0u32; count + 1];
+        for &c in &sccs.of_state {
+            first[c as usize + 1] += 1;
+        }
+        for c in 0..count {
+            first[c + 1] += first[c];
+        }
+        let mut fill = first.clone();
+        let mut members = vec![0u32; n];
+        for (v, &c) in sccs.of_state.iter().enumerate() {
+            members[fill[c as usize] as usize] = v as u32;
+            fill[c as usize] += 1;
+        }
+        drop(fill);
+        let mut seen = vec![u32::MAX; count];
+        let mut offsets = Vec::with_capacity(count + 1);
+        offsets.push(0u32);
+        let mut targets: Vec<u32> = Vec::new();
+        for c in 0..count {
+            let row = targets.len();
+            for &v in &members[first[c] as usize..first[c + 1] as usize] {
+                for &w in succ.neighbours(v) {
+                    let d = sccs.of_state[w as usize];
+                    if d != c as u32 && seen[d as usize] != c as u32 {
+                        seen[d as usize] = c as u32;
+                        targets.push(d);
+                    }
                 }
             }
+            targets[row..].sort_unstable();
+            offsets.push(targets.len() as u32);
         }
-        edges.sort_unstable();
-        edges.dedup();
-        Condensation { dag: Csr::from_edges(sccs.count(), &edges), comp_of: sccs.of_state }
+        Condensation { dag: Csr { offsets, targets }, comp_of: sccs.of_state }
     }
 
     /// The states with a path (of length ≥ 0) to a state of `targets`.
