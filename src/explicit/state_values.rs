@@ -31,7 +31,7 @@ impl StateValues {
 
     /// Row-major value indices, `width` per state (tests and hand-built structures).
     pub fn from_rows(width: usize, rows: &[u32]) -> StateValues {
-        let count = if width == 0 { 0 } else { rows.len() / width };
+        let count = rows.len().checked_div(width).unwrap_or(0);
         let mut max = vec![0u32; width];
         for row in rows.chunks_exact(width.max(1)).take(count) {
             for (m, &v) in max.iter_mut().zip(row) {
