@@ -4,7 +4,8 @@
 For each FILE (paths relative to --examples) this runs
 
     NuSMV -dcx -ils -ips -ic FILE                       (when --nusmv is given)
-    XMV check --no-trace -r --stats -j J FILE           (for every --xmv binary, e.g. before/after)
+    XMV check --engine E --no-trace -r --stats -j J FILE  (for every --xmv binary, e.g. before/after;
+                                                          E is --engine, `explicit` by default)
 
 and prints one Markdown row per file: reachable states, NuSMV's CPU seconds, each build's CPU
 seconds for the whole process and wall milliseconds of its state-space stage (`--stats`), and
@@ -70,6 +71,7 @@ def main():
     ap.add_argument("--nusmv", default=os.environ.get("NUSMV"))
     ap.add_argument("--xmv", action="append", default=[], help="NAME=PATH of an xmv-rs binary (repeatable)")
     ap.add_argument("-j", default="1", help="xmv-rs worker threads")
+    ap.add_argument("--engine", default="explicit", help="xmv-rs flat engine (auto picks BDDs for some files)")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("files", nargs="+")
@@ -90,7 +92,7 @@ def main():
             r = median_run([args.nusmv, "-dcx", "-ils", "-ips", "-ic", path], args.timeout, args.repeat)
             row.append("timeout" if r is None else f"{r[0]:.2f}")
         for _, binary in builds:
-            r = median_run([binary, "check", "--no-trace", "-q", "-r", "--stats", "-j", args.j, path], args.timeout, args.repeat)
+            r = median_run([binary, "check", "--engine", args.engine, "--no-trace", "-q", "-r", "--stats", "-j", args.j, path], args.timeout, args.repeat)
             if r is None:
                 row += ["timeout", "-", "-"]
                 continue

@@ -155,7 +155,7 @@ impl CfgModel {
             pred,
             props,
             prop_names: (0..self.labels.len()).map(|k| format!("p{k}")).chain(self.invariants.iter().map(|k| format!("!p{k}"))).collect(),
-            values: (0..n as u32).collect(),
+            values: xmv_rs::explicit::state_values::StateValues::from_rows(1, &(0..n as u32).collect::<Vec<_>>()),
             num_vars: 1,
         }
     }

@@ -6,22 +6,50 @@
 //! one lookup per matching state; other atoms are evaluated once per state.
 
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator};
+use super::state_values::StateValues;
 use super::step::DomainIndex;
 use crate::lowering::program::{BinOp, Expr, System, UnOp, Value, VarId};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-/// States given as a row-major arena of value-index vectors.
+/// The states to label: a row-major arena of value-index vectors, or packed values.
 #[derive(Clone, Copy, Debug)]
-pub struct StateSet<'a> {
-    pub arena: &'a [u32],
-    pub width: usize,
-    pub count: usize,
+pub enum StateSet<'a> {
+    Rows { arena: &'a [u32], width: usize, count: usize },
+    Packed(&'a StateValues),
 }
 
-impl<'a> StateSet<'a> {
-    pub fn get(&self, s: usize) -> &'a [u32] {
-        &self.arena[s * self.width..(s + 1) * self.width]
+impl StateSet<'_> {
+    pub fn count(&self) -> usize {
+        match self {
+            StateSet::Rows { count, .. } => *count,
+            StateSet::Packed(v) => v.len(),
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        match self {
+            StateSet::Rows { width, .. } => *width,
+            StateSet::Packed(v) => v.width(),
+        }
+    }
+
+    /// State `s`'s value indices written into `out` (`width()` long).
+    #[inline]
+    pub fn get_into(&self, s: usize, out: &mut [u32]) {
+        match self {
+            StateSet::Rows { arena, width, .. } => out.copy_from_slice(&arena[s * width..(s + 1) * width]),
+            StateSet::Packed(v) => v.get_into(s as u32, out),
+        }
+    }
+
+    /// The value index of variable `var` in state `s`.
+    #[inline]
+    pub fn value(&self, s: usize, var: usize) -> u32 {
+        match self {
+            StateSet::Rows { arena, width, .. } => arena[s * width + var],
+            StateSet::Packed(v) => v.value(s as u32, var),
+        }
     }
 }
 
@@ -46,9 +74,11 @@ impl<'a> AtomLabeller<'a> {
         if let Some(bits) = self.structural(atom, 0) {
             return Ok(bits);
         }
-        let mut bits = FixedBitSet::with_capacity(self.states.count);
-        for s in 0..self.states.count {
-            match self.ev.bool(atom, &Env::state(self.states.get(s))) {
+        let mut bits = FixedBitSet::with_capacity(self.states.count());
+        let mut row = vec![0u32; self.states.width()];
+        for s in 0..self.states.count() {
+            self.states.get_into(s, &mut row);
+            match self.ev.bool(atom, &Env::state(&row)) {
                 Ok(true) => bits.insert(s),
                 Ok(false) => {}
                 Err(e) => return Err((s, e)),
@@ -67,7 +97,7 @@ impl<'a> AtomLabeller<'a> {
         }
         if let Some((var, buckets)) = value_pattern(self.system, self.domains, e) {
             self.ensure_index(var);
-            let mut bits = FixedBitSet::with_capacity(self.states.count);
+            let mut bits = FixedBitSet::with_capacity(self.states.count());
             let (offsets, members) = &self.by_value[&var];
             for b in buckets {
                 for &s in &members[offsets[b] as usize..offsets[b + 1] as usize] {
@@ -78,7 +108,7 @@ impl<'a> AtomLabeller<'a> {
         }
         match e {
             Expr::Const(Value::Bool(b)) => {
-                let mut bits = FixedBitSet::with_capacity(self.states.count);
+                let mut bits = FixedBitSet::with_capacity(self.states.count());
                 bits.set_range(.., *b);
                 Some(bits)
             }
@@ -116,16 +146,16 @@ impl<'a> AtomLabeller<'a> {
         let len = self.system.vars[var as usize].domain.len();
         let bucket = |idx: u32| if idx == EXIT_INDEX { len } else { (idx as usize).min(len) };
         let mut offsets = vec![0u32; len + 2];
-        for s in 0..self.states.count {
-            offsets[bucket(self.states.get(s)[var as usize]) + 1] += 1;
+        for s in 0..self.states.count() {
+            offsets[bucket(self.states.value(s, var as usize)) + 1] += 1;
         }
         for b in 0..=len {
             offsets[b + 1] += offsets[b];
         }
         let mut fill = offsets.clone();
-        let mut members = vec![0u32; self.states.count];
-        for s in 0..self.states.count {
-            let b = bucket(self.states.get(s)[var as usize]);
+        let mut members = vec![0u32; self.states.count()];
+        for s in 0..self.states.count() {
+            let b = bucket(self.states.value(s, var as usize));
             members[fill[b] as usize] = s as u32;
             fill[b] += 1;
         }

@@ -90,23 +90,17 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     let Explored { mut table, initial, succ, parent, mut budget } = explored;
     let n = table.len() as usize;
     let width = system.vars.len();
-    // The states unpacked (one value index per variable), for labelling and traces; the hash
-    // index and then the packed arena are freed.
+    // The packed states stay as the structure's values (for labelling and traces); the hash
+    // index is freed.
     budget.release(table.drop_index());
-    let values = match table.unpack_all(&mut budget) {
-        Ok(v) => v,
-        Err(e) => {
-            let size = BuildSize { count: n as u64, what: "states", bytes: budget.used(), limit: budget.limit() };
-            diags.push(diag::out_of_memory(e, &size, system.span));
-            return Err(diags);
-        }
-    };
-    budget.release(table.reserved_bytes());
-    drop(table);
-    let row = |s: u32| &values[s as usize * width..(s as usize + 1) * width];
+    let arena = table.reserved_bytes();
+    let values = table.into_values();
+    budget.release(arena);
+    budget.account(values.bytes());
+    let row = |s: u32| values.row(s);
     let dead: Vec<u32> = (0..n as u32).filter(|&s| succ.neighbours(s).is_empty()).collect();
     if let Some(&first) = dead.first() {
-        let path: Vec<String> = bfs_path(&parent, first).iter().map(|&s| names.state(system, row(s))).collect();
+        let path: Vec<String> = bfs_path(&parent, first).iter().map(|&s| names.state(system, &row(s))).collect();
         warnings.push(diag::deadlock_warning(dead.len(), system.span, &path));
     }
 
@@ -124,9 +118,9 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();
     let n64 = n as u64;
     let edges = succ.edge_count() as u64;
-    // Still to allocate: the labels (a bitset per proposition) and the reverse edges (an edge
-    // list, then offsets, fill pointers and targets).
-    let after = props.atoms.len() as u64 * n64.div_ceil(64) * 8 + edges * 12 + (n64 + 1) * 8;
+    // Still to allocate: the labels (a bitset per proposition) and the reverse edges (offsets,
+    // fill pointers and targets).
+    let after = props.atoms.len() as u64 * n64.div_ceil(64) * 8 + edges * 4 + (n64 + 1) * 8;
     if let Err(e) = budget.need(after) {
         let size = BuildSize { count: n64, what: "states", bytes: budget.used(), limit: budget.limit() };
         diags.push(
@@ -135,7 +129,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
         return Err(diags);
     }
     let domains = DomainIndex::new(system);
-    let states = StateSet { arena: &values, width, count: n };
+    let states = StateSet::Packed(&values);
     let mut labeller = AtomLabeller::new(system, &domains, states);
     let mut bitsets = Vec::with_capacity(props.atoms.len());
     for (p, atom) in props.atoms.iter().enumerate() {
@@ -143,10 +137,10 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
             Ok(bits) => bitsets.push(bits),
             Err((s, e)) => {
                 let span = props.spans_of(p, program, system_id, system);
-                let path: Vec<String> = bfs_path(&parent, s as u32).iter().map(|&s| names.state(system, row(s))).collect();
+                let path: Vec<String> = bfs_path(&parent, s as u32).iter().map(|&s| names.state(system, &row(s))).collect();
                 let mut d = Diagnostic::error(diag::E_ATOM, format!("{} while evaluating `{}`", e.describe(&system.vars), props.names[p]), span)
                     .with_label_message(e.describe(&system.vars))
-                    .with_note(format!("in state: {}", names.state(system, row(s as u32))));
+                    .with_note(format!("in state: {}", names.state(system, &row(s as u32))));
                 if path.len() > 1 {
                     d = d.with_note(diag::path_note(&path));
                 }

@@ -610,7 +610,7 @@ fn component_props(
 ) -> Result<Labels, Diagnostic> {
     let system = e.system;
     let n = e.table.len() as usize;
-    let states = StateSet { arena: e.table.arena(), width: system.vars.len(), count: n };
+    let states = StateSet::Rows { arena: e.table.arena(), width: system.vars.len(), count: n };
     let mut labeller = AtomLabeller::new(system, domains, states);
     // Labels are global but each component defines few of them: only those are collected.
     let mut props: Vec<(PropId, FixedBitSet)> = Vec::new();

@@ -26,16 +26,26 @@ impl Csr {
         Csr { offsets, targets }
     }
 
-    /// The reverse graph.
+    /// The reverse graph (each node's predecessors in ascending order, as an edge list sorted
+    /// by source would give), counted and filled in place: no edge list.
     pub fn transpose(&self) -> Csr {
         let n = self.len();
-        let mut edges = Vec::with_capacity(self.targets.len());
+        let mut offsets = vec![0u32; n + 1];
+        for &w in &self.targets {
+            offsets[w as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u32> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; self.targets.len()];
         for v in 0..n {
             for &w in self.neighbours(v as u32) {
-                edges.push((w, v as u32));
+                targets[fill[w as usize] as usize] = v as u32;
+                fill[w as usize] += 1;
             }
         }
-        Csr::from_edges(n, &edges)
+        Csr { offsets, targets }
     }
 
     pub fn len(&self) -> usize {
@@ -50,5 +60,20 @@ impl Csr {
     }
     pub fn edge_count(&self) -> usize {
         self.targets.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_is_the_reverse_edge_list_in_source_order() {
+        let edges = [(0, 2), (0, 1), (2, 0), (1, 2), (2, 2), (3, 0)];
+        let g = Csr::from_edges(4, &edges);
+        let mut reversed: Vec<(u32, u32)> = edges.iter().map(|&(s, t)| (t, s)).collect();
+        reversed.sort_by_key(|&(_, s)| s);
+        assert_eq!(g.transpose(), Csr::from_edges(4, &reversed));
+        assert_eq!(Csr::from_edges(0, &[]).transpose(), Csr::from_edges(0, &[]));
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! States are dense ids `0..n` in exploration order; successors and predecessors are flat CSR
 //! arrays; each atomic proposition used by the specs or fairness constraints is a bitset over
-//! states. Variable values are kept per state (one value index per variable) for traces.
+//! states. Variable values are kept per state (bit-packed, [`StateValues`]) for traces.
 
 use super::csr::Csr;
+use super::state_values::StateValues;
 use fixedbitset::FixedBitSet;
 
 pub type StateId = u32;
@@ -20,8 +21,8 @@ pub struct KripkeStructure {
     pub props: Vec<FixedBitSet>,
     /// Human-readable text of each proposition (for diagnostics and JSON).
     pub prop_names: Vec<String>,
-    /// Row-major `num_states × num_vars` value indices (see the variables' domains).
-    pub values: Vec<u32>,
+    /// Each state's value indices (see the variables' domains), bit-packed.
+    pub values: StateValues,
     pub num_vars: u32,
 }
 
@@ -53,8 +54,8 @@ impl KripkeStructure {
         layers
     }
 
-    pub fn state_values(&self, s: StateId) -> &[u32] {
-        let k = self.num_vars as usize;
-        &self.values[s as usize * k..(s as usize + 1) * k]
+    /// State `s`'s value indices, one per variable.
+    pub fn state_values(&self, s: StateId) -> Vec<u32> {
+        self.values.row(s)
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod packed_table;
 pub mod rks;
 pub mod rks_builder;
 pub mod state_table;
+pub mod state_values;
 pub mod step;
 #[cfg(test)]
 pub mod test_support;

@@ -9,7 +9,7 @@
 //! stays in cache far longer.
 //!
 //! All packed states live in one flat `Vec<u64>` arena (`words` words per state, id order); an
-//! open-addressing hash table of ids (linear probing, load ≤ 1/2) maps a packed state to its id.
+//! open-addressing hash table of ids (linear probing, load ≤ 3/4, so a growth — old and new slots live at once — stays small next to the rest) maps a packed state to its id.
 //! Ids are assigned in insertion order, as [`super::state_table::StateTable`] does, so the
 //! numbering is the same. Both arrays grow within a [`MemoryBudget`].
 
@@ -20,7 +20,7 @@ use crate::syntax::ast::VarKind;
 const EMPTY: u32 = u32::MAX;
 
 /// Where each variable's value index lives in a packed state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Layout {
     /// Per variable: (word, shift, bits).
     fields: Vec<(u32, u8, u8)>,
@@ -63,6 +63,19 @@ impl Layout {
     /// Words per packed state.
     pub(crate) fn words(&self) -> usize {
         self.words
+    }
+
+    /// Variables per state.
+    pub(crate) fn width(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// The value index of variable `var` in `packed`.
+    #[inline]
+    pub(crate) fn field(&self, packed: &[u64], var: usize) -> u32 {
+        let (word, shift, bits) = self.fields[var];
+        let w = packed.get(word as usize).copied().unwrap_or(0);
+        ((w >> shift) & ((1u64 << bits) - 1)) as u32
     }
 
     /// Packs `state` into `out` (`words()` long); `false` if some value does not fit its field
@@ -185,7 +198,7 @@ impl PackedTable {
             i = (i + 1) & mask;
         }
         budget.reserve(&mut self.arena, self.words)?;
-        if (self.len as usize + 1) * 2 > self.slots.len() {
+        if (self.len as usize + 1) * 4 > self.slots.len() * 3 {
             let slots = budget.filled(self.slots.len() * 2, FREE)?;
             budget.release(super::budget::reserved(&self.slots));
             self.grow(slots);
@@ -214,16 +227,9 @@ impl PackedTable {
         bytes
     }
 
-    /// Every state unpacked, row-major in id order, within `budget`.
-    pub(crate) fn unpack_all(&self, budget: &mut MemoryBudget) -> Result<Vec<u32>, OutOfMemory> {
-        let width = self.layout.fields.len();
-        let mut out = budget.filled(self.len as usize * width, 0u32)?;
-        if width > 0 {
-            for (id, row) in out.chunks_exact_mut(width).enumerate() {
-                self.get_into(id as u32, row);
-            }
-        }
-        Ok(out)
+    /// The packed states, without the hash index (no more inserts).
+    pub(crate) fn into_values(self) -> super::state_values::StateValues {
+        super::state_values::StateValues::new(self.layout, self.arena, self.len)
     }
 
     /// Rehashes every state into `slots` (all free, twice the current size).
@@ -305,8 +311,9 @@ mod tests {
             assert_eq!(t.unpacked(i), vec![i % 7, i / 7, 5]);
         }
         assert_eq!(t.len(), 1000);
-        let all = t.unpack_all(&mut MemoryBudget::new(None)).unwrap();
-        assert_eq!(&all[3 * 999..], &[999 % 7, 999 / 7, 5]);
+        let all = t.into_values();
+        assert_eq!(all.row(999), vec![999 % 7, 999 / 7, 5]);
+        assert_eq!(all.value(999, 1), 999 / 7);
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub fn to_kripke(m: &Model) -> KripkeStructure {
         pred,
         props,
         prop_names: (0..m.props.len()).map(|p| format!("p{p}")).collect(),
-        values: (0..n as u32).collect(),
+        values: xmv_rs::explicit::state_values::StateValues::from_rows(1, &(0..n as u32).collect::<Vec<_>>()),
         num_vars: 1,
     }
 }

@@ -8,13 +8,13 @@
 //! (and states that can only reach deadlocks) are not fair — the source of NuSMV's vacuous
 //! verdicts on deadlocked models, which we reproduce.
 //!
-//! `E[true U b]` (`EF`, `AG`) uses the precomputed condensation of the graph instead of a search.
+//! `E[true U b]` (`EF`, `AG`) uses the condensation of the graph, built at the second such query.
 //! Nodes are grouped by DAG level; the nodes of one level only read lower levels, so each level is
 //! computed in parallel with rayon and stored in id order (results do not depend on the number of
 //! threads).
 
 use super::Fairness;
-use super::condense::Condensation;
+use super::condense::Reachability;
 use super::fixpoint::{Constraint, always, num_states, predecessors, until};
 use super::formula::{Arena, Lit, Node, NodeId};
 use crate::explicit::kripke::{KripkeStructure, StateId};
@@ -37,7 +37,7 @@ pub struct Labelling<'k> {
     sets: Vec<u32>,
     pool: Vec<FixedBitSet>,
     pool_index: FxHashMap<u64, Vec<u32>>,
-    condensation: Condensation,
+    condensation: Reachability,
     out_degree: Vec<u32>,
 }
 
@@ -53,7 +53,7 @@ impl<'k> Labelling<'k> {
             .collect();
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
-        let condensation = Condensation::new(&kripke.succ);
+        let condensation = Reachability::default();
         Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
     }
 
@@ -117,7 +117,7 @@ impl<'k> Labelling<'k> {
                 result
             }
             Node::EX(a) => predecessors(self.kripke, &self.fair_part(a), &self.out_degree),
-            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.fair_part(b)),
+            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.kripke.succ, &self.kripke.pred, &self.fair_part(b)),
             Node::EU(a, b) => until(self.kripke, &self.lit_set(a), self.fair_part(b)),
             Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints, &self.out_degree),
         }

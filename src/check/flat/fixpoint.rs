@@ -201,7 +201,7 @@ mod tests {
     fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
         let succ = Csr::from_edges(n as usize, edges);
         let pred = succ.transpose();
-        KripkeStructure { num_states: n, initial: vec![0], succ, pred, props: vec![], prop_names: vec![], values: vec![], num_vars: 0 }
+        KripkeStructure { num_states: n, initial: vec![0], succ, pred, props: vec![], prop_names: vec![], values: Default::default(), num_vars: 0 }
     }
 
     fn set(n: usize, states: &[usize]) -> FixedBitSet {

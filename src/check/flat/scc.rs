@@ -1,5 +1,13 @@
-//! Strongly connected components of the subgraph induced by a state set, by an iterative
-//! Tarjan (an explicit call stack, so 10^5+ states cannot overflow the thread's stack).
+//! Strongly connected components of the subgraph induced by a state set: Pearce's
+//! space-efficient variant of Tarjan's algorithm ("A space-efficient algorithm for finding
+//! strongly connected components", 2016), iterative (an explicit call stack, so 10^5+ states
+//! cannot overflow the thread's stack).
+//!
+//! One `u32` per state serves as Tarjan's index and low-link while the state is on the stack
+//! and as its component once the component is complete (completed components take numbers
+//! counting down from the top of the range, above every live index, so no on-stack flag is
+//! needed); no allocation per state. Components are numbered in the order they complete, as
+//! Tarjan's algorithm does (reverse topological order of the condensation).
 //!
 //! Only edges between states of the mask are followed. Each component also records whether it
 //! is *nontrivial* — it contains a cycle (two or more states, or one state with a self-loop) —
@@ -8,7 +16,10 @@
 use crate::explicit::csr::Csr;
 use fixedbitset::FixedBitSet;
 
-const UNVISITED: u32 = u32::MAX;
+/// Not visited yet (live indices start at 1).
+const UNVISITED: u32 = 0;
+/// The number given to the first completed component; later ones count down.
+const FIRST_DONE: u32 = u32::MAX - 1;
 
 /// Component of every masked state (`NONE` outside the mask), numbered in the order Tarjan
 /// completes them (reverse topological order of the condensation).
@@ -25,78 +36,86 @@ impl Components {
     }
 }
 
-struct Search {
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: FixedBitSet,
-    stack: Vec<u32>,
-    /// (state, position of the next edge to explore in `succ.targets`)
-    calls: Vec<(u32, u32)>,
-    next_index: u32,
-}
-
-impl Search {
-    fn enter(&mut self, succ: &Csr, v: u32) {
-        self.index[v as usize] = self.next_index;
-        self.low[v as usize] = self.next_index;
-        self.next_index += 1;
-        self.stack.push(v);
-        self.on_stack.insert(v as usize);
-        self.calls.push((v, succ.offsets[v as usize]));
-    }
+/// A state being explored: its index when entered and the position of its next edge in
+/// `succ.targets`.
+struct Frame {
+    v: u32,
+    index: u32,
+    edge: u32,
 }
 
 pub fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
     let n = succ.len();
-    let mut s =
-        Search { index: vec![UNVISITED; n], low: vec![0u32; n], on_stack: FixedBitSet::with_capacity(n), stack: Vec::new(), calls: Vec::new(), next_index: 0 };
-    let mut of_state = vec![Components::NONE; n];
+    assert!(n < (FIRST_DONE / 2) as usize, "too many states for 32-bit component numbers");
+    // rindex[v]: UNVISITED; a live index ≤ n; or FIRST_DONE - (its component).
+    let mut rindex = vec![UNVISITED; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut calls: Vec<Frame> = Vec::new();
     let mut nontrivial = Vec::new();
+    let mut next_index = 1u32;
+    let mut done = FIRST_DONE;
 
     for root in mask.ones() {
-        if s.index[root] != UNVISITED {
+        if rindex[root] != UNVISITED {
             continue;
         }
-        s.enter(succ, root as u32);
-        while let Some(&(v, pos)) = s.calls.last() {
-            let end = succ.offsets[v as usize + 1];
-            if pos < end {
-                let w = succ.targets[pos as usize];
-                if let Some(top) = s.calls.last_mut() {
-                    top.1 += 1;
-                }
-                if !mask.contains(w as usize) {
+        rindex[root] = next_index;
+        calls.push(Frame { v: root as u32, index: next_index, edge: succ.offsets[root] });
+        next_index += 1;
+        while let Some(top) = calls.last_mut() {
+            let v = top.v as usize;
+            let end = succ.offsets[v + 1];
+            if top.edge < end {
+                let w = succ.targets[top.edge as usize] as usize;
+                top.edge += 1;
+                if !mask.contains(w) {
                     continue;
                 }
-                if s.index[w as usize] == UNVISITED {
-                    s.enter(succ, w);
-                } else if s.on_stack.contains(w as usize) {
-                    s.low[v as usize] = s.low[v as usize].min(s.index[w as usize]);
+                if rindex[w] == UNVISITED {
+                    rindex[w] = next_index;
+                    calls.push(Frame { v: w as u32, index: next_index, edge: succ.offsets[w] });
+                    next_index += 1;
+                } else if rindex[w] < rindex[v] {
+                    rindex[v] = rindex[w];
                 }
                 continue;
             }
-            s.calls.pop();
-            if let Some(&(parent, _)) = s.calls.last() {
-                s.low[parent as usize] = s.low[parent as usize].min(s.low[v as usize]);
-            }
-            if s.low[v as usize] == s.index[v as usize] {
-                let id = nontrivial.len() as u32;
-                let mut size = 0usize;
-                loop {
-                    let w = s.stack.pop().expect("Tarjan stack holds the component root");
-                    s.on_stack.set(w as usize, false);
-                    of_state[w as usize] = id;
-                    size += 1;
-                    if w == v {
-                        break;
-                    }
+            let Frame { index, .. } = calls.pop().expect("a frame is on top");
+            let low = rindex[v];
+            if let Some(parent) = calls.last() {
+                let p = parent.v as usize;
+                if low < rindex[p] {
+                    rindex[p] = low;
                 }
-                let self_loop = succ.neighbours(v).contains(&v);
-                nontrivial.push(size > 1 || self_loop);
             }
+            if low != index {
+                // Not a root: it stays on the stack until its root completes.
+                stack.push(v as u32);
+                continue;
+            }
+            // `v` roots a component: it and the states above it on the stack with an index at
+            // least its own.
+            let mut size = 1usize;
+            next_index -= 1;
+            while let Some(&w) = stack.last() {
+                if rindex[w as usize] < index {
+                    break;
+                }
+                stack.pop();
+                rindex[w as usize] = done;
+                next_index -= 1;
+                size += 1;
+            }
+            rindex[v] = done;
+            done -= 1;
+            let self_loop = succ.neighbours(v as u32).contains(&(v as u32));
+            nontrivial.push(size > 1 || self_loop);
         }
     }
-    Components { of_state, nontrivial }
+    for r in &mut rindex {
+        *r = if *r == UNVISITED { Components::NONE } else { FIRST_DONE - *r };
+    }
+    Components { of_state: rindex, nontrivial }
 }
 
 #[cfg(test)]
@@ -131,6 +150,103 @@ mod tests {
         assert_eq!(c.count(), 2);
         assert_eq!(c.of_state[2], Components::NONE);
         assert!(c.nontrivial.iter().all(|&x| !x));
+    }
+
+    /// Textbook recursive Tarjan (index, low-link, on-stack flags), numbering components as
+    /// they complete.
+    fn reference(succ: &Csr, mask: &FixedBitSet) -> (Vec<u32>, Vec<bool>) {
+        struct T<'a> {
+            succ: &'a Csr,
+            mask: &'a FixedBitSet,
+            index: Vec<Option<u32>>,
+            low: Vec<u32>,
+            on: Vec<bool>,
+            stack: Vec<u32>,
+            next: u32,
+            comp: Vec<u32>,
+            nontrivial: Vec<bool>,
+        }
+        fn visit(t: &mut T, v: u32) {
+            t.index[v as usize] = Some(t.next);
+            t.low[v as usize] = t.next;
+            t.next += 1;
+            t.stack.push(v);
+            t.on[v as usize] = true;
+            for &w in t.succ.neighbours(v) {
+                if !t.mask.contains(w as usize) {
+                    continue;
+                }
+                match t.index[w as usize] {
+                    None => {
+                        visit(t, w);
+                        t.low[v as usize] = t.low[v as usize].min(t.low[w as usize]);
+                    }
+                    Some(i) if t.on[w as usize] => t.low[v as usize] = t.low[v as usize].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(t.low[v as usize]) == t.index[v as usize] {
+                let id = t.nontrivial.len() as u32;
+                let mut size = 0;
+                loop {
+                    let w = t.stack.pop().unwrap();
+                    t.on[w as usize] = false;
+                    t.comp[w as usize] = id;
+                    size += 1;
+                    if w == v {
+                        break;
+                    }
+                }
+                t.nontrivial.push(size > 1 || t.succ.neighbours(v).contains(&v));
+            }
+        }
+        let n = succ.len();
+        let mut t = T {
+            succ,
+            mask,
+            index: vec![None; n],
+            low: vec![0; n],
+            on: vec![false; n],
+            stack: vec![],
+            next: 0,
+            comp: vec![Components::NONE; n],
+            nontrivial: vec![],
+        };
+        for v in mask.ones() {
+            if t.index[v].is_none() {
+                visit(&mut t, v as u32);
+            }
+        }
+        (t.comp, t.nontrivial)
+    }
+
+    #[test]
+    fn same_components_and_numbering_as_textbook_tarjan() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rand = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for case in 0..500 {
+            let n = 1 + rand(40) as usize;
+            let m = rand(3 * n as u64 + 1) as usize;
+            let edges: Vec<(u32, u32)> = (0..m).map(|_| (rand(n as u64) as u32, rand(n as u64) as u32)).collect();
+            let g = Csr::from_edges(n, &edges);
+            let mut mask = full(n);
+            if case % 2 == 1 {
+                for v in 0..n {
+                    if rand(4) == 0 {
+                        mask.set(v, false);
+                    }
+                }
+            }
+            let c = components(&g, &mask);
+            let (comp, nontrivial) = reference(&g, &mask);
+            assert_eq!(c.of_state, comp, "case {case}: {edges:?}");
+            assert_eq!(c.nontrivial, nontrivial, "case {case}: {edges:?}");
+        }
     }
 
     #[test]

@@ -150,9 +150,9 @@ fn inputs_are_enumerated_but_not_stored() {
     assert_eq!(k.succ.edge_count(), 6);
     assert!((0..3).all(|s| k.state_values(s)[0] == 0));
     let sys = &p.systems[0];
-    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(1)), Some(vec![1, 0]));
-    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(0)), Some(vec![0, 0]));
-    assert_eq!(transition_inputs(sys, k.state_values(0), k.state_values(2)), None);
+    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(1)), Some(vec![1, 0]));
+    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(0)), Some(vec![0, 0]));
+    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(2)), None);
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn atoms_by_index_agree_with_evaluation() {
     let built = build_flat(&p, &BuildLimits::default()).expect("builds");
     let sys = &p.systems[0];
     let domains = DomainIndex::new(sys);
-    let states = StateSet { arena: &built.kripke.values, width: 3, count: built.kripke.num_states as usize };
+    let states = StateSet::Packed(&built.kripke.values);
     let mut l = AtomLabeller::new(sys, &domains, states);
     let pairs = [
         (eq(var(1), sym(2)), eq(bin(BinOp::Add, int(0), int(0)), int(0)), true),
@@ -213,8 +213,8 @@ fn atoms_by_index_agree_with_evaluation() {
     for e in combos {
         let fast = l.label(&e).unwrap();
         let mut ev = crate::explicit::eval::Evaluator::new(&sys.vars);
-        for st in 0..states.count {
-            let holds = ev.bool(&e, &crate::explicit::eval::Env::state(states.get(st))).unwrap();
+        for st in 0..states.count() {
+            let holds = ev.bool(&e, &crate::explicit::eval::Env::state(&built.kripke.state_values(st as u32))).unwrap();
             assert_eq!(fast.contains(st), holds, "{e:?} in state {st}");
         }
     }
