@@ -2,16 +2,20 @@
 //! RSMs from `tools/random_rsm.rs`, timed per engine (incremental, global, eager, lazy, summary).
 //!
 //! `cargo run --release --example rsm_scalability -- grid [--imax 50] [--jmax 50] [--step 1]
-//!     [--seed 1] [--timeout 5] [--stop-after SECS] [--out target/scalability.csv]`
+//!     [--seed 1] [--timeout 5] [--stop-after SECS] [--out target/scalability.csv]
+//!     [--engines incremental,global,eager,lazy,summary]`
 //!
 //! The CSV is appended to one (engine, instance) row at a time; rows already complete in it are
 //! not run again, so an interrupted grid continues where it stopped (use the same `--step`,
 //! `--seed` and `--timeout`). `--stop-after` starts no new row after that many seconds.
 //!
 //! Each (engine, instance) row runs in a child process (`row` mode) that prints one line per
-//! formula after building the instance (not timed); when no line arrives within the per-cell limit the child is killed, the cell is
-//! recorded as `timeout`, and the cells of the same row with an equal or deeper formula are
-//! recorded as `skipped` (never run, never given a value). Verdicts of all engines are compared
+//! formula after building the instance (not timed). Cells are timed in **CPU seconds of the
+//! process** (all threads), so that the grid means the same on a shared, loaded machine: when a
+//! cell has used `--timeout` CPU seconds the child reports it and exits (a wall-clock limit of
+//! 50 × that + 60 s only catches a hung child), the cell is recorded as `timeout`, and the cells
+//! of the same row with an equal or deeper formula are recorded as `skipped` (never run, never
+//! given a value). Verdicts of all engines are compared
 //! per cell; disagreements are printed with the seed and counted.
 
 use std::io::{BufRead, BufReader, Write};
@@ -24,6 +28,10 @@ use xmv_rs::check::ternary::{self, TernaryEngine};
 #[path = "../tools/random_rsm.rs"]
 mod random_rsm;
 use random_rsm::{INITIAL, RsmParams, random_formula, random_rks};
+
+// The allocator of the `xmv-rs` binary, so that cell times are those of the CLI.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const ENGINES: [&str; 5] = ["incremental", "global", "eager", "lazy", "summary"];
 
@@ -40,23 +48,73 @@ fn run_engine(engine: &str, rks: &xmv_rs::explicit::rks::RecursiveKripkeStructur
     }
 }
 
-/// Child mode: `row ENGINE I SEED J...`: prints `j holds seconds` per formula.
+/// Child mode: `row ENGINE I SEED LIMIT J...`: prints `j holds cpu_seconds` per formula, or
+/// `j timeout` (and exits) when a formula has used `LIMIT` seconds of CPU time (all threads). Cells are timed in CPU time so that the grid means the same on a loaded machine.
 fn row(args: &[String]) {
     let engine = args[0].as_str();
     let i: usize = args[1].parse().expect("instance");
     let seed: u64 = args[2].parse().expect("seed");
+    let limit: f64 = args[3].parse().expect("CPU limit");
     let (rks, _) = random_rks(&RsmParams::instance(i), seed.wrapping_add(i as u64));
-    let mut out = std::io::stdout();
     // Building the instance is not part of any cell's time: tell the parent when it is done.
+    let cell = std::sync::Arc::new(CellClock::new());
+    {
+        let cell = cell.clone();
+        std::thread::spawn(move || cell.watch(limit));
+    }
+    let mut out = std::io::stdout();
     let _ = writeln!(out, "ready");
     let _ = out.flush();
-    for j in &args[3..] {
+    for j in &args[4..] {
         let j: usize = j.parse().expect("formula index");
-        let t = Instant::now();
+        cell.start(j);
         let holds = run_engine(engine, &rks, j, seed);
-        let secs = t.elapsed().as_secs_f64();
+        let secs = cell.now() - cell.started();
+        let mut out = out.lock();
+        cell.stop();
         let _ = writeln!(out, "{j} {holds} {secs:.6}");
         let _ = out.flush();
+    }
+}
+
+/// The running cell of a `row` child, read by its watchdog thread: the formula and the
+/// process CPU time at its start.
+struct CellClock {
+    /// Formula index and start time ([`process_cpu_secs`]); `None` between cells.
+    running: std::sync::Mutex<Option<(usize, f64)>>,
+}
+
+impl CellClock {
+    fn new() -> CellClock {
+        CellClock { running: std::sync::Mutex::new(None) }
+    }
+    fn now(&self) -> f64 {
+        process_cpu_secs()
+    }
+    fn start(&self, j: usize) {
+        *self.running.lock().expect("cell clock") = Some((j, self.now()));
+    }
+    fn started(&self) -> f64 {
+        self.running.lock().expect("cell clock").map_or(0.0, |(_, t)| t)
+    }
+    fn stop(&self) {
+        *self.running.lock().expect("cell clock") = None;
+    }
+    /// Every 10 ms: if the running cell has used more than `limit` CPU seconds, prints
+    /// `j timeout` and ends the process (holding stdout, so no result line follows).
+    fn watch(&self, limit: f64) {
+        loop {
+            std::thread::sleep(Duration::from_millis(10));
+            let out = std::io::stdout();
+            let mut out = out.lock();
+            if let Some((j, t)) = *self.running.lock().expect("cell clock")
+                && self.now() - t > limit
+            {
+                let _ = writeln!(out, "{j} timeout");
+                let _ = out.flush();
+                std::process::exit(0);
+            }
+        }
     }
 }
 
@@ -76,6 +134,7 @@ fn run_row(engine: &str, i: usize, seed: u64, js: &[usize], timeout: f64) -> Vec
             .arg(engine)
             .arg(i.to_string())
             .arg(seed.to_string())
+            .arg(timeout.to_string())
             .args(todo.iter().map(|j| j.to_string()))
             .stdout(Stdio::piped())
             .spawn()
@@ -93,10 +152,15 @@ fn run_row(engine: &str, i: usize, seed: u64, js: &[usize], timeout: f64) -> Vec
         if rx.recv_timeout(Duration::from_secs(600)).ok().as_deref() != Some("ready") {
             panic!("instance {i} was not built within 600 s");
         }
-        let limit = Duration::from_secs_f64(timeout);
+        // The child enforces the CPU-time limit; this wall-clock limit only catches a hung child.
+        let limit = Duration::from_secs_f64(timeout * 50.0 + 60.0);
         let mut done = 0;
         loop {
             match rx.recv_timeout(limit) {
+                Ok(line) if line.ends_with(" timeout") => {
+                    done = time_out(&mut cells, &todo, done);
+                    break;
+                }
                 Ok(line) => {
                     let w: Vec<&str> = line.split_whitespace().collect();
                     cells.push(Cell { status: "ok", holds: Some(w[1] == "true"), secs: w[2].parse().ok() });
@@ -107,14 +171,7 @@ fn run_row(engine: &str, i: usize, seed: u64, js: &[usize], timeout: f64) -> Vec
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     let _ = child.kill();
-                    let depth = todo[done] / 9;
-                    cells.push(Cell { status: "timeout", holds: None, secs: None });
-                    done += 1;
-                    // Skip rule: equal or deeper formulas of this row are not run.
-                    while done < todo.len() && todo[done] / 9 >= depth {
-                        cells.push(Cell { status: "skipped", holds: None, secs: None });
-                        done += 1;
-                    }
+                    done = time_out(&mut cells, &todo, done);
                     break;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -128,6 +185,19 @@ fn run_row(engine: &str, i: usize, seed: u64, js: &[usize], timeout: f64) -> Vec
         todo.drain(..done);
     }
     cells
+}
+
+/// Records formula `todo[done]` as timed out and, by the skip rule, the following formulas of
+/// equal or greater depth as skipped (never run); returns how many of `todo` are now done.
+fn time_out(cells: &mut Vec<Cell>, todo: &[usize], mut done: usize) -> usize {
+    let depth = todo[done] / 9;
+    cells.push(Cell { status: "timeout", holds: None, secs: None });
+    done += 1;
+    while done < todo.len() && todo[done] / 9 >= depth {
+        cells.push(Cell { status: "skipped", holds: None, secs: None });
+        done += 1;
+    }
+    done
 }
 
 const HEADER: &str = "i,j,depth,engine,status,holds,seconds,rks_components,rks_nodes,rsm_nodes,rsm_boxes";
@@ -153,6 +223,8 @@ fn grid(args: &[String]) {
     let timeout: f64 = opt("--timeout", "5").parse().expect("--timeout");
     let stop_after: f64 = opt("--stop-after", "inf").parse().expect("--stop-after");
     let out = opt("--out", "target/scalability.csv");
+    let engines: Vec<String> = opt("--engines", &ENGINES.join(",")).split(',').map(str::to_string).collect();
+    assert!(engines.iter().all(|e| ENGINES.contains(&e.as_str())), "--engines: a comma-separated subset of {ENGINES:?}");
     let is: Vec<usize> = (step..=imax).step_by(step).collect();
     let js: Vec<usize> = (step..=jmax).step_by(step).collect();
     if let Some(dir) = std::path::Path::new(&out).parent() {
@@ -176,7 +248,7 @@ fn grid(args: &[String]) {
     let start = Instant::now();
     let mut stopped = false;
     'instances: for &i in &is {
-        let todo: Vec<&str> = ENGINES.iter().copied().filter(|e| rows_done.get(&(i, e.to_string())) != Some(&js.len())).collect();
+        let todo: Vec<&str> = engines.iter().map(String::as_str).filter(|e| rows_done.get(&(i, e.to_string())) != Some(&js.len())).collect();
         if todo.is_empty() {
             continue;
         }
@@ -207,14 +279,14 @@ fn grid(args: &[String]) {
         }
         eprintln!("instance {i:>2} done ({} copies, {} nodes) at {:.0} s", size.rks_components, size.rks_nodes, start.elapsed().as_secs_f64());
     }
-    summarize(&out, &is, &js, seed, timeout);
+    summarize(&out, &is, &js, seed, timeout, engines.len());
     if stopped {
         println!("stopped after {stop_after} s (--stop-after); run the same command again to continue");
     }
 }
 
 /// Compares the verdicts of all engines per cell over the whole CSV (resumed rows included).
-fn summarize(out: &str, is: &[usize], js: &[usize], seed: u64, timeout: f64) {
+fn summarize(out: &str, is: &[usize], js: &[usize], seed: u64, timeout: f64, engines: usize) {
     let mut verdicts: std::collections::BTreeMap<(usize, usize), Vec<(String, bool)>> = Default::default();
     let mut cells = 0;
     for line in existing_rows(out) {
@@ -234,31 +306,47 @@ fn summarize(out: &str, is: &[usize], js: &[usize], seed: u64, timeout: f64) {
         if v.windows(2).any(|w| w[0].1 != w[1].1) {
             disagree += 1;
             eprintln!("DISAGREEMENT seed {seed} instance {i} formula {j}: {v:?}");
-        } else if v.len() == ENGINES.len() {
+        } else if v.len() == engines {
             agree += 1;
         } else {
             incomplete += 1;
         }
     }
-    println!("grid {}x{} (seed {seed}, timeout {timeout} s): {cells} of {} engine cells in {out}", is.len(), js.len(), is.len() * js.len() * ENGINES.len());
+    println!("grid {}x{} (seed {seed}, timeout {timeout} s): {cells} of {} engine cells in {out}", is.len(), js.len(), is.len() * js.len() * engines);
     println!("all engines agree: {agree}; disagreements: {disagree}; cells where some engine timed out (the rest agree): {incomplete}");
 }
 
 /// `stats ENGINE I SEED J`: runs one cell of a ternary engine (eager or lazy) and prints its
 /// verdict, time and [`ternary::TernaryStats`] (for profiling a slow cell).
 fn stats(args: &[String]) {
-    let engine = match args[0].as_str() {
-        "eager" => TernaryEngine::Eager,
-        "lazy" => TernaryEngine::Lazy,
-        other => panic!("stats: engine must be eager or lazy, not {other}"),
-    };
     let i: usize = args[1].parse().expect("instance");
     let seed: u64 = args[2].parse().expect("seed");
     let j: usize = args[3].parse().expect("formula index");
     let (rks, _) = random_rks(&RsmParams::instance(i), seed.wrapping_add(i as u64));
-    let t = Instant::now();
-    let r = ternary::check(&rks, INITIAL, &random_formula(j, seed), engine, false);
-    println!("holds {} seconds {:.6}\n{:#?}", r.holds, t.elapsed().as_secs_f64(), r.stats);
+    let (t, cpu) = (Instant::now(), process_cpu_secs());
+    let f = random_formula(j, seed);
+    let (holds, stats) = match args[0].as_str() {
+        "eager" | "lazy" => {
+            let engine = if args[0] == "eager" { TernaryEngine::Eager } else { TernaryEngine::Lazy };
+            let r = ternary::check(&rks, INITIAL, &f, engine, false);
+            (r.holds, format!("{:#?}", r.stats))
+        }
+        "summary" => {
+            let r = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Summary, want_trace: false });
+            (r.holds, format!("{:#?}", r.stats))
+        }
+        other => panic!("stats: engine must be eager, lazy or summary, not {other}"),
+    };
+    println!("holds {holds} seconds {:.6} cpu {:.6}\n{stats}", t.elapsed().as_secs_f64(), process_cpu_secs() - cpu);
+}
+
+/// CPU time of the process, all threads (the engines may run a spec on a rayon worker), so
+/// that cell times do not depend on the machine's load.
+fn process_cpu_secs() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid out-pointer; CLOCK_PROCESS_CPUTIME_ID is always available on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn main() {

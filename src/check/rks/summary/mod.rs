@@ -41,11 +41,13 @@
 //! termination rule. Calls without a predecessor satisfying the fixpoint's `a` cannot
 //! influence its values and are not explored.
 //!
-//! Modules: `index`, the per-component reverse index of return edges; `solve`, the worklists
-//! that solve a group of new frames.
+//! Modules: `index`, the per-component reverse index of return edges; `quotient`, which merges
+//! the frames of a group that have equal solutions so that only one per class is solved;
+//! `solve`, the worklists that solve a group of new frames.
 
 mod exit_reach;
 mod index;
+mod quotient;
 mod solve;
 
 pub use index::ModelIndex;
@@ -395,12 +397,14 @@ impl<'a> Summary<'a> {
             i += 1;
             self.discover(id, &mut new);
         }
-        self.solve_masks(&new);
-        self.solve_bases(&new);
+        let (reps, rep) = self.quotient(&new);
+        self.solve_masks(&reps);
+        self.solve_bases(&reps);
+        self.copy_solutions(&new, &rep);
         for &id in &new {
             self.frames[id as usize].solved = true;
         }
-        self.stats.context_pairs_checked += new.len() as u64;
+        self.stats.context_pairs_checked += reps.len() as u64;
         new[0]
     }
 

@@ -25,17 +25,18 @@ impl Summary<'_> {
     /// whose mask grew: it is merged into the node's `a` predecessors, into the calls that
     /// return to it through an exit their callee's entry reaches, and, for an entry, into the
     /// callers' call nodes. A row grows at most once per exit, so the work is linear in the
-    /// edges of the frames times the exits.
+    /// edges of the frames times the exits; the queue ([`MaskQueue`]) merges the exits that
+    /// reach a waiting location before it is propagated.
     pub(super) fn solve_masks(&mut self, new: &[FrameId]) {
         let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
-        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
+        let mut work = MaskQueue::new(&own, |id| self.comp(self.frames[id as usize].comp).num_nodes as usize);
         for &id in &own {
             let fr = &self.frames[id as usize];
             let (va, w) = (&self.vecs[fr.a as usize], fr.words);
             for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
                 if va.contains(x as usize) {
                     set_bit(&mut self.masks[fr.mask as usize][x as usize * w..], k);
-                    work.push((id, x));
+                    work.push(id, x);
                 }
             }
         }
@@ -51,7 +52,7 @@ impl Summary<'_> {
             let mask = fr.mask as usize;
             for &(_, p) in &deps {
                 if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
-                    work.push((id, p));
+                    work.push(id, p);
                 }
             }
             if m == 0 {
@@ -70,7 +71,7 @@ impl Summary<'_> {
                         }
                     }
                     if merge_row(&mut self.masks[gmask][c as usize * gw..(c as usize + 1) * gw], &acc) {
-                        work.push((g, c));
+                        work.push(g, c);
                     }
                 }
             }
@@ -217,6 +218,43 @@ impl Summary<'_> {
                 }
             }
         }
+    }
+}
+
+/// The worklist of [`Summary::solve_masks`]: first in, first out, and a (frame, location)
+/// already waiting is not queued again, so the exits reaching a location in the same wave are
+/// propagated from it once (a stack re-propagated every location once per exit).
+struct MaskQueue {
+    queue: std::collections::VecDeque<(FrameId, NodeId)>,
+    /// Per frame of the group (by id minus `lo`; `u32::MAX` for other frames): its offset in `queued`.
+    offset: Vec<u32>,
+    lo: FrameId,
+    queued: FixedBitSet,
+}
+
+impl MaskQueue {
+    fn new(frames: &[FrameId], nodes: impl Fn(FrameId) -> usize) -> MaskQueue {
+        let lo = frames.iter().copied().min().unwrap_or(0);
+        let hi = frames.iter().copied().max().map_or(0, |h| h + 1);
+        let mut offset = vec![u32::MAX; (hi - lo) as usize];
+        let mut total = 0usize;
+        for &id in frames {
+            offset[(id - lo) as usize] = total as u32;
+            total += nodes(id);
+        }
+        MaskQueue { queue: Default::default(), offset, lo, queued: FixedBitSet::with_capacity(total) }
+    }
+    fn push(&mut self, id: FrameId, m: NodeId) {
+        let o = self.offset[(id - self.lo) as usize];
+        debug_assert!(o != u32::MAX, "only the group's own masks change");
+        if !self.queued.put(o as usize + m as usize) {
+            self.queue.push_back((id, m));
+        }
+    }
+    fn pop(&mut self) -> Option<(FrameId, NodeId)> {
+        let (id, m) = self.queue.pop_front()?;
+        self.queued.set(self.offset[(id - self.lo) as usize] as usize + m as usize, false);
+        Some((id, m))
     }
 }
 
