@@ -174,7 +174,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
                 num_labels + extra.len() as PropId - 1
             }),
         });
-        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::syntax::ast::SpecKind::Invar, formula });
+        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::ir::SpecKind::Invar, formula });
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {

@@ -20,7 +20,7 @@ use super::formula::{Formula, FormulaId, NO_SLOT, Op};
 use crate::check::kleene::Kleene;
 use crate::explicit::csr::Csr;
 use crate::explicit::rks::{ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
