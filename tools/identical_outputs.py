@@ -19,11 +19,12 @@ on, the default), for every `--engine` value (auto explicit bdd summary incremen
 lazy; a procedure value on a flat model selects the default flat engine and vice versa, which is
 recorded as well). The all-specs Java models are run with `-j 2` under the procedure engines
 (`--all-engines`, default all five). Each run's stdout, stderr and exit code go into one file
-`OUT/<model>.<engine>.<format>`. Outputs carry no timings (no `--stats`), so the comparison is
-byte for byte.
+`OUT/<model>.<engine>.<format>`. Outputs carry no timings (no `--stats`) except the JSON `time_ms`
+fields, whose values the comparison ignores; everything else is compared byte for byte.
 
 Usage: tools/identical_outputs.py --bin target/release/xmv-rs --out /tmp/before [--no-java]
-       [--compare /tmp/before] [--jobs 2]
+       [--compare /tmp/before] [--jobs 2] [--skip REGEX]
+(e.g. --skip 'pdmu\.(incremental|global)' leaves out the slowest runs, minutes each.)
 """
 
 import argparse
@@ -31,6 +32,7 @@ import concurrent.futures
 import filecmp
 import glob
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -51,6 +53,17 @@ def run(cmd, cwd):
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return "timeout", b"", b""
+
+
+TIMING = re.compile(rb'"time_ms": [0-9.eE+-]+')
+
+
+def same(a, b):
+    """Byte-identical outputs, except the values of JSON `time_ms` fields (wall-clock times)."""
+    if filecmp.cmp(a, b, shallow=False):
+        return True
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return TIMING.sub(b'"time_ms": -', fa.read()) == TIMING.sub(b'"time_ms": -', fb.read())
 
 
 def record(path, code, out, err):
@@ -94,6 +107,7 @@ def main():
     ap.add_argument("--java-dir", default="/tmp/xmv-identical-java")
     ap.add_argument("--all-engines", default=",".join(PROCEDURE_ENGINES), help="engines for the all-specs Java models")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--skip", help="a regular expression: runs whose output name matches it are not made (nor compared)")
     args = ap.parse_args()
     binary = os.path.abspath(args.bin)
     os.makedirs(args.out, exist_ok=True)
@@ -117,6 +131,9 @@ def main():
                     j = "1" if kind == "single" else "2"
                     jobs.append((f"{name}.{e}.{fmt}", [binary, "check", "--engine", e, "-j", j, *(["--format", "json"] if fmt == "json" else []), smv]))
 
+    if args.skip:
+        jobs = [j for j in jobs if not re.search(args.skip, j[0])]
+
     def one(job):
         name, cmd = job
         code, out, err = run(cmd, ROOT)
@@ -131,9 +148,11 @@ def main():
     print(f"{len(jobs)} runs recorded in {args.out}" + (f"; timeouts: {', '.join(timeouts)}" if timeouts else ""))
 
     if args.compare:
-        a = set(os.listdir(args.compare))
         b = set(os.listdir(args.out))
-        differ = sorted(n for n in a & b if not filecmp.cmp(os.path.join(args.compare, n), os.path.join(args.out, n), shallow=False))
+        a = set(n for n in os.listdir(args.compare) if not (args.skip and re.search(args.skip, n)))
+        if args.no_java:
+            a = set(n for n in a if not n.startswith("java-"))
+        differ = sorted(n for n in a & b if not same(os.path.join(args.compare, n), os.path.join(args.out, n)))
         only = sorted(a ^ b)
         for n in differ:
             print("differs:", n)
