@@ -18,6 +18,8 @@
 //! stages (values, operators, spec and variable kinds); [`ctl`] is the formula type shared by
 //! the front end and the checkers. See docs/architecture.md.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod api;
 pub mod check;
 pub mod ctl;
