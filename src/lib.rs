@@ -14,8 +14,11 @@
 //! [`api::check_str`] (re-exported here) is the entry point for programs that embed the checker.
 //! [`import`] translates other tools' formats (RSMCheck JSON, PuMoC `.pds`, PDSolver `.pdmu`)
 //! into `.smv` text. [`lsp`] is the language server (`xmv-rs lsp`) over the front end.
-//! [`source`] and [`diagnostics`] are shared by all stages; [`ctl`] is the
-//! formula type shared by the front end and the checkers.
+//! [`source`] and [`diagnostics`] are shared by all stages; [`ir`] holds the types that cross
+//! stages (values, operators, spec and variable kinds); [`ctl`] is the formula type shared by
+//! the front end and the checkers. See docs/architecture.md.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod api;
 pub mod check;
@@ -25,6 +28,7 @@ pub mod driver;
 pub mod explicit;
 pub mod frontend;
 pub mod import;
+pub mod ir;
 pub mod lowering;
 pub mod lsp;
 pub mod ltl;

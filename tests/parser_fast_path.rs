@@ -331,3 +331,54 @@ fn fast_path_agrees_on_nusmv_25_syntax() {
     );
     same(&SourceFile::new("nusmv25.smv", text));
 }
+
+/// The fast path must not merely agree when it accepts (if it always declined, the tests above
+/// would pass): on every bundled model without syntax errors, it declines only items and
+/// sections that use what it is documented to leave to pest (`src/syntax/fast/mod.rs`): LTL,
+/// `? :`, built-in functions, word constants, bit selection, integers out of range, deep nesting,
+/// `process`, `array` and `word` declarations, `real`/`integer` types, declarations of path names
+/// (`a.b : boolean`, `left.ack := out`), `PSLSPEC`, `COMPUTE` and `COMPASSION`.
+#[test]
+fn fast_path_accepts_every_bundled_model() {
+    let mut accepted_files = 0;
+    let mut unexpected = Vec::new();
+    for path in repo_files() {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let file = SourceFile::from_bytes(path.display().to_string(), &bytes);
+        if !parse_with(&file, false).1.is_empty() {
+            continue; // a syntax error (or bad bytes): pest reports it, by design
+        }
+        let declined = xmv_rs::syntax::fast_path_declines(&file);
+        for span in &declined {
+            let item = &file.text[span.start as usize..span.end as usize];
+            if !left_to_pest(item) {
+                unexpected.push(format!("{}: `{item}`", path.display()));
+            }
+        }
+        accepted_files += usize::from(declined.is_empty());
+    }
+    assert!(unexpected.is_empty(), "the fast path declined:\n{}", unexpected.join("\n"));
+    assert!(accepted_files >= 90, "only {accepted_files} bundled models parsed wholly on the fast path");
+}
+
+/// Whether `item` uses a construct the fast path leaves to pest.
+fn left_to_pest(item: &str) -> bool {
+    const LTL: [&str; 12] = ["LTLSPEC", "X", "G", "F", "U", "V", "S", "T", "Y", "Z", "H", "O"];
+    const DECLARATIONS: [&str; 8] = ["process", "array", "word", "real", "integer", "PSLSPEC", "COMPUTE", "COMPASSION"];
+    const BUILTINS: [&str; 14] =
+        ["toint", "bool", "word1", "extend", "resize", "signed", "unsigned", "swconst", "uwconst", "sizeof", "count", "abs", "max", "min"];
+    let words: Vec<&str> = item.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    let word_constant = |w: &str| {
+        let w = w.strip_prefix('0').unwrap_or("");
+        let w = w.strip_prefix(['u', 's']).unwrap_or(w);
+        w.starts_with(['b', 'B', 'o', 'O', 'd', 'D', 'h', 'H']) && w.contains('_')
+    };
+    let big_integer = |w: &str| w.bytes().all(|b| b.is_ascii_digit()) && w.parse::<i64>().map_or(true, |v| v > i64::from(i32::MAX));
+    let bit_selection = item.split('[').skip(1).any(|after| after.split(']').next().is_some_and(|inside| inside.contains(':')));
+    let declared_path = item.split(':').next().is_some_and(|name| name.trim().contains('.'));
+    item.contains('?')
+        || bit_selection
+        || declared_path
+        || words.iter().any(|w| LTL.contains(w) || DECLARATIONS.contains(w) || BUILTINS.contains(w) || word_constant(w) || big_integer(w))
+        || item.matches('(').count() > 40
+}

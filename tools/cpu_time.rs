@@ -4,8 +4,9 @@
 
 /// CPU seconds used by this process so far (0 if `getrusage` fails).
 pub fn cpu_seconds() -> f64 {
-    // SAFETY: `getrusage` only writes the struct it is given.
+    // SAFETY: `rusage` is plain old data (integers and `timeval`s), for which all zeros is valid.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `getrusage` only writes the struct it is given, which lives for the call.
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
         return 0.0;
     }

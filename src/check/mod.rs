@@ -4,6 +4,7 @@
 pub mod bdd;
 pub mod engine;
 pub mod flat;
+pub mod formula;
 pub mod kleene;
 pub mod ltl;
 pub mod procedures;

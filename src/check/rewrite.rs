@@ -1,7 +1,7 @@
 //! CTL to the core operators, once for every engine: `True`, atoms, `¬`, `∧`, `∨`, `EX`, `EU`,
-//! `EG`. Each engine's formula DAG (`flat::formula::Arena`, `rks::formula`, `ternary::formula`)
-//! implements [`CoreBuilder`] — how it makes one core node (hash-consing, negation bits,
-//! constant folding are its own) — and [`lower`] applies the rewriting:
+//! `EG`. The one formula DAG (`check::formula::DagBuilder`, which every engine reads) implements
+//! [`CoreBuilder`] — how it makes one core node (hash-consing, double negation, constant folding
+//! are its own) — and [`lower`] applies the rewriting:
 //!
 //! `ff = ¬tt`, `a → b = ¬a ∨ b`, `a xor b = (a ∧ ¬b) ∨ (¬a ∧ b)`, `a ↔ b = ¬(a xor b)` (a builder
 //! may choose another equivalent shape), `EF a = E[tt U a]`, `AX a = ¬EX ¬a`, `AF a = ¬EG ¬a`,

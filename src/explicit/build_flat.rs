@@ -22,8 +22,8 @@ use super::packed_table::{Layout, PackedTable};
 use super::step::{DomainIndex, Plan, Scratch};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir::SpecKind;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
-use crate::syntax::ast::SpecKind;
 use expand::{Chunk, Expander, expand_batch};
 use rustc_hash::FxHashMap;
 

@@ -178,7 +178,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         };
         let formula = spec.formula.map_atoms(&mut prop);
         let ltl = spec.ltl.as_ref().map(|f| f.map_atoms(&mut prop));
-        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::syntax::ast::SpecKind::Invar, formula, ltl });
+        specs.push(RksSpec { spec: i, component: c, invariant: spec.kind == crate::ir::SpecKind::Invar, formula, ltl });
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {

@@ -14,8 +14,8 @@
 //! numbering is the same. Both arrays grow within a [`MemoryBudget`].
 
 use super::budget::{MemoryBudget, OutOfMemory};
+use crate::ir::VarKind;
 use crate::lowering::program::System;
-use crate::syntax::ast::VarKind;
 
 const EMPTY: u32 = u32::MAX;
 

@@ -8,7 +8,7 @@
 //! that exit. Exits have no intra-component successors. Labels are global propositions.
 
 use super::csr::Csr;
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 
 pub type ComponentId = u32;

@@ -27,7 +27,7 @@
 use super::csr::Csr;
 use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
 use crate::ctl::Ctl;
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 

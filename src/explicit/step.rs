@@ -25,9 +25,9 @@
 //! [`Plan::inputs`] into a copy of the current state before the transition plan runs.
 
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator, UNSET};
+use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, ExitNameId, Expr, System, Value, VarId};
 use crate::source::Span;
-use crate::syntax::ast::VarKind;
 use rustc_hash::FxHashMap;
 
 mod decompose;

@@ -2,9 +2,9 @@
 //! separately; these keep the builders' tests independent of it).
 
 use crate::ctl::Ctl;
+use crate::ir::{SpecKind, TerminationRule, VarKind};
 use crate::lowering::program::*;
 use crate::source::Span;
-use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
 
 pub fn system(name: &str, vars: &[(&str, Domain)]) -> System {
     let n = vars.len();

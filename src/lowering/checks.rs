@@ -10,10 +10,10 @@
 //!   other variables, or `INIT` constraints exist, the builder decides it on the state space.
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::VarKind;
 use crate::lowering::fold::const_set;
 use crate::lowering::program::{Domain, System, Value};
 use crate::semantics::checked::CheckedSystem;
-use crate::syntax::ast::VarKind;
 
 pub fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[String], diags: &mut Vec<Diagnostic>) {
     let lists = [(&sys.init_assign, &checked.init_assign), (&sys.next_assign, &checked.next_assign), (&sys.invar_assign, &checked.invar_assign)];

@@ -3,29 +3,27 @@
 //!
 //! | module | job |
 //! |---|---|
-//! | [`ops`] | operator semantics on values (shared with the state-space builder) |
 //! | [`fold`] | constant folding and boolean simplification |
 //! | [`table`] | `case` over one variable → [`program::Expr::Table`] |
 //! | [`expr`] | typed expressions → lowered expressions (DEFINE expansion, `next` push-down) |
 //! | [`spec`] | specifications → `Ctl<SpecAtom>` |
 //! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
+pub use crate::ir::{ops, word_values, words};
+
 pub mod checks;
 pub mod expr;
 pub mod fold;
 pub mod ltl_spec;
-pub mod ops;
 pub mod program;
 pub mod spec;
 pub mod table;
-pub mod word_values;
-pub mod words;
 
 use crate::ctl::Ctl;
 use crate::diagnostics::Diagnostic;
+use crate::ir::SpecKind;
 use crate::semantics::checked::{CheckedProgram, CheckedSystem};
 use crate::source::Span;
-use crate::syntax::ast::SpecKind;
 use expr::Lowerer;
 use program::{CallEntry, ExitEntry, Expr, LoweredProgram, LoweredSpec, NamedExpr, SpecAtom, System, SystemSpans, Value};
 

@@ -8,13 +8,13 @@
 //! its [`Domain`]; procedure variables additionally have [`Value::Exit`].
 
 use crate::ctl::Ctl;
+use crate::ir::{SpecKind, TerminationRule};
 use crate::source::Span;
-use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
 
-pub type SystemId = u32;
 pub type VarId = u32;
-pub type SymId = u32;
 pub type LabelId = u32;
+
+pub use crate::ir::{BinOp, Builtin, Domain, ExitNameId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, UnOp, Value, Variable, WideValues};
 
 #[derive(Clone, Debug)]
 pub struct LoweredProgram {
@@ -33,8 +33,6 @@ pub struct LoweredProgram {
     /// Termination rule for procedure specs (file directive, overridable on the command line).
     pub termination: TerminationRule,
 }
-
-pub type ExitNameId = u32;
 
 #[derive(Clone, Debug)]
 pub struct System {
@@ -75,125 +73,6 @@ pub struct System {
     /// diagnostics). May be left empty (`SystemSpans::default()`): diagnostics then fall back to
     /// the variable's declaration or the `MODULE` header.
     pub spans: SystemSpans,
-}
-
-/// Where each assignment and constraint of a [`System`] is written: the whole `init(x) := e;`
-/// (resp. `INIT e`, …) statement. Vectors are parallel to the corresponding [`System`] fields.
-#[derive(Clone, Debug, Default)]
-pub struct SystemSpans {
-    /// Indexed by [`VarId`].
-    pub init_assign: Vec<Option<Span>>,
-    pub next_assign: Vec<Option<Span>>,
-    pub invar_assign: Vec<Option<Span>>,
-    /// Parallel to `System::init`, `trans`, `invar`, `fairness`.
-    pub init: Vec<Span>,
-    pub trans: Vec<Span>,
-    pub invar: Vec<Span>,
-    pub fairness: Vec<Span>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Variable {
-    /// Qualified name as printed in traces.
-    pub name: String,
-    pub domain: Domain,
-    pub kind: VarKind,
-    pub span: Span,
-}
-
-/// The shared value table of a wide word variable; domains compare equal when they share it.
-#[derive(Clone, Debug, Default)]
-pub struct WideValues(pub std::sync::Arc<crate::lowering::word_values::WordValues>);
-
-impl PartialEq for WideValues {
-    fn eq(&self, other: &WideValues) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for WideValues {}
-
-/// Largest domain that gets per-value tables (see [`Domain::table_len`]).
-pub const MAX_TABLE_DOMAIN: usize = 1 << 16;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Domain {
-    /// index 0 = FALSE, 1 = TRUE
-    Boolean,
-    /// index i = lo + i
-    Range { lo: i64, hi: i64 },
-    /// index i = values[i]; symbolic, integer or mixed
-    Enum(Vec<Value>),
-    /// `unsigned word[width]` / `signed word[width]`. Up to
-    /// [`crate::lowering::words::MAX_VAR_WIDTH`] bits, index i = the bit pattern i; wider words
-    /// (`wide` is set) number their values in the order they are met
-    /// ([`crate::lowering::word_values`]), so `len()` (2^width, saturated) counts possible
-    /// values, not indices handed out.
-    Word { width: u8, signed: bool, wide: Option<WideValues> },
-}
-
-impl Domain {
-    pub fn len(&self) -> usize {
-        match self {
-            Domain::Boolean => 2,
-            Domain::Range { lo, hi } => (hi - lo + 1).max(0) as usize,
-            Domain::Enum(v) => v.len(),
-            Domain::Word { width, .. } => 1usize.checked_shl(u32::from(*width)).unwrap_or(usize::MAX),
-        }
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The number of values when it is small enough for per-value tables (`case` tables, the
-    /// index of states by value): wide word domains are evaluated instead.
-    pub fn table_len(&self) -> Option<usize> {
-        Some(self.len()).filter(|&n| n <= MAX_TABLE_DOMAIN)
-    }
-    /// The value at an index (not including EXIT).
-    pub fn value(&self, index: usize) -> Value {
-        match self {
-            Domain::Boolean => Value::Bool(index == 1),
-            Domain::Range { lo, .. } => Value::Int(lo + index as i64),
-            Domain::Enum(v) => v[index],
-            Domain::Word { width, signed, wide } => {
-                let bits = match wide {
-                    Some(values) => values.0.bits(index).unwrap_or(0),
-                    None => index as u64,
-                };
-                Value::Word { bits, width: *width, signed: *signed }
-            }
-        }
-    }
-    /// The index of a value, if it is in the domain.
-    pub fn index_of(&self, value: Value) -> Option<usize> {
-        match (self, value) {
-            (Domain::Boolean, Value::Bool(b)) => Some(b as usize),
-            (Domain::Range { lo, hi }, Value::Int(i)) if (*lo..=*hi).contains(&i) => Some((i - lo) as usize),
-            (Domain::Enum(v), x) => v.iter().position(|&y| y == x),
-            (Domain::Word { width, signed, wide }, Value::Word { bits, width: w, signed: s }) if *width == w && *signed == s => match wide {
-                Some(values) => values.0.index(bits),
-                None => usize::try_from(bits).ok(),
-            },
-            _ => None,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Value {
-    Bool(bool),
-    Int(i64),
-    Sym(SymId),
-    /// The implicit value of procedure variables after the module has exited.
-    Exit,
-    /// An exit name, the value of `EXITED` at a call state.
-    ExitName(ExitNameId),
-    /// A word value: its bit pattern (only the low `width` bits set), width 1..=64, signedness.
-    Word {
-        bits: u64,
-        width: u8,
-        signed: bool,
-    },
 }
 
 #[derive(Clone, Debug)]
@@ -294,61 +173,6 @@ impl Expr {
             Expr::Shared(e) => e.reads_var(pred),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnOp {
-    Not,
-    Neg,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    And,
-    Or,
-    Xor,
-    Xnor,
-    Implies,
-    Iff,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-    /// truncating toward zero; division by zero is a model-construction error
-    Div,
-    /// C `%` semantics
-    Mod,
-    Shl,
-    Shr,
-    /// set membership: `a in S`
-    In,
-    /// `a :: b`: word concatenation (the result is unsigned)
-    Concat,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    Abs,
-    Min,
-    Max,
-    ToInt,
-    Bool,
-    Count,
-    /// `extend`/`resize` of a word to the given width (sign-extending signed words; a signed
-    /// word resized to fewer bits keeps its sign bit)
-    Resize(u8),
-    /// `signed(w)`, `unsigned(w)`: the same bits read with the other signedness
-    Signed,
-    Unsigned,
-    /// `word1(b)`: a boolean as `unsigned word[1]`
-    Word1,
-    /// `w[high : low]`: bits `low..=high` as an unsigned word
-    Select(u8, u8),
 }
 
 /// An atomic proposition of a specification.

@@ -127,7 +127,7 @@ mod tests {
     //! A table must give, for every value of its variable, what first-match evaluation of the
     //! original `case` gives. A tiny evaluator over the `case`/table subset is the oracle.
     use super::*;
-    use crate::syntax::ast::VarKind;
+    use crate::ir::VarKind;
     use proptest::prelude::*;
 
     /// `Some(v)` for a value, `None` for "no branch holds".

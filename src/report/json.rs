@@ -14,8 +14,8 @@ use super::SpecReport;
 use super::view::TraceView;
 use crate::diagnostics::data::DiagnosticData;
 use crate::driver::RunOutput;
+use crate::ir::SpecKind;
 use crate::source::SourceFile;
-use crate::syntax::ast::SpecKind;
 use serde::Serialize;
 
 /// The name in the document's `schema` field.

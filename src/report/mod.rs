@@ -12,7 +12,7 @@ pub mod view;
 /// reads it as the report's input.
 pub use crate::check::trace;
 
-use crate::syntax::ast::SpecKind;
+use crate::ir::SpecKind;
 
 /// Everything printed about one spec.
 #[derive(Clone, Debug, PartialEq)]

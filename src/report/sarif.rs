@@ -22,8 +22,8 @@ use super::view::TraceView;
 use crate::diagnostics::Severity;
 use crate::diagnostics::data::{DiagnosticData, LabelData};
 use crate::driver::RunOutput;
+use crate::ir::SpecKind;
 use crate::source::SourceFile;
-use crate::syntax::ast::SpecKind;
 use serde_sarif::sarif;
 use std::collections::BTreeMap;
 

@@ -111,8 +111,8 @@ Trace Type: Example
 
 #[test]
 fn inputs_are_shown_before_the_state_they_lead_to() {
+    use crate::ir::VarKind;
     use crate::lowering::program::{Domain, Expr};
-    use crate::syntax::ast::VarKind;
     let mut m = system("main", &[("i", Domain::Boolean), ("x", Domain::Range { lo: 0, hi: 2 })]);
     m.vars[0].kind = VarKind::Input;
     m.init_assign[1] = Some(int(0));
@@ -189,7 +189,7 @@ Trace Type: Counterexample
 "
     );
     let r = SpecReport {
-        kind: crate::syntax::ast::SpecKind::Ctl,
+        kind: crate::ir::SpecKind::Ctl,
         name: None,
         text: "EF p".into(),
         system_name: "foo".into(),

@@ -23,7 +23,7 @@
 use super::SpecReport;
 use super::view::{StepView, TraceView};
 use crate::check::trace::TraceKind;
-use crate::syntax::ast::SpecKind;
+use crate::ir::SpecKind;
 use std::fmt::Write;
 
 /// The verdict line of a spec, without the newline.

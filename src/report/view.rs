@@ -9,8 +9,8 @@ use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
+use crate::ir::VarKind;
 use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
-use crate::syntax::ast::VarKind;
 use serde::Serialize;
 
 /// The model a trace refers to.

@@ -5,9 +5,9 @@
 //! `next(x) := e` (over `next` values) must not depend on each other in a cycle.
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::Variable;
+use crate::ir::Variable;
 use crate::semantics::checked::{TExpr, TKind};
-use crate::semantics::instances::Flattened;
+use crate::semantics::flattened::Flattened;
 use crate::semantics::types::{Ty, unify_scalar};
 use crate::source::Span;
 use crate::syntax::ast::{AssignKind, VarKind};
@@ -115,7 +115,7 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
         .with_help(match (var_ty, xs) {
             (Ty::Bool, crate::semantics::types::Scalar::Int) => "use TRUE/FALSE for booleans (no implicit conversion since NuSMV 2.5.1)".to_string(),
             (Ty::Int, crate::semantics::types::Scalar::Bool) => "use `toint(...)` to turn a boolean into 0/1".to_string(),
-            _ => crate::semantics::words::conversion_help(value.ty, var_ty).unwrap_or_else(|| format!("the value must be one of the values of `{}`", var.name)),
+            _ => crate::semantics::types::conversion_help(value.ty, var_ty).unwrap_or_else(|| format!("the value must be one of the values of `{}`", var.name)),
         }),
     );
 }

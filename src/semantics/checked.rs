@@ -6,7 +6,7 @@
 //! cycles were rejected) so lowering can expand them once and specifications can recognise
 //! labels. Nothing here is simplified yet; that is lowering's job.
 
-use crate::lowering::program::{BinOp, Builtin, SystemId, SystemSpans, UnOp, Value, Variable};
+use crate::ir::{BinOp, Builtin, SystemId, SystemSpans, UnOp, Value, Variable};
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};

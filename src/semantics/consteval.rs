@@ -3,10 +3,10 @@
 //! whose values are constant; anything else is "not a constant".
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::ops;
-use crate::lowering::program::Value;
-use crate::semantics::instances::{DefBody, Flattened, InstId, Member};
-use crate::semantics::resolve::arith_op;
+use crate::ir::Value;
+use crate::ir::ops;
+use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
+use crate::semantics::operators::arith_op;
 use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
 
 const MAX_DEPTH: usize = 200;

@@ -17,121 +17,34 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{BinOp, Domain, Value, Variable};
-use crate::semantics::checked::{TExpr, TKind};
+use crate::ir::{Domain, Value, Variable};
 use crate::semantics::consteval;
+pub use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
 use crate::semantics::interner::Interner;
 use crate::semantics::modules::{ModId, ModuleTable};
 use crate::semantics::paths;
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{EnumValue, Expr, Section, TypeSpec, VarKind};
+use crate::syntax::words::MAX_WORD_WIDTH;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
-
-pub type InstId = u32;
 
 /// Largest number of values of a range variable, and of elements of an array.
 pub const MAX_DOMAIN: i64 = 1 << 24;
 const MAX_ARRAY: i64 = 1 << 20;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Member {
-    Var(u32),
-    Define(u32),
-    Instance(InstId),
-    Array(u32),
-    /// The i-th formal parameter: resolved as the actual in the parent instance.
-    Param(usize),
-    /// A declaration whose error was already reported.
-    Broken,
-}
-
-pub struct Instance<'a> {
-    pub module: ModId,
-    /// `""` for the root, else the dotted instance path.
-    pub path: String,
-    pub parent: Option<InstId>,
-    pub args: &'a [Expr],
-    /// Keyed by the names as written (borrowed from the parse tree where possible).
-    pub members: FxHashMap<Cow<'a, str>, (Member, Span)>,
-    /// Process index: 0 = the root (`main`), k = the k-th process instance.
-    pub process: u32,
-}
-
-pub enum DefBody<'a> {
-    Ast(&'a Expr),
-    /// `running` of process k: `_process_selector_ = <name of k>`.
-    Running(u32),
-}
-
-pub struct DefineSlot<'a> {
-    pub name: String,
-    pub inst: InstId,
-    pub body: DefBody<'a>,
-    pub span: Span,
-}
-
-pub struct ArrayInfo {
-    pub lo: i64,
-    pub elems: Vec<Member>,
-}
-
-pub struct Flattened<'a> {
-    pub instances: Vec<Instance<'a>>,
-    pub vars: Vec<Variable>,
-    pub var_ty: Vec<Ty>,
-    pub var_inst: Vec<InstId>,
-    pub defines: Vec<DefineSlot<'a>>,
-    pub arrays: Vec<ArrayInfo>,
-    /// Process instances, index k-1 for process k (process 0 is the root).
-    pub processes: Vec<InstId>,
-    pub selector: Option<u32>,
-    /// The selector is a state variable (see the module comment).
-    pub selector_in_state: bool,
-    /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
-    pub symbols: FxHashMap<Cow<'a, str>, u32>,
-    /// Symbolic constants declared per module (for the variable/constant ambiguity check).
-    pub module_symbols: FxHashMap<ModId, FxHashSet<&'a str>>,
-    /// Some member is named by a path (`x[3]`, `a.b` where `a` is no instance): uses of dotted
-    /// and indexed names look for it first (see [`super::paths`]).
-    pub has_compound: bool,
-}
-
-impl<'a> Flattened<'a> {
-    pub fn qualified(&self, inst: InstId, name: &str) -> String {
-        let path = &self.instances[inst as usize].path;
-        if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
+/// The width of a declared word variable (`word[N]`), checked: 1..=64 as in NuSMV.
+pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Vec<Diagnostic>) -> Option<(u8, bool)> {
+    if !(1..=i64::from(MAX_WORD_WIDTH)).contains(&width) {
+        diags.push(
+            Diagnostic::error("E0232", format!("word width {width} is out of range"), span)
+                .with_label_message("a word has 1 to 64 bits")
+                .with_help("write the width as a constant between 1 and 64, e.g. `word[8]`"),
+        );
+        return None;
     }
-    /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
-    pub fn running(&self, k: u32, span: Span) -> Option<TExpr> {
-        let sel = self.selector?;
-        let sym = self.symbols.get(self.process_name(k).as_str()).copied()?;
-        let lhs = TExpr::new(TKind::Var(sel), Ty::Sym, span);
-        let rhs = TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span);
-        Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
-    }
-    pub fn process_name(&self, k: u32) -> String {
-        if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1] as usize].path.clone() }
-    }
-}
-
-/// The type of a variable with this domain.
-pub fn domain_type(d: &Domain) -> Ty {
-    match d {
-        Domain::Boolean => Ty::Bool,
-        Domain::Range { .. } => Ty::Int,
-        Domain::Word { width, signed, .. } => Ty::Word { width: *width, signed: *signed },
-        Domain::Enum(vs) => {
-            let ints = vs.iter().any(|v| matches!(v, Value::Int(_)));
-            let syms = vs.iter().any(|v| matches!(v, Value::Sym(_)));
-            match (ints, syms) {
-                (true, true) => Ty::IntSym,
-                (true, false) => Ty::Int,
-                _ => Ty::Sym,
-            }
-        }
-    }
+    Some((width as u8, signed))
 }
 
 pub struct Flattener<'a, 't> {
@@ -349,8 +262,8 @@ impl<'a, 't> Flattener<'a, 't> {
             }
             TypeSpec::Word { signed, width, span } => {
                 let width = self.const_bound(id, width)?;
-                let (width, signed) = crate::semantics::words::variable_word(width, *signed, *span, self.diags)?;
-                let wide = (width > crate::lowering::words::MAX_VAR_WIDTH).then(crate::lowering::program::WideValues::default);
+                let (width, signed) = variable_word(width, *signed, *span, self.diags)?;
+                let wide = (width > crate::ir::words::MAX_VAR_WIDTH).then(crate::ir::WideValues::default);
                 Some(Domain::Word { width, signed, wide })
             }
             TypeSpec::Unsupported { what, span } => {

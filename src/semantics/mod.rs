@@ -8,14 +8,18 @@
 //! | module | job |
 //! |---|---|
 //! | [`modules`] | module table, procedure classification, instantiation checks and cycles, choice of the flat model |
+//! | [`flattened`] | what flattening produces: instances and their members, variables, DEFINE slots, arrays |
 //! | [`instances`] | flattening an instance tree: qualified names, domains, arrays, processes |
 //! | [`paths`] | declarations named by a path (`p.x := e`, `x[3] : boolean`) |
 //! | [`consteval`] | constant integer expressions for bounds and indices |
-//! | [`resolve`] | names → ids, typing, DEFINE cycle detection, `next`/input/`EXITED`/CTL placement |
+//! | [`resolve`] | names → ids, typing, DEFINE cycle detection, `next`/input/`EXITED`/CTL placement; its submodule `words` types word expressions (NuSMV 2.5.4's rules) |
+//! | [`operators`] | source operators → lowered operators (`ir::BinOp`), one exhaustive match |
 //! | [`assign`] | single-assignment rules and combinational cycles |
 //! | [`system`] | one system: sections, calls, exits, specs |
 //! | [`print`] | specifications printed as NuSMV prints them |
-//! | [`words`] | typing of word expressions (NuSMV 2.5.4's rules) |
+//!
+//! Imports go one way: `flattened` ← `paths`, `consteval` ← `instances` ← `system`, and
+//! `resolve` reads all of them; the types shared with later stages come from [`crate::ir`].
 //!
 //! All diagnostics of a file are collected (duplicates from several instances of one module are
 //! reported once); the caller stops before lowering when there are errors.
@@ -24,21 +28,22 @@ pub mod assign;
 pub mod checked;
 pub mod consteval;
 pub mod context;
+pub mod flattened;
 pub mod instances;
 pub mod interner;
 pub mod modules;
+pub mod operators;
 pub(crate) mod paths;
 pub mod print;
 pub mod resolve;
 pub mod suggest;
 pub mod system;
 pub mod types;
-pub mod words;
 
 pub use checked::CheckedProgram;
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::SystemId;
+use crate::ir::SystemId;
 use crate::syntax::ast::{self, Section, TerminationRule, TypeSpec};
 use interner::Interner;
 use modules::ModuleTable;

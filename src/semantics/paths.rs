@@ -12,7 +12,7 @@
 //! The flattener declares such members once the whole instance tree exists (a parameter may be
 //! bound to an instance declared later), see [`super::instances`].
 
-use crate::semantics::instances::{Flattened, InstId, Member};
+use crate::semantics::flattened::{Flattened, InstId, Member};
 use crate::syntax::ast::{Expr, ExprKind, UnaryOp};
 
 /// How many parameter hops are followed before giving up (parameter cycles are reported by

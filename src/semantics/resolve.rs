@@ -8,17 +8,20 @@
 //! (`next`, inputs, `EXITED`) against the context ([`Ctx`]). Types follow [`super::types`].
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
+use crate::ir::{BinOp, Builtin, UnOp, Value};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::context::Ctx;
-use crate::semantics::instances::{DefBody, Flattened, InstId, Member};
+use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
 use crate::semantics::modules::ModuleTable;
+use crate::semantics::operators::lowered;
 use crate::semantics::suggest::closest;
 use crate::semantics::types::{Scalar, Ty, unify};
 use crate::source::Span;
 use crate::syntax::ast::VarKind;
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+
+mod words;
 
 /// Deeper expressions are rejected instead of risking the stack.
 pub const MAX_DEPTH: usize = 1000;
@@ -313,7 +316,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Xnor | BinaryOp::Implies | BinaryOp::Iff => {
                 self.expect_bool(&ta, sym);
                 self.expect_bool(&tb, sym);
-                (logic_op(op), Ty::Bool)
+                (lowered(op), Ty::Bool)
             }
             BinaryOp::Eq | BinaryOp::Ne => {
                 for t in [&ta, &tb] {
@@ -327,17 +330,17 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     }
                 }
                 self.check_compatible(&ta, &tb, span, sym);
-                (if op == BinaryOp::Eq { BinOp::Eq } else { BinOp::Ne }, Ty::Bool)
+                (lowered(op), Ty::Bool)
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
                 self.expect_int(&ta, sym);
                 self.expect_int(&tb, sym);
-                (compare_op(op), Ty::Bool)
+                (lowered(op), Ty::Bool)
             }
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Shl | BinaryOp::Shr => {
                 self.expect_int(&ta, sym);
                 self.expect_int(&tb, sym);
-                (arith_op(op).expect("an integer operator (this arm)"), Ty::Int)
+                (lowered(op), Ty::Int)
             }
             BinaryOp::Union => {
                 let ty = self.unify_values(&[&ta, &tb], span, "the operands of `union`").to_set();
@@ -345,11 +348,14 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
             BinaryOp::In => {
                 self.check_compatible(&ta, &tb, span, "in");
-                (BinOp::In, Ty::Bool)
+                (lowered(op), Ty::Bool)
             }
             BinaryOp::Concat => unreachable!("`::` is typed by word_binary"),
         };
-        TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span)
+        match bop {
+            Some(bop) => TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span),
+            None => unreachable!("`union` builds a set (its arm returns)"),
+        }
     }
 
     fn check_compatible(&mut self, a: &TExpr, b: &TExpr, span: Span, sym: &str) {
@@ -449,9 +455,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 Builtin::Abs | Builtin::Min | Builtin::Max => self.expect_int(t, &f.name),
                 Builtin::Count => self.expect_bool(t, &f.name),
                 Builtin::ToInt | Builtin::Bool => {
-                    if t.ty.word().is_some() && !crate::semantics::words::converts(b, t.ty) {
+                    if t.ty.word().is_some() && !words::converts(b, t.ty) {
                         self.bad_word_conversion(&f.name, t);
-                    } else if !(t.ty.is_bool() || t.ty.is_int() || crate::semantics::words::converts(b, t.ty)) {
+                    } else if !(t.ty.is_bool() || t.ty.is_int() || words::converts(b, t.ty)) {
                         self.expect_int(t, &f.name)
                     }
                 }
@@ -478,11 +484,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
             _ => self.not_exit_name(other.span),
         };
-        let bop = match op {
-            BinaryOp::Eq => BinOp::Eq,
-            BinaryOp::Ne => BinOp::Ne,
-            _ => BinOp::In,
-        };
+        let Some(bop) = lowered(op) else { unreachable!("an `EXITED` comparison is `=`, `!=` or `in`") };
         TExpr::new(TKind::Binary(bop, Box::new(lhs), Box::new(rhs)), Ty::Bool, span)
     }
 
@@ -885,7 +887,7 @@ fn flatten_union(a: TExpr, b: TExpr) -> Vec<TExpr> {
 
 fn incompatible_help(a: Ty, b: Ty) -> String {
     let pair = |x: Ty, y: Ty| (a == x && b == y) || (a == y && b == x);
-    if let Some(help) = crate::semantics::words::conversion_help(a.scalar().map_or(a, Ty::from_scalar), b.scalar().map_or(b, Ty::from_scalar)) {
+    if let Some(help) = crate::semantics::types::conversion_help(a.scalar().map_or(a, Ty::from_scalar), b.scalar().map_or(b, Ty::from_scalar)) {
         help
     } else if pair(Ty::Int, Ty::Bool) || pair(Ty::Set(Scalar::Int), Ty::Bool) {
         "integers and booleans do not mix (NuSMV ≥ 2.5.1): use TRUE/FALSE for booleans, or `toint`/`bool` to convert".into()
@@ -894,38 +896,4 @@ fn incompatible_help(a: Ty, b: Ty) -> String {
     } else {
         format!("{a} and {b} values cannot be mixed here")
     }
-}
-
-fn logic_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::And => BinOp::And,
-        BinaryOp::Or => BinOp::Or,
-        BinaryOp::Xor => BinOp::Xor,
-        BinaryOp::Xnor => BinOp::Xnor,
-        BinaryOp::Implies => BinOp::Implies,
-        _ => BinOp::Iff,
-    }
-}
-
-fn compare_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::Lt => BinOp::Lt,
-        BinaryOp::Le => BinOp::Le,
-        BinaryOp::Gt => BinOp::Gt,
-        _ => BinOp::Ge,
-    }
-}
-
-/// The lowered operator of an integer operator (`+ - * / mod << >>`), `None` for the others.
-pub(super) fn arith_op(op: BinaryOp) -> Option<BinOp> {
-    Some(match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::Div => BinOp::Div,
-        BinaryOp::Mod => BinOp::Mod,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::Shr => BinOp::Shr,
-        _ => return None,
-    })
 }

@@ -2,7 +2,7 @@
 //! every section of every instance, applies the assignment rules, and collects the specs.
 
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{SystemId, Value};
+use crate::ir::{SystemId, Value};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
 use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
 use crate::semantics::context::Ctx;
@@ -345,7 +345,7 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
 /// (`(X a) = b`, `case … X b …` are its "unexpected LTL operator"): E0215 at each offender.
 /// `inside` is the span of the nearest enclosing non-connective, if any.
 fn ltl_below_connectives(t: &crate::semantics::checked::TExpr, inside: Option<crate::source::Span>, diags: &mut Vec<Diagnostic>) {
-    use crate::lowering::program::{BinOp, UnOp};
+    use crate::ir::{BinOp, UnOp};
     use crate::semantics::checked::TKind;
     match (&t.kind, inside) {
         (TKind::Ltl(op, _), Some(outer)) => {

@@ -161,6 +161,42 @@ pub fn with_article(t: Ty) -> String {
     format!("{} {s}", if vowel { "an" } else { "a" })
 }
 
+/// How to turn a value of type `from` into one of type `to`, when both are words or one is.
+pub(crate) fn conversion_help(from: Ty, to: Ty) -> Option<String> {
+    match (from.word(), to.word()) {
+        (Some((wf, sf)), Some((wt, st))) => {
+            let mut steps = vec![];
+            if wf != wt {
+                steps.push(if wf < wt {
+                    format!("widen with `extend(…, {})` or `resize(…, {wt})`", wt - wf)
+                } else {
+                    format!("narrow with `resize(…, {wt})` or a bit selection `…[{} : 0]`", wt - 1)
+                });
+            }
+            if sf != st {
+                steps.push(format!("reinterpret with `{}(…)`", if st { "signed" } else { "unsigned" }));
+            }
+            Some(format!("words of different widths or signedness do not mix: {}", steps.join(", then ")))
+        }
+        (Some((w, s)), None) if to.is_int() => {
+            let _ = s;
+            Some(format!(
+                "words and integers do not mix (NuSMV 2.5.4): convert the word with `toint(…)`, or write the integer as a word constant (`0{}d{w}_…`)",
+                if s { 's' } else { 'u' }
+            ))
+        }
+        (None, Some((w, s))) if from.is_int() => Some(format!(
+            "words and integers do not mix (NuSMV 2.5.4): write the integer as a word constant (`0{}d{w}_…`, `{}const(…, {w})`), or convert the word with `toint(…)`",
+            if s { 's' } else { 'u' },
+            if s { "sw" } else { "uw" }
+        )),
+        (Some(_), None) | (None, Some(_)) if from.is_bool() || to.is_bool() => {
+            Some("words and booleans do not mix: use `word1(b)` for a boolean as `unsigned word[1]`, or `bool(w)` of an `unsigned word[1]`".into())
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

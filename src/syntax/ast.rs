@@ -6,6 +6,7 @@
 //! strings; dotted names (`a.b[3].c`) are expressions built from [`ExprKind::Dot`] and
 //! [`ExprKind::Index`].
 
+pub use crate::ir::{SpecKind, TerminationRule, VarKind};
 use crate::source::Span;
 
 /// A whole file.
@@ -16,15 +17,6 @@ pub struct Program {
     pub termination: Vec<TerminationDirective>,
     /// Modules whose sections were copied into others by `ISA` (see `syntax::isa`).
     pub included: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TerminationRule {
-    /// Finis 2012: when the initial module exits with an empty stack, the run moves to a
-    /// label-free termination state that loops forever.
-    Trap,
-    /// Dubslaff et al. 2024 / RSMCheck: the final exit configuration loops with its own labels.
-    Loop,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -102,16 +94,6 @@ pub enum Section {
         exits: Vec<ExitDecl>,
         span: Span,
     },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VarKind {
-    /// `VAR`
-    State,
-    /// `IVAR`
-    Input,
-    /// `FROZENVAR`
-    Frozen,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -206,16 +188,6 @@ pub struct ExitDecl {
     pub name: Ident,
     pub condition: Expr,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpecKind {
-    /// `SPEC` or `CTLSPEC`
-    Ctl,
-    Invar,
-    Ltl,
-    Psl,
-    Compute,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -109,7 +109,12 @@ fn parse_item(text: &str, all_toks: &[Tok], group: &[Tok], rule: Rule, fast: boo
     let (start, end) = (first.span.start as usize, last.span.end as usize);
     with_stack_for(depth, || match fast.then(|| super::fast::item(text, group, rule)).flatten() {
         Some(item) => Some(item),
-        None => parse_checked_item(text, all_toks, start, end, rule, diags),
+        None => {
+            if fast {
+                super::fast::decline(Span::new(start, end));
+            }
+            parse_checked_item(text, all_toks, start, end, rule, diags)
+        }
     })
 }
 

@@ -16,6 +16,7 @@ mod isa;
 mod items;
 pub mod parser;
 mod piece;
+pub(crate) mod precedence;
 mod scan;
 pub mod sexpr;
 pub mod words;
@@ -44,6 +45,18 @@ pub fn parse(file: &SourceFile) -> (Program, Vec<Diagnostic>) {
 /// [`parse`] with the hand-written fast path ([`fast`]) switched on or off. Off, every chunk
 /// and item goes through pest: the reference the fast path is tested against.
 pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnostic>) {
+    let (program, diags, _) = parse_counting(file, fast_path);
+    (program, diags)
+}
+
+/// The spans of the module headers, sections and list items that the fast path declined (pest
+/// parsed them), in file order: `tests/parser_fast_path.rs` checks that it declines only what it
+/// is documented not to handle.
+pub fn fast_path_declines(file: &SourceFile) -> Vec<Span> {
+    parse_counting(file, true).2
+}
+
+fn parse_counting(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnostic>, Vec<Span>) {
     let text = file.text.as_str();
     let scanned = scan::scan(text);
     let mut diags = Vec::new();
@@ -69,13 +82,16 @@ pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnosti
         .collect();
     let pieces = crate::par::map_ordered(&jobs, PARALLEL_MIN_CHUNKS, |(chunk, module_before)| {
         let mut chunk_diags = Vec::new();
+        fast::take_declined();
         let piece = piece::parse_chunk(text, toks, chunk, *module_before, fast, &mut chunk_diags);
-        (piece, chunk_diags)
+        (piece, chunk_diags, fast::take_declined())
     });
     let mut program = Program { modules: Vec::new(), termination: Vec::new(), included: Vec::new() };
     let mut isa_refs = Vec::new();
-    for ((chunk, _), (piece, mut chunk_diags)) in jobs.iter().zip(pieces) {
+    let mut declined = Vec::new();
+    for ((chunk, _), (piece, mut chunk_diags, mut chunk_declined)) in jobs.iter().zip(pieces) {
         diags.append(&mut chunk_diags);
+        declined.append(&mut chunk_declined);
         match piece {
             Piece::Module(m) => program.modules.push(m),
             Piece::Section(section, span) => {
@@ -102,7 +118,7 @@ pub fn parse_with(file: &SourceFile, fast_path: bool) -> (Program, Vec<Diagnosti
     }
     isa::expand(&mut program, isa_refs, &mut diags);
     chains::balance_program(&mut program);
-    (program, diags)
+    (program, diags, declined)
 }
 
 fn recovered_module(text: &str, header: &[Tok]) -> Module {

@@ -13,6 +13,7 @@
 
 use super::ast::*;
 use super::chains::chain_child_depth;
+use super::precedence::{Fixity, LEVELS, Operator};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use pest::iterators::Pair;
@@ -30,37 +31,75 @@ pub const MAX_EXPR_DEPTH: u32 = 1000;
 /// Largest integer constant: NuSMV accepts −(2^31−1) … 2^31−1.
 pub const MAX_INT: i64 = i32::MAX as i64;
 
-/// NuSMV 2.6 precedence, loosest first (see README "Operator precedence").
+/// NuSMV 2.6 precedence, loosest first (see README "Operator precedence"), built from the one
+/// table of [`super::precedence`] that the fast path reads too.
 pub fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
-        use Rule::*;
-        PrattParser::new()
-            .op(Op::infix(op_implies, Assoc::Right))
-            .op(Op::infix(op_iff, Assoc::Left))
-            .op(Op::infix(op_ite, Assoc::Right))
-            .op(Op::infix(op_or, Assoc::Left) | Op::infix(op_xor, Assoc::Left) | Op::infix(op_xnor, Assoc::Left))
-            .op(Op::infix(op_and, Assoc::Left))
-            .op(Op::infix(op_U, Assoc::Left) | Op::infix(op_S, Assoc::Left) | Op::infix(op_V, Assoc::Left) | Op::infix(op_T, Assoc::Left))
-            .op(Op::prefix(op_X) | Op::prefix(op_G) | Op::prefix(op_F) | Op::prefix(op_Y) | Op::prefix(op_Z) | Op::prefix(op_H) | Op::prefix(op_O))
-            .op(Op::prefix(op_EX) | Op::prefix(op_AX) | Op::prefix(op_EF) | Op::prefix(op_AF) | Op::prefix(op_EG) | Op::prefix(op_AG))
-            .op(Op::infix(op_eq, Assoc::Left)
-                | Op::infix(op_ne, Assoc::Left)
-                | Op::infix(op_lt, Assoc::Left)
-                | Op::infix(op_le, Assoc::Left)
-                | Op::infix(op_gt, Assoc::Left)
-                | Op::infix(op_ge, Assoc::Left))
-            .op(Op::infix(op_in, Assoc::Left))
-            .op(Op::infix(op_union, Assoc::Left))
-            .op(Op::infix(op_range, Assoc::Left))
-            .op(Op::infix(op_shl, Assoc::Left) | Op::infix(op_shr, Assoc::Left))
-            .op(Op::infix(op_add, Assoc::Left) | Op::infix(op_sub, Assoc::Left))
-            .op(Op::infix(op_mul, Assoc::Left) | Op::infix(op_div, Assoc::Left) | Op::infix(op_mod, Assoc::Left))
-            .op(Op::prefix(op_neg))
-            .op(Op::infix(op_concat, Assoc::Left))
-            .op(Op::prefix(op_not))
-            .op(Op::postfix(dot_access) | Op::postfix(index) | Op::postfix(bit_select))
+        LEVELS.iter().fold(PrattParser::new(), |pratt, &(fixity, ops)| {
+            let op = |o: Operator| match fixity {
+                Fixity::Left => Op::infix(rule_of(o), Assoc::Left),
+                Fixity::Right => Op::infix(rule_of(o), Assoc::Right),
+                Fixity::Prefix => Op::prefix(rule_of(o)),
+                Fixity::Postfix => Op::postfix(rule_of(o)),
+            };
+            let level = ops[1..].iter().fold(op(ops[0]), |level, &o| level | op(o));
+            pratt.op(level)
+        })
     });
     &PRATT
+}
+
+/// The grammar rule of an operator of [`crate::syntax::precedence`].
+fn rule_of(op: Operator) -> Rule {
+    use Operator as O;
+    match op {
+        O::Implies => Rule::op_implies,
+        O::Iff => Rule::op_iff,
+        O::Ite => Rule::op_ite,
+        O::Or => Rule::op_or,
+        O::Xor => Rule::op_xor,
+        O::Xnor => Rule::op_xnor,
+        O::And => Rule::op_and,
+        O::Until => Rule::op_U,
+        O::Since => Rule::op_S,
+        O::Releases => Rule::op_V,
+        O::Triggered => Rule::op_T,
+        O::Next => Rule::op_X,
+        O::Globally => Rule::op_G,
+        O::Finally => Rule::op_F,
+        O::Yesterday => Rule::op_Y,
+        O::Zesterday => Rule::op_Z,
+        O::Historically => Rule::op_H,
+        O::Once => Rule::op_O,
+        O::EX => Rule::op_EX,
+        O::AX => Rule::op_AX,
+        O::EF => Rule::op_EF,
+        O::AF => Rule::op_AF,
+        O::EG => Rule::op_EG,
+        O::AG => Rule::op_AG,
+        O::Eq => Rule::op_eq,
+        O::Ne => Rule::op_ne,
+        O::Lt => Rule::op_lt,
+        O::Le => Rule::op_le,
+        O::Gt => Rule::op_gt,
+        O::Ge => Rule::op_ge,
+        O::In => Rule::op_in,
+        O::Union => Rule::op_union,
+        O::Range => Rule::op_range,
+        O::Shl => Rule::op_shl,
+        O::Shr => Rule::op_shr,
+        O::Add => Rule::op_add,
+        O::Sub => Rule::op_sub,
+        O::Mul => Rule::op_mul,
+        O::Div => Rule::op_div,
+        O::Mod => Rule::op_mod,
+        O::Neg => Rule::op_neg,
+        O::Concat => Rule::op_concat,
+        O::Not => Rule::op_not,
+        O::Dot => Rule::dot_access,
+        O::Index => Rule::index,
+        O::BitSelect => Rule::bit_select,
+    }
 }
 
 /// One `…;` item of a list section.

@@ -72,7 +72,12 @@ pub fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, module_before: bool,
     match chunks::check_brackets(text, chunk_toks) {
         Ok(depth) => chunks::with_stack_for(depth, || match fast.then(|| fast_chunk(text, chunk_toks, chunk)).flatten() {
             Some(piece) => piece,
-            None => parse_checked_chunk(text, toks, chunk, module_before, diags),
+            None => {
+                if fast && matches!(chunk.kind, ChunkKind::Module | ChunkKind::Section) {
+                    fast::decline(Span::new(chunk.start, last_token_end(chunk_toks)));
+                }
+                parse_checked_chunk(text, toks, chunk, module_before, diags)
+            }
         }),
         Err(d) => {
             diags.push(d);

@@ -2,10 +2,13 @@
 //! `EG` over literals (a node id plus a negation bit, as in and-inverter graphs), and identical
 //! subformulas — within one spec or across thousands of specs — share one node.
 //!
-//! The reductions (`AX a = ¬EX ¬a`, `AG a = ¬E[true U ¬a]`, …) are [`crate::check::rewrite`]'s,
-//! shared with the RKS engines; here negation is a bit of the literal and `∨` is `¬(¬a ∧ ¬b)`.
+//! A spec is first lowered into the shared DAG ([`crate::check::formula`], with the reductions
+//! `AX a = ¬EX ¬a`, `AG a = ¬E[true U ¬a]`, … of [`crate::check::rewrite`]) and then read into
+//! this and-inverter view: negation is a bit of the literal, `∨` is `¬(¬a ∧ ¬b)`, `∧` is
+//! commutative and simplified (`a ∧ ¬a = false`), and every node knows its level (the labelling
+//! runs level by level).
 
-use crate::check::rewrite::{self, CoreBuilder};
+use crate::check::formula::{DagBuilder, Op};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::PropId;
 use rustc_hash::FxHashMap;
@@ -152,42 +155,28 @@ impl Arena {
         self.intern(Node::EG(a))
     }
 
-    /// Lowers a spec into the arena and returns its literal ([`crate::check::rewrite`]).
+    /// Lowers a spec into the arena and returns its literal: through the shared DAG, whose
+    /// nodes (children first) are read into and-inverter nodes in creation order.
     pub fn lower(&mut self, formula: &Ctl<PropId>) -> Lit {
-        rewrite::lower(self, formula)
-    }
-}
-
-impl CoreBuilder for Arena {
-    type Node = Lit;
-    type Atom = PropId;
-
-    fn tt(&mut self) -> Lit {
-        Lit::TRUE
-    }
-    fn ff(&mut self) -> Lit {
-        Lit::FALSE
-    }
-    fn atom(&mut self, p: PropId) -> Lit {
-        Arena::atom(self, p)
-    }
-    fn not(&mut self, a: Lit) -> Lit {
-        a.negate()
-    }
-    fn and(&mut self, a: Lit, b: Lit) -> Lit {
-        Arena::and(self, a, b)
-    }
-    fn or(&mut self, a: Lit, b: Lit) -> Lit {
-        Arena::or(self, a, b)
-    }
-    fn ex(&mut self, a: Lit) -> Lit {
-        Arena::ex(self, a)
-    }
-    fn eu(&mut self, a: Lit, b: Lit) -> Lit {
-        Arena::eu(self, a, b)
-    }
-    fn eg(&mut self, a: Lit) -> Lit {
-        Arena::eg(self, a)
+        let mut b = DagBuilder::default();
+        let root = b.lower(formula);
+        let dag = b.finish();
+        let mut lits: Vec<Lit> = Vec::with_capacity(dag.len());
+        for &op in &dag.nodes {
+            let lit = |f: u32| lits[f as usize];
+            let l = match op {
+                Op::True => Lit::TRUE,
+                Op::Prop(p) => self.atom(p),
+                Op::Not(a) => lit(a).negate(),
+                Op::And(a, b) => self.and(lit(a), lit(b)),
+                Op::Or(a, b) => self.or(lit(a), lit(b)),
+                Op::EX(a) => self.ex(lit(a)),
+                Op::EG(a) => self.eg(lit(a)),
+                Op::EU(a, b) => self.eu(lit(a), lit(b)),
+            };
+            lits.push(l);
+        }
+        lits[root as usize]
     }
 }
 

@@ -1,6 +1,6 @@
-//! The checked formula as a hash-consed DAG over the core operators
-//! `⊤ p ¬ ∨ ∧ EX EG EU` (Finis 2012 §2.3, with native `∧`), children before parents; the
-//! rewriting of the other operators is [`crate::check::rewrite`]'s.
+//! The checked formula for the RKS engines: the shared hash-consed DAG of
+//! [`crate::check::formula`] over the core operators `⊤ p ¬ ∨ ∧ EX EG EU` (Finis 2012 §2.3,
+//! with native `∧`), children before parents, and beside it each node's context dependencies.
 //!
 //! For every node `f` it also computes `deps(f)`: the nodes of `f`'s sub-DAG whose value in the
 //! return location a call context must record. These are the `EG`/`EU` nodes (their `ω` label
@@ -10,47 +10,17 @@
 //! "infer the assumption of non-temporal operators"). `deps(f)` is sorted by node id; if `f` is
 //! `EG`/`EU`, `f` is its last element (its "top").
 
-use crate::check::rewrite::{self, CoreBuilder};
+use crate::check::formula::{Dag, DagBuilder, IffShape};
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use rustc_hash::FxHashMap;
 
-pub type FId = u32;
+pub use crate::check::formula::{FormulaId as FId, Op};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    True,
-    Prop(PropId),
-    Not(FId),
-    Or(FId, FId),
-    And(FId, FId),
-    EX(FId),
-    EG(FId),
-    EU(FId, FId),
-}
-
-impl Op {
-    /// The direct subformulas (ψ before χ).
-    pub fn children(self) -> Vec<FId> {
-        match self {
-            Op::True | Op::Prop(_) => vec![],
-            Op::Not(a) | Op::EX(a) | Op::EG(a) => vec![a],
-            Op::Or(a, b) | Op::And(a, b) | Op::EU(a, b) => vec![a, b],
-        }
-    }
-    /// `EG`/`EU`: the only operators solved by a fixpoint, whose value depends on the context top.
-    pub fn is_fixpoint(self) -> bool {
-        matches!(self, Op::EG(_) | Op::EU(..))
-    }
-    /// `⊤` and atoms: values read straight off the labels, never stored.
-    pub fn is_leaf(self) -> bool {
-        matches!(self, Op::True | Op::Prop(_))
-    }
-}
-
+/// The shared DAG ([`Dag`], reached through `Deref`) with each node's context dependencies.
 #[derive(Clone, Debug)]
 pub struct Formula {
-    pub nodes: Vec<Op>,
+    pub dag: Dag,
     pub root: FId,
     /// `deps[f]`, see the module documentation.
     pub deps: Vec<Vec<FId>>,
@@ -58,6 +28,16 @@ pub struct Formula {
     /// `deps[f]` or child of `f`.
     proj: FxHashMap<(FId, FId), Vec<u32>>,
 }
+
+impl std::ops::Deref for Formula {
+    type Target = Dag;
+    fn deref(&self) -> &Dag {
+        &self.dag
+    }
+}
+
+/// `↔` as `(¬a ∨ b) ∧ (¬b ∨ a)`, the shape the RKS witness walker explains.
+const IFF: IffShape = IffShape::Implications;
 
 impl Formula {
     pub fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
@@ -67,25 +47,25 @@ impl Formula {
     /// One DAG for several formulas (identical subformulas shared); returns their roots.
     /// [`Formula::root`] is the first one.
     pub fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
-        Formula::build(ctls, DagBuilder::default())
+        Formula::build(ctls, DagBuilder::new(IFF))
     }
 
-    /// [`Formula::from_ctls`] with constants folded: an atom for which `never` holds (it labels
-    /// no location of the model, so it is false in every configuration and in the termination
-    /// state) becomes `false`, and constants propagate through the operators (`EF false ≡
-    /// false`, `AG (false → φ) ≡ true`, `φ ∨ true ≡ true`, …). Equivalent on every model on
-    /// which `never` is right.
+    /// [`Formula::from_ctls`] with constants folded ([`DagBuilder::folding`]): an atom for which
+    /// `never` holds (it labels no location of the model, so it is false in every configuration
+    /// and in the termination state) becomes `false`, and constants propagate through the
+    /// operators.
     pub fn from_ctls_folded(ctls: &[&Ctl<PropId>], never: &dyn Fn(PropId) -> bool) -> (Formula, Vec<FId>) {
-        Formula::build(ctls, DagBuilder { fold: Some(never), ..DagBuilder::default() })
+        Formula::build(ctls, DagBuilder::folding(IFF, never))
     }
 
     fn build(ctls: &[&Ctl<PropId>], mut b: DagBuilder) -> (Formula, Vec<FId>) {
         let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
         let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
-        let n = b.nodes.len();
+        let dag = b.finish();
+        let n = dag.len();
         let mut deps: Vec<Vec<FId>> = vec![Vec::new(); n];
         for f in 0..n {
-            let op = b.nodes[f];
+            let op = dag.nodes[f];
             let mut d: Vec<FId> = Vec::new();
             for c in op.children() {
                 d.extend_from_slice(&deps[c as usize]);
@@ -104,32 +84,15 @@ impl Formula {
         for f in 0..n {
             let df = &deps[f];
             let mut gs: Vec<FId> = df.clone();
-            gs.extend(b.nodes[f].children());
+            gs.extend(dag.nodes[f].children());
             for g in gs {
                 let pos = deps[g as usize].iter().map(|x| df.binary_search(x).expect("deps(g) ⊆ deps(f)") as u32).collect();
                 proj.insert((f as FId, g), pos);
             }
         }
-        (Formula { nodes: b.nodes, root, deps, proj }, roots)
+        (Formula { dag, root, deps, proj }, roots)
     }
 
-    /// The nodes of `root`'s sub-DAG, children before parents.
-    pub fn sub_dag(&self, root: FId) -> Vec<FId> {
-        let mut keep = vec![false; root as usize + 1];
-        keep[root as usize] = true;
-        for f in (0..=root as usize).rev() {
-            if keep[f] {
-                for c in self.nodes[f].children() {
-                    keep[c as usize] = true;
-                }
-            }
-        }
-        (0..=root).filter(|&f| keep[f as usize]).collect()
-    }
-
-    pub fn op(&self, f: FId) -> Op {
-        self.nodes[f as usize]
-    }
     pub fn width(&self, f: FId) -> usize {
         self.deps[f as usize].len()
     }
@@ -149,113 +112,7 @@ impl Formula {
     /// Value of `f` in a state that loops forever with the labels `has(p)` (the termination
     /// state `l_term` with no labels, or an exit under the loop rule): `ica` of thesis §3.3.3.
     pub fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
-        let mut v = vec![false; f as usize + 1];
-        for g in 0..=f as usize {
-            v[g] = match self.nodes[g] {
-                Op::True => true,
-                Op::Prop(p) => has(p),
-                Op::Not(a) => !v[a as usize],
-                Op::Or(a, b) => v[a as usize] || v[b as usize],
-                Op::And(a, b) => v[a as usize] && v[b as usize],
-                Op::EX(a) | Op::EG(a) => v[a as usize],
-                Op::EU(_, b) => v[b as usize],
-            };
-        }
-        v[f as usize]
-    }
-}
-
-#[derive(Default)]
-struct DagBuilder<'a> {
-    nodes: Vec<Op>,
-    index: FxHashMap<Op, FId>,
-    /// With constant folding: the atoms that are false everywhere.
-    fold: Option<&'a dyn Fn(PropId) -> bool>,
-}
-
-impl DagBuilder<'_> {
-    fn is_true(&self, f: FId) -> bool {
-        self.nodes[f as usize] == Op::True
-    }
-    fn is_false(&self, f: FId) -> bool {
-        matches!(self.nodes[f as usize], Op::Not(a) if self.is_true(a))
-    }
-
-    /// `op`, or an equivalent smaller node when folding constants.
-    fn fold(&mut self, op: Op) -> Option<FId> {
-        let never = self.fold?;
-        let fls = |b: &mut Self| {
-            let t = b.mk(Op::True);
-            b.mk(Op::Not(t))
-        };
-        match op {
-            Op::Prop(p) if never(p) => Some(fls(self)),
-            Op::Or(a, b) if self.is_true(a) || self.is_false(b) => Some(a),
-            Op::Or(a, b) if self.is_true(b) || self.is_false(a) => Some(b),
-            Op::And(a, b) if self.is_false(a) || self.is_true(b) => Some(a),
-            Op::And(a, b) if self.is_false(b) || self.is_true(a) => Some(b),
-            Op::EX(a) | Op::EG(a) if self.is_false(a) => Some(a),
-            Op::EU(_, b) if self.is_false(b) || self.is_true(b) => Some(b),
-            Op::EU(a, b) if self.is_false(a) => Some(b),
-            _ => None,
-        }
-    }
-
-    fn mk(&mut self, op: Op) -> FId {
-        if let Some(f) = self.fold(op) {
-            return f;
-        }
-        if let Op::Not(a) = op
-            && let Op::Not(b) = self.nodes[a as usize]
-        {
-            return b;
-        }
-        if let Some(&id) = self.index.get(&op) {
-            return id;
-        }
-        self.nodes.push(op);
-        let id = (self.nodes.len() - 1) as FId;
-        self.index.insert(op, id);
-        id
-    }
-    fn lower(&mut self, c: &Ctl<PropId>) -> FId {
-        rewrite::lower(self, c)
-    }
-}
-
-impl CoreBuilder for DagBuilder<'_> {
-    type Node = FId;
-    type Atom = PropId;
-
-    fn tt(&mut self) -> FId {
-        self.mk(Op::True)
-    }
-    fn atom(&mut self, p: PropId) -> FId {
-        self.mk(Op::Prop(p))
-    }
-    fn not(&mut self, a: FId) -> FId {
-        self.mk(Op::Not(a))
-    }
-    fn and(&mut self, a: FId, b: FId) -> FId {
-        self.mk(Op::And(a, b))
-    }
-    fn or(&mut self, a: FId, b: FId) -> FId {
-        self.mk(Op::Or(a, b))
-    }
-    fn ex(&mut self, a: FId) -> FId {
-        self.mk(Op::EX(a))
-    }
-    fn eu(&mut self, a: FId, b: FId) -> FId {
-        self.mk(Op::EU(a, b))
-    }
-    fn eg(&mut self, a: FId) -> FId {
-        self.mk(Op::EG(a))
-    }
-    /// `(¬a ∨ b) ∧ (¬b ∨ a)`.
-    fn iff(&mut self, a: FId, b: FId) -> FId {
-        let (na, nb) = (self.not(a), self.not(b));
-        let (l, r) = (self.or(na, b), self.or(nb, a));
-        self.and(l, r)
+        self.dag.values_in_loop(f, has)[f as usize]
     }
 }
 

@@ -29,7 +29,7 @@ pub mod trace;
 use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use formula::{FId, Formula};
 use local::Core;
 use rayon::prelude::*;

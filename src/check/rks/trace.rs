@@ -25,7 +25,7 @@ use super::local::Core;
 use crate::check::kleene::Kleene;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 

@@ -181,7 +181,7 @@ impl Search<'_, '_> {
         let visit = |g: FormulaId| Candidate::Visit { pair: (x, v, g), stack, cyclic: false };
         let op = m.phi.op(f);
         match op {
-            Op::True | Op::Atom(_) => return,
+            Op::True | Op::Prop(_) => return,
             Op::Not(a) => return self.candidates.push(visit(a)),
             Op::And(a, b) | Op::Or(a, b) => {
                 for g in [a, b] {

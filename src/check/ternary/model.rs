@@ -20,7 +20,7 @@ use super::formula::{Formula, FormulaId, NO_SLOT, Op};
 use crate::check::kleene::Kleene;
 use crate::explicit::csr::Csr;
 use crate::explicit::rks::{ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
@@ -406,9 +406,9 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
         let mut at = vec![false; nf];
         for f in 0..nf {
             let value = |g: FormulaId| at[g as usize];
-            at[f] = match phi.ops[f] {
+            at[f] = match phi.nodes[f] {
                 Op::True => true,
-                Op::Atom(p) => base.labels[p as usize].contains(ex as usize),
+                Op::Prop(p) => base.labels[p as usize].contains(ex as usize),
                 Op::Not(a) => !value(a),
                 Op::And(a, b) => value(a) && value(b),
                 Op::Or(a, b) => value(a) || value(b),
@@ -433,17 +433,8 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
 
 /// Truth of each subformula in the label-free self-looping trap state.
 pub fn trap_values(phi: &Formula) -> Vec<bool> {
-    let mut t = vec![false; phi.len()];
-    for f in 0..phi.len() {
-        t[f] = match phi.ops[f] {
-            Op::True => true,
-            Op::Atom(_) => false,
-            Op::Not(a) => !t[a as usize],
-            Op::And(a, b) => t[a as usize] && t[b as usize],
-            Op::Or(a, b) => t[a as usize] || t[b as usize],
-            Op::EX(a) | Op::EG(a) => t[a as usize],
-            Op::EU(_, b) => t[b as usize],
-        };
+    match phi.len().checked_sub(1) {
+        Some(top) => phi.values_in_loop(top as FormulaId, &|_| false),
+        None => Vec::new(),
     }
-    t
 }

@@ -43,7 +43,7 @@ pub fn refine(m: &mut Model, f: FormulaId) -> u64 {
         return 0;
     }
     match op {
-        Op::True | Op::Atom(_) | Op::Not(_) | Op::And(..) | Op::Or(..) => pointwise(m, f, op),
+        Op::True | Op::Prop(_) | Op::Not(_) | Op::And(..) | Op::Or(..) => pointwise(m, f, op),
         Op::EX(a) => next(m, f, a),
         Op::EG(a) => {
             exits(m, f, op);
@@ -77,7 +77,7 @@ fn pointwise(m: &mut Model, f: FormulaId, op: Op) {
             }
             let t = match op {
                 Op::True => Kleene::True,
-                Op::Atom(p) => Kleene::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
+                Op::Prop(p) => Kleene::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
                 Op::Not(a) => m.val(x, v, a).negate(),
                 Op::And(a, b) => m.val(x, v, a).min(m.val(x, v, b)),
                 Op::Or(a, b) => m.val(x, v, a).max(m.val(x, v, b)),

@@ -25,7 +25,7 @@ use crate::check::kleene::Kleene;
 use crate::check::rks::{RksStep, RksTrace};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 

@@ -1,8 +1,8 @@
 use super::*;
 use crate::explicit::test_support::*;
+use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, Value};
 use crate::source::Span;
-use crate::syntax::ast::VarKind;
 
 fn state_of(m: &FlatModel, s: u32) -> Vec<u32> {
     m.kripke.state_values(s).to_vec()

@@ -1,6 +1,6 @@
 use super::*;
+use crate::ir::VarKind;
 use crate::lowering::program::Domain;
-use crate::syntax::ast::VarKind;
 
 fn vars() -> Vec<Variable> {
     let var = |name: &str, domain| Variable { name: name.into(), domain, kind: VarKind::State, span: Span::default() };

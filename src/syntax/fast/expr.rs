@@ -1,6 +1,6 @@
 //! Expressions of the fast path: pest's Pratt algorithm run directly on tokens, with the
-//! precedence table of [`crate::syntax::parser::pratt`] (same levels, same binding powers, same
-//! associativity), so the trees and spans equal those of the pest path.
+//! precedence table both parsers read ([`crate::syntax::precedence`]: same levels, same binding
+//! powers, same associativity), so the trees and spans equal those of the pest path.
 //!
 //! Supported: identifiers, `self`, `EXIT`, `TRUE`/`FALSE`, decimal integers, `( )`, `{ , }`,
 //! `case … esac`, `next( )`, `init( )`, `E [ U ]`, `A [ U ]`, `!`, unary `-`, the CTL prefix
@@ -28,24 +28,25 @@ pub enum OpSet {
     Arith,
 }
 
-/// Binding powers of pest's `PrattParser`: the n-th `.op(…)` level gets 10·n.
+/// Binding powers, from the table both parsers read ([`crate::syntax::precedence`]).
 mod prec {
-    pub const IMPLIES: u32 = 10;
-    pub const IFF: u32 = 20;
-    pub const OR: u32 = 40;
-    pub const AND: u32 = 50;
-    pub const CTL: u32 = 80;
-    pub const EQ: u32 = 90;
-    pub const IN: u32 = 100;
-    pub const UNION: u32 = 110;
-    pub const RANGE: u32 = 120;
-    pub const SHIFT: u32 = 130;
-    pub const ADD: u32 = 140;
-    pub const MUL: u32 = 150;
-    pub const NEG: u32 = 160;
-    pub const CONCAT: u32 = 170;
-    pub const NOT: u32 = 180;
-    pub const POSTFIX: u32 = 190;
+    use crate::syntax::precedence::{Operator, binding_power};
+    pub const IMPLIES: u32 = binding_power(Operator::Implies);
+    pub const IFF: u32 = binding_power(Operator::Iff);
+    pub const OR: u32 = binding_power(Operator::Or);
+    pub const AND: u32 = binding_power(Operator::And);
+    pub const CTL: u32 = binding_power(Operator::EX);
+    pub const EQ: u32 = binding_power(Operator::Eq);
+    pub const IN: u32 = binding_power(Operator::In);
+    pub const UNION: u32 = binding_power(Operator::Union);
+    pub const RANGE: u32 = binding_power(Operator::Range);
+    pub const SHIFT: u32 = binding_power(Operator::Shl);
+    pub const ADD: u32 = binding_power(Operator::Add);
+    pub const MUL: u32 = binding_power(Operator::Mul);
+    pub const NEG: u32 = binding_power(Operator::Neg);
+    pub const CONCAT: u32 = binding_power(Operator::Concat);
+    pub const NOT: u32 = binding_power(Operator::Not);
+    pub const POSTFIX: u32 = binding_power(Operator::Dot);
 }
 
 #[derive(Clone, Copy)]
@@ -172,6 +173,8 @@ impl<'t> Cursor<'t> {
         self.pos += 1;
         match led {
             Led::Binary(op, p) => {
+                // `->` is the one right-associative operator parsed here (`?:` makes the fast
+                // path give up; `precedence` tests that these are the table's only two).
                 let rbp = if op == BinaryOp::Implies {
                     self.folds += 1;
                     p - 1

@@ -6,14 +6,17 @@
 //! builds exactly the AST that pest plus [`super::parser::Builder`] build for that input, spans
 //! included. Whenever the input leaves that subset — a syntax error, an operator it does not
 //! know (`? :`, LTL, bit selection, built-in functions, word constants), an integer out of
-//! range, nesting deeper than [`MAX_FAST_DEPTH`] — it returns `None` and the caller parses the
+//! range, nesting deeper than [`MAX_FAST_DEPTH`], a declaration it does not handle (`process`
+//! `array` and `word` types, `real`/`integer`, a path name such as `a.b : boolean` or `a.b := e`), a
+//! `PSLSPEC`, `COMPUTE` or `COMPASSION` section — it returns `None` and the caller parses the
 //! same text with pest, which produces the output and the diagnostics. So diagnostics always
 //! come from the pest path, and a successful fast parse never has any.
 //!
 //! Assumes the caller has already rejected invalid characters and unbalanced brackets, and does
 //! not use the fast path when a block comment is unterminated (the pre-scan drops the rest of
 //! the file there, pest does not). `tests/parser_fast_path.rs` checks the equivalence with the
-//! pest path on the bundled specs and on random and mutated inputs.
+//! pest path on the bundled specs and on random and mutated inputs, and that on the bundled
+//! models it declines nothing but the constructs listed above ([`decline`] notes each decline).
 
 mod expr;
 mod items;
@@ -22,6 +25,22 @@ pub use items::{item, module_header, section};
 
 use super::scan::{Tok, TokKind, is_keyword};
 use crate::source::Span;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The items and chunks the fast path declined on this thread (see [`declined`]).
+    static DECLINED: RefCell<Vec<Span>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Notes that the fast path declined the item or chunk at `span` (pest parses it instead).
+pub fn decline(span: Span) {
+    DECLINED.with(|d| d.borrow_mut().push(span));
+}
+
+/// The declines noted on this thread since the last call (a chunk is parsed on one thread).
+pub fn take_declined() -> Vec<Span> {
+    DECLINED.with(|d| std::mem::take(&mut *d.borrow_mut()))
+}
 
 /// Deepest recursion of the fast parser; deeper input goes to pest (which has its own limits).
 pub const MAX_FAST_DEPTH: u32 = 50;

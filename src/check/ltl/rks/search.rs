@@ -29,7 +29,7 @@ use super::product::{Product, TERM, Vid};
 use super::summaries::{FrameId, Item, NO_SET, Summaries};
 use crate::check::rks::{RksStep, RksTrace};
 use crate::explicit::rks::{ComponentId, NodeId};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 

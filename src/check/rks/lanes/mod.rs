@@ -26,7 +26,7 @@ use super::RksStats;
 use super::formula::{FId, Formula, Op};
 use super::summary::ModelIndex;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 

@@ -30,7 +30,7 @@ use super::super::formula::FId;
 use super::{Labelling, RksStep};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::{ComponentId, NodeId};
-use crate::syntax::ast::TerminationRule;
+use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

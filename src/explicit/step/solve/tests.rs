@@ -6,9 +6,9 @@ use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::step::{DomainIndex, NO_MEMO, PLAIN_ONLY, Plan};
 use crate::explicit::test_support::*;
+use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, LoweredProgram, System};
 use crate::source::Span;
-use crate::syntax::ast::VarKind;
 
 fn and_all(mut es: Vec<Expr>) -> Expr {
     let Some(mut acc) = es.pop() else { return boolean(true) };

@@ -1,4 +1,4 @@
-//! Typing of word expressions, with NuSMV 2.5.4's rules (`compile/type_checking`):
+//! The resolver's typing of word expressions, with NuSMV 2.5.4's rules (`compile/type_checking`):
 //!
 //! - arithmetic `+ - * / mod`, bitwise `& | xor xnor -> <->` and comparisons `< <= > >= = !=`
 //!   need two words of the same width and signedness; a word never mixes with an integer or a
@@ -13,67 +13,18 @@
 //! Sets of words and `in` on words, which NuSMV 2.5.4 rejects, are accepted (one word type per
 //! set). Errors name both types and say how to convert (codes E0230–E0233).
 
+use super::Resolver;
 use crate::diagnostics::Diagnostic;
-use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
-use crate::lowering::words::mask;
+use crate::ir::words::mask;
+use crate::ir::{BinOp, Builtin, UnOp, Value};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::context::Ctx;
-use crate::semantics::instances::InstId;
-use crate::semantics::resolve::Resolver;
+use crate::semantics::flattened::InstId;
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, Expr, Ident};
 use crate::syntax::words::MAX_WORD_WIDTH;
-
-/// The width of a declared word variable (`word[N]`), checked: 1..=64 as in NuSMV.
-pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Vec<Diagnostic>) -> Option<(u8, bool)> {
-    if !(1..=i64::from(MAX_WORD_WIDTH)).contains(&width) {
-        diags.push(
-            Diagnostic::error("E0232", format!("word width {width} is out of range"), span)
-                .with_label_message("a word has 1 to 64 bits")
-                .with_help("write the width as a constant between 1 and 64, e.g. `word[8]`"),
-        );
-        return None;
-    }
-    Some((width as u8, signed))
-}
-
-/// How to turn a value of type `from` into one of type `to`, when both are words or one is.
-pub(crate) fn conversion_help(from: Ty, to: Ty) -> Option<String> {
-    match (from.word(), to.word()) {
-        (Some((wf, sf)), Some((wt, st))) => {
-            let mut steps = vec![];
-            if wf != wt {
-                steps.push(if wf < wt {
-                    format!("widen with `extend(…, {})` or `resize(…, {wt})`", wt - wf)
-                } else {
-                    format!("narrow with `resize(…, {wt})` or a bit selection `…[{} : 0]`", wt - 1)
-                });
-            }
-            if sf != st {
-                steps.push(format!("reinterpret with `{}(…)`", if st { "signed" } else { "unsigned" }));
-            }
-            Some(format!("words of different widths or signedness do not mix: {}", steps.join(", then ")))
-        }
-        (Some((w, s)), None) if to.is_int() => {
-            let _ = s;
-            Some(format!(
-                "words and integers do not mix (NuSMV 2.5.4): convert the word with `toint(…)`, or write the integer as a word constant (`0{}d{w}_…`)",
-                if s { 's' } else { 'u' }
-            ))
-        }
-        (None, Some((w, s))) if from.is_int() => Some(format!(
-            "words and integers do not mix (NuSMV 2.5.4): write the integer as a word constant (`0{}d{w}_…`, `{}const(…, {w})`), or convert the word with `toint(…)`",
-            if s { 's' } else { 'u' },
-            if s { "sw" } else { "uw" }
-        )),
-        (Some(_), None) | (None, Some(_)) if from.is_bool() || to.is_bool() => {
-            Some("words and booleans do not mix: use `word1(b)` for a boolean as `unsigned word[1]`, or `bool(w)` of an `unsigned word[1]`".into())
-        }
-        _ => None,
-    }
-}
 
 /// Whether `toint`/`bool` accept a word of this type (`bool` only of `unsigned word[1]`).
 pub(crate) fn converts(f: Builtin, ty: Ty) -> bool {
@@ -104,7 +55,7 @@ impl Resolver<'_, '_> {
                 steps.push("reinterpret one operand with `signed(…)` or `unsigned(…)`".to_string());
             }
             d = d.with_help(format!("NuSMV does not convert words implicitly: {}", steps.join("; ")));
-        } else if let Some(help) = conversion_help(b.ty, a.ty).or_else(|| conversion_help(a.ty, b.ty)) {
+        } else if let Some(help) = crate::semantics::types::conversion_help(b.ty, a.ty).or_else(|| crate::semantics::types::conversion_help(a.ty, b.ty)) {
             d = d.with_help(help);
         }
         self.diags.push(d);

@@ -16,7 +16,7 @@
 //! module still answers [`WordError::BadOperand`] rather than panicking when they differ. Shared
 //! by constant folding ([`super::ops`]) and the state-space evaluator.
 
-use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
+use crate::ir::{BinOp, Builtin, UnOp, Value};
 
 /// Widest word variable whose value index is its bit pattern: a state stores each variable's
 /// value index in 32 bits, two of which patterns are reserved (unset slots and `EXIT`). Wider

@@ -1,11 +1,11 @@
 //! The meaning of SMV operators on single values: shared by constant folding and by anyone
-//! evaluating a [`super::program::Expr`] (the state-space builder may reuse it).
+//! evaluating a `lowering::program::Expr` (the state-space builder may reuse it).
 //!
 //! Integer arithmetic is checked (overflow is an error, not a wrap); `/` truncates toward zero
 //! and `mod` is C's `%` (NuSMV ≥ 2.4); division by zero is an error.
 
-use crate::lowering::program::{BinOp, Builtin, UnOp, Value};
-use crate::lowering::words::{self, WordError};
+use crate::ir::words::{self, WordError};
+use crate::ir::{BinOp, Builtin, UnOp, Value};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

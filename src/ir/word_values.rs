@@ -4,7 +4,7 @@
 //! the bit pattern itself; a wider word (up to 64 bits) cannot be stored that way, so its values
 //! are numbered in the order the front end and the state-space builder meet them: a shared,
 //! append-only table (bit pattern ↔ index) behind a lock, owned by the variable's
-//! [`super::program::Domain::Word`]. A `word[32]` counter with a handful of reachable values
+//! [`super::value::Domain::Word`]. A `word[32]` counter with a handful of reachable values
 //! costs a handful of entries; one whose reachable values are many hits the state limit first.
 //!
 //! Indices stay below [`MAX_WIDE_VALUES`], clear of the state vector's reserved indices

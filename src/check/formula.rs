@@ -1,0 +1,326 @@
+//! The one formula DAG every CTL engine reads: a spec (or a batch of specs) lowered by
+//! [`crate::check::rewrite`] to existential normal form — `⊤`, atoms, `¬`, `∧`, `∨`, `EX`,
+//! `EG`, `EU` — and hash-consed, so identical subformulas within one spec or across specs are
+//! one node. Nodes are numbered children first: every operand has a smaller id than its
+//! operator, so `0..len` is a bottom-up order of the subformulas.
+//!
+//! What the engines keep beside it is their own: the flat engine's and-inverter view with levels
+//! (`flat::formula::Arena`, built from this DAG), the RKS engines' context dependencies
+//! (`rks::formula::Formula`), the ternary engines' context slots (`ternary::formula::Formula`).
+//!
+//! Building ([`DagBuilder`]) always removes double negations; on request it folds constants
+//! (atoms known to hold nowhere) and chooses the shape of `↔` (the engines' witness walkers
+//! explain the shape they were given, so each keeps the one its traces were written for).
+
+use crate::check::rewrite::{self, CoreBuilder};
+use crate::ctl::Ctl;
+use rustc_hash::FxHashMap;
+
+/// A node of a [`Dag`].
+pub type FormulaId = u32;
+
+/// An atomic proposition of the model the formulas are checked on (`explicit::kripke::PropId`
+/// for flat models, `explicit::rks::PropId` for procedure modules: both dense `u32`s).
+pub type PropId = u32;
+
+/// A core operator over earlier nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    True,
+    Prop(PropId),
+    Not(FormulaId),
+    Or(FormulaId, FormulaId),
+    And(FormulaId, FormulaId),
+    EX(FormulaId),
+    EG(FormulaId),
+    /// `E[a U b]`
+    EU(FormulaId, FormulaId),
+}
+
+impl Op {
+    /// The direct subformulas, left operand first.
+    pub fn children(self) -> impl Iterator<Item = FormulaId> {
+        let (a, b) = match self {
+            Op::True | Op::Prop(_) => (None, None),
+            Op::Not(a) | Op::EX(a) | Op::EG(a) => (Some(a), None),
+            Op::Or(a, b) | Op::And(a, b) | Op::EU(a, b) => (Some(a), Some(b)),
+        };
+        a.into_iter().chain(b)
+    }
+    /// `EX`, `EG`, `EU`.
+    pub fn is_existential(self) -> bool {
+        matches!(self, Op::EX(_) | Op::EG(_) | Op::EU(..))
+    }
+    /// `EG`/`EU`: the operators solved by a fixpoint.
+    pub fn is_fixpoint(self) -> bool {
+        matches!(self, Op::EG(_) | Op::EU(..))
+    }
+    /// `⊤` and atoms: values read straight off the labels.
+    pub fn is_leaf(self) -> bool {
+        matches!(self, Op::True | Op::Prop(_))
+    }
+}
+
+/// The hash-consed DAG, children before parents.
+#[derive(Clone, Debug, Default)]
+pub struct Dag {
+    pub nodes: Vec<Op>,
+}
+
+impl Dag {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+    pub fn op(&self, f: FormulaId) -> Op {
+        self.nodes[f as usize]
+    }
+    /// The direct operands of `f`, left first.
+    pub fn operands(&self, f: FormulaId) -> impl Iterator<Item = FormulaId> {
+        self.op(f).children()
+    }
+
+    /// The nodes of `root`'s sub-DAG, children before parents.
+    pub fn sub_dag(&self, root: FormulaId) -> Vec<FormulaId> {
+        let mut keep = vec![false; root as usize + 1];
+        keep[root as usize] = true;
+        for f in (0..=root as usize).rev() {
+            if keep[f] {
+                for c in self.nodes[f].children() {
+                    keep[c as usize] = true;
+                }
+            }
+        }
+        (0..=root).filter(|&f| keep[f as usize]).collect()
+    }
+
+    /// The truth of nodes `0..=upto` in a state that loops forever with the labels `has(p)`
+    /// and nothing else: `EX a`, `EG a` are `a`, `E[a U b]` is `b` (the termination state
+    /// `l_term` with no labels, or an exit under the loop rule; `ica` of Finis' thesis §3.3.3).
+    pub fn values_in_loop(&self, upto: FormulaId, has: &dyn Fn(PropId) -> bool) -> Vec<bool> {
+        let mut v = vec![false; upto as usize + 1];
+        for g in 0..=upto as usize {
+            v[g] = match self.nodes[g] {
+                Op::True => true,
+                Op::Prop(p) => has(p),
+                Op::Not(a) => !v[a as usize],
+                Op::Or(a, b) => v[a as usize] || v[b as usize],
+                Op::And(a, b) => v[a as usize] && v[b as usize],
+                Op::EX(a) | Op::EG(a) => v[a as usize],
+                Op::EU(_, b) => v[b as usize],
+            };
+        }
+        v
+    }
+}
+
+/// How [`DagBuilder`] writes `a ↔ b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IffShape {
+    /// `¬((a ∧ ¬b) ∨ (¬a ∧ b))`, the negated `xor` ([`CoreBuilder`]'s default).
+    #[default]
+    NotXor,
+    /// `(¬a ∨ b) ∧ (¬b ∨ a)`.
+    Implications,
+}
+
+/// Lowers CTL formulas into one [`Dag`].
+#[derive(Default)]
+pub struct DagBuilder<'a> {
+    nodes: Vec<Op>,
+    index: FxHashMap<Op, FormulaId>,
+    /// With constant folding: the atoms that are false everywhere.
+    fold: Option<&'a dyn Fn(PropId) -> bool>,
+    iff: IffShape,
+}
+
+impl<'a> DagBuilder<'a> {
+    pub fn new(iff: IffShape) -> DagBuilder<'a> {
+        DagBuilder { iff, ..DagBuilder::default() }
+    }
+
+    /// A builder that folds constants: an atom for which `never` holds (it labels no state or
+    /// location of the model, so it is false everywhere, the termination state included)
+    /// becomes `false`, and constants propagate through the operators (`EF false ≡ false`,
+    /// `AG (false → φ) ≡ true`, `φ ∨ true ≡ true`, …). Equivalent on every model on which
+    /// `never` is right.
+    pub fn folding(iff: IffShape, never: &'a dyn Fn(PropId) -> bool) -> DagBuilder<'a> {
+        DagBuilder { iff, fold: Some(never), ..DagBuilder::default() }
+    }
+
+    /// Lowers `formula` ([`crate::check::rewrite`]) and returns its node.
+    pub fn lower(&mut self, formula: &Ctl<PropId>) -> FormulaId {
+        rewrite::lower(self, formula)
+    }
+
+    /// The nodes made so far, children before parents.
+    pub fn nodes(&self) -> &[Op] {
+        &self.nodes
+    }
+
+    pub fn finish(self) -> Dag {
+        Dag { nodes: self.nodes }
+    }
+
+    fn is_true(&self, f: FormulaId) -> bool {
+        self.nodes[f as usize] == Op::True
+    }
+    fn is_false(&self, f: FormulaId) -> bool {
+        matches!(self.nodes[f as usize], Op::Not(a) if self.is_true(a))
+    }
+
+    /// `op`, or an equivalent smaller node when folding constants.
+    fn fold(&mut self, op: Op) -> Option<FormulaId> {
+        let never = self.fold?;
+        let fls = |b: &mut Self| {
+            let t = b.mk(Op::True);
+            b.mk(Op::Not(t))
+        };
+        match op {
+            Op::Prop(p) if never(p) => Some(fls(self)),
+            Op::Or(a, b) if self.is_true(a) || self.is_false(b) => Some(a),
+            Op::Or(a, b) if self.is_true(b) || self.is_false(a) => Some(b),
+            Op::And(a, b) if self.is_false(a) || self.is_true(b) => Some(a),
+            Op::And(a, b) if self.is_false(b) || self.is_true(a) => Some(b),
+            Op::EX(a) | Op::EG(a) if self.is_false(a) => Some(a),
+            Op::EU(_, b) if self.is_false(b) || self.is_true(b) => Some(b),
+            Op::EU(a, b) if self.is_false(a) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The node of `op`: folded, `¬¬a = a`, or an existing equal node, else a new one.
+    pub fn mk(&mut self, op: Op) -> FormulaId {
+        if let Some(f) = self.fold(op) {
+            return f;
+        }
+        if let Op::Not(a) = op
+            && let Op::Not(b) = self.nodes[a as usize]
+        {
+            return b;
+        }
+        if let Some(&id) = self.index.get(&op) {
+            return id;
+        }
+        let id = self.nodes.len() as FormulaId;
+        self.nodes.push(op);
+        self.index.insert(op, id);
+        id
+    }
+}
+
+impl CoreBuilder for DagBuilder<'_> {
+    type Node = FormulaId;
+    type Atom = PropId;
+
+    fn tt(&mut self) -> FormulaId {
+        self.mk(Op::True)
+    }
+    fn atom(&mut self, p: PropId) -> FormulaId {
+        self.mk(Op::Prop(p))
+    }
+    fn not(&mut self, a: FormulaId) -> FormulaId {
+        self.mk(Op::Not(a))
+    }
+    fn and(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        self.mk(Op::And(a, b))
+    }
+    fn or(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        self.mk(Op::Or(a, b))
+    }
+    fn ex(&mut self, a: FormulaId) -> FormulaId {
+        self.mk(Op::EX(a))
+    }
+    fn eu(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        self.mk(Op::EU(a, b))
+    }
+    fn eg(&mut self, a: FormulaId) -> FormulaId {
+        self.mk(Op::EG(a))
+    }
+    fn iff(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
+        match self.iff {
+            IffShape::NotXor => {
+                let x = self.xor(a, b);
+                self.not(x)
+            }
+            IffShape::Implications => {
+                let (na, nb) = (self.not(a), self.not(b));
+                let (l, r) = (self.or(na, b), self.or(nb, a));
+                self.and(l, r)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atom(p: PropId) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(p))
+    }
+
+    #[test]
+    fn shares_subformulas_and_orders_bottom_up() {
+        let mut b = DagBuilder::default();
+        let f = Ctl::Or(Box::new(Ctl::EX(atom(0))), Box::new(Ctl::Not(Box::new(Ctl::EX(atom(0))))));
+        let root = b.lower(&f);
+        let again = b.lower(&f);
+        let dag = b.finish();
+        assert_eq!(root, again);
+        assert_eq!(dag.len(), 4); // p, EX p, ¬EX p, ∨
+        for i in 0..dag.len() as FormulaId {
+            assert!(dag.operands(i).all(|o| o < i));
+        }
+        assert_eq!(dag.sub_dag(1), vec![0, 1]);
+    }
+
+    #[test]
+    fn double_negation_is_removed() {
+        let mut b = DagBuilder::default();
+        let root = b.lower(&Ctl::Not(Box::new(Ctl::Not(Box::new(Ctl::AG(atom(0)))))));
+        let dag = b.finish();
+        // AG p = ¬E[⊤ U ¬p]
+        assert!(matches!(dag.op(root), Op::Not(e) if matches!(dag.op(e), Op::EU(..))));
+    }
+
+    #[test]
+    fn iff_shapes() {
+        let iff = Ctl::Iff(atom(0), atom(1));
+        let mut x = DagBuilder::new(IffShape::NotXor);
+        let rx = x.lower(&iff);
+        assert!(matches!(x.nodes()[rx as usize], Op::Not(o) if matches!(x.nodes()[o as usize], Op::Or(..))));
+        let mut i = DagBuilder::new(IffShape::Implications);
+        let ri = i.lower(&iff);
+        assert!(matches!(i.nodes()[ri as usize], Op::And(..)));
+    }
+
+    #[test]
+    fn folding_removes_atoms_that_never_hold() {
+        let spec = Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::EF(atom(1))))));
+        let never = |p: PropId| p == 1;
+        let mut b = DagBuilder::folding(IffShape::NotXor, &never);
+        let root = b.lower(&spec);
+        let dag = b.finish();
+        assert_eq!(dag.sub_dag(root).iter().filter(|&&f| dag.op(f).is_fixpoint()).count(), 1);
+        let all = |_: PropId| true;
+        let mut b = DagBuilder::folding(IffShape::NotXor, &all);
+        let root = b.lower(&spec);
+        assert_eq!(b.nodes()[root as usize], Op::True);
+    }
+
+    #[test]
+    fn loop_values() {
+        let mut b = DagBuilder::default();
+        let ef = b.lower(&Ctl::EF(atom(0)));
+        let ag = b.lower(&Ctl::AG(Box::new(Ctl::Not(atom(0)))));
+        let dag = b.finish();
+        let top = dag.len() as FormulaId - 1;
+        let none = dag.values_in_loop(top, &|_| false);
+        assert!(!none[ef as usize] && none[ag as usize]);
+        let p = dag.values_in_loop(top, &|p| p == 0);
+        assert!(p[ef as usize] && !p[ag as usize]);
+    }
+}
