@@ -26,6 +26,7 @@ use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId}
 use crate::syntax::ast::SpecKind;
 use expand::{Chunk, Expander, expand_batch};
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
 
 /// Limits on state-space construction.
 #[derive(Clone, Copy, Debug, Default)]
@@ -286,11 +287,12 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
 
     init_plan
         .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
-            if oom.is_none()
-                && let Err(e) = g.add(v, u32::MAX)
-            {
+            if let Err(e) = g.add(v, u32::MAX) {
                 oom = Some(e);
+                return ControlFlow::Break(());
             }
+            // One state past the budget is enough to report it: stop enumerating.
+            if g.table.len() as u64 > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     if let Some(e) = oom {
@@ -397,13 +399,18 @@ pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Ve
     let mut found: Option<Vec<u32>> = None;
     let _ = input_plan.run(&mut scratch_inputs, &mut ev_inputs, from, from, None, &mut |with_inputs| {
         if found.is_some() {
-            return;
+            return ControlFlow::Break(());
         }
         let mut hit = false;
-        let _ = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| hit |= next == to);
+        let _ = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| {
+            hit = next == to;
+            if hit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
         if hit {
             found = Some(with_inputs.to_vec());
+            return ControlFlow::Break(());
         }
+        ControlFlow::Continue(())
     });
     found
 }
