@@ -136,7 +136,7 @@ def main():
         summary["with_specs"] += 1
         ref = nusmv_output(args, path, nusmv_flags, cache)
         ref_verdicts = verdicts(ref["out"])
-        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         code, wall, peak, out, err = run([args.xmv, *xmv_flags, str(path)], args.timeout)
         got = verdicts(out)
         same = nusmv_ok and got == ref_verdicts
@@ -208,7 +208,7 @@ def per_engine(args):
             continue
         ref = nusmv_output(args, path, nusmv_flags, cache)
         ref_verdicts = verdicts(ref["out"])
-        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         nusmv_ok_files += bool(nusmv_ok)
         mb = lambda x: f"{x:.0f}" if x else "-"
         cells = ""
