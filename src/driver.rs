@@ -121,7 +121,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         shard::select(&mut program.specs, slice);
     }
 
-    let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory };
+    let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
     // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
     // NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
     // true branch, a value out of range) are only reported when something is checked.
@@ -153,7 +153,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     }
 
     // Check.
-    let mut outcomes: Vec<Option<(SpecOutcome, f64)>> = vec![None; program.specs.len()];
+    let mut outcomes: Vec<Option<(SpecOutcome, f64, Option<Engine>)>> = vec![None; program.specs.len()];
     if let Some(m) = flat.as_ref().filter(|m| !m.spec_ids().is_empty()) {
         let ids = m.spec_ids().into_iter();
         let span = program.systems[m.system() as usize].span;
@@ -166,7 +166,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             return (e, vec![]);
         }
         if options.verify {
-            let first: Vec<SpecOutcome> = m.spec_ids().iter().filter_map(|&i| outcomes[i].as_ref().map(|(o, _)| o.clone())).collect();
+            let first: Vec<SpecOutcome> = m.spec_ids().iter().filter_map(|&i| outcomes[i].as_ref().map(|(o, ..)| o.clone())).collect();
             match flat_engine::verify(&program, m, &first, &limits, options, stages) {
                 Ok(line) => {
                     let _ = writeln!(stats, "{line}");
@@ -198,7 +198,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let mut text = (options.format == Format::Text).then(text::TextReport::default);
     for i in order {
         let spec = &program.specs[i];
-        let Some((outcome, time_ms)) = outcomes[i].take() else { continue };
+        let Some((outcome, time_ms, engine)) = outcomes[i].take() else { continue };
         let system = &program.systems[spec.system as usize];
         let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
         let trace = match (options.traces, &outcome.trace, model) {
@@ -214,6 +214,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             holds: outcome.holds,
             trace,
             time_ms,
+            engine: engine.map(|e| e.name()),
             span: spec.span,
         });
         if let (Some(text), Some(r)) = (text.as_mut(), reports.last_mut()) {
@@ -290,7 +291,7 @@ fn run_checker(
     what: &str,
     spec_ids: impl Iterator<Item = usize>,
     options: &CheckOptions,
-    outcomes: &mut [Option<(SpecOutcome, f64)>],
+    outcomes: &mut [Option<(SpecOutcome, f64, Option<Engine>)>],
     stats: &mut String,
     out: &mut RunOutput,
     file: &SourceFile,
@@ -306,7 +307,7 @@ fn run_checker(
     drop(progress);
     let elapsed = ms(t);
     for (spec, outcome) in spec_ids.into_iter().zip(checked.outcomes) {
-        outcomes[spec] = Some((outcome, elapsed));
+        outcomes[spec] = Some((outcome, elapsed, checked.stats.engine));
     }
     let _ = writeln!(stats, "{what} checking: {elapsed:.3} ms");
     for line in checked.stats.lines() {

@@ -136,7 +136,7 @@ def main():
         summary["with_specs"] += 1
         ref = nusmv_output(args, path, nusmv_flags, cache)
         ref_verdicts = verdicts(ref["out"])
-        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         code, wall, peak, out, err = run([args.xmv, *xmv_flags, str(path)], args.timeout)
         got = verdicts(out)
         same = nusmv_ok and got == ref_verdicts
@@ -183,6 +183,8 @@ def main():
 
 
 DECIDED = re.compile(r"flat engine: (\w+)")
+# The reachable states as the deciding engine counted them (`--stats`).
+STATES = re.compile(r"flat engine: \w+, states: ([0-9.e+]+)")
 
 
 def per_engine(args):
@@ -195,9 +197,9 @@ def per_engine(args):
     shard, shards = (int(x) for x in args.shard.split("/"))
     files = files[shard::shards]
     nusmv_flags = ["-ils", "-ips", "-ic", "-dcx"]
-    head = "| file | specs | NuSMV s | NuSMV MB |" + "".join(f" {e} exit | {e} s | {e} MB | {e} ratio | {e} verdicts |" for e in engines)
+    head = "| file | specs | states | NuSMV s | NuSMV MB |" + "".join(f" {e} exit | {e} s | {e} MB | {e} ratio | {e} verdicts |" for e in engines)
     print(head)
-    print("|---|---:|---:|---:|" + "---|---:|---:|---:|---|" * len(engines))
+    print("|---|---:|---:|---:|---:|" + "---|---:|---:|---:|---|" * len(engines))
     same = {e: 0 for e in engines}
     nusmv_ok_files = 0
     for path in files:
@@ -206,22 +208,25 @@ def per_engine(args):
             continue
         ref = nusmv_output(args, path, nusmv_flags, cache)
         ref_verdicts = verdicts(ref["out"])
-        nusmv_ok = ref["code"] == 0 and ref_verdicts
+        nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         nusmv_ok_files += bool(nusmv_ok)
         mb = lambda x: f"{x:.0f}" if x else "-"
-        row = f"| {path.relative_to(root)} | {nspecs} | {ref['wall']:.2f} | {mb(ref['peak'])} |"
+        cells = ""
+        states = None
         for e in engines:
             cmd = [args.xmv, "check", "--no-trace", "-q", "--stats", "--engine", e, *shlex.split(args.xmv_args), str(path)]
             code, wall, peak, out, err = run(cmd, args.timeout)
             ok = nusmv_ok and verdicts(out) == ref_verdicts
             same[e] += ok
             decided = DECIDED.search(err)
+            states = states or STATES.search(err)
             verdict = "identical" if ok else ("timeout" if code == "timeout" else ("-" if not nusmv_ok else f"differ ({first_error(err)})"))
             if e == "auto" and decided:
                 verdict += f" ({decided.group(1)})"
             ratio = f"{wall / ref['wall']:.2f}" if nusmv_ok and code in (0, 1) and ref["wall"] > 0 else "-"
-            row += f" {code} | {wall:.2f} | {mb(peak)} | {ratio} | {verdict} |"
-        print(row, flush=True)
+            cells += f" {code} | {wall:.2f} | {mb(peak)} | {ratio} | {verdict} |"
+        count = f"{float(states.group(1)):.3g}" if states else "-"
+        print(f"| {path.relative_to(root)} | {nspecs} | {count} | {ref['wall']:.2f} | {mb(ref['peak'])} |" + cells, flush=True)
     print()
     print(f"NuSMV finishes: {nusmv_ok_files}; identical verdict lists: " + ", ".join(f"{e} {n}" for e, n in same.items()))
 

@@ -1,10 +1,13 @@
 //! Which engine builds and checks the flat model (`--engine explicit|bdd|auto`), and `--verify`
 //! for flat models.
 //!
-//! `auto` builds the explicit state graph under its state and memory budget (at most
-//! [`AUTO_MAX_STATES`] states unless `--max-states` is given); when the build stops at the budget (E0505 `--max-states`, E0508 `--max-memory`) it builds the BDD model from
-//! the same `LoweredProgram` instead (no re-parsing). The verdict output is the same whichever
-//! engine decided; `--stats` says which (`flat engine: …`), and JSON consumers can read it there.
+//! `auto` chooses from the same `LoweredProgram` (no re-parsing), with an explicit budget B
+//! (`--max-states`, default [`AUTO_MAX_STATES`]): explicit when the domains allow at most B
+//! states ([`nominal_states`]); else a small explicit attempt ([`AUTO_FIRST_STATES`]); else the
+//! BDD reachability as a probe ([`Probe`]), kept when it finds more than B states, else the
+//! explicit build under B states and [`AUTO_TRANSITIONS_PER_STATE`]·B generated successors; a
+//! build stopped at a budget (E0505, E0508) goes to BDDs. The verdict output is the same
+//! whichever engine decided; `--stats` says which (`flat engine: …`), JSON per spec (`engine`).
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
 
 use super::{CheckOptions, CheckedSpecs};
@@ -15,7 +18,7 @@ use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::lowering::program::{LoweredProgram, SystemId};
 use crate::report::view::ModelRef;
-use crate::symbolic::SymbolicModel;
+use crate::symbolic::{Probe, SymbolicModel};
 
 /// The flat model as one of the two engines built it (one per run: the size difference of the
 /// variants does not matter).
@@ -101,18 +104,80 @@ impl FlatBuilt {
 /// BDD engine is the better bet (the explicit graph would take seconds and gigabytes).
 pub const AUTO_MAX_STATES: u64 = 1 << 18;
 
+/// Generated successors per state of the state budget that `auto`'s explicit attempt may spend:
+/// models whose states have hundreds of successors (free inputs written as unassigned state
+/// variables, as in NuSMV's `syncarb10.smv`: 1,024 per state) reach the state budget only after
+/// hundreds of millions of transitions, i.e. a minute, where the BDD engine needs 0.1 s.
+pub const AUTO_TRANSITIONS_PER_STATE: u64 = 16;
+
+/// The budget of `auto`'s explicit attempt: `--max-states` (default [`AUTO_MAX_STATES`]) states
+/// and [`AUTO_TRANSITIONS_PER_STATE`] times as many generated successors.
+pub fn auto_limits(limits: &BuildLimits) -> BuildLimits {
+    let states = limits.max_states.unwrap_or(AUTO_MAX_STATES);
+    BuildLimits { max_states: Some(states), max_transitions: Some(states.saturating_mul(AUTO_TRANSITIONS_PER_STATE)), ..*limits }
+}
+
 /// Builds the flat model with the engine `--engine` selects for flat models.
 pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
     let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
     match options.engine.flat() {
         Engine::Bdd => symbolic(),
         Engine::Explicit => build_flat(program, limits).map(FlatBuilt::Explicit),
-        _ => match build_flat(program, &BuildLimits { max_states: limits.max_states.or(Some(AUTO_MAX_STATES)), ..*limits }) {
-            Ok(m) => Ok(FlatBuilt::Explicit(m)),
-            Err(d) if d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY) => symbolic(),
-            Err(d) => Err(d),
-        },
+        _ => {
+            let auto = auto_limits(limits);
+            let max_states = auto.max_states.unwrap_or(AUTO_MAX_STATES);
+            let explicit = || build_flat(program, &auto);
+            let tripped = |d: &Diagnostics| d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY);
+            // The explicit build under the budget; past it, BDDs.
+            let explicit_or_bdd = || match explicit() {
+                Ok(m) => Ok(FlatBuilt::Explicit(m)),
+                Err(d) if tripped(&d) => symbolic(),
+                Err(d) => Err(d),
+            };
+            if nominal_states(program) <= max_states as f64 {
+                return explicit_or_bdd();
+            }
+            // A first, small explicit attempt: most models with many nominal states still have
+            // few reachable ones, and it costs milliseconds.
+            let first_states = max_states.min(AUTO_FIRST_STATES);
+            let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_states * AUTO_FIRST_TRANSITIONS_PER_STATE), ..*limits };
+            match build_flat(program, &first) {
+                Ok(m) => return Ok(FlatBuilt::Explicit(m)),
+                Err(d) if tripped(&d) => {}
+                Err(d) => return Err(d),
+            }
+            let probe = Probe { max_states, max_rings: AUTO_PROBE_RINGS };
+            match SymbolicModel::build_probe(program, limits.max_memory, options.threads, Some(probe)) {
+                Ok(Some(m)) => Ok(FlatBuilt::Symbolic(m)),
+                Ok(None) => explicit_or_bdd(),
+                // The BDD engine cannot build it (LTL specs, a huge domain, an evaluation error):
+                // the explicit engine reports its own error, unless it is only the budget.
+                Err(bdd) => match explicit() {
+                    Ok(m) => Ok(FlatBuilt::Explicit(m)),
+                    Err(d) if tripped(&d) => Err(bdd),
+                    Err(d) => Err(d),
+                },
+            }
+        }
     }
+}
+
+/// The state budget of `auto`'s first, small explicit attempt on a model whose domains allow
+/// more states than the explicit budget.
+pub const AUTO_FIRST_STATES: u64 = 1 << 14;
+/// Generated successors per state of that first attempt's state budget.
+pub const AUTO_FIRST_TRANSITIONS_PER_STATE: u64 = 4;
+
+/// Breadth-first steps the probe of `auto` takes while the reachable states stay within the
+/// explicit budget before it hands the model to the explicit engine.
+pub const AUTO_PROBE_RINGS: usize = 512;
+
+/// The number of states the variables' domains allow (INVAR, INIT and TRANS ignored): an upper
+/// bound on the reachable states, as a float (it overflows every integer on large models).
+pub fn nominal_states(program: &LoweredProgram) -> f64 {
+    let Some(system) = program.flat.and_then(|s| program.systems.get(s as usize)) else { return 0.0 };
+    let vars = system.vars.iter().filter(|v| v.kind != crate::syntax::ast::VarKind::Input);
+    vars.map(|v| v.domain.table_len().map_or(f64::INFINITY, |n| n.max(1) as f64)).product()
 }
 
 /// `--verify`: the verdicts of `first` checked again with the other engine. `Ok(line)` for

@@ -164,6 +164,14 @@ pub fn state_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
     size.notes(d).with_help("raise the limit with `--max-states N`, or reduce the variables' ranges")
 }
 
+/// More generated successors than the work budget of `--engine auto`'s explicit attempt
+/// ([`super::build_flat::BuildLimits::max_transitions`]); same code as the state budget.
+pub fn transition_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
+    let d = Diagnostic::error(E_LIMIT, format!("the model has more than {max} transitions within the explicit engine's budget"), span)
+        .with_label_message("in this model");
+    size.notes(d).with_help("use `--engine bdd`, or `--engine explicit` (no transition budget)")
+}
+
 /// The state space outgrew the memory budget, or the allocator refused memory.
 pub fn out_of_memory(e: OutOfMemory, size: &BuildSize, span: Span) -> Diagnostic {
     let d = match e {

@@ -26,6 +26,7 @@ use crate::ir::SpecKind;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
 use expand::{Chunk, Expander, expand_batch};
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
 
 /// Limits on state-space construction.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,6 +36,10 @@ pub struct BuildLimits {
     /// Stop with an error when the state space needs more bytes than this (see
     /// [`super::budget`]); `None`: only the allocator limits it (its refusal is still an error).
     pub max_memory: Option<u64>,
+    /// Stop with an error (E0505) when more successors than this have been generated (before
+    /// duplicates are removed): the work budget of `--engine auto`'s explicit attempt, whose cost
+    /// grows with the transitions as much as with the states (no CLI flag).
+    pub max_transitions: Option<u64>,
 }
 
 /// A flat model ready for checking.
@@ -269,6 +274,8 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
     let next_plan = Plan::next(system, &domains).map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     let input_plan = Plan::inputs(system, &domains);
     let max = limits.max_states.unwrap_or(u64::MAX);
+    let max_transitions = limits.max_transitions.unwrap_or(u64::MAX);
+    let mut generated = 0u64;
     let layout = Layout::of(system);
     let key = vec![0u64; layout.words()];
     let mut g = Growing { table: PackedTable::new(layout), parent: vec![], budget: MemoryBudget::new(limits.max_memory), key };
@@ -280,11 +287,12 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
 
     init_plan
         .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
-            if oom.is_none()
-                && let Err(e) = g.add(v, u32::MAX)
-            {
+            if let Err(e) = g.add(v, u32::MAX) {
                 oom = Some(e);
+                return ControlFlow::Break(());
             }
+            // One state past the budget is enough to report it: stop enumerating.
+            if g.table.len() as u64 > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     if let Some(e) = oom {
@@ -305,9 +313,13 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
     let words = layout.words();
     let mut s = 0u32;
     while s < g.table.len() {
-        let end = g.table.len().min(s.saturating_add(BATCH));
+        let end = g.table.len().min(s.saturating_add(batch_size(s, generated, max_transitions)));
         expand_batch(&mut expanders, &mut chunks, &g.table, s..end);
         for chunk in &chunks {
+            generated += chunk.hashes.len() as u64;
+            if generated > max_transitions {
+                return Err(diag::transition_limit(max_transitions, &g.size(), system.span));
+            }
             let mut from = 0usize;
             for (k, &to) in chunk.ends.iter().enumerate() {
                 let to = to as usize;
@@ -361,6 +373,21 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
 
 /// States expanded per batch (see [`expand`]).
 const BATCH: u32 = 4096;
+/// States to expand in the next batch: [`BATCH`], or under a transition budget no more than the
+/// successors seen so far per state say the budget has left room for (so that a model with a
+/// thousand successors per state stops after about the budget's work, not a batch's).
+fn batch_size(expanded: u32, generated: u64, max_transitions: u64) -> u32 {
+    if max_transitions == u64::MAX {
+        return BATCH;
+    }
+    if expanded == 0 {
+        return 64;
+    }
+    let per_state = generated.div_ceil(u64::from(expanded)).max(1);
+    let room = max_transitions.saturating_sub(generated) / per_state;
+    room.clamp(1, u64::from(BATCH)) as u32
+}
+
 /// How many keys ahead the interning prefetches hash slots.
 const PREFETCH: usize = 8;
 
@@ -391,13 +418,18 @@ pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Ve
     let mut found: Option<Vec<u32>> = None;
     let _ = input_plan.run(&mut scratch_inputs, &mut ev_inputs, from, from, None, &mut |with_inputs| {
         if found.is_some() {
-            return;
+            return ControlFlow::Break(());
         }
         let mut hit = false;
-        let _ = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| hit |= next == to);
+        let _ = next_plan.run(&mut scratch, &mut ev, with_inputs, &zeros, None, &mut |next| {
+            hit = next == to;
+            if hit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
         if hit {
             found = Some(with_inputs.to_vec());
+            return ControlFlow::Break(());
         }
+        ControlFlow::Continue(())
     });
     found
 }

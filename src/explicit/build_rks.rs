@@ -41,6 +41,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::lowering::program::{ExitNameId, Expr, LoweredProgram, SpecAtom, System, SystemId};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
 
 /// The recursive model of a program's procedure modules, ready for checking.
 #[derive(Clone, Debug)]
@@ -229,9 +230,9 @@ fn entry_explorer<'p>(system: &'p System, domains: &'p DomainIndex, names: &Name
     let mut initial = StateTable::new(width);
     init_plan
         .run(&mut Scratch::default(), &mut Evaluator::new(&system.vars), &zeros, &zeros, None, &mut |v| {
-            if initial.len() < 8 {
-                initial.insert(v);
-            }
+            initial.insert(v);
+            // Eight are enough to tell that there is not exactly one.
+            if initial.len() < 8 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     if initial.len() != 1 {
@@ -483,13 +484,10 @@ impl<'p, 'n> Worklist<'p, 'n> {
         let (ev, ev_inputs, scratch, scratch_inputs) = evs;
         let (table, parent, next_plan) = (&mut e.table, &mut e.parent, &e.next_plan);
         let outer = e.input_plan.run(scratch_inputs, ev_inputs, &cur, &cur, None, &mut |with_inputs| {
-            if failure.is_some() {
-                return;
+            if failure.is_some() || oom.is_some() {
+                return ControlFlow::Break(());
             }
             let r = next_plan.run(scratch, ev, with_inputs, &zeros, exited, &mut |next| {
-                if oom.is_some() {
-                    return;
-                }
                 match table.try_insert(next, budget) {
                     Ok((id, new)) => {
                         if new {
@@ -500,10 +498,12 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     }
                     Err(err) => oom = Some(err),
                 }
+                if oom.is_some() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             });
             if let Err(err) = r {
                 failure = Some(err);
             }
+            ControlFlow::Continue(())
         });
         if let Some(err) = outer.err().or(failure) {
             let during = exited.map(|x| {

@@ -29,6 +29,11 @@ use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, ExitNameId, Expr, System, Value, VarId};
 use crate::source::Span;
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
+
+/// What a plan calls with each complete vector; `Break` stops the enumeration (a state budget
+/// reached while enumerating initial states, a search that found what it looked for).
+pub(crate) type Emit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
 mod decompose;
 mod fallible;
@@ -488,7 +493,7 @@ impl<'p> Plan<'p> {
         Some(Ok(out))
     }
 
-    /// Emits every complete vector. `cur` is the current state (with inputs) for `Trans`
+    /// Emits every complete vector until `emit` breaks (then returns `Ok`). `cur` is the current state (with inputs) for `Trans`
     /// frames; `base` gives the values of the slots the plan does not assign; `exited` is the
     /// value of `EXITED` (returns of calls).
     pub fn run(
@@ -498,7 +503,7 @@ impl<'p> Plan<'p> {
         cur: &[u32],
         base: &[u32],
         exited: Option<ExitNameId>,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         scratch.memo.bind(self.id, self.memo_tables);
         match &self.solver {
@@ -515,7 +520,7 @@ impl<'p> Plan<'p> {
         cur: &[u32],
         base: &[u32],
         exited: Option<ExitNameId>,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         self.reset(scratch, base);
         self.dfs(scratch, ev, cur, exited, None, emit)
@@ -547,14 +552,14 @@ impl<'p> Plan<'p> {
         cur: &[u32],
         exited: Option<ExitNameId>,
         restrict: Option<&solve::Restrict<'_, 'p>>,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         let n = self.slots.len();
         if !self.checks_hold(0, scratch, ev, cur, exited, restrict)? {
             return Ok(());
         }
         if n == 0 {
-            emit(&scratch.vec);
+            let _ = emit(&scratch.vec);
             return Ok(());
         }
         self.fill(0, scratch, ev, cur, exited, restrict)?;
@@ -575,7 +580,12 @@ impl<'p> Plan<'p> {
                 continue;
             }
             if d + 1 == n {
-                emit(&scratch.vec);
+                if emit(&scratch.vec).is_break() {
+                    for s in &self.slots {
+                        scratch.vec[s.var as usize] = UNSET;
+                    }
+                    return Ok(());
+                }
                 continue;
             }
             d += 1;

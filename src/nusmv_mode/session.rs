@@ -573,7 +573,7 @@ fn load(file: SourceFile) -> Result<(Loaded, String), String> {
 
 /// Builds the state spaces the loaded program needs.
 fn build(loaded: &Loaded) -> Result<(Built, String), String> {
-    let limits = BuildLimits { max_states: None, max_memory: Some(crate::explicit::budget::default_limit()) };
+    let limits = BuildLimits { max_states: None, max_memory: Some(crate::explicit::budget::default_limit()), max_transitions: None };
     let program = &loaded.program;
     let flat = match program.flat {
         Some(_) => Some(build_flat(program, &limits).map_err(|d| d.render(&loaded.file))?),
@@ -657,6 +657,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
             holds: outcome.holds,
             trace: None,
             time_ms: 0.0,
+            engine: None,
             span: spec.span,
         };
         results.push(CheckResult { spec: i, report, trace: view, warnings: std::mem::take(&mut warnings) });

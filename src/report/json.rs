@@ -6,7 +6,9 @@
 //! "trace": null | {"kind", "loop_start", "steps": [{"module", "stack", "inputs", "values",
 //! "terminated"}]}, "time_ms": …, "location": {"line", "column"}}`; values are the strings NuSMV
 //! would print. `time_ms` is the wall time of the checker run that decided the spec (the specs of
-//! one model are checked together and share work, so it is the same for all of them).
+//! one model are checked together and share work, so it is the same for all of them). `engine`
+//! (optional, added within version 1) names the engine that decided the spec: `explicit` or
+//! `bdd` for the flat model (whatever `--engine auto` chose), the procedure engine otherwise.
 //! Diagnostics are [`crate::diagnostics::data::DiagnosticData`], the same data the text renderer
 //! draws. A run stopped by errors has `exit_code` 2, no specs, and the errors.
 
@@ -50,6 +52,9 @@ struct SpecJson<'a> {
     verdict: bool,
     trace: Option<TraceJson<'a>>,
     time_ms: f64,
+    /// Added within version 1: the engine that decided the spec.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<&'static str>,
     location: Location,
 }
 
@@ -127,6 +132,7 @@ fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<
             verdict: r.holds,
             trace: r.trace.as_ref().map(trace_json),
             time_ms: r.time_ms,
+            engine: r.engine,
             location: {
                 let (line, column) = file.line_col(r.span.start);
                 Location { line, column }

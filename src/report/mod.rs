@@ -28,6 +28,8 @@ pub struct SpecReport {
     pub holds: bool,
     pub trace: Option<view::TraceView>,
     pub time_ms: f64,
+    /// The engine that decided the spec (`explicit`, `bdd`, a procedure engine), when known.
+    pub engine: Option<&'static str>,
     /// Where the spec is written (SARIF locations).
     pub span: crate::source::Span,
 }

@@ -19,7 +19,18 @@ fn listing_with_defines() -> crate::lowering::program::LoweredProgram {
 }
 
 fn report(spec: &crate::lowering::program::LoweredSpec, holds: bool, trace: Option<view::TraceView>) -> SpecReport {
-    SpecReport { kind: spec.kind, name: None, text: spec.text.clone(), system_name: "main".into(), module: None, holds, trace, time_ms: 0.5, span: spec.span }
+    SpecReport {
+        kind: spec.kind,
+        name: None,
+        text: spec.text.clone(),
+        system_name: "main".into(),
+        module: None,
+        holds,
+        trace,
+        time_ms: 0.5,
+        engine: None,
+        span: spec.span,
+    }
 }
 
 #[test]
@@ -197,6 +208,7 @@ Trace Type: Counterexample
         holds: true,
         trace: None,
         time_ms: 0.0,
+        engine: None,
         span: crate::source::Span::default(),
     };
     assert_eq!(text::verdict_line(&r), "-- specification EF p IN foo is true");

@@ -16,7 +16,7 @@ pub(crate) mod expr;
 pub(crate) mod model;
 pub(crate) mod trans;
 
-pub use model::SymbolicModel;
+pub use model::{Probe, SymbolicModel};
 
 /// A BDD of the engine's one manager.
 pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;

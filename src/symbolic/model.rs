@@ -234,11 +234,34 @@ fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
     }
 }
 
+/// The reachability probe of `--engine auto` (see `driver::flat_engine`): the build gives up
+/// (returns `None`) when the reachable states turn out to be at most `max_states`, or when
+/// `max_rings` breadth-first steps have found no more than that (a deep, narrow state space,
+/// which the explicit engine handles better).
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub max_states: u64,
+    pub max_rings: usize,
+}
+
 impl SymbolicModel {
     /// Builds the symbolic model of `program`'s flat system and its reachable states.
     /// `threads`: oxidd's workers (0: one; oxidd's parallel apply pays off only on large BDDs and
     /// spins while waiting, which costs more than it gains on a loaded machine).
     pub fn build(program: &LoweredProgram, max_memory: Option<u64>, threads: usize) -> Result<SymbolicModel, Diagnostics> {
+        match Self::build_probe(program, max_memory, threads, None) {
+            Ok(Some(m)) => Ok(m),
+            Ok(None) => {
+                let mut d = Diagnostics::new();
+                d.push(Diagnostic::error(diag::E_MEMORY, "internal error: a build without probe gave up", Default::default()));
+                Err(d)
+            }
+            Err(d) => Err(d),
+        }
+    }
+
+    /// [`SymbolicModel::build`] under a [`Probe`]: `Ok(None)` when the probe gives up.
+    pub fn build_probe(program: &LoweredProgram, max_memory: Option<u64>, threads: usize, probe: Option<Probe>) -> Result<Option<SymbolicModel>, Diagnostics> {
         let mut diags = Diagnostics::new();
         let Some(system_id) = program.flat else {
             diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
@@ -261,7 +284,7 @@ impl SymbolicModel {
             return Err(diags);
         }
         let threads = threads.max(1);
-        match Self::build_in(program, system_id, system, max_memory, threads as u32) {
+        match Self::build_in(program, system_id, system, max_memory, threads as u32, probe) {
             Ok(Ok(m)) => Ok(m),
             Ok(Err(d)) => {
                 diags.push(d);
@@ -280,7 +303,8 @@ impl SymbolicModel {
         system: &System,
         max_memory: Option<u64>,
         threads: u32,
-    ) -> SymResult<Result<SymbolicModel, Diagnostic>> {
+        probe: Option<Probe>,
+    ) -> SymResult<Result<Option<SymbolicModel>, Diagnostic>> {
         let enc = Encoding::new(system, node_capacity(max_memory), threads)?;
         let mut ev = SymEval::new(&enc, &system.vars);
         let mut b = Builder { system, names: Names::of(program), errors: vec![] };
@@ -386,6 +410,8 @@ impl SymbolicModel {
             rings.push(init.clone());
         }
         let mut frontier = init.clone();
+        // The probe decides once the states outnumber its budget (then the BDDs stay).
+        let mut probing = probe.filter(|p| enc.count_states(&reach) <= p.max_states as f64);
         while frontier.satisfiable() {
             let image = trans.image(&enc, &frontier)?;
             frontier = image.and(&reach.not()?)?;
@@ -394,6 +420,16 @@ impl SymbolicModel {
                 rings.push(frontier.clone());
             }
             peak_nodes = peak_nodes.max(enc.node_count());
+            if let Some(p) = probing {
+                if enc.count_states(&reach) > p.max_states as f64 {
+                    probing = None;
+                } else if rings.len() > p.max_rings {
+                    return Ok(Ok(None));
+                }
+            }
+        }
+        if probing.is_some() {
+            return Ok(Ok(None));
         }
 
         // Errors met by reachable states or transitions.
@@ -471,7 +507,7 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
-        Ok(Ok(SymbolicModel { system: system_id, enc, init, trans, reach, rings, atoms: atoms.bdds, specs, fairness, deadlocks, warnings, peak_nodes }))
+        Ok(Ok(Some(SymbolicModel { system: system_id, enc, init, trans, reach, rings, atoms: atoms.bdds, specs, fairness, deadlocks, warnings, peak_nodes })))
     }
 
     /// A shortest path from an initial state to `state` (which must be reachable), by the rings.

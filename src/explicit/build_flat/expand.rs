@@ -15,6 +15,7 @@ use super::super::packed_table::{Layout, PackedTable, hash};
 use super::super::step::{Plan, Scratch, StepError};
 use crate::lowering::program::System;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 
 /// The successors of consecutive states `first..first + ends.len()` (and the error of the next
 /// one, if any): state `first + k`'s keys are `keys[ends[k-1]..ends[k]]` (in keys, `words` words
@@ -82,7 +83,7 @@ impl<'p> Expander<'p> {
         let mut failure: Option<StepError> = None;
         let outer = inputs.run(scratch_inputs, ev_inputs, cur, cur, None, &mut |with_inputs| {
             if failure.is_some() {
-                return;
+                return ControlFlow::Break(());
             }
             let r = next.run(scratch, ev, with_inputs, zeros, None, &mut |state| {
                 let fits = layout.pack(state, key);
@@ -91,10 +92,13 @@ impl<'p> Expander<'p> {
                 assert!(fits, "a state value outside its variable's domain");
                 out.keys.extend_from_slice(key);
                 out.hashes.push(hash(key));
+                ControlFlow::Continue(())
             });
             if let Err(e) = r {
                 failure = Some(e);
+                return ControlFlow::Break(());
             }
+            ControlFlow::Continue(())
         });
         outer.err().or(failure).map_or(Ok(()), Err)
     }

@@ -31,10 +31,11 @@
 
 use super::decompose::{Alt, Bind, Decomposer, Operand, Rel, Test};
 use super::fallible::Fallible;
-use super::{Check, Frame, Origin, Plan, Scratch, Slot, Source, StepError, StepErrorKind, reads};
+use super::{Check, Emit, Frame, Origin, Plan, Scratch, Slot, Source, StepError, StepErrorKind, reads};
 use crate::explicit::eval::{Env, EvalError, Evaluator, UNSET};
 use crate::lowering::program::{ExitNameId, Expr, Value, VarId};
 use crate::source::Span;
+use std::ops::ControlFlow;
 
 /// Most combinations of alternatives tried in one state before plain enumeration is used.
 pub(super) const COMBO_LIMIT: usize = 4096;
@@ -233,7 +234,7 @@ impl<'p> Solver<'p> {
         cur: &[u32],
         base: &[u32],
         exited: Option<ExitNameId>,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         plan.reset(scratch, base);
         let mut ss = std::mem::take(&mut scratch.solve);
@@ -252,7 +253,7 @@ impl<'p> Solver<'p> {
         cur: &[u32],
         base: &[u32],
         exited: Option<ExitNameId>,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         ss.stamp = ss.stamp.wrapping_add(1);
         if ss.stamp == 0 {
@@ -336,7 +337,10 @@ impl<'p> Solver<'p> {
         let mut rows = std::mem::take(&mut ss.rows);
         rows.clear();
         loop {
-            let mut push = |v: &[u32]| rows.extend_from_slice(v);
+            let mut push = |v: &[u32]| {
+                rows.extend_from_slice(v);
+                ControlFlow::Continue(())
+            };
             let r = match single(ss) {
                 Some(alt) => match self.direct(plan, scratch, ev, cur, exited, stamp, alt, &mut push) {
                     Ok(true) => Ok(()),
@@ -354,7 +358,7 @@ impl<'p> Solver<'p> {
             if let Err(e) = r {
                 ss.rows = rows;
                 // The plain order decides which error comes first.
-                return Err(plan.run_plain(scratch, ev, cur, base, exited, &mut |_| {}).err().unwrap_or(e));
+                return Err(plan.run_plain(scratch, ev, cur, base, exited, &mut |_| ControlFlow::Continue(())).err().unwrap_or(e));
             }
             if !advance(&mut ss.choice, &ss.ranges) {
                 break;
@@ -372,7 +376,9 @@ impl<'p> Solver<'p> {
             if last.is_some_and(|l| row(l) == row(i)) {
                 continue;
             }
-            emit(row(i));
+            if emit(row(i)).is_break() {
+                break;
+            }
             last = Some(i);
         }
         ss.order = order;
@@ -479,11 +485,11 @@ impl<'p> Solver<'p> {
         exited: Option<ExitNameId>,
         stamp: u32,
         alt: u32,
-        emit: &mut dyn FnMut(&[u32]),
+        emit: &mut Emit<'_>,
     ) -> Result<bool, StepError> {
         if let Some(ops) = &self.simple[alt as usize] {
             if let Some(()) = simple_path(ops, &mut scratch.vec, cur) {
-                emit(&scratch.vec);
+                let _ = emit(&scratch.vec);
             }
             for &(var, _) in ops.iter() {
                 scratch.vec[var as usize] = UNSET;
@@ -496,7 +502,7 @@ impl<'p> Solver<'p> {
         let mut assigned = 0;
         let outcome = self.direct_path(plan, scratch, ev, cur, exited, stamp, alt, &mut assigned);
         if let Ok(Some(true)) = outcome {
-            emit(&scratch.vec);
+            let _ = emit(&scratch.vec);
         }
         for s in &plan.slots[..assigned] {
             scratch.vec[s.var as usize] = UNSET;
