@@ -174,7 +174,7 @@ fn unfolded(rks: &RecursiveKripkeStructure) -> KripkeStructure {
         succ,
         props,
         prop_names: (0..NUM_LABELS).map(|p| format!("p{p}")).collect(),
-        values: (0..n as u32).collect(),
+        values: xmv_rs::explicit::state_values::StateValues::from_rows(1, &(0..n as u32).collect::<Vec<_>>()),
         num_vars: 1,
     }
 }
