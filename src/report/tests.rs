@@ -19,7 +19,17 @@ fn listing_with_defines() -> crate::lowering::program::LoweredProgram {
 }
 
 fn report(spec: &crate::lowering::program::LoweredSpec, holds: bool, trace: Option<view::TraceView>) -> SpecReport {
-    SpecReport { kind: spec.kind, name: None, text: spec.text.clone(), system_name: "main".into(), module: None, holds, trace, time_ms: 0.5, span: spec.span }
+    SpecReport {
+        kind: spec.kind,
+        name: None,
+        text: spec.text.clone(),
+        system_name: "main".into(),
+        module: None,
+        verdict: Verdict::of(holds),
+        trace,
+        time_ms: 0.5,
+        span: spec.span,
+    }
 }
 
 #[test]
@@ -194,7 +204,7 @@ Trace Type: Counterexample
         text: "EF p".into(),
         system_name: "foo".into(),
         module: Some("foo".into()),
-        holds: true,
+        verdict: Verdict::True,
         trace: None,
         time_ms: 0.0,
         span: crate::source::Span::default(),

@@ -18,6 +18,7 @@ pub struct Program {
     pub included: Vec<String>,
 }
 
+/// What a run does when the initial procedure module exits with an empty call stack (`TERMINATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TerminationRule {
     /// Finis 2012: when the initial module exits with an empty stack, the run moves to a
@@ -208,13 +209,18 @@ pub struct ExitDecl {
     pub span: Span,
 }
 
+/// The kind of a specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpecKind {
     /// `SPEC` or `CTLSPEC`
     Ctl,
+    /// `INVARSPEC`
     Invar,
+    /// `LTLSPEC`
     Ltl,
+    /// `PSLSPEC` (read, not checked)
     Psl,
+    /// `COMPUTE` (read, not checked)
     Compute,
 }
 

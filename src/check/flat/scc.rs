@@ -69,6 +69,7 @@ pub fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
                     continue;
                 }
                 if s.index[w as usize] == UNVISITED {
+                    crate::check::deadline::tick(s.next_index as usize);
                     s.enter(succ, w);
                 } else if s.on_stack.contains(w as usize) {
                     s.low[v as usize] = s.low[v as usize].min(s.index[w as usize]);
