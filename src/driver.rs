@@ -8,65 +8,31 @@
 //! collected as data in [`RunOutput::diagnostics`]; in the text format they are also rendered
 //! on stderr as they arise, in the JSON and SARIF formats they are part of the one document on
 //! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
-//! fails, 2 on input errors.
+//! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
 pub mod flat_engine;
 pub mod shard;
 pub mod stages;
+pub mod timeout;
 
+use crate::check::deadline::SpecClock;
 use crate::check::trace::SpecOutcome;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
-use crate::report::{SpecReport, json, sarif, text};
+use crate::report::{SpecReport, Unknown, Verdict, json, sarif, text};
 use crate::source::SourceFile;
-use crate::syntax::ast::{SpecKind, TerminationRule, VarKind};
+use crate::syntax::ast::{SpecKind, VarKind};
 use flat_engine::FlatBuilt;
 use std::fmt::Write;
 use std::time::Instant;
+use timeout::Decided;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    #[default]
-    Text,
-    /// One JSON document: specs, verdicts, traces and diagnostics (`report::json`).
-    Json,
-    /// SARIF 2.1.0: diagnostics and false specs as results, counterexamples as code flows.
-    Sarif,
-}
-
+/// The API's options and output format, defined in [`crate::api`].
+pub use crate::api::{CheckOptions, Format};
 pub use crate::check::Engine;
-
-#[derive(Clone, Debug, Default)]
-pub struct CheckOptions {
-    pub format: Format,
-    /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
-    pub traces: bool,
-    /// Witnesses of true existential specs of flat models too (`--witnesses`). NuSMV 2.5.4
-    /// prints none, so by default flat models get counterexamples only and the trace numbers
-    /// are NuSMV's; procedure specs always get witnesses, as RSMCheck gives them.
-    pub witnesses: bool,
-    /// `-r`: print the number of reachable states.
-    pub reachable: bool,
-    pub max_states: Option<u64>,
-    /// `--max-memory`: bytes the state space may reserve (`None`: no budget; the command line
-    /// defaults to a fraction of the available memory, see `explicit::budget::default_limit`).
-    pub max_memory: Option<u64>,
-    /// Worker threads, 0 = all cores.
-    pub threads: usize,
-    pub engine: Engine,
-    pub termination: Option<TerminationRule>,
-    /// `--stats`: time per phase and checker counters on stderr.
-    pub stats: bool,
-    /// `--verify`: re-check every procedure spec with an engine of the other family.
-    pub verify: bool,
-    /// `-n IDX` / `-P NAME`: check one spec (NuSMV's numbering, see [`crate::properties`]).
-    pub selection: crate::properties::Selection,
-    /// `--shard I/N`: check only the I-th of N slices of the specs ([`shard`]).
-    pub shard: Option<(usize, usize)>,
-}
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
 /// for `--stats` and warnings.
@@ -152,9 +118,15 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         }
     }
 
-    // Check.
-    let mut outcomes: Vec<Option<(SpecOutcome, f64, Option<Engine>)>> = vec![None; program.specs.len()];
-    if let Some(m) = flat.as_ref().filter(|m| !m.spec_ids().is_empty()) {
+    // Check: each model's specs in one batch, or one at a time under `--spec-timeout`.
+    let clock = match options.spec_timeout.map(|limit| SpecClock::new(limit, options.threads)).transpose() {
+        Ok(clock) => clock,
+        Err(e) => return (failure(out, e, file, options.format), vec![]),
+    };
+    let mut flat = flat;
+    let mut rks = rks;
+    let mut outcomes: Vec<Option<(Result<SpecOutcome, Unknown>, f64, Option<Engine>)>> = vec![None; program.specs.len()];
+    if let Some(m) = flat.as_mut().filter(|m| !m.spec_ids().is_empty()) {
         let ids = m.spec_ids().into_iter();
         let span = program.systems[m.system() as usize].span;
         let warn = |w: String| {
@@ -162,12 +134,16 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
                 "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
             )
         };
-        if let Err(e) = run_checker(|o: &CheckOptions| m.check(o, stages), "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
+        let check = |o: &CheckOptions| match &clock {
+            Some(clock) => m.check_each(o, stages, clock),
+            None => m.check(o, stages).map(Decided::from),
+        };
+        if let Err(e) = run_checker(check, "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
             return (e, vec![]);
         }
         if options.verify {
-            let first: Vec<SpecOutcome> = m.spec_ids().iter().filter_map(|&i| outcomes[i].as_ref().map(|(o, ..)| o.clone())).collect();
-            match flat_engine::verify(&program, m, &first, &limits, options, stages) {
+            let first: Vec<Option<bool>> = m.spec_ids().iter().map(|&i| outcomes[i].as_ref().and_then(|(o, ..)| o.as_ref().ok().map(|o| o.holds))).collect();
+            match flat_engine::verify(&program, m, &first, &limits, options, stages, clock.as_ref()) {
                 Ok(line) => {
                     let _ = writeln!(stats, "{line}");
                 }
@@ -175,10 +151,14 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             }
         }
     }
-    if let Some(m) = rks.as_ref().filter(|m| !m.specs.is_empty()) {
-        let ids = m.specs.iter().map(|s| s.spec);
+    if let Some(m) = rks.as_mut().filter(|m| !m.specs.is_empty()) {
+        let ids: Vec<usize> = m.specs.iter().map(|s| s.spec).collect();
         let warn = |w: String| Diagnostic::global(Severity::Warning, W_CHECKER, w);
-        if let Err(e) = run_checker(|o: &CheckOptions| (stages.check_rks)(m, o), "rks", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
+        let check = |o: &CheckOptions| match &clock {
+            Some(clock) => timeout::one_by_one(m, |m| &mut m.specs, |m| (stages.check_rks)(m, o), clock),
+            None => (stages.check_rks)(m, o).map(Decided::from),
+        };
+        if let Err(e) = run_checker(check, "rks", ids.into_iter(), options, &mut outcomes, &mut stats, &mut out, file, &warn) {
             return (e, vec![]);
         }
     }
@@ -201,7 +181,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         let Some((outcome, time_ms, engine)) = outcomes[i].take() else { continue };
         let system = &program.systems[spec.system as usize];
         let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
-        let trace = match (options.traces, &outcome.trace, model) {
+        let trace = match (options.traces, outcome.as_ref().ok().and_then(|o| o.trace.as_ref()), model) {
             (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
             _ => None,
         };
@@ -211,7 +191,10 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             text: spec.text.clone(),
             system_name: system.name.clone(),
             module: system.is_procedure.then(|| system.name.clone()),
-            holds: outcome.holds,
+            verdict: match &outcome {
+                Ok(o) => Verdict::of(o.holds),
+                Err(why) => Verdict::Unknown(*why),
+            },
             trace,
             time_ms,
             engine: engine.map(|e| e.name()),
@@ -238,10 +221,25 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             let _ = writeln!(out.stderr, "-- stats: {line}");
         }
     }
-    out.exit_code = if reports.iter().all(|r| r.holds) { 0 } else { 1 };
+    out.exit_code = exit_code(&reports);
     crate::frontend::dispose((program, flat, rks));
     (out, reports)
 }
+
+/// 1 when a spec is false, else 3 when one is undecided, else 0.
+fn exit_code(reports: &[SpecReport]) -> i32 {
+    if reports.iter().any(|r| r.verdict == Verdict::False) {
+        1
+    } else if reports.iter().any(|r| matches!(r.verdict, Verdict::Unknown(_))) {
+        EXIT_UNKNOWN
+    } else {
+        0
+    }
+}
+
+/// The exit code of a run in which no spec is false and some spec was left undecided
+/// (`--spec-timeout`).
+pub const EXIT_UNKNOWN: i32 = 3;
 
 /// Code of a checker's failure (no verdict; exit code 2), a diagnostic without a place.
 pub const E_CHECKER: &str = "E0601";
@@ -287,11 +285,11 @@ fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, format: Format, out: &
 /// Runs one checker (if linked) and files its outcomes under their spec indices.
 #[allow(clippy::too_many_arguments)]
 fn run_checker(
-    check: impl Fn(&CheckOptions) -> Result<CheckedSpecs, String>,
+    check: impl FnOnce(&CheckOptions) -> Result<Decided, String>,
     what: &str,
     spec_ids: impl Iterator<Item = usize>,
     options: &CheckOptions,
-    outcomes: &mut [Option<(SpecOutcome, f64, Option<Engine>)>],
+    outcomes: &mut [Option<(Result<SpecOutcome, Unknown>, f64, Option<Engine>)>],
     stats: &mut String,
     out: &mut RunOutput,
     file: &SourceFile,

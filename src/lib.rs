@@ -1,46 +1,76 @@
-//! xmv-rs: an explicit-state CTL model checker for NuSMV models and recursive procedure modules.
+//! xmv-rs: a model checker for NuSMV models and recursive procedure modules (CTL, LTL and
+//! invariants; explicit-state, BDD and recursive-Kripke-structure engines).
 //!
-//! The module tree is the pipeline, one stage per module:
+//! # Library API
 //!
-//! | stage | module | input → output |
-//! |---|---|---|
-//! | parse | [`syntax`] | `SourceFile` → [`syntax::ast::Program`] |
-//! | resolve and type | [`semantics`] | `ast::Program` → `semantics::CheckedProgram` |
-//! | lower | [`lowering`] | `CheckedProgram` → [`lowering::program::LoweredProgram`] |
-//! | build the state space | [`explicit`] | `LoweredProgram` → [`explicit::kripke::KripkeStructure`] / [`explicit::rks::RecursiveKripkeStructure`] |
-//! | check | [`check`] | models + CTL → verdicts and traces |
-//! | report | [`report`] | verdicts → NuSMV-style text or JSON |
+//! [`check_str`], [`check_named`] and [`check_file`] run what `xmv-rs check` runs and return the
+//! verdicts, traces and warnings as data ([`Report`]), or the errors as data
+//! ([`DiagnosticData`]); [`CheckOptions`] holds the command line's options. These items (the
+//! [`api`] module, re-exported here) are the public API, documented and kept stable within a
+//! minor version:
 //!
-//! [`api::check_str`] (re-exported here) is the entry point for programs that embed the checker.
-//! [`import`] translates other tools' formats (RSMCheck JSON, PuMoC `.pds`, PDSolver `.pdmu`)
-//! into `.smv` text. [`lsp`] is the language server (`xmv-rs lsp`) over the front end.
-//! [`source`] and [`diagnostics`] are shared by all stages; [`ir`] holds the types that cross
-//! stages (values, operators, spec and variable kinds); [`ctl`] is the formula type shared by
-//! the front end and the checkers. See docs/architecture.md.
+//! ```
+//! let report = xmv_rs::check_str("MODULE main\nVAR x : boolean;\nASSIGN next(x) := !x;\nSPEC AG EF x\n", &Default::default())
+//!     .expect("a well-formed model");
+//! assert_eq!(report.specs[0].verdict, xmv_rs::Verdict::True);
+//! ```
+//!
+//! # Everything else
+//!
+//! The other modules are the pipeline, one stage per module: `syntax` (parse) → `semantics`
+//! (resolve and type) → `lowering` (the `LoweredProgram`) → `explicit` / `symbolic` (build the
+//! state space) → `check` (the engines) → `report` (NuSMV-style text, JSON, SARIF); `driver`
+//! chains them, `import` translates other tools' formats, `lsp` is the language server and
+//! `nusmv_mode` NuSMV's own command line; `ir` holds the types
+//! that cross stages (values, operators, spec and variable kinds). They are public for the `xmv-rs` binary, the tools and
+//! the integration tests, hidden from this documentation, and may change in any release.
 
+#![deny(missing_docs)]
+// The internal modules document themselves for developers (`cargo doc --document-private-items`)
+// and link to their private items freely.
+#![allow(rustdoc::private_intra_doc_links)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod api;
+#[doc(hidden)]
 pub mod check;
+#[doc(hidden)]
 pub mod ctl;
+#[doc(hidden)]
 pub mod diagnostics;
+#[doc(hidden)]
 pub mod driver;
+#[doc(hidden)]
 pub mod explicit;
+#[doc(hidden)]
 pub mod frontend;
+#[doc(hidden)]
 pub mod import;
+#[doc(hidden)]
 pub mod ir;
+#[doc(hidden)]
 pub mod lowering;
+#[doc(hidden)]
 pub mod lsp;
+#[doc(hidden)]
 pub mod ltl;
+#[doc(hidden)]
 pub mod nusmv_mode;
+#[doc(hidden)]
 pub mod par;
+#[doc(hidden)]
 pub mod progress;
+#[doc(hidden)]
 pub mod properties;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod semantics;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod symbolic;
+#[doc(hidden)]
 pub mod syntax;
 
-pub use api::{Report, SpecResult, check_file, check_str};
-pub use driver::CheckOptions;
+pub use api::*;

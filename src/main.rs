@@ -1,6 +1,7 @@
 //! The `xmv-rs` command line: `check` (NuSMV-style model checking), `list-specs` (the specs with
 //! NuSMV's indices) and `import` (other tools' formats to `.smv`). Exit codes of `check`: 0 all
-//! specs hold, 1 some spec fails, 2 input errors. Run as `NuSMV`/`nusmv` or with NuSMV's argument
+//! specs hold, 1 some spec fails, 2 input errors, 3 no spec fails but some spec is unknown
+//! (`--spec-timeout`). Run as `NuSMV`/`nusmv` or with NuSMV's argument
 //! shape (no subcommand), it is NuSMV 2.5.4's command line instead (`xmv_rs::nusmv_mode`).
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -97,6 +98,11 @@ struct CheckArgs {
     /// Check only the I-th of N deterministic slices of the specs (for array jobs; see the README).
     #[arg(long, value_name = "I/N", value_parser = xmv_rs::driver::shard::parse)]
     shard: Option<(usize, usize)>,
+    /// Time each spec's check may take, in seconds (decimals allowed: 0.5); a spec that runs out
+    /// is reported as unknown and the others are checked. Exit code 3 when no spec is false and
+    /// some spec is unknown.
+    #[arg(long = "spec-timeout", value_name = "SECS", value_parser = xmv_rs::driver::timeout::parse_seconds)]
+    spec_timeout: Option<std::time::Duration>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -218,6 +224,7 @@ fn check(args: CheckArgs) -> i32 {
             (None, None) => xmv_rs::properties::Selection::All,
         },
         shard: args.shard,
+        spec_timeout: args.spec_timeout,
     };
     let out = driver::run_check(&file, &options, &driver::stages::Stages::linked());
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());

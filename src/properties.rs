@@ -89,16 +89,7 @@ fn qualified(name: Option<&str>, text: &str) -> Option<String> {
     })
 }
 
-/// Which specs a run checks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Selection {
-    #[default]
-    All,
-    /// NuSMV's `-n IDX`.
-    Index(usize),
-    /// `-P NAME`: the spec declared with `NAME`.
-    Name(String),
-}
+pub use crate::api::Selection;
 
 /// The indices into `LoweredProgram::specs` that `selection` picks, or a message saying why
 /// it picks nothing checkable.

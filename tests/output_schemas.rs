@@ -2,7 +2,10 @@
 //! they carry checked against the text rendering.
 //!
 //! Inputs: every bundled spec (`specs/*.smv`), every golden diagnostic case
-//! (`tests/diagnostics/*.smv`) and every pipeline golden case (`tests/build/*.smv`). The JSON
+//! (`tests/diagnostics/*.smv`), every pipeline golden case (`tests/build/*.smv`) and every other
+//! `.smv` file under `tests/` (import goldens, words, drop-in, spec selection; the
+//! `tests/spec_timeout` models with `--spec-timeout 0`, so that unknown verdicts are validated
+//! too). The JSON
 //! schema is ours (`docs/schema/check-output.schema.json`); the SARIF schema is the official
 //! 2.1.0 schema as shipped in the `serde-sarif` crate's sources (in cargo's registry, so it is
 //! never copied into this repository).
@@ -15,19 +18,30 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn smv_files(dir: &str) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "smv"))
-        .collect();
+/// The `.smv` files under `dir`, recursively, sorted.
+fn smv_files(dir: &Path) -> Vec<PathBuf> {
+    let mut paths = vec![];
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            paths.extend(smv_files(&path));
+        } else if path.extension().is_some_and(|x| x == "smv") {
+            paths.push(path);
+        }
+    }
     paths.sort();
     paths
 }
 
 fn cases() -> Vec<PathBuf> {
-    let cases: Vec<PathBuf> = ["specs", "tests/diagnostics", "tests/build"].iter().flat_map(|d| smv_files(d)).collect();
-    assert!(cases.len() > 100, "expected the bundled specs and golden cases, found {}", cases.len());
+    let cases: Vec<PathBuf> = [root().join("specs"), root().join("tests")].iter().flat_map(|d| smv_files(d)).collect();
+    let count = |dir: &str| cases.iter().filter(|p| p.starts_with(root().join(dir))).count();
+    // Every golden diagnostic case (a `.stderr` beside its `.smv`) is among them.
+    let goldens = (std::fs::read_dir(root().join("tests/diagnostics")).expect("tests/diagnostics").filter_map(Result::ok))
+        .filter(|e| e.path().extension().is_some_and(|x| x == "stderr"))
+        .count();
+    assert_eq!(count("tests/diagnostics"), goldens);
+    assert!(count("specs") >= 19 && count("tests/diagnostics") >= 89 && count("tests/build") >= 25 && cases.len() >= 160, "found {}", cases.len());
     cases
 }
 
@@ -35,7 +49,11 @@ fn run(path: &Path, format: Format) -> RunOutput {
     let bytes = std::fs::read(path).expect("readable");
     let name = path.strip_prefix(root()).unwrap_or(path).display().to_string();
     let file = SourceFile::from_bytes(name, &bytes);
-    let options = CheckOptions { format, traces: true, threads: 1, max_memory: Some(1 << 30), ..Default::default() };
+    let spec_timeout = path.starts_with(root().join("tests/spec_timeout")).then_some(std::time::Duration::ZERO);
+    // The 30-bit counter with every state initial is for the BDD engine: the explicit builder
+    // enumerates its 2^30 initial states before its state budget stops it.
+    let engine = if path.ends_with("spec_timeout/counter.smv") { xmv_rs::Engine::Bdd } else { xmv_rs::Engine::Auto };
+    let options = CheckOptions { format, traces: true, threads: 1, max_memory: Some(1 << 30), spec_timeout, engine, ..Default::default() };
     run_check(&file, &options, &stages::Stages::linked())
 }
 

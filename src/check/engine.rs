@@ -26,14 +26,22 @@ use crate::check::trace::SpecOutcome;
 /// value leaves procedure modules on `summary` ([`Engine::procedures`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Engine {
+    /// Flat models: explicit, or BDDs past the explicit budget (the default).
     #[default]
     Auto,
+    /// Flat models: the explicit state graph.
     Explicit,
+    /// Flat models: BDDs.
     Bdd,
+    /// Procedure modules: exit summaries.
     Summary,
+    /// Procedure modules: Finis' incremental context engine.
     Incremental,
+    /// Procedure modules: Finis' global context engine.
     Global,
+    /// Procedure modules: the eager ternary engine (Dubslaff et al.).
     Eager,
+    /// Procedure modules: the lazy ternary engine (Dubslaff et al.).
     Lazy,
 }
 

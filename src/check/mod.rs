@@ -2,6 +2,7 @@
 //! recursive Kripke structures.
 
 pub mod bdd;
+pub mod deadline;
 pub mod engine;
 pub mod flat;
 pub mod formula;

@@ -8,38 +8,8 @@
 
 use super::{Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
-use serde::Serialize;
 
-/// One diagnostic, every span resolved to line and column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DiagnosticData {
-    pub code: &'static str,
-    /// `"error"` or `"warning"`.
-    pub severity: &'static str,
-    pub message: String,
-    /// The file the spans refer to.
-    pub file: String,
-    /// The primary label first (the one the text renderer underlines with `^`); empty for a
-    /// diagnostic about the run rather than a place in the file.
-    pub labels: Vec<LabelData>,
-    pub help: Vec<String>,
-    pub notes: Vec<String>,
-}
-
-/// A labelled span.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LabelData {
-    pub primary: bool,
-    pub message: String,
-    /// Byte offsets into the file, end exclusive.
-    pub start: u32,
-    pub end: u32,
-    /// 1-based line and column (in characters) of `start` and of `end`.
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
-}
+pub use crate::api::{DiagnosticData, LabelData};
 
 impl Severity {
     /// The word the renderers print: `error` or `warning`.

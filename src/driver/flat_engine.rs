@@ -10,9 +10,10 @@
 //! whichever engine decided; `--stats` says which (`flat engine: …`), JSON per spec (`engine`).
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
 
+use super::timeout::{Decided, one_by_one};
 use super::{CheckOptions, CheckedSpecs};
 use crate::check::Engine;
-use crate::check::trace::SpecOutcome;
+use crate::check::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
@@ -89,6 +90,17 @@ impl FlatBuilt {
             FlatBuilt::Symbolic(m) => (m.diameter() as u64, m.reachable_states()),
         }
     }
+    /// Checks the flat specs one at a time under `clock` (`--spec-timeout`, [`super::timeout`]).
+    pub fn check_each(&mut self, options: &CheckOptions, stages: &super::stages::Stages, clock: &SpecClock) -> Result<Decided, String> {
+        let engine = self.engine();
+        let mut decided = match self {
+            FlatBuilt::Explicit(m) => one_by_one(m, |m| &mut m.specs, |m| (stages.check_flat)(m, options), clock)?,
+            FlatBuilt::Symbolic(m) => one_by_one(m, |m| &mut m.specs, |m| (stages.check_symbolic)(m, options), clock)?,
+        };
+        decided.stats.engine = Some(engine);
+        Ok(decided)
+    }
+
     /// Checks the flat specs with this model's engine.
     pub fn check(&self, options: &CheckOptions, stages: &super::stages::Stages) -> Result<CheckedSpecs, String> {
         let mut checked = match self {
@@ -176,40 +188,49 @@ pub const AUTO_PROBE_RINGS: usize = 512;
 /// bound on the reachable states, as a float (it overflows every integer on large models).
 pub fn nominal_states(program: &LoweredProgram) -> f64 {
     let Some(system) = program.flat.and_then(|s| program.systems.get(s as usize)) else { return 0.0 };
-    let vars = system.vars.iter().filter(|v| v.kind != crate::syntax::ast::VarKind::Input);
+    let vars = system.vars.iter().filter(|v| v.kind != crate::ir::VarKind::Input);
     vars.map(|v| v.domain.table_len().map_or(f64::INFINITY, |n| n.max(1) as f64)).product()
 }
 
-/// `--verify`: the verdicts of `first` checked again with the other engine. `Ok(line)` for
-/// `--stats` when they agree (or the other engine cannot build the model: said in the line);
-/// `Err` names the first spec they disagree on.
+/// `--verify`: the verdicts of `first` (`None`: undecided, `--spec-timeout`) checked again with
+/// the other engine (under `clock` when given). `Ok(line)` for `--stats` when they agree on every
+/// spec both decided (or the other engine cannot build the model: said in the line); `Err` names
+/// the first spec they disagree on.
 pub fn verify(
     program: &LoweredProgram,
     first: &FlatBuilt,
-    outcomes: &[SpecOutcome],
+    verdicts: &[Option<bool>],
     limits: &BuildLimits,
     options: &CheckOptions,
     stages: &super::stages::Stages,
+    clock: Option<&SpecClock>,
 ) -> Result<String, String> {
     let other_engine = first.engine().verifier();
     let other_options = CheckOptions { engine: other_engine, traces: false, ..options.clone() };
-    let other = match build(program, limits, &other_options) {
+    let mut other = match build(program, limits, &other_options) {
         Ok(m) => m,
         Err(_) => return Ok(format!("flat verified by engine {}: not run (it cannot build the model)", other_engine.name())),
     };
-    let again = other.check(&other_options, stages)?;
-    for ((spec, a), b) in first.spec_ids().into_iter().zip(outcomes).zip(&again.outcomes) {
-        if a.holds != b.holds {
+    let again = match clock {
+        Some(clock) => other.check_each(&other_options, stages, clock)?,
+        None => Decided::from(other.check(&other_options, stages)?),
+    };
+    let again = again.outcomes.iter().map(|o| o.as_ref().ok().map(|o| o.holds));
+    let mut agreed = 0;
+    for ((spec, &a), b) in first.spec_ids().into_iter().zip(verdicts).zip(again) {
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        agreed += 1;
+        if a != b {
             let s = &program.specs[spec];
             return Err(format!(
                 "--verify: the engines disagree on `{}`: `{}` says {}, `{}` says {}; please report this model",
                 s.text,
                 first.engine().name(),
-                a.holds,
+                a,
                 other_engine.name(),
-                b.holds
+                b
             ));
         }
     }
-    Ok(format!("flat verified by engine {}: {} verdicts agree", other_engine.name(), outcomes.len()))
+    Ok(format!("flat verified by engine {}: {agreed} verdicts agree", other_engine.name()))
 }

@@ -60,7 +60,8 @@ pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpec
     if options.threads == 0 {
         return run();
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
+    let pool =
+        crate::check::deadline::pool_builder().num_threads(options.threads).build().map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     pool.install(run)
 }
 

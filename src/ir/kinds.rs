@@ -3,6 +3,7 @@
 //! specs. The parser produces them (`syntax::ast` re-exports them); the semantics, lowering,
 //! state-space builders, checkers and report read them from here.
 
+/// What a run does when the initial procedure module exits with an empty call stack (`TERMINATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TerminationRule {
     /// Finis 2012: when the initial module exits with an empty stack, the run moves to a
@@ -22,12 +23,17 @@ pub enum VarKind {
     Frozen,
 }
 
+/// The kind of a specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpecKind {
     /// `SPEC` or `CTLSPEC`
     Ctl,
+    /// `INVARSPEC`
     Invar,
+    /// `LTLSPEC`
     Ltl,
+    /// `PSLSPEC` (read, not checked)
     Psl,
+    /// `COMPUTE` (read, not checked)
     Compute,
 }

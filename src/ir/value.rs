@@ -43,7 +43,7 @@ pub enum Domain {
     Boolean,
     /// index i = lo + i
     Range { lo: i64, hi: i64 },
-    /// index i = values[i]; symbolic, integer or mixed
+    /// index i = `values[i]`; symbolic, integer or mixed
     Enum(Vec<Value>),
     /// `unsigned word[width]` / `signed word[width]`. Up to
     /// [`crate::ir::words::MAX_VAR_WIDTH`] bits, index i = the bit pattern i; wider words

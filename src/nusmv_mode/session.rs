@@ -361,7 +361,7 @@ impl<'w> Session<'w> {
                 trace_no = Some(n);
             }
             let Some(loaded) = self.loaded.as_mut() else { continue };
-            let verdict = Some((r.report.holds, trace_no));
+            let verdict = Some((r.report.verdict == crate::report::Verdict::True, trace_no));
             if added {
                 let index = loaded.properties.len();
                 let (kind, text) = (r.report.kind, r.report.text.clone());
@@ -654,7 +654,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
             text: spec.text.clone(),
             system_name: system.name.clone(),
             module: system.is_procedure.then(|| system.name.clone()),
-            holds: outcome.holds,
+            verdict: crate::report::Verdict::of(outcome.holds),
             trace: None,
             time_ms: 0.0,
             engine: None,

@@ -2,7 +2,8 @@
 //!
 //! `{"schema": "xmv-rs-check", "version": 1, "file": …, "exit_code": 0|1|2, "specs": [...],
 //! "diagnostics": [...], "suppressed_errors": N}`. Specs in the printing order of the text
-//! format: `{"name": …, "module": …, "kind": "ctl"|"invariant", "text": …, "verdict": true|false,
+//! format: `{"name": …, "module": …, "kind": "ctl"|"ltl"|"invariant", "text": …, "verdict": true|false|"unknown",
+//! "unknown": {"reason": "timeout", "limit_s": …} (only for "unknown"),
 //! "trace": null | {"kind", "loop_start", "steps": [{"module", "stack", "inputs", "values",
 //! "terminated"}]}, "time_ms": …, "location": {"line", "column"}}`; values are the strings NuSMV
 //! would print. `time_ms` is the wall time of the checker run that decided the spec (the specs of
@@ -12,8 +13,8 @@
 //! Diagnostics are [`crate::diagnostics::data::DiagnosticData`], the same data the text renderer
 //! draws. A run stopped by errors has `exit_code` 2, no specs, and the errors.
 
-use super::SpecReport;
 use super::view::TraceView;
+use super::{SpecReport, Unknown, Verdict};
 use crate::diagnostics::data::DiagnosticData;
 use crate::driver::RunOutput;
 use crate::ir::SpecKind;
@@ -49,13 +50,23 @@ struct SpecJson<'a> {
     module: &'a str,
     kind: &'static str,
     text: &'a str,
-    verdict: bool,
+    /// `true`, `false`, or `"unknown"`.
+    verdict: serde_json::Value,
+    /// Why a spec is `"unknown"` (`{"reason": "timeout", "limit_s": 2.0}`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unknown: Option<UnknownJson>,
     trace: Option<TraceJson<'a>>,
     time_ms: f64,
     /// Added within version 1: the engine that decided the spec.
     #[serde(skip_serializing_if = "Option::is_none")]
     engine: Option<&'static str>,
     location: Location,
+}
+
+#[derive(Serialize)]
+struct UnknownJson {
+    reason: &'static str,
+    limit_s: f64,
 }
 
 #[derive(Serialize)]
@@ -129,7 +140,14 @@ fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<
                 _ => "ctl",
             },
             text: r.text.trim_end(),
-            verdict: r.holds,
+            verdict: match r.verdict.holds() {
+                Some(holds) => serde_json::Value::Bool(holds),
+                None => serde_json::Value::String("unknown".into()),
+            },
+            unknown: match r.verdict {
+                Verdict::Unknown(Unknown::Timeout(limit)) => Some(UnknownJson { reason: "timeout", limit_s: limit.as_secs_f64() }),
+                _ => None,
+            },
             trace: r.trace.as_ref().map(trace_json),
             time_ms: r.time_ms,
             engine: r.engine,

@@ -14,6 +14,8 @@ pub use crate::check::trace;
 
 use crate::ir::SpecKind;
 
+pub use crate::api::{Unknown, Verdict};
+
 /// Everything printed about one spec.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpecReport {
@@ -25,7 +27,7 @@ pub struct SpecReport {
     pub system_name: String,
     /// `Some(module)` for procedure specs: printed as `… IN module`.
     pub module: Option<String>,
-    pub holds: bool,
+    pub verdict: Verdict,
     pub trace: Option<view::TraceView>,
     pub time_ms: f64,
     /// The engine that decided the spec (`explicit`, `bdd`, a procedure engine), when known.

@@ -13,12 +13,16 @@
 //!   the depth of the call stack. Every step is located at the spec (a state has no place in the
 //!   source text).
 //!
+//! * every spec left undecided by `--spec-timeout`: the same rule and location, `kind` `open`
+//!   (SARIF: the tool could not determine whether the target passes or fails), level `none`,
+//!   the message `specification … is unknown (timeout after 2 s)`.
+//!
 //! True specs are not results. Columns count Unicode code points (`columnKind`), as the text
 //! diagnostics' `file:line:col` does. The types are `serde-sarif`'s (generated from the SARIF
 //! schema); `tests/output_schemas.rs` validates the output against that schema.
 
-use super::SpecReport;
 use super::view::TraceView;
+use super::{SpecReport, Verdict};
 use crate::diagnostics::Severity;
 use crate::diagnostics::data::{DiagnosticData, LabelData};
 use crate::driver::RunOutput;
@@ -42,7 +46,7 @@ pub fn render_sarif(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) 
         rule_index(&mut rules, d.code);
         results.push(diagnostic_result(d, original.severity, &uri));
     }
-    for r in reports.iter().filter(|r| !r.holds) {
+    for r in reports.iter().filter(|r| r.verdict != Verdict::True) {
         let rule = spec_rule(r);
         rule_index(&mut rules, &rule);
         results.push(spec_result(file, r, rule, &uri));
@@ -155,8 +159,16 @@ fn spec_result(file: &SourceFile, r: &SpecReport, rule: String, uri: &str) -> sa
     let spec_label = LabelData { primary: true, message: String::new(), start: r.span.start, end, line, column, end_line, end_column };
     let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
     let place = r.module.as_ref().map(|m| format!(" in module {m}")).unwrap_or_default();
-    let text = format!("{what} {}{place} is false", r.text.trim_end());
-    let result = sarif::Result::builder().rule_id(rule).level(sarif::ResultLevel::Error).message(message(text)).locations(vec![location(uri, &spec_label)]);
+    let text = |verdict: &str| format!("{what} {}{place} is {verdict}", r.text.trim_end());
+    if let Verdict::Unknown(why) = r.verdict {
+        // SARIF's `open`: the tool could not decide whether the target passes or fails the rule.
+        return (sarif::Result::builder().rule_id(rule).kind(sarif::ResultKind::Open).level(sarif::ResultLevel::None))
+            .message(message(text(&format!("unknown ({})", why.describe()))))
+            .locations(vec![location(uri, &spec_label)])
+            .build();
+    }
+    let result =
+        sarif::Result::builder().rule_id(rule).level(sarif::ResultLevel::Error).message(message(text("false"))).locations(vec![location(uri, &spec_label)]);
     match &r.trace {
         Some(trace) => result.code_flows(vec![code_flow(trace, uri, &spec_label)]).build(),
         None => result.build(),

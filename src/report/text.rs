@@ -19,9 +19,11 @@
 //! module the same way (`-- specification EF p IN foo is true`) and each step shows the call stack and the module:
 //! `-> State: 1.3 <- [main(pc = c) > parse]` (calls outermost first, as `module(call location)`).
 //! The termination state of an RKS run is `-> State: 1.k <- [terminated]`.
+//! A spec left undecided by `--spec-timeout` (NuSMV has no such verdict) prints
+//! `-- specification AG p  is unknown (timeout after 2 s)`, with no trace.
 
-use super::SpecReport;
 use super::view::{StepView, TraceView};
+use super::{SpecReport, Verdict};
 use crate::check::trace::TraceKind;
 use crate::ir::SpecKind;
 use std::fmt::Write;
@@ -29,7 +31,11 @@ use std::fmt::Write;
 /// The verdict line of a spec, without the newline.
 pub fn verdict_line(r: &SpecReport) -> String {
     let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
-    let verdict = if r.holds { "true" } else { "false" };
+    let verdict = match r.verdict {
+        Verdict::True => "true".to_string(),
+        Verdict::False => "false".to_string(),
+        Verdict::Unknown(why) => format!("unknown ({})", why.describe()),
+    };
     match &r.module {
         Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text.trim_end()),
         None if has_context(&r.text) => format!("-- {what} {} is {verdict}", r.text),

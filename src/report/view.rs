@@ -23,9 +23,12 @@ pub enum ModelRef<'a> {
     Concrete(SystemId),
 }
 
+/// A trace with names and values, as the reports print it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TraceView {
+    /// Counterexample or witness.
     pub kind: TraceKind,
+    /// The states, from an initial state (the loop start repeated at the end of a lasso).
     pub steps: Vec<StepView>,
     /// Index in `steps` where the loop starts; the last step repeats it.
     pub loop_start: Option<usize>,
@@ -35,6 +38,7 @@ pub struct TraceView {
     pub recursive: bool,
 }
 
+/// One state of a [`TraceView`]: the values that changed since the previous step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StepView {
     /// The module of the step (procedure modules; the flat model's name otherwise).

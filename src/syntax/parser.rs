@@ -1,7 +1,7 @@
 //! The pest parser for one chunk, and the conversion of its parse tree into the AST.
 //!
 //! [`SmvParser`] is generated from `grammar/smv.pest`. [`Builder`] turns pest pairs into
-//! [`ast`] nodes, adding the chunk's byte offset to every span. Expressions are flat operator
+//! [`ast`](super::ast) nodes, adding the chunk's byte offset to every span. Expressions are flat operator
 //! sequences folded by pest's Pratt parser with the NuSMV 2.6 precedence table ([`pratt`]).
 //! Problems found while building (integer out of range, malformed word constants, too deep expressions)
 //! are pushed as diagnostics and the offending node becomes [`ExprKind::Error`].

@@ -56,6 +56,7 @@ impl<'m> Labels<'m> {
         l.fair = l.eg_fair(reach)?;
         let n = l.arena.len();
         for id in 0..n as u32 {
+            crate::check::deadline::poll();
             let set = l.compute(id)?;
             l.sets.push(set);
         }
@@ -89,6 +90,7 @@ impl<'m> Labels<'m> {
         let mut z = target.clone();
         let mut frontier = target.clone();
         while frontier.satisfiable() {
+            crate::check::deadline::poll();
             let new = self.pre(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
             frontier = new;
@@ -100,6 +102,7 @@ impl<'m> Labels<'m> {
     pub fn eg_fair(&self, s: &Bdd) -> SymResult<Bdd> {
         let mut z = s.clone();
         loop {
+            crate::check::deadline::poll();
             let mut next = s.clone();
             if self.constraints.is_empty() {
                 next = next.and(&self.pre(&z)?)?;

@@ -78,6 +78,7 @@ impl<'k> Labelling<'k> {
         }
         self.sets.resize(self.arena.len(), NOT_STORED);
         for level in by_level.iter().skip(1) {
+            crate::check::deadline::poll();
             let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
             for (&id, set) in level.iter().zip(computed) {
                 self.sets[id as usize] = self.intern(set);

@@ -82,6 +82,7 @@ pub fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet) -> Fi
 fn grow_backward(k: &KripkeStructure, allowed: &FixedBitSet, result: &mut FixedBitSet, mut queue: Vec<u32>) {
     let mut head = 0;
     while head < queue.len() {
+        crate::check::deadline::tick(head);
         let v = queue[head];
         head += 1;
         for &u in k.pred.neighbours(v) {
@@ -128,7 +129,10 @@ pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u3
             }
         }
     }
+    let mut peeled = 0usize;
     while let Some(v) = dead.pop() {
+        crate::check::deadline::tick(peeled);
+        peeled += 1;
         result.set(v as usize, false);
         for &u in k.pred.neighbours(v) {
             let u = u as usize;

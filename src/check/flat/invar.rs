@@ -30,6 +30,7 @@ impl Reachability {
         }
         let mut head = 0;
         while head < queue.len() {
+            crate::check::deadline::tick(head);
             let u = queue[head];
             head += 1;
             for &v in k.succ.neighbours(u) {

@@ -193,7 +193,10 @@ fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u3
     for &g in &queue {
         inside[g] = false;
     }
+    let mut steps = 0usize;
     while let Some(g) = queue.pop() {
+        crate::check::deadline::tick(steps);
+        steps += 1;
         let (x, v) = idx.owner[g];
         m.for_each_pred(x, v, |y, w| {
             let p = idx.id(y, w);
@@ -238,7 +241,10 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
     let mut inside: Vec<bool> = idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect();
     let mut queue: Vec<usize> = (0..inside.len()).filter(|&g| inside[g]).collect();
+    let mut steps = 0usize;
     while let Some(g) = queue.pop() {
+        crate::check::deadline::tick(steps);
+        steps += 1;
         let (x, v) = idx.owner[g];
         m.for_each_pred(x, v, |y, w| {
             let p = idx.id(y, w);

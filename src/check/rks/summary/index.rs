@@ -6,7 +6,7 @@ use super::exit_reach::ExitReach;
 use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
 use std::sync::OnceLock;
 
-/// What the engine needs to know about the model beyond [`Component`]: per component, built
+/// What the engine needs to know about the model beyond [`Component`](crate::explicit::rks::Component): per component, built
 /// the first time a frame of that component is solved (components no spec reaches cost
 /// nothing), shared by every spec and thread.
 pub struct ModelIndex<'a> {

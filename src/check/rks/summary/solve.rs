@@ -43,6 +43,7 @@ impl Summary<'_> {
         let mut row: SmallVec<[u64; 2]> = SmallVec::new();
         let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = work.pop() {
+            crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id as usize];
             let w = fr.words;
@@ -143,6 +144,7 @@ impl Summary<'_> {
         }
         let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = work.pop() {
+            crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             self.dependents(id, m, true, &mut deps);
             for &(g, p) in &deps {
@@ -205,6 +207,7 @@ impl Summary<'_> {
         }
         let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
         while let Some((id, m)) = dead.pop() {
+            crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             self.dependents(id, m, true, &mut deps);
             for &(g, p) in &deps {

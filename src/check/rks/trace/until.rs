@@ -9,7 +9,7 @@
 //!    length of a shortest run from `P`'s entry to `n` that stays in `P`'s frame (every call it
 //!    makes returns) and whose configurations all satisfy `ψ` (except possibly the last, which
 //!    satisfies `χ`). A call `c` from `(P, n)` into the callee pair `P'` (its context is
-//!    [`Core::cc`] of `P`'s) continues at `(P, r)` for every return `r` of an exit `k` of `P'`,
+//!    [`Core::cc`](crate::check::rks::local::Core::cc) of `P`'s) continues at `(P, r)` for every return `r` of an exit `k` of `P'`,
 //!    with cost `dist[(P, n)] + 1 + dist[(P', exit k)] + 1` (the summary). Vertices are
 //!    finalised in increasing distance; a finalised call site waits for its callee's exits.
 //! 2. **Across frames**: `enter[P]` is the length of a shortest run from the initial
