@@ -20,7 +20,10 @@ Queries (initial states: every gene off, or with --init all every state, pybooln
   Q3  CTLSPEC AG(EF(STEADYSTATE))      with counterexamples: a path to a state that reaches none
                                        (every counterexample pyboolnet parses is checked to be a
                                        path of the network from an initial state)
-  Q4  LTLSPEC F(G(STEADYSTATE))        only with --ltl (xmv-rs answers LTL once its engine lands)
+  Q4  LTLSPEC F(G(STEADYSTATE))        only with --ltl; pyboolnet's default flags
+  Q5  LTLSPEC F(G(STEADYSTATE))        only with --ltl; with counterexamples: a lasso that never
+                                       settles (its states, the loop's closing step included,
+                                       checked to be a path of the network from an initial state)
 
 Prints one row per query (answers, identical?, times) and a summary with medians.
 
@@ -90,7 +93,7 @@ def inner(args):
     tools = [("xmv-rs", args.xmv_cmd)] + ([("NuSMV", args.nusmv_cmd)] if args.nusmv_cmd else [])
     queries = [("Q1", "CTLSPEC EF(STEADYSTATE)", False), ("Q2", "CTLSPEC AG(!STEADYSTATE)", True), ("Q3", "CTLSPEC AG(EF(STEADYSTATE))", True)]
     if args.ltl:
-        queries.append(("Q4", "LTLSPEC F(G(STEADYSTATE))", False))
+        queries += [("Q4", "LTLSPEC F(G(STEADYSTATE))", False), ("Q5", "LTLSPEC F(G(STEADYSTATE))", True)]
     names = get_all_names()
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
@@ -172,6 +175,12 @@ def summary(rows, tools):
         t1 = [r[tools[1][0]]["time"] for r in both]
         if both:
             print(f"on the queries both answered: median {tools[0][0]} {statistics.median(t0):.3f}s, {tools[1][0]} {statistics.median(t1):.3f}s")
+        for q in sorted({r["query"] for r in rows}):
+            qs = [r for r in rows if r["query"] == q]
+            qb = [r for r in qs if r[tools[0][0]]["status"] == "ok" and r[tools[1][0]]["status"] == "ok"]
+            same = sum(r[tools[0][0]]["answer"] == r[tools[1][0]]["answer"] for r in qb)
+            answered = [sum(r[t]["status"] == "ok" for r in qs) for t, _ in tools]
+            print(f"  {q}: answered {tools[0][0]} {answered[0]}, {tools[1][0]} {answered[1]}; both {len(qb)}, identical {same}")
 
 
 def main():
@@ -182,7 +191,7 @@ def main():
     p.add_argument("--venv", default=os.path.join(repo, "target", "pyboolnet-venv"))
     p.add_argument("--timeout", type=float, default=10.0)
     p.add_argument("--only", help="comma-separated network names")
-    p.add_argument("--ltl", action="store_true", help="also an LTL query")
+    p.add_argument("--ltl", action="store_true", help="also the LTL queries Q4 and Q5")
     p.add_argument("--init", choices=["zero", "all"], default="zero", help="initial states: every gene off (default) or every state")
     p.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--xmv-cmd", help=argparse.SUPPRESS)

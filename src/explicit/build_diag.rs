@@ -25,8 +25,6 @@ pub const E_MEMORY: &str = "E0508";
 pub const E_ATOM: &str = "E0506";
 /// Procedure module well-formedness (entry, calls, exits).
 pub const E_PROC: &str = "E0507";
-/// An LTLSPEC of a model the BDD engine builds (it checks CTL and invariants only).
-pub const E_BDD_LTL: &str = "E0509";
 /// States without successors.
 pub const W_DEADLOCK: &str = "W0501";
 /// No initial state.

@@ -4,16 +4,18 @@
 //!
 //! The model goes through the crate's own pipeline: `read_model` runs the front end,
 //! `flatten_hierarchy` and `encode_variables` only mark progress (the front end flattens and the
-//! explicit engine needs no encoding), `build_model` builds the state space, the `check_*`
+//! explicit engine needs no encoding), `build_model` builds the state space (a flat model with
+//! `--engine auto`'s choice, `driver::flat_engine`: explicit under its budget, BDDs past it), the `check_*`
 //! commands run the checkers of [`crate::driver::stages::Stages::linked`] on the specs asked for.
 //! `check_ctlspec -p F` / `check_invar -p F` check a formula that is not in the file: the model is
 //! read again with `SPEC F` inserted at the top of `main`, and its state space rebuilt.
 //! Verdicts and traces are printed as NuSMV prints them; traces are numbered across the session.
 
 use super::commands::Args;
+use crate::driver::flat_engine::{self, FlatBuilt};
 use crate::driver::stages::Stages;
 use crate::driver::{CheckOptions, Format};
-use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
 use crate::lowering::program::LoweredProgram;
 use crate::properties::{Property, kind_keyword, nusmv_listing, property_list};
@@ -39,7 +41,7 @@ struct Loaded {
 
 /// The state spaces built by `build_model`.
 struct Built {
-    flat: Option<FlatModel>,
+    flat: Option<FlatBuilt>,
     rks: Option<RksModel>,
 }
 
@@ -435,7 +437,7 @@ impl<'w> Session<'w> {
             return 0;
         }
         self.reachable_done = true;
-        let diameter = self.built.as_ref().and_then(|b| b.flat.as_ref()).map_or(0, |m| m.kripke.diameter());
+        let diameter = self.built.as_ref().and_then(|b| b.flat.as_ref()).map_or(0, |m| m.reachable().0);
         let _ = writeln!(self.err, "The computation of reachable states has been completed.\nThe diameter of the FSM is {diameter}.");
         0
     }
@@ -452,15 +454,26 @@ impl<'w> Session<'w> {
             text.push_str(frame);
         }
         if let Some(m) = &built.flat {
-            text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system, u64::from(m.kripke.diameter()), f64::from(m.kripke.num_states)));
+            let (diameter, count) = m.reachable();
+            text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system(), diameter, count));
         }
         text.push_str(&crate::driver::reachable_text(&loaded.program, None, built.rks.as_ref()));
-        if states && let Some(m) = &built.flat {
-            for s in 0..m.kripke.num_states {
-                text.push_str(&format!("------- State {:>4} ------\n", s + 1));
-                text.push_str(&state_lines(&loaded.program, m, s, "  "));
+        match &built.flat {
+            Some(FlatBuilt::Explicit(m)) if states => {
+                for s in 0..m.kripke.num_states {
+                    text.push_str(&format!("------- State {:>4} ------\n", s + 1));
+                    text.push_str(&state_lines(&loaded.program, m.system, m.kripke.state_values(s), "  "));
+                }
+                text.push_str("-------------------------\n");
             }
-            text.push_str("-------------------------\n");
+            Some(FlatBuilt::Symbolic(m)) if states => {
+                let message = format!(
+                    "xmv-rs: print_reachable_states -v lists the states of explicit state spaces only; this one has {} states and was built with BDDs",
+                    m.reachable_states()
+                );
+                return self.fail(&message);
+            }
+            _ => {}
         }
         if framed {
             text.push_str(frame);
@@ -478,10 +491,17 @@ impl<'w> Session<'w> {
         let Some(m) = &built.flat else { return 0 };
         let frame = "##########################################################\n";
         let mut text = format!("\n{frame}");
-        match (0..m.kripke.num_states).find(|&s| m.kripke.succ.neighbours(s).is_empty()) {
+        let dead = match m {
+            FlatBuilt::Explicit(m) => (0..m.kripke.num_states).find(|&s| m.kripke.succ.neighbours(s).is_empty()).map(|s| m.kripke.state_values(s).to_vec()),
+            FlatBuilt::Symbolic(m) => match symbolic_deadlock(m) {
+                Ok(dead) => dead,
+                Err(e) => return self.fail(&format!("error: {e}")),
+            },
+        };
+        match dead {
             None => text.push_str("The transition relation is total: No deadlock state exists\n"),
-            Some(s) => {
-                let state = state_lines(&loaded.program, m, s, "");
+            Some(values) => {
+                let state = state_lines(&loaded.program, m.system(), &values, "");
                 text.push_str(&format!(
                     "The transition relation is not total. A state without\nsuccessors is:\n{state}The transition relation is not deadlock-free.\nA deadlock state is:\n{state}"
                 ));
@@ -521,11 +541,18 @@ impl<'w> Session<'w> {
     }
 }
 
-/// `  name = value` lines of the state variables of state `s`.
-fn state_lines(program: &LoweredProgram, m: &FlatModel, s: u32, indent: &str) -> String {
-    let system = &program.systems[m.system as usize];
+/// A reachable state of the BDD model without a successor, if any.
+fn symbolic_deadlock(m: &crate::symbolic::SymbolicModel) -> Result<Option<Vec<u32>>, crate::symbolic::SymbolicError> {
+    use oxidd::BooleanFunction;
+    let live = m.trans.preimage(&m.enc, &m.enc.t())?;
+    let dead = m.reach.and(&live.not()?)?;
+    m.enc.pick_state(&dead)
+}
+
+/// `  name = value` lines of the state variables of a state (value indices per variable).
+fn state_lines(program: &LoweredProgram, system: crate::lowering::program::SystemId, values: &[u32], indent: &str) -> String {
+    let system = &program.systems[system as usize];
     let names = crate::explicit::names::Names::of(program);
-    let values = m.kripke.state_values(s);
     let mut out = String::new();
     for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input) {
         if let Some(&idx) = values.get(i) {
@@ -571,12 +598,21 @@ fn load(file: SourceFile) -> Result<(Loaded, String), String> {
     }
 }
 
+/// The explicit engine's state budget for flat models in NuSMV mode; past it the BDD engine
+/// builds the model (`--engine auto`'s switch with a smaller budget than `xmv-rs check`'s
+/// [`flat_engine::AUTO_MAX_STATES`]). NuSMV's clients expect NuSMV's time on large state spaces,
+/// and the explicit engine pays 20–40 µs per state on the `TRANS`-constrained networks pyboolnet
+/// writes: 2^18 states of `irons_yeast` (asynchronous, `INIT TRUE`) take 10 s explicitly, 1 s
+/// with BDDs; 2^16 states cost at most a second or two before the switch.
+pub(crate) const DROPIN_EXPLICIT_STATES: u64 = 1 << 16;
+
 /// Builds the state spaces the loaded program needs.
 fn build(loaded: &Loaded) -> Result<(Built, String), String> {
     let limits = BuildLimits { max_states: None, max_memory: Some(crate::explicit::budget::default_limit()), max_transitions: None };
     let program = &loaded.program;
+    let flat_limits = BuildLimits { max_states: Some(DROPIN_EXPLICIT_STATES), ..limits };
     let flat = match program.flat {
-        Some(_) => Some(build_flat(program, &limits).map_err(|d| d.render(&loaded.file))?),
+        Some(_) => Some(flat_engine::build(program, &flat_limits, &CheckOptions::default()).map_err(|d| d.render(&loaded.file))?),
         None => None,
     };
     let rks = match program.systems.iter().any(|s| s.is_procedure) {
@@ -584,7 +620,7 @@ fn build(loaded: &Loaded) -> Result<(Built, String), String> {
         false => None,
     };
     let mut warnings = String::new();
-    for w in flat.iter().flat_map(|m| &m.warnings).chain(rks.iter().flat_map(|m| &m.warnings)) {
+    for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
         warnings.push_str(&w.render(&loaded.file));
     }
     Ok((Built { flat, rks }, warnings))
@@ -608,19 +644,31 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
     let program = &loaded.program;
     let mut outcomes = vec![None; program.specs.len()];
     let mut warnings = String::new();
-    if let Some(m) = built.flat.as_mut() {
-        let wanted: Vec<_> = m.specs.iter().filter(|s| specs.contains(&s.spec)).cloned().collect();
-        if !wanted.is_empty() {
+    // Each model's specs are narrowed to the wanted ones for the check, then restored.
+    let checked = match built.flat.as_mut() {
+        Some(FlatBuilt::Explicit(m)) => {
+            let wanted: Vec<_> = m.specs.iter().filter(|s| specs.contains(&s.spec)).cloned().collect();
             let all = std::mem::replace(&mut m.specs, wanted);
-            let checked = (stages.check_flat)(m, options);
+            let checked = if m.specs.is_empty() { None } else { Some((stages.check_flat)(m, options)) };
             let wanted = std::mem::replace(&mut m.specs, all);
-            let checked = checked.map_err(|e| format!("error: {e}\n"))?;
-            for (s, o) in wanted.iter().zip(checked.outcomes) {
-                outcomes[s.spec] = Some(o);
-            }
-            for w in checked.warnings {
-                warnings.push_str(&format!("warning: {w}\n"));
-            }
+            checked.map(|c| (wanted.iter().map(|s| s.spec).collect::<Vec<_>>(), c))
+        }
+        Some(FlatBuilt::Symbolic(m)) => {
+            let wanted: Vec<_> = m.specs.iter().filter(|s| specs.contains(&s.spec)).cloned().collect();
+            let all = std::mem::replace(&mut m.specs, wanted);
+            let checked = if m.specs.is_empty() { None } else { Some((stages.check_symbolic)(m, options)) };
+            let wanted = std::mem::replace(&mut m.specs, all);
+            checked.map(|c| (wanted.iter().map(|s| s.spec).collect::<Vec<_>>(), c))
+        }
+        None => None,
+    };
+    if let Some((ids, checked)) = checked {
+        let checked = checked.map_err(|e| format!("error: {e}\n"))?;
+        for (&s, o) in ids.iter().zip(checked.outcomes) {
+            outcomes[s] = Some(o);
+        }
+        for w in checked.warnings {
+            warnings.push_str(&format!("warning: {w}\n"));
         }
     }
     if let Some(m) = built.rks.as_mut() {
@@ -643,7 +691,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
         let Some(outcome) = outcomes[i].take() else { continue };
         let spec = &program.specs[i];
         let system = &program.systems[spec.system as usize];
-        let model = if system.is_procedure { built.rks.as_ref().map(ModelRef::Rks) } else { built.flat.as_ref().map(ModelRef::Flat) };
+        let model = if system.is_procedure { built.rks.as_ref().map(ModelRef::Rks) } else { built.flat.as_ref().map(FlatBuilt::model_ref) };
         let view = match (&outcome.trace, model) {
             (Some(t), Some(model)) if options.traces => Some(trace_view(program, model, t)),
             _ => None,

@@ -185,3 +185,39 @@ fn commands_need_their_predecessors_and_unknown_ones_abort_a_script() {
     assert_eq!(status, 0);
     assert_eq!(err.matches("Use \"quit\" to leave NuSMV.").count(), 5);
 }
+
+/// Past the drop-in's explicit budget (`session::DROPIN_EXPLICIT_STATES`) the BDD engine builds the
+/// flat model: CTL, LTL (with a lasso counterexample) and invariants are answered as NuSMV
+/// answers them, `-r` and `check_fsm` work on BDDs, `print_reachable_states -v` says why not.
+#[test]
+fn large_models_are_checked_on_bdds_in_drop_in_mode() {
+    let mut model = String::from("MODULE main\nVAR\n");
+    for i in 0..17 {
+        model.push_str(&format!("  b{i} : boolean;\n"));
+    }
+    model.push_str("  c : 0..2;\nASSIGN\n  next(c) := case c = 2 : 2; TRUE : c + 1; esac;\nTRANS !(c = 2 & b0)\n");
+    model.push_str("SPEC AG EF c = 2\nLTLSPEC G (c = 1 -> X c = 2)\nLTLSPEC F G c = 2\nLTLSPEC G b1\nINVARSPEC c < 2\n");
+    let (status, out, err) = session(&["NuSMV", "-dcx", "-r"], &model);
+    assert_eq!(status, 0, "{err}");
+    // NuSMV 2.5.4's stdout on this model.
+    assert_eq!(
+        out,
+        "\n-- specification AG (EF c = 2)  is true\n-- specification  G (c = 1 ->  X c = 2)  is true\n-- specification  F ( G c = 2)  is true\n\
+         -- specification  G b1  is false\n-- invariant c < 2  is false\nsystem diameter: 1\n\
+         reachable states: 393216 (2^18.585) out of 393216 (2^18.585)\n"
+    );
+    let (status, out, _) = session(&["NuSMV"], &model);
+    assert_eq!(status, 0);
+    let lasso = out.split("Trace Description: LTL Counterexample").nth(1).expect("an LTL counterexample");
+    assert!(lasso.split("-- invariant").next().is_some_and(|t| t.contains("-- Loop starts here")), "{out}");
+    let script = "go\ncheck_fsm\nprint_reachable_states -v\nquit\n";
+    let file = std::env::temp_dir().join(format!("xmv-dropin-bdd-{}.smv", std::process::id()));
+    std::fs::write(&file, &model).expect("write the model");
+    let path = file.to_string_lossy().into_owned();
+    let (status, out, err) = session(&["NuSMV", "-int", &path], script);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(status, 0);
+    assert!(out.contains("The transition relation is not total. A state without\nsuccessors is:\nb0 = TRUE\n"), "{out}");
+    assert!(out.contains("c = 2\nThe transition relation is not deadlock-free."), "{out}");
+    assert!(err.contains("lists the states of explicit state spaces only; this one has 393216 states"), "{err}");
+}

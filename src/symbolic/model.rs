@@ -26,6 +26,7 @@ use crate::explicit::build_diag as diag;
 use crate::explicit::kripke::PropId;
 use crate::explicit::names::Names;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId, Value, VarId};
+use crate::ltl::Ltl;
 use crate::source::Span;
 use crate::syntax::ast::{SpecKind, VarKind};
 use oxidd::{BooleanFunction, BooleanFunctionQuant};
@@ -38,6 +39,8 @@ pub struct SymSpec {
     pub invariant: bool,
     /// Atoms are indices into [`SymbolicModel::atoms`].
     pub formula: Ctl<PropId>,
+    /// `LTLSPEC`: the LTL formula over the same atoms (`formula` is then `Ctl::True`, unused).
+    pub ltl: Option<Ltl<PropId>>,
 }
 
 /// Where an evaluation error can happen: initial states, transitions or states.
@@ -268,21 +271,6 @@ impl SymbolicModel {
             return Err(diags);
         };
         let system = &program.systems[system_id as usize];
-        // The BDD engine has no LTL yet: refuse rather than read an LTL spec as something else.
-        if let Some(s) = program.specs.iter().find(|s| s.system == system_id && s.kind == crate::syntax::ast::SpecKind::Ltl) {
-            diags.push(
-                Diagnostic::error(
-                    diag::E_BDD_LTL,
-                    "the BDD engine does not check LTLSPEC yet",
-                    crate::source::Span { start: s.span.start, end: s.span.start + 7 },
-                )
-                .with_label_message("this LTL spec")
-                .with_help(
-                    "check LTL specs with `--engine explicit` (the explicit LTL engine), or leave them out (`-n`/`-P` select specs) to use the BDD engine",
-                ),
-            );
-            return Err(diags);
-        }
         let threads = threads.max(1);
         match Self::build_in(program, system_id, system, max_memory, threads as u32, probe) {
             Ok(Ok(m)) => Ok(m),
@@ -464,6 +452,7 @@ impl SymbolicModel {
         for (i, s) in program.specs.iter().enumerate().filter(|(_, s)| s.system == system_id) {
             let mut atoms_of = vec![];
             s.formula.map_atoms(&mut |a| atoms_of.push(a.clone()));
+            atoms_of.extend(s.ltl.iter().flat_map(|l| l.atoms()).cloned());
             let mut ids = vec![];
             for a in &atoms_of {
                 let expr = match a {
@@ -479,7 +468,8 @@ impl SymbolicModel {
             }
             let mut next = ids.into_iter();
             let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or(0));
-            specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula });
+            let ltl = s.ltl.as_ref().map(|l| l.map_atoms(&mut |_| next.next().unwrap_or(0)));
+            specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula, ltl });
         }
         let mut fairness = vec![];
         for (i, e) in system.fairness.iter().enumerate() {

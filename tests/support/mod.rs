@@ -3,5 +3,6 @@
 #![allow(dead_code)]
 
 pub mod ltl_lasso;
+pub mod ltl_smv;
 pub mod oracle;
 pub mod random;

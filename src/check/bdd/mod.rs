@@ -11,11 +11,16 @@
 //! - a spec holds iff every fair initial state satisfies it (deadlocks are not fair: NuSMV's
 //!   vacuous verdicts); `INVARSPEC` holds iff no reachable state violates it (fairness ignored).
 //!
+//! `LTLSPEC`: fair `EG true` on the product with the symbolic tableau of the negated spec
+//! ([`ltl`], [`tableau`]), one product per spec.
+//!
 //! Everything is restricted to the reachable states, which changes no verdict (a state's CTL
 //! value depends only on the states it can reach). Traces ([`explain`]) are concrete states
 //! picked from BDDs, in the same [`Trace`] type as the explicit engine's, carrying their values.
 
 mod explain;
+mod ltl;
+mod tableau;
 
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
 use crate::check::flat::formula::{Arena, Lit, Node};
@@ -134,9 +139,18 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymR
     let labels = Labels::new(model, arena)?;
     let fair_initial = model.init.and(&labels.fair)?;
     let mut outcomes = Vec::with_capacity(specs.len());
-    let has_ctl = specs.iter().any(|s| !s.invariant);
+    let has_ctl = specs.iter().any(|s| !s.invariant && s.ltl.is_none());
+    let mut tableau_vars = None;
     for (spec, &root) in specs.iter().zip(&roots) {
-        let outcome = if spec.invariant { invariant(model, &labels, root, options.traces)? } else { ctl(&labels, &fair_initial, spec, root, options)? };
+        let outcome = if let Some(f) = &spec.ltl {
+            let checked = ltl::check(model, f, options.traces)?;
+            *tableau_vars.get_or_insert(0) += checked.tableau_vars as u64;
+            checked.outcome
+        } else if spec.invariant {
+            invariant(model, &labels, root, options.traces)?
+        } else {
+            ctl(&labels, &fair_initial, spec, root, options)?
+        };
         outcomes.push(outcome);
     }
     let mut warnings = vec![];
@@ -146,13 +160,15 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymR
         warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
     }
     let (bdd_vars, parts, clusters) = model.shape();
-    let stats = Stats::counters(vec![
+    let mut counters = vec![
         ("distinct subformulas", distinct as u64),
         ("bdd variables", u64::from(bdd_vars)),
         ("transition parts", parts as u64),
         ("transition clusters", clusters as u64),
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
-    ]);
+    ];
+    counters.extend(tableau_vars.map(|n| ("LTL tableau variables", n)));
+    let stats = Stats::counters(counters);
     Ok(Checked { outcomes, stats, warnings })
 }
 

@@ -18,8 +18,9 @@ use rustc_hash::FxHashMap;
 /// Largest number of monitored nodes (bits of the monitor state).
 pub(crate) const MAX_PAST_NODES: usize = 64;
 
+/// A node of a pure-past formula; operands are indices of earlier nodes (bits of the monitor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum PastNode {
+pub(crate) enum PastNode {
     Const(bool),
     Prop(PropId),
     Not(u32),
@@ -43,6 +44,11 @@ impl PastMonitor {
     /// No past operator in the spec: the monitor state is always 0.
     pub(crate) fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// The monitored nodes, children before parents (node `i` is bit `i`).
+    pub(crate) fn nodes(&self) -> &[PastNode] {
+        &self.nodes
     }
 
     /// Registers the pure-past formula `f` and returns the bit holding its value.

@@ -1,0 +1,321 @@
+//! The symbolic tableau of an `LTLSPEC` and its product with the BDD model, as NuSMV 2.5.4 builds
+//! it (Clarke, Grumberg and Hamaguchi, "Another look at LTL model checking", CAV 1994).
+//!
+//! Why this and not the explicit engine's GPVW automaton (`check::ltl::tableau`) in binary
+//! variables: the GPVW automaton is built state by state and can be exponential in the formula
+//! before any BDD sees it, while this tableau has one BDD variable per elementary subformula, its
+//! transition relation is a conjunction of one equivalence per variable, and the whole product
+//! stays symbolic; it is also NuSMV's construction, so verdicts and lasso shapes follow the same
+//! product. The formula front end is shared with the explicit engine: `¬φ` in negation normal form
+//! over `X U R` with the same simplifications (`check::ltl::formula`), pure-past subformulas as
+//! the same monitor nodes (`check::ltl::past`).
+//!
+//! Variables (each with a current and a next copy, added below the model's variables in the
+//! order): per `X a` node, `x` ≡ "`X a` holds"; per `a U b` and `a R b` node, `x` ≡ "`X (a U b)`"
+//! (resp. `X (a R b)`); per past `Y a`/`Z a` node, `p` ≡ its value (`a` at the previous
+//! position); per `a S b`/`a T b` node, `p` ≡ its value at the previous position. Every node
+//! `g` has the BDD `sat(g)` over the model's current bits and these variables:
+//! `sat(X a) = x`, `sat(a U b) = sat(b) ∨ (sat(a) ∧ x)`, `sat(a R b) = sat(b) ∧ (sat(a) ∨ x)`,
+//! `sat(Y a) = p`, `sat(a S b) = sat(b) ∨ (sat(a) ∧ p)`, `sat(a T b) = sat(b) ∧ (sat(a) ∨ p)`.
+//! The product's transition relation is the model's and, per future variable,
+//! `x ↔ sat(operand)'` (the next position's value), per past variable `p' ↔ sat(operand)`.
+//! Initial states: the model's, `sat(¬φ)`, and past variables at their value before the first
+//! position (`Y`, `S`: false; `Z`, `T`: true). Fairness: per `a U b`, `¬sat(a U b) ∨ sat(b)` (a
+//! promised `b` is not postponed forever), then the model's `FAIRNESS`/`JUSTICE` constraints.
+//! `φ` is false iff some initial product state has a fair infinite path (fair `EG true`).
+//!
+//! The future part of the relation reads the next model state and the past part the current one,
+//! so an image or preimage is the model's (`symbolic::trans`) with the tableau's conjunct
+//! applied before or after it: the future conjunct with the model bits standing for the next
+//! state (`future`), the past conjunct with them standing for the current one (`past`). Product
+//! states range over the model's reachable states (`domain`) and any tableau values.
+
+use crate::check::ltl::formula::{Arena, Atom, Id, Node};
+use crate::check::ltl::past::{PastMonitor, PastNode};
+use crate::explicit::kripke::PropId;
+use crate::ltl::Ltl;
+use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
+use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
+
+/// A state of the product: the model's value indices and the tableau variables' values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ProductState {
+    pub model: Vec<u32>,
+    pub tableau: Vec<bool>,
+}
+
+/// The product of the symbolic model with the tableau of one spec's negation.
+pub(crate) struct Tableau<'m> {
+    pub model: &'m SymbolicModel,
+    /// Initial product states.
+    pub init: Bdd,
+    /// Fairness constraints of the product (the tableau's, then the model's), inside `domain`.
+    pub fairness: Vec<Bdd>,
+    /// The product states considered: reachable model states, any tableau values.
+    pub domain: Bdd,
+    /// `x ↔ sat(operand)` per future variable, model bits for the next state, tableau bits next.
+    future: Bdd,
+    /// `p' ↔ sat(operand)` per past variable, over the current model bits.
+    past: Bdd,
+    future_cur: Bdd,
+    future_next: Bdd,
+    past_cur: Bdd,
+    past_next: Bdd,
+    to_next: Subst<Bdd>,
+    to_cur: Subst<Bdd>,
+    /// Current and next copies of the variables (future ones first), as BDD variable numbers.
+    cur_vars: Vec<VarNo>,
+    cur: Vec<Bdd>,
+}
+
+/// The future nodes reachable from `root`, in increasing id order (children first: an arena
+/// interns operands before the nodes using them).
+fn reachable(arena: &Arena, root: Id) -> Vec<Id> {
+    let mut seen = vec![root];
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        let children: &[Id] = match arena.node(id) {
+            Node::True | Node::False | Node::Lit(..) => &[],
+            Node::X(a) => &[a],
+            Node::And(a, b) | Node::Or(a, b) | Node::U(a, b) | Node::R(a, b) => &[a, b],
+        };
+        for &c in children {
+            if !seen.contains(&c) {
+                seen.push(c);
+                stack.push(c);
+            }
+        }
+    }
+    seen.sort_unstable();
+    seen
+}
+
+/// Makes sure the manager has `k` tableau variable pairs after the model's variables and returns
+/// their (current, next) functions and numbers. Tableau variables of earlier specs are reused.
+fn allocate(model: &SymbolicModel, k: usize) -> SymResult<Vec<(Bdd, Bdd, VarNo, VarNo)>> {
+    let base = model.enc.num_bdd_vars();
+    model.enc.manager.with_manager_exclusive(|m| -> SymResult<Vec<(Bdd, Bdd, VarNo, VarNo)>> {
+        let need = base + 2 * k as VarNo;
+        if m.num_vars() < need {
+            m.add_vars(need - m.num_vars());
+        }
+        (0..k as VarNo)
+            .map(|i| {
+                let (c, n) = (base + 2 * i, base + 2 * i + 1);
+                Ok((Bdd::var(m, c)?, Bdd::var(m, n)?, c, n))
+            })
+            .collect()
+    })
+}
+
+fn cube(vars: &[&Bdd], t: &Bdd) -> SymResult<Bdd> {
+    let mut c = t.clone();
+    for v in vars {
+        c = c.and(v)?;
+    }
+    Ok(c)
+}
+
+impl<'m> Tableau<'m> {
+    /// The tableau of `¬spec` and its product with `model`. `Err` names what the translation
+    /// cannot handle (a past operator over a future formula, too many past nodes).
+    pub(crate) fn build(model: &'m SymbolicModel, spec: &Ltl<PropId>) -> SymResult<Tableau<'m>> {
+        let mut arena = Arena::new();
+        let mut monitor = PastMonitor::default();
+        let root = arena.nnf(spec, true, &mut monitor).map_err(SymbolicError)?;
+        let nodes = reachable(&arena, root);
+        let elementary: Vec<Id> = nodes.iter().copied().filter(|&id| matches!(arena.node(id), Node::X(_) | Node::U(..) | Node::R(..))).collect();
+        let past_nodes = monitor.nodes();
+        let memory: Vec<usize> = (0..past_nodes.len()).filter(|&i| matches!(past_nodes[i], PastNode::Prev(..) | PastNode::Since(..))).collect();
+        let vars = allocate(model, elementary.len() + memory.len())?;
+        let (fvars, pvars) = vars.split_at(elementary.len());
+        let enc = &model.enc;
+        let (t, f) = (enc.t(), enc.f());
+        let to_next = Subst::new(vars.iter().map(|v| v.2).collect::<Vec<_>>(), vars.iter().map(|v| v.1.clone()).collect::<Vec<_>>());
+        let to_cur = Subst::new(vars.iter().map(|v| v.3).collect::<Vec<_>>(), vars.iter().map(|v| v.0.clone()).collect::<Vec<_>>());
+
+        // Past nodes over the current position.
+        let mut psat: Vec<Bdd> = Vec::with_capacity(past_nodes.len());
+        let mut past = t.clone();
+        let mut past_init = t.clone();
+        for (i, node) in past_nodes.iter().enumerate() {
+            let var = memory.iter().position(|&m| m == i).map(|k| &pvars[k]);
+            let value = match (*node, var) {
+                (PastNode::Const(v), _) => {
+                    if v {
+                        t.clone()
+                    } else {
+                        f.clone()
+                    }
+                }
+                (PastNode::Prop(p), _) => model.atoms[p as usize].clone(),
+                (PastNode::Not(a), _) => psat[a as usize].not()?,
+                (PastNode::And(a, b), _) => psat[a as usize].and(&psat[b as usize])?,
+                (PastNode::Or(a, b), _) => psat[a as usize].or(&psat[b as usize])?,
+                (PastNode::Prev(_, weak), Some(v)) | (PastNode::Since(_, _, weak), Some(v)) => {
+                    past_init = past_init.and(&if weak { v.0.clone() } else { v.0.not()? })?;
+                    match *node {
+                        PastNode::Since(a, b, false) => psat[b as usize].or(&psat[a as usize].and(&v.0)?)?,
+                        PastNode::Since(a, b, true) => psat[b as usize].and(&psat[a as usize].or(&v.0)?)?,
+                        _ => v.0.clone(),
+                    }
+                }
+                (PastNode::Prev(..) | PastNode::Since(..), None) => return Err(SymbolicError("internal error: a past node without its variable".into())),
+            };
+            psat.push(value);
+        }
+        for (k, &i) in memory.iter().enumerate() {
+            // `p' ↔ a` for `Y a`/`Z a`; `p' ↔ (a S b)` for since nodes.
+            let now = match past_nodes[i] {
+                PastNode::Prev(a, _) => &psat[a as usize],
+                _ => &psat[i],
+            };
+            past = past.and(&pvars[k].1.equiv(now)?)?;
+        }
+
+        // Future nodes.
+        let mut sat: Vec<Option<Bdd>> = vec![None; arena_len(&nodes)];
+        let get = |sat: &[Option<Bdd>], id: Id| sat[id as usize].clone().ok_or_else(|| SymbolicError("internal error: an LTL operand out of order".into()));
+        let mut future = t.clone();
+        let mut fairness = vec![];
+        for &id in &nodes {
+            let var = elementary.iter().position(|&e| e == id).map(|k| &fvars[k].0);
+            let value = match (arena.node(id), var) {
+                (Node::True, _) => t.clone(),
+                (Node::False, _) => f.clone(),
+                (Node::Lit(Atom::Prop(p), positive), _) => literal(&model.atoms[p as usize], positive)?,
+                (Node::Lit(Atom::Past(b), positive), _) => literal(&psat[b as usize], positive)?,
+                (Node::And(a, b), _) => get(&sat, a)?.and(&get(&sat, b)?)?,
+                (Node::Or(a, b), _) => get(&sat, a)?.or(&get(&sat, b)?)?,
+                (Node::X(_), Some(x)) => x.clone(),
+                (Node::U(a, b), Some(x)) => get(&sat, b)?.or(&get(&sat, a)?.and(x)?)?,
+                (Node::R(a, b), Some(x)) => get(&sat, b)?.and(&get(&sat, a)?.or(x)?)?,
+                (Node::X(_) | Node::U(..) | Node::R(..), None) => return Err(SymbolicError("internal error: an LTL node without its variable".into())),
+            };
+            if let Node::U(_, b) = arena.node(id) {
+                fairness.push(value.not()?.or(&get(&sat, b)?)?.and(&model.reach)?);
+            }
+            sat[id as usize] = Some(value);
+        }
+        for (k, &id) in elementary.iter().enumerate() {
+            let operand = match arena.node(id) {
+                Node::X(a) => a,
+                _ => id,
+            };
+            let next_value = get(&sat, operand)?.substitute(&to_next)?;
+            future = future.and(&fvars[k].0.equiv(&next_value)?)?;
+        }
+        for &p in &model.fairness {
+            fairness.push(model.atoms[p as usize].and(&model.reach)?);
+        }
+        let init = model.init.and(&get(&sat, root)?)?.and(&past_init)?;
+        let refs = |vs: &[(Bdd, Bdd, VarNo, VarNo)], next: bool| -> Vec<Bdd> { vs.iter().map(|v| if next { v.1.clone() } else { v.0.clone() }).collect() };
+        let as_cube = |bdds: Vec<Bdd>| cube(&bdds.iter().collect::<Vec<_>>(), &t);
+        Ok(Tableau {
+            model,
+            init,
+            fairness,
+            domain: model.reach.clone(),
+            future,
+            past,
+            future_cur: as_cube(refs(fvars, false))?,
+            future_next: as_cube(refs(fvars, true))?,
+            past_cur: as_cube(refs(pvars, false))?,
+            past_next: as_cube(refs(pvars, true))?,
+            to_next,
+            to_cur,
+            cur_vars: vars.iter().map(|v| v.2).collect(),
+            cur: refs(&vars, false),
+        })
+    }
+
+    /// Number of tableau variables (each with two BDD variables).
+    pub(crate) fn variables(&self) -> usize {
+        self.cur.len()
+    }
+
+    /// The product successors of `from`, inside the domain.
+    pub(crate) fn image(&self, from: &Bdd) -> SymResult<Bdd> {
+        let with_past = from.apply_exists(BooleanOperator::And, &self.past, &self.past_cur)?;
+        let moved = self.model.trans.image(&self.model.enc, &with_past)?;
+        let with_future = moved.apply_exists(BooleanOperator::And, &self.future, &self.future_cur)?;
+        Ok(with_future.substitute(&self.to_cur)?.and(&self.domain)?)
+    }
+
+    /// The product predecessors of `to`, inside the domain.
+    pub(crate) fn preimage(&self, to: &Bdd) -> SymResult<Bdd> {
+        let shifted = to.substitute(&self.to_next)?;
+        let with_future = shifted.apply_exists(BooleanOperator::And, &self.future, &self.future_next)?;
+        let moved = self.model.trans.preimage(&self.model.enc, &with_future)?;
+        let with_past = moved.apply_exists(BooleanOperator::And, &self.past, &self.past_next)?;
+        Ok(with_past.and(&self.domain)?)
+    }
+
+    /// `E[hold U target]` in the product, without fairness.
+    fn until(&self, hold: &Bdd, target: &Bdd) -> SymResult<Bdd> {
+        let mut z = target.clone();
+        let mut frontier = target.clone();
+        while frontier.satisfiable() {
+            let new = self.preimage(&frontier)?.and(hold)?.and(&z.not()?)?;
+            z = z.or(&new)?;
+            frontier = new;
+        }
+        Ok(z)
+    }
+
+    /// The product states with an infinite path visiting every fairness constraint infinitely
+    /// often (Emerson–Lei: `νZ. D ∧ ⋀ₖ EX E[D U (Z ∧ Fₖ)]`, `νZ. D ∧ EX Z` without constraints).
+    pub(crate) fn fair_states(&self) -> SymResult<Bdd> {
+        let s = &self.domain;
+        let mut z = s.clone();
+        loop {
+            let mut next = s.clone();
+            if self.fairness.is_empty() {
+                next = next.and(&self.preimage(&z)?)?;
+            } else {
+                for f in &self.fairness {
+                    let reach_f = self.until(&z, &z.and(f)?)?;
+                    next = next.and(&self.preimage(&reach_f)?)?;
+                    if !next.satisfiable() {
+                        break;
+                    }
+                }
+            }
+            next = next.and(&z)?;
+            if next == z {
+                return Ok(z);
+            }
+            z = next;
+        }
+    }
+
+    /// One product state of `set`, don't-care bits 0.
+    pub(crate) fn pick(&self, set: &Bdd) -> SymResult<Option<ProductState>> {
+        let enc = &self.model.enc;
+        let Some(model) = enc.pick_state(set)? else { return Ok(None) };
+        let rest = set.and(&enc.state_cube(&model)?)?;
+        let Some(cube) = rest.pick_cube(|_, _, _| false) else {
+            return Err(SymbolicError("internal error: a picked model state has no tableau values".into()));
+        };
+        let tableau = self.cur_vars.iter().map(|&v| matches!(cube.get(v as usize), Some(oxidd::util::OptBool::True))).collect();
+        Ok(Some(ProductState { model, tableau }))
+    }
+
+    /// The product state as a cube over current bits.
+    pub(crate) fn cube(&self, s: &ProductState) -> SymResult<Bdd> {
+        let mut c = self.model.enc.state_cube(&s.model)?;
+        for (v, &value) in self.cur.iter().zip(&s.tableau) {
+            c = c.and(&if value { v.clone() } else { v.not()? })?;
+        }
+        Ok(c)
+    }
+}
+
+fn literal(set: &Bdd, positive: bool) -> SymResult<Bdd> {
+    Ok(if positive { set.clone() } else { set.not()? })
+}
+
+/// Size of a table indexed by the node ids of `nodes` (sorted).
+fn arena_len(nodes: &[Id]) -> usize {
+    nodes.last().map_or(0, |&id| id as usize + 1)
+}
