@@ -43,7 +43,7 @@ fn banner() -> String {
     format!(
         "*** This is xmv-rs {} in NuSMV 2.5.4 drop-in mode\n\
          *** Enabled addons are: none\n\
-         *** xmv-rs is an explicit-state model checker for the SMV language;\n\
+         *** xmv-rs is a model checker for the SMV language (explicit-state and BDD);\n\
          *** it reads NuSMV's command line and prints NuSMV's output layout.\n\
          *** Options and commands it supports: see its README, section \"Drop-in for NuSMV\".\n\n",
         env!("CARGO_PKG_VERSION")

@@ -462,7 +462,7 @@ impl<'w> Session<'w> {
             Some(FlatBuilt::Explicit(m)) if states => {
                 for s in 0..m.kripke.num_states {
                     text.push_str(&format!("------- State {:>4} ------\n", s + 1));
-                    text.push_str(&state_lines(&loaded.program, m.system, m.kripke.state_values(s), "  "));
+                    text.push_str(&state_lines(&loaded.program, m.system, &m.kripke.state_values(s), "  "));
                 }
                 text.push_str("-------------------------\n");
             }
