@@ -125,7 +125,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     };
     let mut flat = flat;
     let mut rks = rks;
-    let mut outcomes: Vec<Option<(Result<SpecOutcome, Unknown>, f64, Option<Engine>)>> = vec![None; program.specs.len()];
+    let mut outcomes: Vec<Option<Filed>> = vec![None; program.specs.len()];
     if let Some(m) = flat.as_mut().filter(|m| !m.spec_ids().is_empty()) {
         let ids = m.spec_ids().into_iter();
         let span = program.systems[m.system() as usize].span;
@@ -282,6 +282,10 @@ fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, format: Format, out: &
     }
 }
 
+/// One spec's outcome as filed by [`run_checker`]: the verdict (or why it is unknown), the
+/// checker's time in ms and the engine that decided it.
+type Filed = (Result<SpecOutcome, Unknown>, f64, Option<Engine>);
+
 /// Runs one checker (if linked) and files its outcomes under their spec indices.
 #[allow(clippy::too_many_arguments)]
 fn run_checker(
@@ -289,7 +293,7 @@ fn run_checker(
     what: &str,
     spec_ids: impl Iterator<Item = usize>,
     options: &CheckOptions,
-    outcomes: &mut [Option<(Result<SpecOutcome, Unknown>, f64, Option<Engine>)>],
+    outcomes: &mut [Option<Filed>],
     stats: &mut String,
     out: &mut RunOutput,
     file: &SourceFile,
