@@ -320,7 +320,7 @@ impl<'w> Session<'w> {
     fn unsupported(&mut self, p: &Property) -> Status {
         self.unsupported_asked = true;
         let what = match p.kind {
-            SpecKind::Ltl => "LTL model checking of procedure modules is not supported by xmv-rs yet",
+            SpecKind::Ltl => "this LTL property cannot be checked by xmv-rs",
             SpecKind::Psl => "PSL model checking is not supported by xmv-rs",
             _ => "COMPUTE is not supported by xmv-rs",
         };
