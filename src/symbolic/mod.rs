@@ -9,11 +9,17 @@
 //! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
+//! | [`cone`] | cones of influence: the variables a spec's verdict depends on, exact under fairness and deadlocks |
+//! | [`reduced`] | the model restricted to a cone: its transition relation, initial and reachable states |
+//! | [`rings`] | path searches by onion rings (shortest paths, fair lassos) over the model or any symbolic state space |
 //! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
 
+pub(crate) mod cone;
 pub(crate) mod encoding;
 pub(crate) mod expr;
 pub(crate) mod model;
+pub(crate) mod reduced;
+pub(crate) mod rings;
 pub(crate) mod trans;
 
 pub use model::{Probe, SymbolicModel};

@@ -16,10 +16,12 @@
 //! reached at distance i) give the diameter, shortest paths for traces and `INVARSPEC`'s early
 //! stop (`reach_until`).
 
+use super::cone::{Dependencies, mark_reads};
 use super::encoding::{Copy, Encoding};
 use super::expr::SymEval;
+use super::rings::{ModelSpace, walk_back};
 use super::trans::{Part, TransRel};
-use super::{Bdd, SymResult, SymbolicError};
+use super::{Bdd, SymResult};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag as diag;
@@ -70,6 +72,13 @@ pub struct SymbolicModel {
     pub(crate) rings: Vec<Bdd>,
     /// Spec atoms and fairness constraints over current bits, by [`PropId`].
     pub(crate) atoms: Vec<Bdd>,
+    /// The variables each atom reads, by [`PropId`] (seeds of cones of influence).
+    pub(crate) atom_reads: Vec<Vec<bool>>,
+    /// The dependency graph for cones of influence (`symbolic::cone`).
+    pub(crate) deps: Dependencies,
+    /// The transition parts without the input domains, for the transition relations of cones
+    /// (`symbolic::reduced`).
+    pub(crate) parts: Vec<Part>,
     pub specs: Vec<SymSpec>,
     pub fairness: Vec<PropId>,
     pub deadlocks: f64,
@@ -156,18 +165,7 @@ fn path_to(enc: &Encoding, trans: &TransRel, rings: &[Bdd], state: &[u32]) -> Sy
         }
     }
     let Some(ring) = ring else { return Ok(vec![state.to_vec()]) };
-    let mut path = vec![state.to_vec()];
-    let mut cur = target;
-    for j in (0..ring).rev() {
-        let pre = trans.preimage(enc, &cur)?.and(&rings[j])?;
-        let Some(p) = enc.pick_state(&pre)? else {
-            return Err(SymbolicError("internal error: a ring state without predecessor in the previous ring".into()));
-        };
-        cur = enc.state_cube(&p)?;
-        path.push(p);
-    }
-    path.reverse();
-    Ok(path)
+    walk_back(&ModelSpace { enc, trans }, &rings[..ring], state.to_vec())
 }
 
 /// A shortest path from an initial state to a state.
@@ -177,6 +175,7 @@ type PathFn<'a> = dyn Fn(&[u32]) -> SymResult<Vec<Vec<u32>>> + 'a;
 struct Atoms {
     exprs: Vec<Expr>,
     bdds: Vec<Bdd>,
+    reads: Vec<Vec<bool>>,
     names: Vec<String>,
 }
 
@@ -207,6 +206,9 @@ impl Atoms {
                 return Ok(Err(b.error_diagnostic(&e, &state, &path)));
             }
         }
+        let mut reads = vec![false; b.system.vars.len()];
+        mark_reads(expr, &mut reads);
+        self.reads.push(reads);
         self.exprs.push(expr.clone());
         self.bdds.push(bdd);
         self.names.push(name);
@@ -380,6 +382,7 @@ impl SymbolicModel {
             }
             parts.push(Part { bdd: enc.to_next(c)?, cur: vec![false; n], next: cur.clone() });
         }
+        let cone_parts: Vec<Part> = parts.iter().map(|p| Part { bdd: p.bdd.clone(), cur: p.cur.clone(), next: p.next.clone() }).collect();
         let inputs: Vec<bool> = system.vars.iter().map(|v| v.kind == VarKind::Input).collect();
         let mut input_dom = enc.t();
         for v in (0..n).filter(|&v| inputs[v]) {
@@ -447,7 +450,7 @@ impl SymbolicModel {
                 zero_inputs = zero_inputs.and(&enc.value_is(v, Copy::Cur, 0)?)?;
             }
         }
-        let mut atoms = Atoms { exprs: vec![], bdds: vec![], names: vec![] };
+        let mut atoms = Atoms { exprs: vec![], bdds: vec![], reads: vec![], names: vec![] };
         let mut specs = vec![];
         for (i, s) in program.specs.iter().enumerate().filter(|(_, s)| s.system == system_id) {
             let mut atoms_of = vec![];
@@ -497,7 +500,23 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
-        Ok(Ok(Some(SymbolicModel { system: system_id, enc, init, trans, reach, rings, atoms: atoms.bdds, specs, fairness, deadlocks, warnings, peak_nodes })))
+        Ok(Ok(Some(SymbolicModel {
+            system: system_id,
+            enc,
+            init,
+            trans,
+            reach,
+            rings,
+            atoms: atoms.bdds,
+            atom_reads: atoms.reads,
+            deps: Dependencies::of(system),
+            parts: cone_parts,
+            specs,
+            fairness,
+            deadlocks,
+            warnings,
+            peak_nodes,
+        })))
     }
 
     /// A shortest path from an initial state to `state` (which must be reachable), by the rings.

@@ -11,7 +11,8 @@
 //! initial product state with a fair path, rounds that visit every fairness constraint by
 //! shortest paths inside the fair states and then try to close the loop onto the round's first
 //! state; a round that cannot close has left that state's SCC, and the next one starts a step
-//! further (ending in a fair SCC, the same scheme as the CTL `EG` witnesses of `super::explain`).
+//! further (ending in a fair SCC: `symbolic::rings::fair_lasso`, which the CTL `EG` witnesses of
+//! `super::explain` use too).
 //! The lasso is then shortened as the explicit engine's are: the prefix's last state rotated into
 //! the loop while it equals the loop's last one, the loop cut to its period — on product states,
 //! so that past operators keep their values. The trace is a [`Trace`] of concrete model states
@@ -21,11 +22,9 @@ use super::tableau::{ProductState, Tableau};
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::explicit::kripke::PropId;
 use crate::ltl::Ltl;
-use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
+use crate::symbolic::rings::fair_lasso;
+use crate::symbolic::{SymResult, SymbolicModel};
 use oxidd::BooleanFunction;
-
-/// Most rounds a lasso may take (each leaves an SCC for a lower one).
-const MAX_ROUNDS: usize = 1 << 16;
 
 /// The verdict of one LTL spec and the size of its tableau.
 pub(crate) struct LtlChecked {
@@ -42,7 +41,8 @@ pub(crate) fn check(model: &SymbolicModel, spec: &Ltl<PropId>, traces: bool) -> 
     let outcome = match tableau.pick(&bad)? {
         None => SpecOutcome { holds: true, trace: None },
         Some(start) if traces => {
-            let (states, loop_start) = lasso(&tableau, &fair, start)?;
+            let mut states = vec![start];
+            let loop_start = fair_lasso(&tableau, &fair, &tableau.fairness, &mut states, 0)?;
             let (states, loop_start) = shortest_form(states, loop_start);
             let trace = Trace::concrete(TraceKind::Counterexample, states.into_iter().map(|s| s.model).collect(), Some(loop_start));
             SpecOutcome { holds: false, trace: Some(trace) }
@@ -50,67 +50,6 @@ pub(crate) fn check(model: &SymbolicModel, spec: &Ltl<PropId>, traces: bool) -> 
         Some(_) => SpecOutcome { holds: false, trace: None },
     };
     Ok(LtlChecked { outcome, tableau_vars: tableau.variables() })
-}
-
-/// A fair lasso of the product from `start` inside `fair`: the states and the loop start.
-fn lasso(t: &Tableau, fair: &Bdd, start: ProductState) -> SymResult<(Vec<ProductState>, usize)> {
-    let mut path = vec![start];
-    let mut loop_start = 0;
-    for _ in 0..MAX_ROUNDS {
-        let round_start = t.cube(&path[loop_start])?;
-        for f in &t.fairness {
-            let here = t.cube(&path[path.len() - 1])?;
-            let target = fair.and(f)?;
-            let Some(step) = shortest_path(t, &here, fair, &target, false)? else {
-                return Err(SymbolicError("internal error: a fair product state cannot reach a fairness constraint".into()));
-            };
-            path.extend(step.into_iter().skip(1));
-        }
-        let here = t.cube(&path[path.len() - 1])?;
-        if let Some(back) = shortest_path(t, &here, fair, &round_start, true)? {
-            // `back` runs from the last state to the round's first one: the loop closes there.
-            let k = back.len();
-            path.extend(back.into_iter().take(k - 1).skip(1));
-            return Ok((path, loop_start));
-        }
-        let succ = t.image(&here)?.and(fair)?;
-        let next = t.pick(&succ)?.ok_or_else(|| SymbolicError("internal error: a fair product state without a fair successor".into()))?;
-        path.push(next);
-        loop_start = path.len() - 1;
-    }
-    Err(SymbolicError("internal error: no fair loop found in the LTL product".into()))
-}
-
-/// A shortest product path from `start` (a cube) to a `target` state, every state after the first
-/// in `inside`; `nonempty`: at least one step.
-fn shortest_path(t: &Tableau, start: &Bdd, inside: &Bdd, target: &Bdd, nonempty: bool) -> SymResult<Option<Vec<ProductState>>> {
-    if !nonempty && let Some(s) = t.pick(&start.and(target)?)? {
-        return Ok(Some(vec![s]));
-    }
-    let mut rings = vec![start.clone()];
-    let mut visited = start.clone();
-    let mut frontier = start.clone();
-    loop {
-        let next = t.image(&frontier)?.and(inside)?;
-        if let Some(hit) = t.pick(&next.and(target)?)? {
-            let mut path = vec![hit];
-            let mut cur = t.cube(&path[0])?;
-            for ring in rings.iter().rev() {
-                let pre = t.preimage(&cur)?.and(ring)?;
-                let p = t.pick(&pre)?.ok_or_else(|| SymbolicError("internal error: a ring without predecessor in the LTL product".into()))?;
-                cur = t.cube(&p)?;
-                path.push(p);
-            }
-            path.reverse();
-            return Ok(Some(path));
-        }
-        frontier = next.and(&visited.not()?)?;
-        if !frontier.satisfiable() {
-            return Ok(None);
-        }
-        visited = visited.or(&frontier)?;
-        rings.push(frontier.clone());
-    }
 }
 
 /// The same infinite run as a shorter lasso: the prefix's last state rotated into the loop while

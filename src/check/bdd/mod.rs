@@ -18,6 +18,7 @@
 //! value depends only on the states it can reach). Traces ([`explain`]) are concrete states
 //! picked from BDDs, in the same [`Trace`] type as the explicit engine's, carrying their values.
 
+mod cone;
 mod explain;
 mod ltl;
 mod tableau;
@@ -27,7 +28,8 @@ use crate::check::flat::formula::{Arena, Lit, Node};
 use crate::check::flat::has_existential_top;
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::symbolic::model::SymSpec;
-use crate::symbolic::{Bdd, SymResult, SymbolicModel};
+use crate::symbolic::trans::TransRel;
+use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
 use oxidd::BooleanFunction;
 
 /// Fair CTL and invariants on BDDs.
@@ -39,41 +41,70 @@ impl Checker for Symbolic {
     type Spec = SymSpec;
 
     fn check(&self, model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> Result<Checked, String> {
-        check(model, specs, options).map_err(|e| e.0)
+        check(model, specs, options, true).map_err(|e| e.0)
     }
 }
 
-/// Satisfaction sets of the formula DAG's nodes.
+/// The same checks with every spec on the whole model (no cone of influence): the reference the
+/// cones are tested and measured against (`tests/bdd_coi.rs`). Outcomes are [`Symbolic`]'s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SymbolicWholeModel;
+
+impl Checker for SymbolicWholeModel {
+    type Model = SymbolicModel;
+    type Spec = SymSpec;
+
+    fn check(&self, model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> Result<Checked, String> {
+        check(model, specs, options, false).map_err(|e| e.0)
+    }
+}
+
+/// Satisfaction sets of the formula DAG's nodes, on the model or on one of its cones of
+/// influence (a `symbolic::reduced::Reduced` model: its transition relation and reachable states).
 pub(crate) struct Labels<'m> {
     pub model: &'m SymbolicModel,
-    pub arena: Arena,
+    pub arena: &'m Arena,
+    trans: &'m TransRel,
+    reach: Bdd,
+    /// Fair states (the reachable states when not asked for).
     pub fair: Bdd,
     /// Fairness constraints restricted to the reachable states.
     pub constraints: Vec<Bdd>,
-    sets: Vec<Bdd>,
+    /// Sets of the nodes below the roots asked for (`None` elsewhere).
+    sets: Vec<Option<Bdd>>,
 }
 
 impl<'m> Labels<'m> {
-    fn new(model: &'m SymbolicModel, arena: Arena) -> SymResult<Labels<'m>> {
-        let reach = &model.reach;
+    /// The sets of the nodes below `roots`, with `trans` and `reach` (the model's or a cone's);
+    /// `fair`: compute the fair states (else only propositional nodes may be asked for).
+    fn new(model: &'m SymbolicModel, arena: &'m Arena, trans: &'m TransRel, reach: &Bdd, roots: &[Lit], fair: bool) -> SymResult<Labels<'m>> {
         let constraints = model.fairness.iter().map(|&p| model.atoms[p as usize].and(reach)).collect::<Result<Vec<_>, _>>()?;
-        let mut l = Labels { model, arena, fair: reach.clone(), constraints, sets: vec![] };
-        l.fair = l.eg_fair(reach)?;
-        let n = l.arena.len();
-        for id in 0..n as u32 {
+        let mut l = Labels { model, arena, trans, reach: reach.clone(), fair: reach.clone(), constraints, sets: vec![None; arena.len()] };
+        let mut needed = vec![false; arena.len()];
+        let mut stack: Vec<u32> = roots.iter().map(|r| r.node()).collect();
+        while let Some(id) = stack.pop() {
+            if !std::mem::replace(&mut needed[id as usize], true) {
+                stack.extend(arena.node(id).operands().map(|o| o.node()));
+            }
+        }
+        let temporal = |id: usize| matches!(arena.node(id as u32), Node::EX(_) | Node::EU(..) | Node::EG(_));
+        if fair || (0..arena.len()).any(|id| needed[id] && temporal(id)) {
+            l.fair = l.eg_fair(reach)?;
+        }
+        for id in (0..arena.len() as u32).filter(|&id| needed[id as usize]) {
             crate::check::deadline::poll();
             let set = l.compute(id)?;
-            l.sets.push(set);
+            l.sets[id as usize] = Some(set);
         }
         Ok(l)
     }
 
     fn pre(&self, s: &Bdd) -> SymResult<Bdd> {
-        Ok(self.model.trans.preimage(&self.model.enc, s)?.and(&self.model.reach)?)
+        Ok(self.trans.preimage(&self.model.enc, s)?.and(&self.reach)?)
     }
 
     fn compute(&self, id: u32) -> SymResult<Bdd> {
-        let reach = &self.model.reach;
+        let reach = &self.reach;
         Ok(match self.arena.node(id) {
             Node::True => reach.clone(),
             Node::Atom(p) => self.model.atoms[p as usize].and(reach)?,
@@ -86,8 +117,10 @@ impl<'m> Labels<'m> {
 
     /// The states satisfying a literal.
     pub fn lit(&self, lit: Lit) -> SymResult<Bdd> {
-        let set = &self.sets[lit.node() as usize];
-        if lit.is_negated() { Ok(self.model.reach.and(&set.not()?)?) } else { Ok(set.clone()) }
+        let Some(set) = &self.sets[lit.node() as usize] else {
+            return Err(SymbolicError("internal error: a subformula's set was not computed".into()));
+        };
+        if lit.is_negated() { Ok(self.reach.and(&set.not()?)?) } else { Ok(set.clone()) }
     }
 
     /// `E[hold U target]` without fairness (backward, frontier by frontier).
@@ -132,31 +165,49 @@ impl<'m> Labels<'m> {
     }
 }
 
-fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymResult<Checked> {
+fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: bool) -> SymResult<Checked> {
     let mut arena = Arena::new();
     let roots: Vec<Lit> = specs.iter().map(|s| arena.lower(&s.formula)).collect();
     let distinct = arena.len();
-    let labels = Labels::new(model, arena)?;
+    let is_ctl = |s: &SymSpec| !s.invariant && s.ltl.is_none();
+    let has_ctl = specs.iter().any(is_ctl);
+    // CTL verdicts on cones of influence that leave variables out.
+    let on_cones = if cones { cone::verdicts(model, &arena, specs, &roots)? } else { cone::ConeVerdicts::none(specs.len()) };
+    let wants_trace = |i: usize, holds: bool| options.traces && (!holds || (options.witnesses && has_existential_top(&specs[i].formula)));
+    let on_model = |i: usize| match on_cones.verdicts[i] {
+        _ if !is_ctl(&specs[i]) => specs[i].invariant,
+        Some(holds) => wants_trace(i, holds),
+        None => true,
+    };
+    let model_roots: Vec<Lit> = (0..specs.len()).filter(|&i| on_model(i)).map(|i| roots[i]).collect();
+    let model_ctl = (0..specs.len()).any(|i| on_model(i) && is_ctl(&specs[i]));
+    let labels = Labels::new(model, &arena, &model.trans, &model.reach, &model_roots, model_ctl)?;
     let fair_initial = model.init.and(&labels.fair)?;
     let mut outcomes = Vec::with_capacity(specs.len());
-    let has_ctl = specs.iter().any(|s| !s.invariant && s.ltl.is_none());
     let mut tableau_vars = None;
-    for (spec, &root) in specs.iter().zip(&roots) {
+    for (i, (spec, &root)) in specs.iter().zip(&roots).enumerate() {
         let outcome = if let Some(f) = &spec.ltl {
             let checked = ltl::check(model, f, options.traces)?;
             *tableau_vars.get_or_insert(0) += checked.tableau_vars as u64;
             checked.outcome
         } else if spec.invariant {
             invariant(model, &labels, root, options.traces)?
+        } else if let (Some(holds), false) = (on_cones.verdicts[i], on_model(i)) {
+            SpecOutcome { holds, trace: None }
         } else {
             ctl(&labels, &fair_initial, spec, root, options)?
         };
         outcomes.push(outcome);
     }
+    // Whether fair (initial) states exist is the same on the model and on every cone.
+    let (any_fair, any_fair_initial) = match on_cones.fairness {
+        Some(seen) if !model_ctl => seen,
+        _ => (labels.fair.satisfiable(), fair_initial.satisfiable()),
+    };
     let mut warnings = vec![];
-    if has_ctl && !labels.fair.satisfiable() {
+    if has_ctl && !any_fair {
         warnings.push("no state has an infinite fair path: every CTL specification holds vacuously".to_string());
-    } else if has_ctl && !fair_initial.satisfiable() {
+    } else if has_ctl && !any_fair_initial {
         warnings.push("no initial state has an infinite fair path: every CTL specification holds vacuously".to_string());
     }
     let (bdd_vars, parts, clusters) = model.shape();
@@ -165,6 +216,8 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymR
         ("bdd variables", u64::from(bdd_vars)),
         ("transition parts", parts as u64),
         ("transition clusters", clusters as u64),
+        ("cones of influence", on_cones.cones as u64),
+        ("specs decided on a cone", on_cones.verdicts.iter().flatten().count() as u64),
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
     ];
     counters.extend(tableau_vars.map(|n| ("LTL tableau variables", n)));

@@ -34,6 +34,7 @@ use crate::check::ltl::formula::{Arena, Atom, Id, Node};
 use crate::check::ltl::past::{PastMonitor, PastNode};
 use crate::explicit::kripke::PropId;
 use crate::ltl::Ltl;
+use crate::symbolic::rings::StateSpace;
 use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
 
@@ -308,6 +309,23 @@ impl<'m> Tableau<'m> {
             c = c.and(&if value { v.clone() } else { v.not()? })?;
         }
         Ok(c)
+    }
+}
+
+/// The product as a space for the ring searches of `symbolic::rings` (lassos of `super::ltl`).
+impl StateSpace for Tableau<'_> {
+    type State = ProductState;
+    fn image(&self, set: &Bdd) -> SymResult<Bdd> {
+        Tableau::image(self, set)
+    }
+    fn preimage(&self, set: &Bdd) -> SymResult<Bdd> {
+        Tableau::preimage(self, set)
+    }
+    fn pick(&self, set: &Bdd) -> SymResult<Option<ProductState>> {
+        Tableau::pick(self, set)
+    }
+    fn cube(&self, state: &ProductState) -> SymResult<Bdd> {
+        Tableau::cube(self, state)
     }
 }
 
