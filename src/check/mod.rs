@@ -13,5 +13,6 @@ pub mod rewrite;
 pub mod rks;
 pub mod ternary;
 pub mod trace;
+pub(crate) mod walk;
 
 pub use engine::{Checked, Checker, Engine, RunOptions, Stats};
