@@ -6,6 +6,7 @@ pub mod deadline;
 pub mod engine;
 pub mod flat;
 pub mod formula;
+pub mod graph;
 pub mod kleene;
 pub mod ltl;
 pub mod procedures;

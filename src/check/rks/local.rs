@@ -16,6 +16,7 @@ use super::RksStats;
 use super::context::{Ctx, completions, count_top_maybes, each_completion, has_inner_maybe, restrict};
 use super::formula::{FId, Formula, Op};
 use super::kb::{Kb, PairId, PairList};
+use crate::check::graph::{self, CsrGraph};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
@@ -843,6 +844,11 @@ fn release<const K: usize>(sets: [FixedBitSet; K]) {
     });
 }
 
+/// The locations of `comp` as a graph for the shared kernels.
+fn locations(comp: &Component) -> CsrGraph<'_> {
+    CsrGraph { succ: &comp.succ, pred: &comp.pred }
+}
+
 /// Least fixpoint `μZ. seed ∨ (allowed ∧ (anchor ∨ EX Z))` over the locations of `comp`.
 fn until_set(comp: &Component, seed: FixedBitSet, allowed: &FixedBitSet, anchor: &FixedBitSet) -> FixedBitSet {
     let mut set = seed;
@@ -851,43 +857,14 @@ fn until_set(comp: &Component, seed: FixedBitSet, allowed: &FixedBitSet, anchor:
             set.insert(l);
         }
     }
-    let mut stack: SmallVec<[NodeId; 64]> = set.ones().map(|x| x as NodeId).collect();
-    while let Some(l) = stack.pop() {
-        for &p in comp.pred.neighbours(l) {
-            if !set.contains(p as usize) && allowed.contains(p as usize) && !comp.is_call(p) {
-                set.insert(p as usize);
-                stack.push(p);
-            }
-        }
-    }
+    let work: SmallVec<[NodeId; 64]> = set.ones().map(|x| x as NodeId).collect();
+    graph::backward_closure(&locations(comp), &mut set, work, |p| allowed.contains(p as usize) && !comp.is_call(p));
     set
 }
 
 /// Greatest fixpoint `νZ. cand ∧ (anchor ∨ keep ∨ EX Z)` over the locations of `comp`.
 fn globally_set(comp: &Component, mut cand: FixedBitSet, anchor: &FixedBitSet, keep: &FixedBitSet) -> FixedBitSet {
-    let n = comp.num_nodes as usize;
-    let mut count = vec![0u32; n];
-    let mut stack = Vec::new();
-    for l in cand.ones().collect::<Vec<_>>() {
-        count[l] = comp.succ.neighbours(l as NodeId).iter().filter(|&&x| cand.contains(x as usize)).count() as u32;
-        if count[l] == 0 && !anchor.contains(l) && !keep.contains(l) {
-            stack.push(l as NodeId);
-        }
-    }
-    for &l in &stack {
-        cand.set(l as usize, false);
-    }
-    while let Some(l) = stack.pop() {
-        for &p in comp.pred.neighbours(l) {
-            let p = p as usize;
-            if cand.contains(p) {
-                count[p] -= 1;
-                if count[p] == 0 && !anchor.contains(p) && !keep.contains(p) {
-                    cand.set(p, false);
-                    stack.push(p as NodeId);
-                }
-            }
-        }
-    }
+    let mut count: SmallVec<[u32; 64]> = smallvec::smallvec![0u32; comp.num_nodes as usize];
+    graph::greatest_fixpoint(&locations(comp), &mut cand, &mut count, |l| anchor.contains(l as usize) || keep.contains(l as usize));
     cand
 }
