@@ -13,7 +13,7 @@ mod cfg_model;
 mod support;
 
 use cfg_model::{CfgModel, CfgParams, ctl_text};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use support::nusmv::{run, run_text, verdict_lines};
 use support::random::{Rng, cases};
 use xmv_rs::check::flat::{CheckOptions, check_ctl, check_invariants};
@@ -24,7 +24,7 @@ fn nusmv() -> Option<PathBuf> {
 }
 
 /// NuSMV's CTL verdicts and invariant verdicts, in file order.
-fn run_nusmv(bin: &PathBuf, smv: &str, case: usize) -> (Vec<bool>, Vec<bool>) {
+fn run_nusmv(bin: &Path, smv: &str, case: usize) -> (Vec<bool>, Vec<bool>) {
     let text = run_text(bin, smv, case);
     let verdict = |l: &str| l.trim_end().ends_with("is true");
     let specs = text.lines().filter(|l| l.starts_with("-- specification")).map(verdict).collect();
