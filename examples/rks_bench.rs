@@ -160,7 +160,8 @@ fn main() -> Result<(), String> {
         let r = rks::check(&rks, specs[0].0, &specs[0].1, &RksOptions { engine: RksEngine::Incremental, want_trace: true });
         if let Some(t) = r.trace {
             for s in &t.steps {
-                if let rks::RksStep::At { component, node, stack } = s {
+                if !s.terminated {
+                    let (component, node, stack) = (&s.component, &s.state, &s.stack);
                     let c = &rks.components[*component as usize];
                     let labels: Vec<&str> =
                         rks.prop_names.iter().enumerate().filter(|(p, _)| c.props[*p].contains(*node as usize)).map(|(_, n)| n.as_str()).collect();

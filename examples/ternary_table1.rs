@@ -107,23 +107,16 @@ fn main() {
             if std::env::var("XMV_TABLE1_TRACE").is_ok() {
                 let t = check(&rks, rsm.initial as u32, &f, TernaryEngine::Eager, true).trace;
                 if let Some(t) = t {
-                    use xmv_rs::check::rks::RksStep;
-                    let through_entry_exit = t
-                        .steps
-                        .iter()
-                        .filter(|s| {
-                            matches!(s,
-                        RksStep::At { component, node: 0, .. } if rks.components[*component as usize].exits.contains(&0))
-                        })
-                        .count();
-                    let last = t.steps.last().map(|s| match s {
-                        RksStep::At { component, node, stack } => {
-                            let c = &rks.components[*component as usize];
-                            let labels: Vec<&str> =
-                                (0..rks.prop_names.len()).filter(|&p| c.props[p].contains(*node as usize)).map(|p| rks.prop_names[p].as_str()).collect();
-                            format!("{}:{} depth {} labels {labels:?}", c.name, c.node_names[*node as usize], stack.len())
+                    let through_entry_exit =
+                        t.steps.iter().filter(|s| !s.terminated && s.state == 0 && rks.components[s.component as usize].exits.contains(&0)).count();
+                    let last = t.steps.last().map(|s| {
+                        if s.terminated {
+                            return "terminated".to_string();
                         }
-                        RksStep::Terminated => "terminated".into(),
+                        let c = &rks.components[s.component as usize];
+                        let labels: Vec<&str> =
+                            (0..rks.prop_names.len()).filter(|&p| c.props[p].contains(s.state as usize)).map(|p| rks.prop_names[p].as_str()).collect();
+                        format!("{}:{} depth {} labels {labels:?}", c.name, c.node_names[s.state as usize], s.stack.len())
                     });
                     eprintln!(
                         "{name}: counterexample of {} steps, {through_entry_exit} at the entry of an entry=exit component, ends at {last:?}",

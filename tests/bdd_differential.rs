@@ -209,21 +209,15 @@ fn bdd_reports_errors_in_reachable_states_only() {
 /// example collection (next to the binary: `../examples`).
 #[test]
 fn bdd_verdicts_agree_with_nusmv_examples() {
-    let Some(bin) = std::env::var_os("NUSMV").map(std::path::PathBuf::from) else {
-        eprintln!("skipping: NUSMV is not set");
-        return;
-    };
+    let Some(bin) = support::nusmv::binary("the BDD-vs-NuSMV test") else { return };
     let Some(examples) = bin.parent().map(|d| d.join("examples")).filter(|d| d.is_dir()) else {
         eprintln!("skipping: no examples directory next to NUSMV");
         return;
     };
     let xmv = env!("CARGO_BIN_EXE_xmv-rs");
-    let verdicts = |out: &[u8]| -> Vec<String> {
-        let mut v: Vec<String> = String::from_utf8_lossy(out)
-            .lines()
-            .filter(|l| l.starts_with("-- specification") || l.starts_with("-- invariant"))
-            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-            .collect();
+    let verdicts = |out: &str| -> Vec<String> {
+        let mut v = support::nusmv::verdict_lines(out, "-- specification");
+        v.extend(support::nusmv::verdict_lines(out, "-- invariant"));
         v.sort();
         v
     };
@@ -233,9 +227,9 @@ fn bdd_verdicts_agree_with_nusmv_examples() {
         if !path.is_file() {
             continue;
         }
-        let theirs = std::process::Command::new(&bin).arg("-dcx").arg(&path).output().expect("run NuSMV");
-        let ours = std::process::Command::new(xmv).args(["check", "--no-trace", "--engine", "bdd"]).arg(&path).output().expect("run xmv-rs");
-        assert_eq!(verdicts(&ours.stdout), verdicts(&theirs.stdout), "{f}");
+        let (_, theirs) = support::nusmv::run(&bin, &["-dcx"], &path);
+        let (_, ours) = support::nusmv::run(std::path::Path::new(xmv), &["check", "--no-trace", "--engine", "bdd"], &path);
+        assert_eq!(verdicts(&ours), verdicts(&theirs), "{f}");
         compared += 1;
     }
     eprintln!("bdd vs NuSMV: {compared} example files agree");

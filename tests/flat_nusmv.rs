@@ -13,31 +13,19 @@ mod cfg_model;
 mod support;
 
 use cfg_model::{CfgModel, CfgParams, ctl_text};
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use support::nusmv::{run, run_text, verdict_lines};
 use support::random::{Rng, cases};
 use xmv_rs::check::flat::{CheckOptions, check_ctl, check_invariants};
 use xmv_rs::ctl::Ctl;
 
 fn nusmv() -> Option<PathBuf> {
-    let Some(path) = std::env::var_os("NUSMV").map(PathBuf::from) else {
-        eprintln!("skipping the NuSMV differential test: NUSMV is not set");
-        return None;
-    };
-    if !path.is_file() {
-        eprintln!("skipping the NuSMV differential test: NUSMV={} is not a file", path.display());
-        return None;
-    }
-    Some(path)
+    support::nusmv::binary("the NuSMV differential test")
 }
 
 /// NuSMV's CTL verdicts and invariant verdicts, in file order.
-fn run_nusmv(bin: &PathBuf, smv: &str, case: usize) -> (Vec<bool>, Vec<bool>) {
-    let file = std::env::temp_dir().join(format!("xmv-diff-{}-{case}.smv", std::process::id()));
-    std::fs::write(&file, smv).expect("write temporary model");
-    let out = Command::new(bin).arg("-dcx").arg(&file).output().expect("run NuSMV");
-    let _ = std::fs::remove_file(&file);
-    let text = String::from_utf8_lossy(&out.stdout);
+fn run_nusmv(bin: &Path, smv: &str, case: usize) -> (Vec<bool>, Vec<bool>) {
+    let text = run_text(bin, smv, case);
     let verdict = |l: &str| l.trim_end().ends_with("is true");
     let specs = text.lines().filter(|l| l.starts_with("-- specification")).map(verdict).collect();
     let invars = text.lines().filter(|l| l.starts_with("-- invariant")).map(verdict).collect();
@@ -78,19 +66,6 @@ fn verdicts_agree_with_nusmv_on_generated_models() {
         models += 1;
     }
     eprintln!("NuSMV agreement: {specs_agreed} CTL specs and {invars_agreed} invariants on {models} models");
-}
-
-/// NuSMV's verdict lines of one kind (`-- specification` or `-- invariant`), in its output order,
-/// with runs of spaces collapsed.
-fn verdict_lines(text: &str, kind: &str) -> Vec<String> {
-    text.lines().filter(|l| l.starts_with(kind)).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
-}
-
-/// Runs `bin` on `file` (NuSMV with `-dcx`, xmv-rs `check --no-trace`); returns its exit code and
-/// stdout.
-fn run(bin: &std::path::Path, args: &[&str], file: &std::path::Path) -> (Option<i32>, String) {
-    let out = Command::new(bin).args(args).arg(file).output().expect("run a checker");
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The whole pipeline (`xmv-rs check -r`) against NuSMV on the bundled flat models and on generated

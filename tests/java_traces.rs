@@ -21,7 +21,8 @@ mod rks_support;
 
 use rks_support::traces::{self, TraceStats};
 use std::path::PathBuf;
-use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksStep, check_many};
+use xmv_rs::check::rks::{self, RksEngine, RksOptions, check_many};
+use xmv_rs::check::trace::TraceKind;
 use xmv_rs::explicit::build_flat::BuildLimits;
 use xmv_rs::explicit::build_rks::build_rks;
 use xmv_rs::import::procedures::EntryExit;
@@ -81,11 +82,12 @@ fn avrora_reg_use_def_counterexample_is_a_shortest_run_named_by_rsm_nodes() {
     let trace = res.trace.expect("a counterexample");
     let by_summary = rks::check(&model.rks, spec.component, &spec.formula, &RksOptions { engine: RksEngine::Summary, want_trace: true });
     assert_eq!(by_summary.trace.as_ref(), Some(&trace), "the summary engine's labels give the same shortest counterexample");
-    assert!(trace.counterexample && trace.loop_start.is_none());
+    assert!(trace.kind == TraceKind::Counterexample && trace.loop_start.is_none());
     assert_eq!(trace.steps.len(), 485, "the shortest run to a definition without a later use");
     let mut stats = TraceStats::default();
     traces::validate(&model.rks, spec.component, &spec.formula, false, &trace, &mut stats).unwrap_or_else(|e| panic!("{e}"));
-    let Some(RksStep::At { component, node, stack }) = trace.steps.last() else { panic!("ends in a configuration") };
+    let Some(last) = trace.steps.last().filter(|s| !s.terminated) else { panic!("ends in a configuration") };
+    let (component, node, stack) = (&last.component, &last.state, &last.stack);
     let comp = &model.rks.components[*component as usize];
     eprintln!(
         "avroraReg counterexample: {} steps, ends at {} {} (stack depth {}); {} facts checked, {} undecided",

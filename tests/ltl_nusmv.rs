@@ -11,25 +11,12 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use support::ltl_smv::model;
+use support::nusmv::run;
 use support::random::{Rng, cases};
 
 fn nusmv() -> Option<PathBuf> {
-    let Some(path) = std::env::var_os("NUSMV").map(PathBuf::from) else {
-        eprintln!("skipping the NuSMV LTL test: NUSMV is not set");
-        return None;
-    };
-    if !path.is_file() {
-        eprintln!("skipping the NuSMV LTL test: NUSMV={} is not a file", path.display());
-        return None;
-    }
-    Some(path)
-}
-
-fn run(bin: &Path, args: &[&str], file: &Path) -> (Option<i32>, String) {
-    let out = Command::new(bin).args(args).arg(file).output().expect("run a checker");
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    support::nusmv::binary("the NuSMV LTL test")
 }
 
 fn verdict_lines(text: &str) -> Vec<String> {

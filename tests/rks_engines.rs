@@ -2,7 +2,8 @@
 //! examples, as regression tests of the RKS engines: each spec's expected verdict, both engines
 //! agreeing, and every produced trace being a real run of the structure.
 
-use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksResult, RksStep, RksTrace};
+use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksResult};
+use xmv_rs::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
 use xmv_rs::explicit::rks::{ComponentId, RecursiveKripkeStructure};
 use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
 use xmv_rs::syntax::ast::TerminationRule;
@@ -38,10 +39,25 @@ fn verdict(r: &RecursiveKripkeStructure, init: &str, spec: &str, expected: bool)
         || (expected && matches!(f, xmv_rs::ctl::Ctl::EX(_) | xmv_rs::ctl::Ctl::EF(_) | xmv_rs::ctl::Ctl::EG(_) | xmv_rs::ctl::Ctl::EU(..)));
     assert_eq!(inc.trace.is_some(), wants_trace, "trace presence for {spec}");
     if let Some(t) = &inc.trace {
-        assert_eq!(t.counterexample, !expected);
+        assert_eq!(t.kind == TraceKind::Counterexample, !expected);
         validate_run(r, c, t);
     }
     inc
+}
+
+/// A configuration of a run, as this test's own successor function sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RksStep {
+    At { component: ComponentId, node: u32, stack: Vec<(ComponentId, u32)> },
+    Terminated,
+}
+
+fn step_of(s: &TraceStep) -> RksStep {
+    if s.terminated { RksStep::Terminated } else { RksStep::At { component: s.component, node: s.state, stack: frames(&s.stack) } }
+}
+
+fn frames(stack: &[CallFrame]) -> Vec<(ComponentId, u32)> {
+    stack.iter().map(|f| (f.component, f.call)).collect()
 }
 
 /// Successor configurations, written independently of the engine (digest §1.4).
@@ -74,17 +90,18 @@ fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
         .collect()
 }
 
-fn validate_run(r: &RecursiveKripkeStructure, init: ComponentId, t: &RksTrace) {
-    assert_eq!(t.steps[0], RksStep::At { component: init, node: 0, stack: vec![] });
-    for w in t.steps.windows(2) {
+fn validate_run(r: &RecursiveKripkeStructure, init: ComponentId, t: &Trace) {
+    let steps: Vec<RksStep> = t.steps.iter().map(step_of).collect();
+    assert_eq!(steps[0], RksStep::At { component: init, node: 0, stack: vec![] });
+    for w in steps.windows(2) {
         assert!(successors(r, &w[0]).contains(&w[1]), "{:?} is not a successor of {:?}", w[1], w[0]);
     }
     if let Some(i) = t.loop_start {
-        let mut back = t.steps[i].clone();
+        let mut back = steps[i].clone();
         if let RksStep::At { stack, .. } = &mut back {
-            stack.extend_from_slice(&t.loop_push);
+            stack.extend_from_slice(&frames(&t.loop_push));
         }
-        let last = t.steps.last().unwrap();
+        let last = steps.last().unwrap();
         assert!(successors(r, last).contains(&back), "loop does not close: {back:?} after {last:?}");
     } else {
         assert!(t.loop_push.is_empty());
@@ -143,7 +160,10 @@ fn fig_2_3_program_runs() {
     let res = verdict(&r, "M", "EF reset", true);
     let t = res.trace.unwrap();
     let (m, a, b) = (comp(&r, "M"), comp(&r, "A"), comp(&r, "B"));
-    assert_eq!(t.steps.last().unwrap(), &RksStep::At { component: b, node: node(&r, b, "b3"), stack: vec![(m, node(&r, m, "m2c")), (a, node(&r, a, "a3c"))] });
+    assert_eq!(
+        step_of(t.steps.last().unwrap()),
+        RksStep::At { component: b, node: node(&r, b, "b3"), stack: vec![(m, node(&r, m, "m2c")), (a, node(&r, a, "a3c"))] }
+    );
     assert_eq!(t.steps.len(), 5);
 }
 
@@ -243,7 +263,7 @@ fn fig_3_6_remaining_maybes() {
     // The witness of EG p is a lasso through the recursion: each round pushes a2.
     let t = verdict(&r, "A", "EG p", true).trace.unwrap();
     let a = comp(&r, "A");
-    assert_eq!(t.loop_push, vec![(a, node(&r, a, "a2"))]);
+    assert_eq!(frames(&t.loop_push), vec![(a, node(&r, a, "a2"))]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -536,10 +556,10 @@ fn dubslaff_journal_fig_3() {
     // The counterexample to AG (blue -> EF black) ends in (ε, n5), reached through b1.
     let t = verdict(&r, "a1", "AG (blue -> EF black)", false).trace.unwrap();
     let a1 = comp(&r, "a1");
-    assert_eq!(t.steps.last().unwrap(), &RksStep::At { component: a1, node: node(&r, a1, "n5"), stack: vec![] });
+    assert_eq!(step_of(t.steps.last().unwrap()), RksStep::At { component: a1, node: node(&r, a1, "n5"), stack: vec![] });
     // EG red is witnessed by the infinite recursion through b1 alone.
     let t = verdict(&r, "a1", "EG red", true).trace.unwrap();
-    assert_eq!((t.steps.len(), t.loop_push.clone()), (1, vec![(a1, node(&r, a1, "b1"))]));
+    assert_eq!((t.steps.len(), frames(&t.loop_push)), (1, vec![(a1, node(&r, a1, "b1"))]));
 }
 
 #[test]
@@ -594,7 +614,7 @@ fn many_exits_use_ternary_contexts() {
     verdict(&r, "P", "EF a", true);
     // The witness of EF k3 recurses three times below the first call.
     let t = verdict(&r, "main", "EF k3", true).trace.unwrap();
-    let depth = t.steps.iter().filter_map(|s| if let RksStep::At { stack, .. } = s { Some(stack.len()) } else { None }).max();
+    let depth = t.steps.iter().filter_map(|s| (!s.terminated).then_some(s.stack.len())).max();
     assert_eq!(depth, Some(4));
     // The global engine collects P with six undecided tops: a ternary pair.
     let f = parse_ctl("EF k3", &r).unwrap();

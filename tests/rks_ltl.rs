@@ -30,7 +30,7 @@ use support::ltl_lasso::{formula, holds_on_lasso};
 use support::random::{NUM_LABELS, Rng, cases};
 use xmv_rs::check::ltl::check_ltl;
 use xmv_rs::check::ltl::rks::check as check_rks;
-use xmv_rs::check::rks::{RksStep, RksTrace};
+use xmv_rs::check::trace::{CallFrame, Trace, TraceStep};
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::kripke::KripkeStructure;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
@@ -61,10 +61,11 @@ fn initial(rks: &RecursiveKripkeStructure) -> Config {
     Unfolding::new(rks, 0, 0, 16).expect("the initial configuration").configs[0].clone()
 }
 
-fn config(step: &RksStep) -> Config {
-    match step {
-        RksStep::At { component, node, stack } => Config::At { stack: stack.clone(), comp: *component, node: *node },
-        RksStep::Terminated => Config::Term,
+fn config(step: &TraceStep) -> Config {
+    if step.terminated {
+        Config::Term
+    } else {
+        Config::At { stack: step.stack.iter().map(|f| (f.component, f.call)).collect(), comp: step.component, node: step.state }
     }
 }
 
@@ -76,7 +77,7 @@ fn stack(c: &Config) -> &[(u32, u32)] {
 }
 
 /// Replays a counterexample on K(R); `Err` says what is wrong.
-fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, t: &RksTrace) -> Result<(), String> {
+fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, t: &Trace) -> Result<(), String> {
     let confs: Vec<Config> = t.steps.iter().map(config).collect();
     let ls = t.loop_start.ok_or("a counterexample without a loop")?;
     if confs.first() != Some(&initial(rks)) {
@@ -91,7 +92,7 @@ fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, t: &RksTrace) -> Result<
     let back = match &confs[ls] {
         Config::At { stack, comp, node } => {
             let mut s = stack[..d].to_vec();
-            s.extend(t.loop_push.iter().copied());
+            s.extend(t.loop_push.iter().map(|f| (f.component, f.call)));
             Config::At { stack: s, comp: *comp, node: *node }
         }
         Config::Term => Config::Term,
@@ -299,7 +300,7 @@ component P exits x
     let r = check_rks(&rks, 0, &f, true).unwrap();
     assert!(!r.holds);
     let t = r.trace.unwrap();
-    assert_eq!(t.loop_push, vec![(0, 1)], "each repetition calls P again from its call node");
+    assert_eq!(t.loop_push, vec![CallFrame { component: 0, call: 1 }], "each repetition calls P again from its call node");
     replay(&rks, &f, &t).unwrap();
     assert!(holds(m, &Ltl::Unary(LtlOp::G, Box::new(atom(0)))), "G p: every position of the descent is the entry");
 }

@@ -18,7 +18,8 @@ use rks_support::oracle::{self, Config, Verdict};
 use rks_support::random::{self, GenParams, Rng};
 use rks_support::traces::{self, TraceStats};
 use rustc_hash::FxHashMap;
-use xmv_rs::check::rks::{RksEngine, RksOptions, RksStep, check};
+use xmv_rs::check::rks::{RksEngine, RksOptions, check};
+use xmv_rs::check::trace::{CallFrame, TraceStep};
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
@@ -54,7 +55,7 @@ fn witness_returning_into_a_second_call_of_the_same_context_is_found() {
             assert_eq!(t.steps.len(), 1 + 2 + 1 + 40 + 2 + 1, "{spec}: a shortest witness");
             let (f_comp, m_comp) = (1, 0);
             let b = r.components[0].node_names.iter().position(|n| n == "B").unwrap() as u32;
-            assert_eq!(t.steps[t.steps.len() - 3], RksStep::At { component: f_comp, node: 0, stack: vec![(m_comp, b)] });
+            assert_eq!(t.steps[t.steps.len() - 3], TraceStep::at(f_comp, 0, vec![CallFrame { component: m_comp, call: b }]));
             let mut stats = TraceStats::default();
             let formula: F = f.clone();
             traces::validate(&r, 0, &formula, holds, &t, &mut stats).unwrap_or_else(|e| panic!("{spec}: {e}"));

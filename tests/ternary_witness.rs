@@ -7,8 +7,8 @@ mod rks_support;
 use rks_support::oracle::{Config, Unfolding};
 use rks_support::random::{self, GenParams, Rng};
 use rustc_hash::FxHashMap;
-use xmv_rs::check::rks::{RksStep, RksTrace};
 use xmv_rs::check::ternary::{TernaryEngine, check};
+use xmv_rs::check::trace::{Trace, TraceKind, TraceStep};
 use xmv_rs::ctl::Ctl;
 
 type F = Ctl<u32>;
@@ -19,9 +19,9 @@ fn not(a: &F) -> F {
 
 /// The existential path formula the trace must satisfy: (kind, ψ, χ) for `EX ψ`, `E[ψ U χ]`,
 /// `EG ψ` (χ unused).
-fn path_formula(f: &F, trace: &RksTrace) -> (&'static str, F, F) {
+fn path_formula(f: &F, trace: &Trace) -> (&'static str, F, F) {
     use Ctl::*;
-    match (f, trace.counterexample) {
+    match (f, trace.kind == TraceKind::Counterexample) {
         (EX(a), false) => ("X", (**a).clone(), True),
         (EF(b), false) => ("U", True, (**b).clone()),
         (EU(a, b), false) => ("U", (**a).clone(), (**b).clone()),
@@ -35,16 +35,13 @@ fn path_formula(f: &F, trace: &RksTrace) -> (&'static str, F, F) {
     }
 }
 
-fn validate(u: &Unfolding, f: &F, trace: &RksTrace) -> Result<(), String> {
+fn validate(u: &Unfolding, f: &F, trace: &Trace) -> Result<(), String> {
     let index: FxHashMap<&Config, usize> = u.configs.iter().enumerate().map(|(i, c)| (c, i)).collect();
     let ids: Vec<usize> = trace
         .steps
         .iter()
         .map(|s| {
-            let c = match s {
-                RksStep::Terminated => Config::Term,
-                RksStep::At { component, node, stack } => Config::At { stack: stack.clone(), comp: *component, node: *node },
-            };
+            let c = rks_support::traces::config(s);
             index.get(&c).copied().ok_or_else(|| format!("unreachable configuration {s:?}"))
         })
         .collect::<Result<_, _>>()?;
@@ -118,8 +115,8 @@ fn counterexample_through_termination_beside_unbounded_recursion() {
         let r = check(&rks, 0, &f, engine, true);
         assert!(!r.holds, "{engine:?}");
         let t = r.trace.unwrap_or_else(|| panic!("{engine:?}: no counterexample"));
-        assert!(t.counterexample);
+        assert_eq!(t.kind, TraceKind::Counterexample);
         assert_eq!(t.steps.len(), 3, "{engine:?}: {t:?}");
-        assert_eq!(t.steps.last(), Some(&RksStep::Terminated), "{engine:?}: {t:?}");
+        assert_eq!(t.steps.last(), Some(&TraceStep::terminated()), "{engine:?}: {t:?}");
     }
 }

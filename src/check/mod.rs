@@ -6,6 +6,7 @@ pub mod deadline;
 pub mod engine;
 pub mod flat;
 pub mod formula;
+pub mod graph;
 pub mod kleene;
 pub mod ltl;
 pub mod procedures;
@@ -13,5 +14,6 @@ pub mod rewrite;
 pub mod rks;
 pub mod ternary;
 pub mod trace;
+pub(crate) mod walk;
 
 pub use engine::{Checked, Checker, Engine, RunOptions, Stats};

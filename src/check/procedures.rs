@@ -9,7 +9,7 @@
 
 use crate::check::engine::{Checked, Checker, Engine, RunOptions, Stats};
 use crate::check::ltl::rks::RksLtl;
-use crate::check::trace::{SpecOutcome, Trace};
+use crate::check::trace::SpecOutcome;
 use crate::check::{rks, ternary};
 use crate::ctl::Ctl;
 use crate::explicit::build_rks::RksSpec;
@@ -105,7 +105,7 @@ fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], e
         let outcomes = (results.into_iter())
             .map(|r| {
                 totals.add(&r.stats);
-                SpecOutcome { holds: r.holds, trace: r.trace.map(|t| Trace::from_rks(&t)) }
+                SpecOutcome { holds: r.holds, trace: r.trace }
             })
             .collect();
         Checked { outcomes, stats: Stats::of(engine, totals.counters()), warnings: vec![] }
@@ -113,7 +113,7 @@ fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], e
     let ternary = |t_engine: ternary::TernaryEngine| {
         let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(model, *c, f, t_engine, traces)).collect();
         let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
-        let outcomes = (results.into_iter()).map(|r| SpecOutcome { holds: r.holds, trace: r.trace.map(|t| Trace::from_rks(&t)) }).collect();
+        let outcomes = (results.into_iter()).map(|r| SpecOutcome { holds: r.holds, trace: r.trace }).collect();
         Checked { outcomes, stats: Stats::of(engine, vec![("contexts created", contexts)]), warnings: vec![] }
     };
     match engine {

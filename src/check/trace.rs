@@ -7,15 +7,14 @@
 //! state ids: its steps carry the states' values ([`TraceStep::values`]). The report layer
 //! (`report::text`, `report::json`) maps ids to variable values, DEFINEs, inputs and module names.
 //!
+//! This is the one trace type of `check`: the RKS engines (`check::rks`, `check::ternary`, the
+//! RKS LTL search) build it directly, the termination configuration of a `trap` run being a
+//! step with [`TraceStep::terminated`] set.
+//!
 //! Lassos: when `loop_start = Some(i)`, the successor of the last step is `steps[i]`; the report
 //! prints `-- Loop starts here` before step `i` and repeats step `i` at the end, as NuSMV does.
 
-use crate::check::rks::{RksStep, RksTrace};
 use serde::Serialize;
-
-/// The `state` of a [`TraceStep`] for the termination configuration of an RKS run (the initial
-/// module exited with an empty stack under the `trap` rule): no component, no values.
-pub const TERMINATED: u32 = u32::MAX;
 
 /// Whether the trace refutes the spec or demonstrates it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,8 +41,11 @@ pub struct Trace {
 pub struct TraceStep {
     /// RKS only: the component holding `state` (0 for flat models).
     pub component: u32,
-    /// Flat: a `StateId`. RKS: a location `NodeId` of `component`, or [`TERMINATED`].
+    /// Flat: a `StateId`. RKS: a location `NodeId` of `component` (0 when `terminated`).
     pub state: u32,
+    /// RKS only: the termination configuration of the `trap` rule (the initial module exited
+    /// with an empty stack): no component, no values, no stack; it loops forever.
+    pub terminated: bool,
     /// RKS only: the pending calls, outermost first (empty for flat models and for steps in the
     /// spec's initial module at the bottom of the stack).
     pub stack: Vec<CallFrame>,
@@ -60,15 +62,32 @@ pub struct CallFrame {
     pub call: u32,
 }
 
+impl From<(u32, u32)> for CallFrame {
+    /// From (component, call node).
+    fn from((component, call): (u32, u32)) -> CallFrame {
+        CallFrame { component, call }
+    }
+}
+
 impl TraceStep {
     /// A step of a flat-model trace.
     pub fn flat(state: u32) -> TraceStep {
-        TraceStep { component: 0, state, stack: Vec::new(), values: Vec::new() }
+        TraceStep { component: 0, state, terminated: false, stack: Vec::new(), values: Vec::new() }
+    }
+
+    /// A step of an RKS run: at location `node` of `component` with the pending calls `stack`.
+    pub fn at(component: u32, node: u32, stack: Vec<CallFrame>) -> TraceStep {
+        TraceStep { component, state: node, terminated: false, stack, values: Vec::new() }
+    }
+
+    /// The termination configuration of an RKS run under the `trap` rule.
+    pub fn terminated() -> TraceStep {
+        TraceStep { component: 0, state: 0, terminated: true, stack: Vec::new(), values: Vec::new() }
     }
 
     /// A step of a flat-model trace given by its values (see [`TraceStep::values`]).
     pub fn concrete(values: Vec<u32>) -> TraceStep {
-        TraceStep { component: 0, state: 0, stack: Vec::new(), values }
+        TraceStep { component: 0, state: 0, terminated: false, stack: Vec::new(), values }
     }
 }
 
@@ -91,20 +110,4 @@ pub struct SpecOutcome {
     /// A counterexample (false spec) or witness (true existential spec) when traces are on and
     /// one exists; `None` otherwise.
     pub trace: Option<Trace>,
-}
-
-impl Trace {
-    /// The trace of an RKS run (`check::rks` and `check::ternary` build [`RksTrace`]s): the
-    /// termination configuration becomes a step in state [`TERMINATED`].
-    pub fn from_rks(t: &RksTrace) -> Trace {
-        let frames = |stack: &[(u32, u32)]| stack.iter().map(|&(component, call)| CallFrame { component, call }).collect::<Vec<_>>();
-        let steps = (t.steps.iter())
-            .map(|s| match s {
-                RksStep::At { component, node, stack } => TraceStep { component: *component, state: *node, stack: frames(stack), values: vec![] },
-                RksStep::Terminated => TraceStep { component: 0, state: TERMINATED, stack: vec![], values: vec![] },
-            })
-            .collect();
-        let kind = if t.counterexample { TraceKind::Counterexample } else { TraceKind::Witness };
-        Trace { kind, steps, loop_start: t.loop_start, loop_push: frames(&t.loop_push) }
-    }
 }

@@ -1,7 +1,7 @@
 use super::text::{g6, reachable_line, render_text};
 use super::view::{ModelRef, trace_view};
 use super::*;
-use crate::check::trace::{CallFrame, TERMINATED, Trace, TraceKind, TraceStep};
+use crate::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
 use crate::explicit::build_flat::{BuildLimits, build_flat};
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, NamedExpr};
@@ -212,7 +212,7 @@ Trace Type: Counterexample
         span: crate::source::Span::default(),
     };
     assert_eq!(text::verdict_line(&r), "-- specification EF p IN foo is true");
-    let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(0), TERMINATED);
+    let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(0), TraceStep::terminated());
 }
 
 #[test]

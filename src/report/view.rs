@@ -4,7 +4,7 @@
 //! name/value pair of every step; the text and JSON renderers only format these. For lassos the
 //! loop-start step is repeated at the end (as NuSMV prints it).
 
-use crate::check::trace::{CallFrame, TERMINATED, Trace, TraceKind};
+use crate::check::trace::{CallFrame, Trace, TraceKind};
 use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
@@ -87,7 +87,7 @@ pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> T
             }
             ModelRef::Rks(m) => {
                 let stack = step.stack.iter().map(|f| frame_text(m, f)).collect();
-                if step.state == TERMINATED {
+                if step.terminated {
                     prev = None;
                     StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true }
                 } else {

@@ -7,7 +7,7 @@
 use super::contexts;
 use super::ctl_text::F;
 use super::oracle::{self, Config, Verdict};
-use xmv_rs::check::rks::{RksStep, RksTrace};
+use xmv_rs::check::trace::{Trace, TraceKind, TraceStep};
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 
@@ -22,10 +22,11 @@ pub struct TraceStats {
     pub facts_undecided: usize,
 }
 
-fn config(step: &RksStep) -> Config {
-    match step {
-        RksStep::Terminated => Config::Term,
-        RksStep::At { component, node, stack } => Config::At { stack: stack.clone(), comp: *component, node: *node },
+pub fn config(step: &TraceStep) -> Config {
+    if step.terminated {
+        Config::Term
+    } else {
+        Config::At { stack: step.stack.iter().map(|f| (f.component, f.call)).collect(), comp: step.component, node: step.state }
     }
 }
 
@@ -44,15 +45,16 @@ fn push_frames(conf: &Config, d: usize, frames: &[(u32, u32)]) -> Config {
 
 /// Whether the trace of `formula` (verdict `holds`) from `initial` is a run of K(R) that shows
 /// the verdict. `Err` describes the first defect.
-pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds: bool, trace: &RksTrace, stats: &mut TraceStats) -> Result<(), String> {
+pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds: bool, trace: &Trace, stats: &mut TraceStats) -> Result<(), String> {
     stats.traces += 1;
     let steps: Vec<Config> = trace.steps.iter().map(config).collect();
     let start = Config::At { stack: Vec::new(), comp: initial, node: 0 };
     if steps.first() != Some(&start) {
         return Err(format!("the trace does not start at the initial configuration: {:?}", steps.first()));
     }
-    if trace.counterexample == holds {
-        return Err(format!("counterexample flag {} for verdict {holds}", trace.counterexample));
+    let counterexample = trace.kind == TraceKind::Counterexample;
+    if counterexample == holds {
+        return Err(format!("counterexample flag {counterexample} for verdict {holds}"));
     }
     let is_step = |a: &Config, b: &Config| oracle::successors(rks, a).contains(b);
     for (i, w) in steps.windows(2).enumerate() {
@@ -70,8 +72,9 @@ pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds
             Config::At { stack, .. } => stack.len(),
             Config::Term => 0,
         };
-        let again: Vec<Config> = steps[ls..].iter().map(|c| push_frames(c, d, &trace.loop_push)).collect();
-        let again2: Vec<Config> = again.iter().map(|c| push_frames(c, d, &trace.loop_push)).collect();
+        let push: Vec<(u32, u32)> = trace.loop_push.iter().map(|f| (f.component, f.call)).collect();
+        let again: Vec<Config> = steps[ls..].iter().map(|c| push_frames(c, d, &push)).collect();
+        let again2: Vec<Config> = again.iter().map(|c| push_frames(c, d, &push)).collect();
         let last = steps.last().unwrap_or(&start);
         if !is_step(last, &again[0]) {
             return Err(format!("the loop does not close: {last:?} -> {:?}", again[0]));

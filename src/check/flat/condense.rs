@@ -9,7 +9,7 @@
 //! is several times cheaper than the condensation), and the condensation is built on the second
 //! query, when it starts to pay off. Both give the same set.
 
-use super::scc::components;
+use crate::check::graph::scc::components;
 use crate::explicit::csr::Csr;
 use fixedbitset::FixedBitSet;
 use std::sync::OnceLock;

@@ -16,7 +16,7 @@ use super::eval::Labelling;
 use super::fixpoint::{Constraint, fair_components};
 use super::formula::{Lit, Node};
 use super::paths::{closed_walk, shortest_path};
-use super::scc::{Components, components};
+use crate::check::graph::scc::{Components, components};
 use crate::explicit::kripke::StateId;
 use std::sync::OnceLock;
 

@@ -2,10 +2,15 @@
 //! existential predecessors (`EX`), backward breadth-first search (`EU`), and `EG` — by
 //! successor counting when there are no fairness constraints, by SCC decomposition otherwise.
 //!
+//! The closure and peeling loops are the shared kernels of [`crate::check::graph`] (and the
+//! SCCs its [`crate::check::graph::scc`]); this module chooses how to seed them for the state
+//! graph (dense or sparse sets) and adds fairness.
+//!
 //! These functions know nothing about fairness restrictions of `EX`/`EU` targets: callers
 //! intersect targets with the fair states first (see `eval.rs`).
 
-use super::scc::{Components, components};
+use crate::check::graph::scc::{Components, components};
+use crate::check::graph::{self, CsrGraph};
 use crate::explicit::kripke::KripkeStructure;
 use fixedbitset::FixedBitSet;
 
@@ -21,6 +26,10 @@ pub enum Constraint<'a> {
 
 pub fn num_states(k: &KripkeStructure) -> usize {
     k.num_states as usize
+}
+
+fn state_graph(k: &KripkeStructure) -> CsrGraph<'_> {
+    CsrGraph { succ: &k.succ, pred: &k.pred }
 }
 
 /// States with at least one successor in `target`. When `target` is most of the graph, the
@@ -69,28 +78,13 @@ pub fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet) -> Fi
         for &u in &queue {
             result.insert(u as usize);
         }
-        grow_backward(k, &candidates, &mut result, queue);
+        graph::backward_closure(&state_graph(k), &mut result, queue, |u| candidates.contains(u as usize));
         return result;
     }
     let mut result = target;
     let queue: Vec<u32> = result.ones().map(|v| v as u32).collect();
-    grow_backward(k, hold, &mut result, queue);
+    graph::backward_closure(&state_graph(k), &mut result, queue, |u| hold.contains(u as usize));
     result
-}
-
-/// Backward search from `queue` (already in `result`), adding predecessors inside `allowed`.
-fn grow_backward(k: &KripkeStructure, allowed: &FixedBitSet, result: &mut FixedBitSet, mut queue: Vec<u32>) {
-    let mut head = 0;
-    while head < queue.len() {
-        crate::check::deadline::tick(head);
-        let v = queue[head];
-        head += 1;
-        for &u in k.pred.neighbours(v) {
-            if allowed.contains(u as usize) && !result.put(u as usize) {
-                queue.push(u);
-            }
-        }
-    }
 }
 
 /// States of `mask` reaching `seeds` backwards within `mask` (seeds must lie inside `mask`).
@@ -105,45 +99,27 @@ fn backward_within(k: &KripkeStructure, mask: &FixedBitSet, seeds: FixedBitSet) 
 /// counts start from it and only the states outside `mask` are visited.
 pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
     let n = num_states(k);
+    let g = state_graph(k);
     let mut result = mask.clone();
+    if mask.count_ones(..) * 2 < n {
+        graph::greatest_fixpoint(&g, &mut result, &mut vec![0u32; n], |_| false);
+        return result;
+    }
     let mut dead: Vec<u32> = Vec::new();
-    let mut count: Vec<u32>;
-    if mask.count_ones(..) * 2 >= n {
-        count = out_degree.to_vec();
-        for v in mask.zeroes() {
-            for &u in k.pred.neighbours(v as u32) {
-                count[u as usize] -= 1;
-                if count[u as usize] == 0 && mask.contains(u as usize) {
-                    dead.push(u);
-                }
-            }
-        }
-        dead.extend(mask.ones().filter(|&u| out_degree[u] == 0).map(|u| u as u32));
-    } else {
-        count = vec![0u32; n];
-        for u in mask.ones() {
-            let c = k.succ.neighbours(u as u32).iter().filter(|&&v| mask.contains(v as usize)).count();
-            count[u] = c as u32;
-            if c == 0 {
-                dead.push(u as u32);
+    let mut count = out_degree.to_vec();
+    for v in mask.zeroes() {
+        for &u in k.pred.neighbours(v as u32) {
+            count[u as usize] -= 1;
+            if count[u as usize] == 0 && mask.contains(u as usize) {
+                dead.push(u);
             }
         }
     }
-    let mut peeled = 0usize;
-    while let Some(v) = dead.pop() {
-        crate::check::deadline::tick(peeled);
-        peeled += 1;
+    dead.extend(mask.ones().filter(|&u| out_degree[u] == 0).map(|u| u as u32));
+    for &v in &dead {
         result.set(v as usize, false);
-        for &u in k.pred.neighbours(v) {
-            let u = u as usize;
-            if result.contains(u) {
-                count[u] -= 1;
-                if count[u] == 0 {
-                    dead.push(u as u32);
-                }
-            }
-        }
     }
+    graph::peel(&g, &mut result, &mut count, dead, |_| false);
     result
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Pipeline: all specs are lowered into one hash-consed DAG of `EX`/`EU`/`EG`/`And` nodes
 //! ([`formula`]), so a subformula shared by many specs is computed once; the DAG is labelled
-//! bottom-up, level by level in parallel ([`eval`], [`fixpoint`], [`scc`]); verdicts and traces
+//! bottom-up, level by level in parallel ([`eval`], [`fixpoint`], [`crate::check::graph::scc`]); verdicts and traces
 //! are then computed per spec in parallel ([`explain`]). Results are identical for any thread
 //! count.
 //!
@@ -40,7 +40,6 @@ pub mod fixpoint;
 pub mod formula;
 pub mod invar;
 pub mod paths;
-pub mod scc;
 
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;

@@ -27,6 +27,7 @@ pub mod summary;
 pub mod trace;
 
 use crate::check::kleene::Kleene;
+use crate::check::trace::Trace;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::ir::TerminationRule;
@@ -34,7 +35,6 @@ use formula::{FId, Formula};
 use local::Core;
 use rayon::prelude::*;
 use summary::{ModelIndex, Summary};
-pub use trace::{RksStep, RksTrace};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RksEngine {
@@ -102,7 +102,7 @@ pub struct RksResult {
     pub stats: RksStats,
     /// Witness (true existential top-level spec) or counterexample (false universal one), when
     /// asked for and the spec has that shape.
-    pub trace: Option<RksTrace>,
+    pub trace: Option<Trace>,
 }
 
 /// The context of the initial configuration for node `f`: per exit of `init`, the values in the

@@ -25,7 +25,7 @@
 //! Submodules (three-valued logic is [`crate::check::kleene`]): [`formula`] ENF DAG, [`model`] copies, Initialize and
 //! Contextualize, [`refine`] RefineTernary, [`eager`] EagerCheck, [`find_reason`]
 //! GetNextExpansion/FindReason, [`lazy`] LazyCheck′ (with the soundness guard described there),
-//! [`witness`] witnesses and counterexamples (as `check::rks`'s [`RksTrace`]).
+//! [`witness`] witnesses and counterexamples (walked by [`crate::check::walk`]).
 
 pub mod eager;
 pub mod find_reason;
@@ -36,7 +36,7 @@ pub mod refine;
 pub mod witness;
 
 use crate::check::kleene::Kleene;
-pub use crate::check::rks::{RksStep, RksTrace};
+use crate::check::trace::Trace;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use formula::Formula;
@@ -72,7 +72,7 @@ pub struct TernaryResult {
     pub holds: bool,
     pub stats: TernaryStats,
     /// A witness (true existential spec) or counterexample (false universal spec), if asked for.
-    pub trace: Option<RksTrace>,
+    pub trace: Option<Trace>,
 }
 
 /// Checks `formula` on `rks` from the entry of component `initial`.

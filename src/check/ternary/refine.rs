@@ -9,7 +9,9 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
+use crate::check::graph::{self, Graph};
 use crate::check::kleene::Kleene;
+use fixedbitset::FixedBitSet;
 
 /// Global numbering of the extended nodes of live copies for one refinement pass.
 struct Index {
@@ -32,6 +34,34 @@ impl Index {
     fn id(&self, x: CopyId, v: u32) -> usize {
         (self.offset[x as usize] + v) as usize
     }
+}
+
+/// The `→₊` graph of the live copies, numbered by an [`Index`], for the shared kernels.
+struct Plus<'i, 'm, 'a> {
+    m: &'m Model<'a>,
+    idx: &'i Index,
+}
+
+impl Graph for Plus<'_, '_, '_> {
+    #[inline]
+    fn for_each_succ(&self, g: u32, mut f: impl FnMut(u32)) {
+        let (x, v) = self.idx.owner[g as usize];
+        self.m.for_each_succ(x, v, |y, w| f(self.idx.id(y, w) as u32));
+    }
+    #[inline]
+    fn for_each_pred(&self, g: u32, mut f: impl FnMut(u32)) {
+        let (x, v) = self.idx.owner[g as usize];
+        self.m.for_each_pred(x, v, |y, w| f(self.idx.id(y, w) as u32));
+    }
+}
+
+/// The nodes of `idx` where `seed` holds.
+fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+    let mut set = FixedBitSet::with_capacity(idx.owner.len());
+    for (g, &(x, v)) in idx.owner.iter().enumerate() {
+        set.set(g, seed(m, x, v));
+    }
+    set
 }
 
 /// Refines `∂(·, f)`; returns the number of node values that became known.
@@ -173,42 +203,14 @@ fn globally(m: &mut Model, f: FormulaId, a: FormulaId) {
 
 /// The largest subset of the seed in which every non-exit node not yet known tt has a `→₊`
 /// successor in the subset.
-fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
-    let n = idx.owner.len();
-    let mut inside: Vec<bool> = idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect();
-    let mut count = vec![0u32; n];
-    let mut queue = Vec::new();
-    let removable = |m: &Model, x, v| !is_exit(m, x, v) && m.val(x, v, f) != Kleene::True;
-    for (g, &(x, v)) in idx.owner.iter().enumerate() {
-        if !inside[g] {
-            continue;
-        }
-        let mut c = 0;
-        m.for_each_succ(x, v, |y, w| c += inside[idx.id(y, w)] as u32);
-        count[g] = c;
-        if c == 0 && removable(m, x, v) {
-            queue.push(g);
-        }
-    }
-    for &g in &queue {
-        inside[g] = false;
-    }
-    let mut steps = 0usize;
-    while let Some(g) = queue.pop() {
-        crate::check::deadline::tick(steps);
-        steps += 1;
-        let (x, v) = idx.owner[g];
-        m.for_each_pred(x, v, |y, w| {
-            let p = idx.id(y, w);
-            if inside[p] {
-                count[p] -= 1;
-                if count[p] == 0 && removable(m, y, w) {
-                    inside[p] = false;
-                    queue.push(p);
-                }
-            }
-        });
-    }
+fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+    let mut inside = seeded(m, idx, seed);
+    let mut count = vec![0u32; idx.owner.len()];
+    let keep = |g: u32| {
+        let (x, v) = idx.owner[g as usize];
+        is_exit(m, x, v) || m.val(x, v, f) == Kleene::True
+    };
+    graph::greatest_fixpoint(&Plus { m, idx }, &mut inside, &mut count, keep);
     inside
 }
 
@@ -238,31 +240,23 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 }
 
 /// The seed closed under adding `→₊` predecessors that may step.
-fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
-    let mut inside: Vec<bool> = idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect();
-    let mut queue: Vec<usize> = (0..inside.len()).filter(|&g| inside[g]).collect();
-    let mut steps = 0usize;
-    while let Some(g) = queue.pop() {
-        crate::check::deadline::tick(steps);
-        steps += 1;
-        let (x, v) = idx.owner[g];
-        m.for_each_pred(x, v, |y, w| {
-            let p = idx.id(y, w);
-            if !inside[p] && may_step(m, y, w) {
-                inside[p] = true;
-                queue.push(p);
-            }
-        });
-    }
+fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+    let mut inside = seeded(m, idx, seed);
+    let work: Vec<u32> = inside.ones().map(|g| g as u32).collect();
+    let admit = |g: u32| {
+        let (x, v) = idx.owner[g as usize];
+        may_step(m, x, v)
+    };
+    graph::backward_closure(&Plus { m, idx }, &mut inside, work, admit);
     inside
 }
 
-fn assign(m: &mut Model, f: FormulaId, idx: &Index, pes: &[bool], opt: &[bool]) {
+fn assign(m: &mut Model, f: FormulaId, idx: &Index, pes: &FixedBitSet, opt: &FixedBitSet) {
     for (g, &(x, v)) in idx.owner.iter().enumerate() {
         let old = m.val(x, v, f);
-        let new = if pes[g] {
+        let new = if pes.contains(g) {
             Kleene::True
-        } else if !opt[g] {
+        } else if !opt.contains(g) {
             Kleene::False
         } else {
             Kleene::Unknown

@@ -1,7 +1,7 @@
-//! Witnesses and counterexamples (digest §2.16) as [`RksTrace`]s, the trace type of `check::rks`.
+//! Witnesses and counterexamples (digest §2.16) of the ternary engines, walked by the shared
+//! trace walker [`crate::check::walk`] over this model's configurations.
 //!
-//! A true top-level `EX`/`EF`/`EG`/`E[U]` gets a witness; a false `AX`/`AF`/`AG`/`A[U]` gets a
-//! counterexample, the witness of the dual existential formula. Like FindReason, the walk follows
+//! Like FindReason, the walk follows
 //! the computed interpretation, but over real configurations: (stack of (copy, call node), copy,
 //! node), the copy of each frame given by the box mappings. Every tt value of the engines has a
 //! tt successor to follow (pessimistic runs, contexts copied from return nodes, and cycle
@@ -11,9 +11,9 @@
 //! * `E[ψ U χ]`: a path through configurations where the formula is tt, ending where χ is tt:
 //!   a depth-first search that tries successors by their distance (on the copies) to χ or to an
 //!   exit of the current frame; breadth-first search if that fails;
-//! * `EG ψ`: a lasso through configurations where the formula is tt, closed at the first
-//!   (copy, node) that repeats one whose stack the walk has not popped since; if the stack grew,
-//!   each repetition pushes the same frames again (`loop_push`).
+//! * `EG ψ`: a lasso through configurations where the formula is tt ([`walk`]), closed at the
+//!   first (copy, node) that repeats one whose stack the walk has not popped since; if the stack
+//!   grew, each repetition pushes the same frames again (`loop_push`).
 //!
 //! Searches are capped at [`SEARCH_LIMIT`] configurations and [`FRAME_BUDGET`] stored stack
 //! frames; beyond either no trace is returned (the ranked search then falls back to the
@@ -22,14 +22,15 @@
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model};
 use crate::check::kleene::Kleene;
-use crate::check::rks::{RksStep, RksTrace};
+use crate::check::trace::{CallFrame, Trace, TraceStep};
+use crate::check::walk::{self, Runs};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
-pub const SEARCH_LIMIT: usize = 200_000;
+use crate::check::walk::SEARCH_LIMIT;
 /// Stack frames stored at most by one search, summed over its configurations (8 bytes each).
 /// Recursion makes every configuration of a descent distinct by its stack, so a count of
 /// configurations alone lets memory grow with their square (a depth-first descent into
@@ -52,64 +53,67 @@ struct Walker<'m, 'a> {
     trap: Vec<bool>,
 }
 
-pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<RksTrace> {
-    let root = m.phi.root;
-    let existential = matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..));
-    let (goal, counterexample) = if existential && holds {
-        (root, false)
-    } else if formula.is_universal() && !holds {
-        match m.phi.op(root) {
-            Op::Not(g) => (g, true),
-            _ => return None,
-        }
-    } else {
-        return None;
-    };
-    let w = Walker { m, trap: super::model::trap_values(&m.phi) };
-    let start = Conf { stack: Vec::new(), copy: m.initial, node: 0, term: false };
-    let goal = w.pick_disjunct(goal, &start)?;
-    let (steps, loop_start, loop_push) = match m.phi.op(goal) {
-        Op::EX(a) => {
-            let next = w.succs(&start).into_iter().find(|c| w.value(a, c) == Kleene::True)?;
-            (vec![start, next], None, Vec::new())
-        }
-        Op::EU(a, b) => {
-            let path = w.ranked_until_path(goal, a, b, start.clone()).or_else(|| w.until_path(goal, b, start))?;
-            (path, None, Vec::new())
-        }
-        Op::EG(_) => {
-            let (steps, i, push) = w.lasso(goal, start)?;
-            (steps, Some(i), push)
-        }
-        _ => return None,
-    };
-    let base = |x: CopyId| m.copies[x as usize].base as ComponentId;
-    let step = |c: Conf| {
-        if c.term {
-            RksStep::Terminated
-        } else {
-            RksStep::At { component: base(c.copy), node: c.node, stack: c.stack.iter().map(|&(y, n)| (base(y), n)).collect() }
-        }
-    };
-    let loop_push = loop_push.into_iter().map(|(y, n)| (base(y), n)).collect();
-    Some(RksTrace { counterexample, steps: steps.into_iter().map(step).collect(), loop_start, loop_push })
+pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<Trace> {
+    walk::explain(&Walker { m, trap: super::model::trap_values(&m.phi) }, m.phi.root, formula, holds)
+}
+
+impl Runs for Walker<'_, '_> {
+    type Conf = Conf;
+    type Key = (CopyId, NodeId, bool);
+
+    fn op(&self, f: FormulaId) -> Op {
+        self.m.phi.op(f)
+    }
+
+    fn holds_initially(&self, f: FormulaId) -> bool {
+        self.value(f, &self.start(f)) == Kleene::True
+    }
+
+    fn start(&self, _goal: FormulaId) -> Conf {
+        Conf { stack: Vec::new(), copy: self.m.initial, node: 0, term: false }
+    }
+
+    fn holds(&self, _goal: FormulaId, h: FormulaId, c: &Conf) -> bool {
+        self.value(h, c) == Kleene::True
+    }
+
+    fn succs(&self, _goal: FormulaId, c: &Conf) -> Vec<Conf> {
+        self.next_confs(c)
+    }
+
+    fn key(&self, c: &Conf) -> Self::Key {
+        (c.copy, c.node, c.term)
+    }
+
+    fn depth(&self, c: &Conf) -> usize {
+        c.stack.len()
+    }
+
+    fn frames_from(&self, c: &Conf, from: usize) -> Vec<CallFrame> {
+        c.stack[from..].iter().map(|&(y, n)| CallFrame { component: self.base(y), call: n }).collect()
+    }
+
+    fn step(&self, c: Conf) -> TraceStep {
+        if c.term { TraceStep::terminated() } else { TraceStep::at(self.base(c.copy), c.node, self.frames_from(&c, 0)) }
+    }
+
+    fn until(&self, goal: FormulaId, a: FormulaId, b: FormulaId, start: Conf) -> Option<Vec<TraceStep>> {
+        let path = self.ranked_until_path(goal, a, b, start.clone()).or_else(|| self.until_path(goal, b, start))?;
+        Some(path.into_iter().map(|c| self.step(c)).collect())
+    }
 }
 
 impl Walker<'_, '_> {
+    fn base(&self, x: CopyId) -> ComponentId {
+        self.m.copies[x as usize].base as ComponentId
+    }
+
     fn value(&self, f: FormulaId, c: &Conf) -> Kleene {
         if c.term { Kleene::from_bool(self.trap[f as usize]) } else { self.m.val(c.copy, c.node, f) }
     }
 
-    /// For `A[U]`'s dual `E[U] ∨ EG`: the disjunct that is tt at the start.
-    fn pick_disjunct(&self, g: FormulaId, start: &Conf) -> Option<FormulaId> {
-        match self.m.phi.op(g) {
-            Op::Or(a, b) => [a, b].into_iter().find(|&h| self.value(h, start) == Kleene::True),
-            _ => Some(g),
-        }
-    }
-
     /// Successor configurations (calls are transparent: stepping to a call enters the callee).
-    fn succs(&self, c: &Conf) -> Vec<Conf> {
+    fn next_confs(&self, c: &Conf) -> Vec<Conf> {
         let m = self.m;
         if c.term {
             return vec![c.clone()];
@@ -190,7 +194,7 @@ impl Walker<'_, '_> {
                 path.push(c);
                 return Some(path);
             }
-            let mut next: Vec<Conf> = self.succs(&c).into_iter().filter(|n| self.value(g, n) == Kleene::True).collect();
+            let mut next: Vec<Conf> = self.next_confs(&c).into_iter().filter(|n| self.value(g, n) == Kleene::True).collect();
             next.sort_by_key(|n| std::cmp::Reverse(rank_of(n)));
             path.push(c);
             pending.push(next);
@@ -235,7 +239,7 @@ impl Walker<'_, '_> {
                 path.reverse();
                 return Some(path);
             }
-            for n in self.succs(&confs[i]) {
+            for n in self.next_confs(&confs[i]) {
                 if self.value(g, &n) == Kleene::True && !seen.contains_key(&n) {
                     frames += n.stack.len() + 1;
                     if confs.len() >= SEARCH_LIMIT || frames >= FRAME_BUDGET {
@@ -247,39 +251,6 @@ impl Walker<'_, '_> {
                     queue.push_back(confs.len() - 1);
                 }
             }
-        }
-        None
-    }
-
-    /// Returns (steps, loop start, frames pushed per repetition).
-    #[allow(clippy::type_complexity)]
-    fn lasso(&self, g: FormulaId, start: Conf) -> Option<(Vec<Conf>, usize, Vec<(CopyId, NodeId)>)> {
-        type Key = (CopyId, NodeId, bool);
-        let mut path: Vec<Conf> = Vec::new();
-        // Positions whose stack depth no later position went below.
-        let mut candidates: Vec<usize> = Vec::new();
-        let mut by_key: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
-        let mut cur = start;
-        while path.len() < SEARCH_LIMIT {
-            let depth = cur.stack.len();
-            while let Some(&i) = candidates.last() {
-                if path[i].stack.len() <= depth {
-                    break;
-                }
-                candidates.pop();
-                let key = (path[i].copy, path[i].node, path[i].term);
-                by_key.get_mut(&key).map(|v| v.pop());
-            }
-            let key = (cur.copy, cur.node, cur.term);
-            if let Some(&i) = by_key.get(&key).and_then(|v| v.last()) {
-                let push = cur.stack[path[i].stack.len()..].to_vec();
-                return Some((path, i, push));
-            }
-            let j = path.len();
-            path.push(cur.clone());
-            candidates.push(j);
-            by_key.entry(key).or_default().push(j);
-            cur = self.succs(&cur).into_iter().find(|n| self.value(g, n) == Kleene::True)?;
         }
         None
     }

@@ -17,7 +17,7 @@
 //! continuation for it, is ignored. A spec holds iff no infinite run from the module's entry
 //! violates it. Past operators read the run's past across calls and returns.
 //!
-//! Counterexamples are lassos of configurations with call stacks ([`RksTrace`]); a loop through
+//! Counterexamples are lassos of configurations with call stacks ([`Trace`]); a loop through
 //! a call edge pushes the same frames on every repetition (`loop_push`).
 
 pub(crate) mod product;
@@ -26,8 +26,7 @@ pub(crate) mod summaries;
 
 use super::{formula, past, tableau};
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
-use crate::check::rks::RksTrace;
-use crate::check::trace::{SpecOutcome, Trace, TraceKind};
+use crate::check::trace::{SpecOutcome, Trace};
 use crate::explicit::build_rks::RksSpec;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use crate::ltl::Ltl;
@@ -69,7 +68,7 @@ impl RksLtlSizes {
 #[derive(Clone, Debug)]
 pub struct RksLtlOutcome {
     pub holds: bool,
-    pub trace: Option<RksTrace>,
+    pub trace: Option<Trace>,
     pub sizes: RksLtlSizes,
 }
 
@@ -111,7 +110,7 @@ impl Checker for RksLtl {
         let outcomes = (results.iter())
             .map(|r| {
                 total.add(&r.sizes);
-                let trace = r.trace.as_ref().map(|t| Trace { kind: TraceKind::Counterexample, ..Trace::from_rks(t) });
+                let trace = r.trace.clone();
                 SpecOutcome { holds: r.holds, trace }
             })
             .collect();

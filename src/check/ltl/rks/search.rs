@@ -23,11 +23,11 @@
 //! missing acceptance set and back; rotated so that the loop starts at a position (not inside a
 //! summary). Summary vertices are expanded into the callee's path (for the acceptance set they
 //! were chosen for) with the call pushed; call edges push their call for good, so a loop through
-//! one pushes the same frames on each repetition ([`crate::check::rks::RksTrace::loop_push`]).
+//! one pushes the same frames on each repetition ([`crate::check::trace::Trace::loop_push`]).
 
 use super::product::{Product, TERM, Vid};
 use super::summaries::{FrameId, Item, NO_SET, Summaries};
-use crate::check::rks::{RksStep, RksTrace};
+use crate::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
 use crate::explicit::rks::{ComponentId, NodeId};
 use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
@@ -46,7 +46,7 @@ const NOT_A_CALL: u32 = u32::MAX;
 /// What the search found.
 pub(crate) struct Found {
     pub(crate) accepting: bool,
-    pub(crate) trace: Option<RksTrace>,
+    pub(crate) trace: Option<Trace>,
     /// Vertices of `H` visited.
     pub(crate) graph_vertices: usize,
 }
@@ -238,7 +238,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
     }
 
     /// The accepting lasso through the SCC of `root` as a run of configurations.
-    fn lasso(&self, dfs: &[DfsFrame], root_num: u32, num: &[u32], live: &[bool]) -> RksTrace {
+    fn lasso(&self, dfs: &[DfsFrame], root_num: u32, num: &[u32], live: &[bool]) -> Trace {
         let in_scc = |h: u32| num.get(h as usize).is_some_and(|&n| n != u32::MAX && n >= root_num && live[n as usize]);
         let root = dfs.iter().map(|f| f.id).find(|&h| num[h as usize] == root_num).unwrap_or(dfs[0].id);
         // The walk: (vertex, tag of the edge into it, acceptance set a summary is expanded for).
@@ -328,10 +328,10 @@ impl<'p, 'a> Augmented<'p, 'a> {
 
     /// The run of configurations of `walk` (a lasso whose last element re-enters `walk[loop_at]`'s
     /// vertex at a deeper or equal stack).
-    fn to_trace(&self, walk: &[(u32, u32, u8)], loop_at: usize) -> RksTrace {
+    fn to_trace(&self, walk: &[(u32, u32, u8)], loop_at: usize) -> Trace {
         let product = &*self.product;
-        let mut steps: Vec<RksStep> = vec![];
-        let mut level: Vec<(ComponentId, NodeId)> = vec![];
+        let mut steps: Vec<TraceStep> = vec![];
+        let mut level: Vec<CallFrame> = vec![];
         let (mut loop_start, mut depth) = (0, 0);
         let mut items = vec![];
         let last = walk.len() - 1;
@@ -340,7 +340,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
                 && i > 0
                 && let HKey::Top(u) | HKey::In(u) = self.keys[walk[i - 1].0 as usize]
             {
-                level.push((product.keys[u as usize].comp, tag));
+                level.push(CallFrame { component: product.keys[u as usize].comp, call: tag });
             }
             if i == last {
                 break; // the loop closes here: only its push counts
@@ -352,20 +352,20 @@ impl<'p, 'a> Augmented<'p, 'a> {
             match self.keys[h as usize] {
                 HKey::Top(v) | HKey::In(v) => {
                     let k = product.keys[v as usize];
-                    steps.push(if k.comp == TERM { RksStep::Terminated } else { RksStep::At { component: k.comp, node: k.node, stack: level.clone() } });
+                    steps.push(if k.comp == TERM { TraceStep::terminated() } else { TraceStep::at(k.comp, k.node, level.clone()) });
                 }
                 HKey::Sum { comp, call, frame, exit, .. } => {
                     items.clear();
                     self.summaries.expand(product, frame, exit, set, &mut items);
                     let mut stack = level.clone();
-                    stack.push((comp, call));
+                    stack.push(CallFrame { component: comp, call });
                     for &item in &items {
                         match item {
                             Item::At(v) => {
                                 let k = product.keys[v as usize];
-                                steps.push(RksStep::At { component: k.comp, node: k.node, stack: stack.clone() });
+                                steps.push(TraceStep::at(k.comp, k.node, stack.clone()));
                             }
-                            Item::Push(c, m) => stack.push((c, m)),
+                            Item::Push(c, m) => stack.push(CallFrame { component: c, call: m }),
                             Item::Pop => {
                                 stack.pop();
                             }
@@ -375,6 +375,6 @@ impl<'p, 'a> Augmented<'p, 'a> {
             }
         }
         let loop_push = level.get(depth..).map_or_else(Vec::new, <[_]>::to_vec);
-        RksTrace { counterexample: true, steps, loop_start: Some(loop_start), loop_push }
+        Trace { kind: TraceKind::Counterexample, steps, loop_start: Some(loop_start), loop_push }
     }
 }

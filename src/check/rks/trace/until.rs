@@ -27,8 +27,9 @@
 
 use super::super::context::restrict;
 use super::super::formula::FId;
-use super::{Labelling, RksStep};
+use super::Labelling;
 use crate::check::kleene::Kleene;
+use crate::check::trace::{CallFrame, TraceStep};
 use crate::explicit::rks::{ComponentId, NodeId};
 use crate::ir::TerminationRule;
 use rustc_hash::FxHashMap;
@@ -84,7 +85,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     /// A shortest run from the initial configuration (component `init`, node 0, empty stack,
     /// goal context `start_ctx`) through configurations satisfying `psi` to one satisfying
     /// `chi`; `None` if there is none (or it is longer than [`MAX_TRACE_STEPS`]).
-    pub(super) fn run(core: &'c dyn Labelling<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Kleene>) -> Option<Vec<RksStep>> {
+    pub(super) fn run(core: &'c dyn Labelling<'a>, goal: FId, psi: FId, chi: FId, init: ComponentId, start_ctx: Vec<Kleene>) -> Option<Vec<TraceStep>> {
         let mut s = UntilSearch {
             core,
             goal,
@@ -299,7 +300,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     }
 
     /// The configurations of the witness, from the links of both searches.
-    fn expand(&self, p0: u32, enter: &[u64], parent: &[(u32, u32, NodeId)]) -> Option<Vec<RksStep>> {
+    fn expand(&self, p0: u32, enter: &[u64], parent: &[(u32, u32, NodeId)]) -> Option<Vec<TraceStep>> {
         let (len, last_frame, node, exit) = self.best_end(p0, enter)?;
         if len >= MAX_TRACE_STEPS {
             return None;
@@ -328,12 +329,12 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             }
             tasks.push(Task::Segment(p, n));
         }
-        let mut stack: Vec<(ComponentId, NodeId)> = Vec::new();
-        let mut out: Vec<RksStep> = Vec::with_capacity(len as usize + 1);
+        let mut stack: Vec<CallFrame> = Vec::new();
+        let mut out: Vec<TraceStep> = Vec::with_capacity(len as usize + 1);
         while let Some(t) = tasks.pop() {
             match t {
-                Task::Emit(comp, node) => out.push(RksStep::At { component: comp, node, stack: stack.clone() }),
-                Task::Push(comp, call) => stack.push((comp, call)),
+                Task::Emit(comp, node) => out.push(TraceStep::at(comp, node, stack.clone())),
+                Task::Push(comp, call) => stack.push(CallFrame { component: comp, call }),
                 Task::Pop => {
                     stack.pop();
                 }
@@ -341,7 +342,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             }
         }
         if node == NONE {
-            out.push(RksStep::Terminated);
+            out.push(TraceStep::terminated());
         }
         debug_assert_eq!(out.len() as u64, len + 1, "the expanded witness has the searched length");
         Some(out)

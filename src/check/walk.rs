@@ -1,0 +1,140 @@
+//! The one trace walker of the procedure engines: witnesses and counterexamples of a top-level
+//! existential spec (or of the dual of a universal one) as runs of configurations, built into a
+//! [`Trace`] for the report.
+//!
+//! A true top-level `EX`/`EF`/`EG`/`E[U]` gets a witness; a false `AX`/`AF`/`AG`/`A[U]` gets a
+//! counterexample, the witness of the dual existential formula (the spec's root is `¬goal`).
+//! For `A[U]`'s dual `E[..] ∨ EG ..` the disjunct that holds initially is explained. Then:
+//!
+//! * `EX ψ`: the initial configuration and the first successor where `ψ` holds;
+//! * `E[ψ U χ]`: the engine's own search ([`Runs::until`]);
+//! * `EG ψ`: a lasso ([`lasso`]). The walk stays on configurations satisfying the goal; it
+//!   stops at the first position `j` whose [`Runs::key`] repeats that of an earlier position
+//!   `i` whose stack the walk never popped since. The part `i..j` then repeats forever; if
+//!   `j`'s stack is deeper, each repetition pushes the same frames again
+//!   ([`Trace::loop_push`]): a loop through recursion.
+//!
+//! What the walk needs from an engine is [`Runs`]: configurations, their successors (calls are
+//! transparent: stepping to a call enters the callee), the truth of subformulas there, and a
+//! key that determines a configuration's future. `check::rks::trace` implements it over a
+//! labelling of (component, context) pairs, `check::ternary::witness` over the copies of the
+//! ternary model. The lasso walk is capped at [`SEARCH_LIMIT`] configurations; beyond it no
+//! trace is returned.
+
+use crate::check::formula::{FormulaId, Op};
+use crate::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
+use crate::ctl::Ctl;
+use rustc_hash::FxHashMap;
+use std::hash::Hash;
+
+/// Length at most of the walk that looks for an `EG` lasso.
+pub(crate) const SEARCH_LIMIT: usize = 200_000;
+
+/// The runs of one checked model, as the walker sees them. `goal` is always the existential
+/// formula being explained; `h` in [`Runs::holds`] is in its sub-DAG.
+pub(crate) trait Runs {
+    /// A configuration (location and call stack, with whatever the engine needs to evaluate
+    /// subformulas there).
+    type Conf: Clone;
+    /// What the future of a run depends on: configurations with equal keys satisfy the same
+    /// subformulas of the goal, and so do their successors, step by step.
+    type Key: Eq + Hash + Clone;
+
+    fn op(&self, f: FormulaId) -> Op;
+    /// Whether `f` holds at the initial configuration (under its initial context).
+    fn holds_initially(&self, f: FormulaId) -> bool;
+    /// The initial configuration, for explaining `goal`.
+    fn start(&self, goal: FormulaId) -> Self::Conf;
+    /// Whether `h` holds at `c`.
+    fn holds(&self, goal: FormulaId, h: FormulaId, c: &Self::Conf) -> bool;
+    /// The successors of `c`, in the engine's order (the walk takes the first that fits).
+    fn succs(&self, goal: FormulaId, c: &Self::Conf) -> Vec<Self::Conf>;
+    fn key(&self, c: &Self::Conf) -> Self::Key;
+    /// Number of pending calls of `c`.
+    fn depth(&self, c: &Self::Conf) -> usize;
+    /// The pending calls of `c` above depth `from`, outermost first.
+    fn frames_from(&self, c: &Self::Conf, from: usize) -> Vec<CallFrame>;
+    fn step(&self, c: Self::Conf) -> TraceStep;
+    /// A run from `start` through configurations satisfying `goal = E[a U b]` to one satisfying
+    /// `b`, as steps; `None` if the engine's search gives up.
+    fn until(&self, goal: FormulaId, a: FormulaId, b: FormulaId, start: Self::Conf) -> Option<Vec<TraceStep>>;
+}
+
+fn is_existential(formula: &Ctl<crate::check::formula::PropId>) -> bool {
+    matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))
+}
+
+/// True if a spec `formula` with verdict `holds` gets a trace: a witness when it is true and
+/// existential, a counterexample when it is false and universal.
+pub(crate) fn has_trace(formula: &Ctl<crate::check::formula::PropId>, holds: bool) -> bool {
+    if holds { is_existential(formula) } else { formula.is_universal() }
+}
+
+/// The witness or counterexample of the spec `formula` (DAG root `root`) with verdict `holds`,
+/// if the spec has a trace-bearing shape and the walk finds one.
+pub(crate) fn explain<R: Runs>(runs: &R, root: FormulaId, formula: &Ctl<crate::check::formula::PropId>, holds: bool) -> Option<Trace> {
+    let (goal, kind) = if is_existential(formula) && holds {
+        (root, TraceKind::Witness)
+    } else if formula.is_universal() && !holds {
+        match runs.op(root) {
+            Op::Not(g) => (g, TraceKind::Counterexample),
+            _ => return None,
+        }
+    } else {
+        return None;
+    };
+    let goal = match runs.op(goal) {
+        Op::Or(x, y) => [x, y].into_iter().find(|&d| runs.holds_initially(d))?,
+        _ => goal,
+    };
+    let start = runs.start(goal);
+    let (steps, loop_start, loop_push) = match runs.op(goal) {
+        Op::EX(a) => {
+            let next = runs.succs(goal, &start).into_iter().find(|c| runs.holds(goal, a, c))?;
+            (vec![runs.step(start), runs.step(next)], None, Vec::new())
+        }
+        Op::EU(a, b) => (runs.until(goal, a, b, start)?, None, Vec::new()),
+        Op::EG(_) => {
+            let (path, i, push) = lasso(runs, goal, start)?;
+            (path.into_iter().map(|c| runs.step(c)).collect(), Some(i), push)
+        }
+        _ => return None,
+    };
+    Some(Trace { kind, steps, loop_start, loop_push })
+}
+
+/// The `EG` lasso from `start` through configurations satisfying `goal`: (steps, loop start,
+/// frames pushed per repetition).
+#[allow(clippy::type_complexity)]
+fn lasso<R: Runs>(runs: &R, goal: FormulaId, start: R::Conf) -> Option<(Vec<R::Conf>, usize, Vec<CallFrame>)> {
+    let mut path: Vec<R::Conf> = Vec::new();
+    // Positions whose stack depth no later position went below, and their keys.
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut by_key: FxHashMap<R::Key, Vec<usize>> = FxHashMap::default();
+    let mut keys: Vec<R::Key> = Vec::new();
+    let mut cur = start;
+    while path.len() < SEARCH_LIMIT {
+        let depth = runs.depth(&cur);
+        while let Some(&i) = candidates.last() {
+            if runs.depth(&path[i]) <= depth {
+                break;
+            }
+            candidates.pop();
+            if let Some(v) = by_key.get_mut(&keys[i]) {
+                v.pop();
+            }
+        }
+        let key = runs.key(&cur);
+        if let Some(&i) = by_key.get(&key).and_then(|v| v.last()) {
+            let push = runs.frames_from(&cur, runs.depth(&path[i]));
+            return Some((path, i, push));
+        }
+        let j = path.len();
+        path.push(cur.clone());
+        keys.push(key.clone());
+        candidates.push(j);
+        by_key.entry(key).or_default().push(j);
+        cur = runs.succs(goal, &cur).into_iter().find(|n| runs.holds(goal, goal, n))?;
+    }
+    None
+}

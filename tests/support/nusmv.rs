@@ -1,0 +1,41 @@
+//! Running NuSMV 2.5.4 in the tests that compare with it (`tests/flat_nusmv.rs`,
+//! `tests/bdd_differential.rs`, `tests/ltl_nusmv.rs`): where the binary is (`NUSMV`; tests skip cleanly when it is
+//! unset or not a file), running a checker on a file, and reading verdict lines.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The NuSMV binary named by `NUSMV`, or `None` (after saying why `test` is skipped).
+pub fn binary(test: &str) -> Option<PathBuf> {
+    let Some(path) = std::env::var_os("NUSMV").map(PathBuf::from) else {
+        eprintln!("skipping {test}: NUSMV is not set");
+        return None;
+    };
+    if !path.is_file() {
+        eprintln!("skipping {test}: NUSMV={} is not a file", path.display());
+        return None;
+    }
+    Some(path)
+}
+
+/// Runs `bin` with `args` on `file` (NuSMV with `-dcx`, xmv-rs with `check …`); returns its exit
+/// code and stdout.
+pub fn run(bin: &Path, args: &[&str], file: &Path) -> (Option<i32>, String) {
+    let out = Command::new(bin).args(args).arg(file).output().expect("run a checker");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `NuSMV -dcx` on the model text `smv` (through a temporary file named after `case`); its stdout.
+pub fn run_text(bin: &Path, smv: &str, case: usize) -> String {
+    let file = std::env::temp_dir().join(format!("xmv-diff-{}-{case}.smv", std::process::id()));
+    std::fs::write(&file, smv).expect("write temporary model");
+    let (_, out) = run(bin, &["-dcx"], &file);
+    let _ = std::fs::remove_file(&file);
+    out
+}
+
+/// The verdict lines of one kind (`-- specification` or `-- invariant`), in output order, with
+/// runs of spaces collapsed.
+pub fn verdict_lines(text: &str, kind: &str) -> Vec<String> {
+    text.lines().filter(|l| l.starts_with(kind)).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+}
