@@ -81,6 +81,7 @@ impl<A: smallvec::Array<Item = u32>> Worklist for SmallVec<A> {
 /// Least fixpoint: adds to `set` every node with a path of admitted nodes into it, i.e. the
 /// closure of `set` under "a predecessor `u` with `admit(u)`". `work` must hold the nodes of
 /// `set` whose predecessors are still to be visited (all of `set`, or a frontier of it).
+#[inline]
 pub(crate) fn backward_closure<G: Graph, W: Worklist>(g: &G, set: &mut FixedBitSet, mut work: W, mut admit: impl FnMut(u32) -> bool) {
     let mut steps = 0usize;
     while let Some(v) = work.pop() {
@@ -98,6 +99,7 @@ pub(crate) fn backward_closure<G: Graph, W: Worklist>(g: &G, set: &mut FixedBitS
 /// Greatest fixpoint: shrinks `set` to its largest subset in which every node has a successor
 /// in the subset or satisfies `keep`. `count` (at least one entry per node, any contents) is
 /// scratch space for the successor counts.
+#[inline]
 pub(crate) fn greatest_fixpoint<G: Graph>(g: &G, set: &mut FixedBitSet, count: &mut [u32], mut keep: impl FnMut(u32) -> bool) {
     let mut dead: Vec<u32> = Vec::new();
     for v in set.ones() {
@@ -118,6 +120,7 @@ pub(crate) fn greatest_fixpoint<G: Graph>(g: &G, set: &mut FixedBitSet, count: &
 /// `count[v]` is the number of successors of `v` in `set` (nodes of `dead` included) for every
 /// `v` in `set`, and `dead` holds the nodes already taken out of `set` whose predecessors'
 /// counts are still to be lowered.
+#[inline]
 pub(crate) fn peel<G: Graph, W: Worklist>(g: &G, set: &mut FixedBitSet, count: &mut [u32], mut dead: W, mut keep: impl FnMut(u32) -> bool) {
     let mut steps = 0usize;
     while let Some(v) = dead.pop() {
