@@ -36,7 +36,7 @@ pub mod refine;
 pub mod witness;
 
 use crate::check::kleene::Kleene;
-pub use crate::check::rks::{RksStep, RksTrace};
+pub use crate::check::rks::RksTrace;
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
 use formula::Formula;
