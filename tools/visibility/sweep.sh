@@ -28,11 +28,16 @@ t0=$(date +%s)
 say() { echo "sweep ($(( $(date +%s) - t0 ))s): $*" >&2; }
 
 if [[ "${1:-}" == "--check" ]]; then
-    scratch="$(mktemp -d)"
-    trap 'rm -rf "$scratch"' EXIT
-    git ls-files -co --exclude-standard -z | grep -zv '^target/' | xargs -0 cp --parents -t "$scratch"
-    # Reuse this tree's compiled dependencies (the scratch copy's own crate is rebuilt).
+    # A fixed place inside the target directory, so that repeated checks do not leave one copy
+    # of the crate's build artifacts per run.
     export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+    scratch="$CARGO_TARGET_DIR/visibility-check"
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
+    git ls-files -co --exclude-standard -z | while IFS= read -r -d '' f; do
+        [[ -e "$f" && "$f" != target/* ]] && printf '%s\0' "$f"
+    done | xargs -0 cp --parents -t "$scratch"
+    # The scratch copy reuses this tree's compiled dependencies (its own crate is rebuilt).
     (cd "$scratch" && git init -q && bash tools/visibility/sweep.sh)
     if diff -ru --exclude=.git src "$scratch/src"; then
         say "OK: the tree is swept (every pub item is used outside the crate or by the API)"
