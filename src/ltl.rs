@@ -52,11 +52,6 @@ impl LtlOp {
         })
     }
 
-    /// Binary operators take two operands, the others one.
-    pub fn is_binary(self) -> bool {
-        matches!(self, LtlOp::U | LtlOp::V | LtlOp::S | LtlOp::T)
-    }
-
     /// `Y Z H O S T`.
     pub fn is_past(self) -> bool {
         matches!(self, LtlOp::Y | LtlOp::Z | LtlOp::H | LtlOp::O | LtlOp::S | LtlOp::T)

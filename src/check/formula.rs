@@ -55,10 +55,6 @@ impl Op {
     pub fn is_fixpoint(self) -> bool {
         matches!(self, Op::EG(_) | Op::EU(..))
     }
-    /// `⊤` and atoms: values read straight off the labels.
-    pub fn is_leaf(self) -> bool {
-        matches!(self, Op::True | Op::Prop(_))
-    }
 }
 
 /// The hash-consed DAG, children before parents.
@@ -67,17 +63,18 @@ pub struct Dag {
     pub nodes: Vec<Op>,
 }
 
+// `len` without `is_empty`: nothing asks whether it is empty (an `is_empty` would be dead code
+// once the type is `pub(crate)`, tools/visibility/sweep.sh).
+#[allow(clippy::len_without_is_empty)]
 impl Dag {
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
     pub fn op(&self, f: FormulaId) -> Op {
         self.nodes[f as usize]
     }
-    /// The direct operands of `f`, left first.
+    /// The direct operands of `f`, left first (the tests' view).
+    #[cfg(test)]
     pub fn operands(&self, f: FormulaId) -> impl Iterator<Item = FormulaId> {
         self.op(f).children()
     }
@@ -155,7 +152,8 @@ impl<'a> DagBuilder<'a> {
         rewrite::lower(self, formula)
     }
 
-    /// The nodes made so far, children before parents.
+    /// The nodes made so far, children before parents (the tests' view).
+    #[cfg(test)]
     pub fn nodes(&self) -> &[Op] {
         &self.nodes
     }

@@ -129,10 +129,6 @@ impl<'s> Evaluator<'s> {
         Evaluator { vars, stack: Vec::new() }
     }
 
-    pub fn vars(&self) -> &'s [Variable] {
-        self.vars
-    }
-
     /// The value of a single-valued expression (a set with one element counts as that element).
     pub fn value(&mut self, e: &Expr, env: &Env) -> Result<Value, EvalError> {
         let base = self.stack.len();

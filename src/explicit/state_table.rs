@@ -33,10 +33,6 @@ impl StateTable {
         self.len == 0
     }
 
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
     /// The vector of state `id`.
     pub fn get(&self, id: u32) -> &[u32] {
         let start = id as usize * self.width;
@@ -48,11 +44,8 @@ impl StateTable {
         &self.arena
     }
 
-    pub fn into_arena(self) -> Vec<u32> {
-        self.arena
-    }
-
-    /// The id of `state` if present.
+    /// The id of `state` if present (the tests' lookup; `insert` finds states while inserting).
+    #[cfg(test)]
     pub fn find(&self, state: &[u32]) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = hash(state) as usize & mask;

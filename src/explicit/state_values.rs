@@ -21,6 +21,9 @@ pub struct StateValues {
     count: u32,
 }
 
+// `len` without `is_empty`: nothing asks whether it is empty (an `is_empty` would be dead code
+// once the type is `pub(crate)`, tools/visibility/sweep.sh).
+#[allow(clippy::len_without_is_empty)]
 impl StateValues {
     /// The packed states `arena` (`layout.words()` words each, `count` states).
     pub(crate) fn new(layout: Layout, mut arena: Vec<u64>, count: u32) -> StateValues {
@@ -54,6 +57,7 @@ impl StateValues {
         self.count as usize
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }

@@ -32,14 +32,6 @@ pub enum ImportFormat {
 }
 
 impl ImportFormat {
-    pub fn parse(name: &str) -> Option<ImportFormat> {
-        match name {
-            "rsm-json" | "rsm" | "json" => Some(ImportFormat::RsmJson),
-            "pds" => Some(ImportFormat::Pds),
-            "pdmu" => Some(ImportFormat::Pdmu),
-            _ => None,
-        }
-    }
     pub fn cli_name(self) -> &'static str {
         match self {
             ImportFormat::RsmJson => "rsm-json",

@@ -13,11 +13,6 @@ use rustc_hash::FxHashSet;
 /// rules) and words other SMV dialects reserve, so that written models stay portable.
 const RESERVED_EXTRA: &[&str] = &["AU", "EU", "EXITED", "W", "cos", "exp", "floor", "ln", "loop", "main", "pc", "pi", "sin", "tan", "trap"];
 
-pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// The identifier a name becomes before clash resolution.
 pub fn sanitize(name: &str) -> String {
     let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
@@ -51,13 +46,6 @@ impl Namer {
     /// A namespace in which the reserved words are taken.
     pub fn new() -> Namer {
         Namer { used: KEYWORDS.iter().chain(RESERVED_EXTRA).map(|s| s.to_string()).collect(), renamed: Vec::new() }
-    }
-    /// Marks an identifier as taken (e.g. names of another namespace that must not be shadowed).
-    pub fn reserve(&mut self, ident: &str) {
-        self.used.insert(ident.to_string());
-    }
-    pub fn is_taken(&self, ident: &str) -> bool {
-        self.used.contains(ident)
     }
     /// A fresh identifier for `source`, recorded in [`Namer::renamed`] if it differs.
     pub fn fresh(&mut self, source: &str) -> String {
@@ -95,7 +83,6 @@ mod tests {
         assert_eq!(n.fresh("n1"), "n1_2");
         assert_eq!(n.fresh(""), "_");
         assert_eq!(n.renamed.len(), 5);
-        assert!(is_identifier("a_b1") && !is_identifier("1a") && !is_identifier("a-b"));
     }
 
     /// Every keyword of the reader is avoided (the importer's own list used to miss `IN`,

@@ -9,7 +9,7 @@
 //! | [`spec`] | specifications → `Ctl<SpecAtom>` |
 //! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
-pub use crate::ir::{ops, word_values, words};
+pub use crate::ir::{ops, words};
 
 pub mod checks;
 pub mod expr;

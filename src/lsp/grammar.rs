@@ -3,9 +3,11 @@
 //! disagrees with what the parser reserves. A unit test regenerates it and compares it with the
 //! committed file (`UPDATE_GOLDEN=1` rewrites the file).
 
+#[cfg(test)]
 use serde_json::{Value, json};
 
 /// The scope a keyword is highlighted with.
+#[cfg(test)]
 fn scope(keyword: &str) -> &'static str {
     match keyword {
         "TRUE" | "FALSE" => "constant.language.smv",
@@ -21,7 +23,8 @@ fn scope(keyword: &str) -> &'static str {
     }
 }
 
-/// The grammar as pretty-printed JSON with a final newline.
+/// The grammar as pretty-printed JSON with a final newline (written by this module's test).
+#[cfg(test)]
 pub fn textmate_grammar() -> String {
     let mut by_scope: Vec<(&'static str, Vec<&'static str>)> = vec![];
     for &k in crate::syntax::KEYWORDS {

@@ -118,7 +118,8 @@ pub fn render_document(file: &SourceFile, reports: &[SpecReport], run: &RunOutpu
     pretty(&document)
 }
 
-/// The specs alone, as a JSON array (the `specs` of [`render_document`]).
+/// The specs alone, as a JSON array (the `specs` of [`render_document`]; the tests' view).
+#[cfg(test)]
 pub fn render_json(file: &SourceFile, reports: &[SpecReport]) -> String {
     pretty(&specs_json(file, reports))
 }

@@ -8,10 +8,6 @@ pub mod sarif;
 pub mod text;
 pub mod view;
 
-/// The trace data type lives in the check stage (checkers produce it); re-exported for code that
-/// reads it as the report's input.
-pub use crate::check::trace;
-
 use crate::ir::SpecKind;
 
 pub use crate::api::{Unknown, Verdict};

@@ -105,10 +105,6 @@ pub fn module_exprs(m: &Module) -> impl Iterator<Item = &Expr> {
     })
 }
 
-pub fn mentions_exit_value(e: &Expr) -> bool {
-    mentions_exit_with(e, &mut Vec::new())
-}
-
 /// Whether any expression of `m` mentions `EXIT` (one walk stack for the whole module).
 pub fn module_mentions_exit_value(m: &Module) -> bool {
     let mut stack = Vec::new();

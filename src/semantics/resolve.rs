@@ -102,10 +102,6 @@ impl<'a, 'f> Resolver<'a, 'f> {
             .collect()
     }
 
-    pub fn define_type(&mut self, d: u32) -> Ty {
-        self.ensure_define(d, self.flat.defines[d as usize].span).0
-    }
-
     /// Resolves a variable reference used as an assignment target.
     pub fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(u32, Span)> {
         match self.target(e, inst, Ctx::TARGET) {

@@ -34,7 +34,6 @@ use scan::{Tok, TokKind};
 const PARALLEL_MIN_CHUNKS: usize = 64;
 
 pub use chunks::MAX_NESTING;
-pub use parser::{MAX_EXPR_DEPTH, MAX_INT};
 
 /// Parses a whole file. Syntax errors are returned as diagnostics (codes `E00xx`); the program
 /// holds every module header and section that parsed.

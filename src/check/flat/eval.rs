@@ -100,11 +100,6 @@ impl<'k> Labelling<'k> {
         index
     }
 
-    /// Number of distinct satisfaction sets stored.
-    pub fn distinct_sets(&self) -> usize {
-        self.pool.len()
-    }
-
     fn compute(&self, id: NodeId) -> FixedBitSet {
         match self.arena.node(id) {
             Node::True | Node::Atom(_) => self.node_set(id).clone(),

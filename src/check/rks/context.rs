@@ -67,12 +67,6 @@ impl Contexts {
     pub fn get(&self, id: CtxId) -> &[Kleene] {
         &self.vecs[id as usize]
     }
-    pub fn len(&self) -> usize {
-        self.vecs.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.vecs.is_empty()
-    }
 }
 
 /// Positions of `f`'s own assumption (one per exit) in a context of `f`; empty unless `f` is

@@ -33,9 +33,6 @@ pub struct Base {
     pub ext: u32,
     /// Exit index of each node, [`NONE`] if not an exit.
     pub exit_of: Vec<u32>,
-    /// For return row `r`: the call node and the callee exit.
-    pub row_call: Vec<NodeId>,
-    pub row_exit: Vec<u32>,
     /// Local node → the return rows that continue at it.
     pub ret_pred: Csr,
     /// `labels[p]` over extended nodes: calls carry the callee entry's labels, return nodes the
@@ -107,7 +104,7 @@ impl Base {
                 set
             })
             .collect();
-        Base { n, ext, exit_of, row_call, row_exit, ret_pred, labels }
+        Base { n, ext, exit_of, ret_pred, labels }
     }
 
     pub fn is_exit(&self, v: u32) -> bool {
