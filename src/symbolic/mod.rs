@@ -8,12 +8,14 @@
 //! |---|---|
 //! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
+//! | [`order`] | the static variable order: declaration order, or FORCE's when it gathers the relation's parts far better |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
 //! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
 
 pub(crate) mod encoding;
 pub(crate) mod expr;
 pub(crate) mod model;
+pub(crate) mod order;
 pub(crate) mod trans;
 
 pub use model::{Probe, SymbolicModel};

@@ -163,6 +163,7 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions) -> SymR
     let mut counters = vec![
         ("distinct subformulas", distinct as u64),
         ("bdd variables", u64::from(bdd_vars)),
+        ("variables moved by the static order", model.enc.moved_vars as u64),
         ("transition parts", parts as u64),
         ("transition clusters", clusters as u64),
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
