@@ -256,18 +256,7 @@ impl Encoding {
         }
         // Levels in declaration order: the cube that always takes the 0 branch is the least.
         let Some(cube) = only_cur.pick_cube(|_, _, _| false) else { return Ok(None) };
-        let mut values = vec![0u32; self.num_vars()];
-        for (v, value) in values.iter_mut().enumerate() {
-            if self.kinds[v] == VarKind::Input {
-                continue;
-            }
-            let mut index = 0u32;
-            for &b in &self.cur_bits[v] {
-                index = index << 1 | u32::from(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)));
-            }
-            *value = index;
-        }
-        Ok(Some(values))
+        self.state_of_bits(|b| Ok(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)))).map(Some)
     }
 
     /// The least state of `set` (over current state bits) in the declaration order, bit by bit.
@@ -275,27 +264,33 @@ impl Encoding {
         if !set.satisfiable() {
             return Ok(None);
         }
+        self.state_of_bits(|b| {
+            let lit = &self.vars[b as usize];
+            let zero = set.and(&lit.not()?)?;
+            Ok(if zero.satisfiable() {
+                set = zero;
+                false
+            } else {
+                set = set.and(lit)?;
+                true
+            })
+        })
+        .map(Some)
+    }
+
+    /// Value indices of the state variables (inputs 0) from their current bits' values, asked in
+    /// the declaration order, most significant bit first.
+    fn state_of_bits(&self, mut bit: impl FnMut(VarNo) -> SymResult<bool>) -> SymResult<Vec<u32>> {
         let mut values = vec![0u32; self.num_vars()];
         for (v, value) in values.iter_mut().enumerate() {
             if self.kinds[v] == VarKind::Input {
                 continue;
             }
-            let mut index = 0u32;
             for &b in &self.cur_bits[v] {
-                let lit = &self.vars[b as usize];
-                let zero = set.and(&lit.not()?)?;
-                let bit = if zero.satisfiable() {
-                    set = zero;
-                    0
-                } else {
-                    set = set.and(lit)?;
-                    1
-                };
-                index = index << 1 | bit;
+                *value = *value << 1 | u32::from(bit(b)?);
             }
-            *value = index;
         }
-        Ok(Some(values))
+        Ok(values)
     }
 
     /// The number of states in `set` (a BDD over current state bits).
