@@ -6,11 +6,13 @@
 //! each bit, interleaved (`x₁ x₁' x₂ x₂' …`), so renaming between the copies keeps the order;
 //! input variables (`IVAR`) have one copy, quantified away in images.
 //!
-//! Static order: the flattened variables in declaration order (instances of a module stay
-//! together, in the order they are declared, as NuSMV's default order does), then, inside a
+//! Static order: the variables in the order [`super::order::static_order`] chooses (the
+//! flattened declaration order — instances of a module stay together, as NuSMV's default order
+//! does — unless a FORCE order gathers the relation's parts much better), then, inside a
 //! variable, its bits from the most significant one. The order is fixed: no dynamic reordering
 //! (oxidd 0.13 offers level swaps but no sifting driver). `--stats` reports the number of BDD
-//! variables and the peak node count, so an order change is measurable.
+//! variables and the peak node count, so an order change is measurable. States picked from a BDD
+//! are the least in the declaration order whatever the levels are, so traces do not depend on it.
 //!
 //! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values (wider
 //! words are refused with an error naming the variable).
@@ -40,6 +42,11 @@ pub(crate) struct Encoding {
     /// One function per BDD variable.
     vars: Vec<Bdd>,
     pub kinds: Vec<VarKind>,
+    /// Whether the levels follow the declaration order (then a picked cube is already the least
+    /// state in that order).
+    declaration_order: bool,
+    /// Variables not at their declaration position (for `--stats`).
+    pub moved_vars: usize,
     /// Cubes of all current state bits, all next state bits, all input bits.
     pub cur_cube: Bdd,
     pub next_cube: Bdd,
@@ -67,9 +74,9 @@ fn bits_for(len: usize) -> usize {
 }
 
 impl Encoding {
-    /// Allocates the variables of `system` in the static order. `nodes`: capacity of the node
-    /// table; `threads`: oxidd's worker threads.
-    pub fn new(system: &System, nodes: usize, threads: u32) -> SymResult<Encoding> {
+    /// Allocates the variables of `system` in the static order `order` (position → variable, a
+    /// permutation). `nodes`: capacity of the node table; `threads`: oxidd's worker threads.
+    pub fn new(system: &System, order: &[usize], nodes: usize, threads: u32) -> SymResult<Encoding> {
         let mut lens = Vec::with_capacity(system.vars.len());
         for v in &system.vars {
             let len = v.domain.table_len().ok_or_else(|| {
@@ -77,23 +84,23 @@ impl Encoding {
             })?;
             lens.push(len.max(1));
         }
-        let mut cur_bits = vec![];
-        let mut next_bits = vec![];
+        let mut cur_bits = vec![vec![]; system.vars.len()];
+        let mut next_bits = vec![vec![]; system.vars.len()];
         let mut n: VarNo = 0;
-        for (v, var) in system.vars.iter().enumerate() {
+        for &v in order {
             let k = bits_for(lens[v]);
-            let (mut cur, mut next) = (vec![], vec![]);
+            let (cur, next) = (&mut cur_bits[v], &mut next_bits[v]);
             for _ in 0..k {
                 cur.push(n);
                 n += 1;
-                if var.kind != VarKind::Input {
+                if system.vars[v].kind != VarKind::Input {
                     next.push(n);
                     n += 1;
                 }
             }
-            cur_bits.push(cur);
-            next_bits.push(next);
         }
+        let moved_vars = order.iter().enumerate().filter(|&(i, &v)| i != v).count();
+        let declaration_order = moved_vars == 0;
         let manager = oxidd::bcdd::new_manager(nodes, cache_entries(n, nodes), threads.max(1));
         let (vars, t, f) = manager.with_manager_exclusive(|m| -> SymResult<(Vec<Bdd>, Bdd, Bdd)> {
             m.add_vars(n);
@@ -128,6 +135,8 @@ impl Encoding {
             next_bits,
             lens,
             vars,
+            declaration_order,
+            moved_vars,
             kinds,
             cur_cube,
             next_cube,
@@ -236,24 +245,52 @@ impl Encoding {
         Ok(r)
     }
 
-    /// One state of `set` (a BDD over current bits; other bits are ignored): value indices per
-    /// variable, inputs 0; don't-care bits are 0 (so the index stays in the domain when `set`
-    /// implies the domain constraints). `None` if `set` is empty.
+    /// One state of `set` (a BDD over current bits; other bits are ignored): the least in the
+    /// declaration order (variables as declared, bits from the most significant one, 0 first),
+    /// value indices per variable, inputs 0; don't-care bits are 0 (so the index stays in the
+    /// domain when `set` implies the domain constraints). `None` if `set` is empty.
     pub fn pick_state(&self, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
         let only_cur = set.exists(&self.next_cube.and(&self.input_cube)?)?;
+        if !self.declaration_order {
+            return self.least_state(only_cur);
+        }
+        // Levels in declaration order: the cube that always takes the 0 branch is the least.
         let Some(cube) = only_cur.pick_cube(|_, _, _| false) else { return Ok(None) };
+        self.state_of_bits(|b| Ok(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)))).map(Some)
+    }
+
+    /// The least state of `set` (over current state bits) in the declaration order, bit by bit.
+    fn least_state(&self, mut set: Bdd) -> SymResult<Option<Vec<u32>>> {
+        if !set.satisfiable() {
+            return Ok(None);
+        }
+        self.state_of_bits(|b| {
+            let lit = &self.vars[b as usize];
+            let zero = set.and(&lit.not()?)?;
+            Ok(if zero.satisfiable() {
+                set = zero;
+                false
+            } else {
+                set = set.and(lit)?;
+                true
+            })
+        })
+        .map(Some)
+    }
+
+    /// Value indices of the state variables (inputs 0) from their current bits' values, asked in
+    /// the declaration order, most significant bit first.
+    fn state_of_bits(&self, mut bit: impl FnMut(VarNo) -> SymResult<bool>) -> SymResult<Vec<u32>> {
         let mut values = vec![0u32; self.num_vars()];
         for (v, value) in values.iter_mut().enumerate() {
             if self.kinds[v] == VarKind::Input {
                 continue;
             }
-            let mut index = 0u32;
             for &b in &self.cur_bits[v] {
-                index = index << 1 | u32::from(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)));
+                *value = *value << 1 | u32::from(bit(b)?);
             }
-            *value = index;
         }
-        Ok(Some(values))
+        Ok(values)
     }
 
     /// The number of states in `set` (a BDD over current state bits).

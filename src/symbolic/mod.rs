@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
+//! | [`order`] | the static variable order: declaration order, or FORCE's when it gathers the relation's parts far better |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
 //! | [`cone`] | cones of influence: the variables a spec's verdict depends on, exact under fairness and deadlocks |
 //! | [`reduced`] | the model restricted to a cone: its transition relation, initial and reachable states |
@@ -20,6 +21,7 @@ pub(crate) mod expr;
 pub(crate) mod model;
 pub(crate) mod reduced;
 pub(crate) mod rings;
+pub(crate) mod order;
 pub(crate) mod trans;
 
 pub use model::{Probe, SymbolicModel};

@@ -220,7 +220,8 @@ fn ev_enc_pick(ev: &SymEval, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
     ev.encoding().pick_state(set)
 }
 
-fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
+/// The variables `e` reads: current copies, next copies.
+pub(crate) fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
     let n = system.vars.len();
     let (mut cur, mut next) = (vec![false; n], vec![false; n]);
     collect_reads(e, &mut cur, &mut next);
@@ -295,7 +296,8 @@ impl SymbolicModel {
         threads: u32,
         probe: Option<Probe>,
     ) -> SymResult<Result<Option<SymbolicModel>, Diagnostic>> {
-        let enc = Encoding::new(system, node_capacity(max_memory), threads)?;
+        let order = super::order::static_order(system);
+        let enc = Encoding::new(system, &order, node_capacity(max_memory), threads)?;
         let mut ev = SymEval::new(&enc, &system.vars);
         let mut b = Builder { system, names: Names::of(program), errors: vec![] };
         let n = system.vars.len();
@@ -404,6 +406,12 @@ impl SymbolicModel {
         // The probe decides once the states outnumber its budget (then the BDDs stay).
         let mut probing = probe.filter(|p| enc.count_states(&reach) <= p.max_states as f64);
         while frontier.satisfiable() {
+            // Successors satisfy the state constraint (its conjuncts are transition parts on the
+            // next side): once every such state is reached, no image can add one. This spares
+            // the image of `INIT TRUE` models (pyboolnet's), the most expensive one there is.
+            if !invar.and(&reach.not()?)?.satisfiable() {
+                break;
+            }
             let image = trans.image(&enc, &frontier)?;
             frontier = image.and(&reach.not()?)?;
             if frontier.satisfiable() {

@@ -214,6 +214,7 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
     let mut counters = vec![
         ("distinct subformulas", distinct as u64),
         ("bdd variables", u64::from(bdd_vars)),
+        ("variables moved by the static order", model.enc.moved_vars as u64),
         ("transition parts", parts as u64),
         ("transition clusters", clusters as u64),
         ("cones of influence", on_cones.cones as u64),
