@@ -18,7 +18,7 @@ fn entry_rows_give_the_verdicts_of_the_other_engines() {
     let (mut cells, mut trues, mut max_exits) = (0, 0, 0);
     for (i, exit_pct) in [(5, 0.3), (6, 0.5), (8, 0.6)] {
         let params = RsmParams { components: i, nodes: 24 * i, boxes: 3, exit_pct, ..RsmParams::instance(i) };
-        for seed in 1..=2u64 {
+        for seed in [1u64] {
             let (rks, _) = random_rks(&params, seed * 100 + i as u64);
             max_exits = max_exits.max(rks.components.iter().map(|c| c.exits.len()).max().unwrap_or(0));
             for j in [10, 13, 19, 22, 25, 28] {
