@@ -7,18 +7,44 @@ use super::{Frame, FrameId, NO_FRAME, Summary, bit, operands, set_bit};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 impl Summary<'_> {
-    /// True if callee frame `q`'s entry reaches its exit `k` on an `a`-path.
-    fn entry_exit(&self, q: FrameId, k: u32) -> bool {
-        bit(&self.masks[self.frames[q as usize].mask as usize], k as usize)
+    /// True if the callee frame of call `i` (position in `comp.calls`) of frame `fr`, whose
+    /// group is being solved, reaches its exit `k` from its entry (see `Frame::entry_rows`).
+    fn entry_exit(fr: &Frame, i: usize, k: u32) -> bool {
+        bit(&fr.entry_rows[i * fr.stride..], k as usize)
     }
 
-    /// The callee frame of call `c` (a node of `fr`'s component), or [`NO_FRAME`].
-    fn callee_of(&self, fr: &Frame, c: NodeId) -> FrameId {
-        fr.callees[self.comp(fr.comp).call_index[c as usize] as usize]
+    /// Fills `Frame::entry_rows` of the frames `reps` (about to be solved) from their callees'
+    /// current entry rows.
+    pub(super) fn init_entry_rows(&mut self, reps: &[FrameId]) {
+        for &id in reps {
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let stride = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize]).div_ceil(64)).max().unwrap_or(0);
+            let mut rows = vec![0u64; comp.calls.len() * stride];
+            for (i, &q) in fr.callees.iter().enumerate() {
+                if q != NO_FRAME {
+                    let callee = &self.frames[q as usize];
+                    rows[i * stride..i * stride + callee.words].copy_from_slice(&self.masks[callee.mask as usize][..callee.words]);
+                }
+            }
+            let fr = &mut self.frames[id as usize];
+            (fr.entry_rows, fr.stride) = (rows, stride);
+        }
+    }
+
+    /// Frame `id`'s entry row grew: copies it into its callers' `entry_rows`.
+    fn entry_grew(&mut self, id: FrameId) {
+        let fr = &self.frames[id as usize];
+        let (mask, w) = (fr.mask as usize, fr.words);
+        for ci in 0..self.frames[id as usize].callers.len() {
+            let (g, i) = self.frames[id as usize].callers[ci];
+            let caller = &mut self.frames[g as usize];
+            let at = i as usize * caller.stride;
+            caller.entry_rows[at..at + w].copy_from_slice(&self.masks[mask][..w]);
+        }
     }
 
     /// Least fixpoint of the exit masks of the frames `new`, by one worklist of (frame, node)
@@ -39,6 +65,9 @@ impl Summary<'_> {
                     work.push(id, x);
                 }
             }
+            if self.masks[fr.mask as usize][..w].iter().any(|&x| x != 0) {
+                self.entry_grew(id);
+            }
         }
         let mut row: SmallVec<[u64; 2]> = SmallVec::new();
         let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
@@ -54,6 +83,9 @@ impl Summary<'_> {
             for &(_, p) in &deps {
                 if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
                     work.push(id, p);
+                    if p == 0 {
+                        self.entry_grew(id);
+                    }
                 }
             }
             if m == 0 {
@@ -73,6 +105,9 @@ impl Summary<'_> {
                     }
                     if merge_row(&mut self.masks[gmask][c as usize * gw..(c as usize + 1) * gw], &acc) {
                         work.push(g, c);
+                        if c == 0 {
+                            self.entry_grew(g);
+                        }
                     }
                 }
             }
@@ -96,14 +131,7 @@ impl Summary<'_> {
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
         out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)));
         out.extend(
-            self.ix
-                .ret_preds(fr.comp, m)
-                .iter()
-                .filter(|&&(c, k)| {
-                    let q = self.callee_of(fr, c);
-                    q != NO_FRAME && self.entry_exit(q, k)
-                })
-                .map(|&(c, _)| (id, c)),
+            self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| Self::entry_exit(fr, comp.call_index[c as usize] as usize, k)).map(|&(c, _)| (id, c)),
         );
         if callers && m == 0 {
             out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
@@ -175,10 +203,12 @@ impl Summary<'_> {
             self.frames[id as usize].base = alive;
         }
         let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
-        let mut position: FxHashMap<FrameId, usize> = FxHashMap::default();
+        // Per frame id minus `lo`: its position in `new` (no hashing per dependent).
+        let lo = new.iter().copied().min().unwrap_or(0);
+        let mut position = vec![u32::MAX; new.iter().map(|&id| (id - lo) as usize + 1).max().unwrap_or(0)];
         let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
         for (pos, &id) in new.iter().enumerate() {
-            position.insert(id, pos);
+            position[(id - lo) as usize] = pos as u32;
             let fr = &self.frames[id as usize];
             let comp = self.comp(fr.comp);
             let alive = &fr.base;
@@ -187,10 +217,10 @@ impl Summary<'_> {
                 let n = match comp.call_target[node] {
                     NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
                     t => {
-                        let q = fr.callees[comp.call_index[node] as usize];
-                        let own = usize::from(self.frames[q as usize].base.contains(0));
+                        let i = comp.call_index[node] as usize;
+                        let own = usize::from(self.frames[fr.callees[i] as usize].base.contains(0));
                         own + (0..self.exits(t))
-                            .filter(|&k| self.entry_exit(q, k as u32))
+                            .filter(|&k| Self::entry_exit(fr, i, k as u32))
                             .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
                             .sum::<usize>()
                     }
@@ -212,7 +242,7 @@ impl Summary<'_> {
             self.dependents(id, m, true, &mut deps);
             for &(g, p) in &deps {
                 if self.frames[g as usize].base.contains(p as usize) {
-                    let cnt = &mut counts[position[&g]][p as usize];
+                    let cnt = &mut counts[position[(g - lo) as usize] as usize][p as usize];
                     *cnt -= 1;
                     if *cnt == 0 {
                         self.frames[g as usize].base.set(p as usize, false);

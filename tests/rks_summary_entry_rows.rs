@@ -1,0 +1,41 @@
+//! The summary engine reads a callee frame's entry row (the exits its entry reaches) from a copy
+//! kept in the calling frame while a group is solved (`Frame::entry_rows` in
+//! `check::rks::summary`), updated whenever the callee's entry grows. On random RSMs with the
+//! grid's edge density but many exits per component (up to two mask words) and nested
+//! fixpoints (so that callees' entries grow while their callers are solved), its verdicts are
+//! those of the lazy ternary engine (and, on the models with fewer exits, of the chapter-4
+//! engine).
+
+#[path = "../tools/random_rsm.rs"]
+mod random_rsm;
+
+use random_rsm::{INITIAL, RsmParams, random_formula, random_rks};
+use xmv_rs::check::rks::{self, RksEngine, RksOptions};
+use xmv_rs::check::ternary::{self, TernaryEngine};
+
+#[test]
+fn entry_rows_give_the_verdicts_of_the_other_engines() {
+    let (mut cells, mut trues, mut max_exits) = (0, 0, 0);
+    for (i, exit_pct) in [(5, 0.3), (6, 0.5), (8, 0.6)] {
+        let params = RsmParams { components: i, nodes: 24 * i, boxes: 3, exit_pct, ..RsmParams::instance(i) };
+        for seed in [1u64] {
+            let (rks, _) = random_rks(&params, seed * 100 + i as u64);
+            max_exits = max_exits.max(rks.components.iter().map(|c| c.exits.len()).max().unwrap_or(0));
+            for j in [10, 13, 19, 22, 25, 28] {
+                let f = random_formula(j, seed);
+                let sum = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Summary, want_trace: false });
+                if exit_pct < 0.4 {
+                    // The chapter-4 engine's contexts grow with the exits: only on the smaller models.
+                    let inc = rks::check(&rks, INITIAL, &f, &RksOptions { engine: RksEngine::Incremental, want_trace: false });
+                    assert_eq!(sum.holds, inc.holds, "summary vs incremental: instance {i}, exits {exit_pct}, seed {seed}, formula {j}: {f:?}");
+                }
+                let lazy = ternary::check(&rks, INITIAL, &f, TernaryEngine::Lazy, false);
+                assert_eq!(sum.holds, lazy.holds, "summary vs lazy: instance {i}, exits {exit_pct}, seed {seed}, formula {j}: {f:?}");
+                cells += 1;
+                trues += usize::from(sum.holds);
+            }
+        }
+    }
+    assert!(trues > 0 && trues < cells, "{trues} of {cells} cells true: both verdicts must occur");
+    assert!(max_exits > 64, "the largest component has {max_exits} exits: the test must cover two-word entry rows");
+}
