@@ -19,9 +19,9 @@ pub(crate) mod cone;
 pub(crate) mod encoding;
 pub(crate) mod expr;
 pub(crate) mod model;
+pub(crate) mod order;
 pub(crate) mod reduced;
 pub(crate) mod rings;
-pub(crate) mod order;
 pub(crate) mod trans;
 
 pub use model::{Probe, SymbolicModel};
