@@ -32,8 +32,9 @@
 use super::decompose::{Alt, Bind, Decomposer, Operand, Rel, Test};
 use super::fallible::Fallible;
 use super::{Check, Emit, Frame, Origin, Plan, Scratch, Slot, Source, StepError, StepErrorKind, reads};
+use crate::explicit::eval::compiled::Program;
 use crate::explicit::eval::{Env, EvalError, Evaluator, UNSET};
-use crate::lowering::program::{ExitNameId, Expr, Value, VarId};
+use crate::lowering::program::{ExitNameId, Expr, System, Value, VarId};
 use crate::source::Span;
 use std::ops::ControlFlow;
 
@@ -48,6 +49,10 @@ struct Conjunct {
     first: u32,
     end: u32,
     index: Option<Index>,
+    /// When the conjunct holds whatever is chosen (a trivial alternative's one test holds):
+    /// the variable tested, whether it is read from the vector being built, and the value
+    /// indices (below 64) where it holds; checked before any alternative.
+    skip: Option<(VarId, bool, u64)>,
     frame: Frame,
     origin: Origin,
     span: Span,
@@ -64,10 +69,14 @@ struct Index {
 struct Alternative<'p> {
     conj: u32,
     tests: Vec<Test<'p>>,
+    /// Per test: its condition compiled (`Holds`/`Fails` only).
+    test_progs: Vec<Option<Program>>,
     /// Sorted by slot position.
     binds: Vec<Bind<'p>>,
-    /// With the depth at which each can be checked, sorted by depth.
-    residual: Vec<(u32, &'p Expr)>,
+    /// Per binding: its right-hand side compiled (`Operand::Expr` only).
+    bind_progs: Vec<Option<Program>>,
+    /// With the depth at which each can be checked (and compiled), sorted by depth.
+    residual: Vec<(u32, &'p Expr, Option<Program>)>,
     trivial: bool,
 }
 
@@ -78,6 +87,8 @@ pub(super) struct Solver<'p> {
     conjuncts: Vec<Conjunct>,
     alts: Vec<Alternative<'p>>,
     selectors: Vec<&'p [(Expr, Expr)]>,
+    /// Per selector: its branches' conditions compiled.
+    selector_progs: Vec<Vec<Option<Program>>>,
     /// Per slot position: the rank of each value index in the slot's candidate order (`None`:
     /// index order).
     rank: Vec<Option<Vec<u32>>>,
@@ -190,11 +201,12 @@ impl<'p> Solver<'p> {
                     let conj = conjuncts.len() as u32;
                     let first = alts.len() as u32;
                     for a in found {
-                        alts.push(finish(a, conj, c.frame, &pos_of_var));
+                        alts.push(finish(system, a, conj, c.frame, &pos_of_var));
                     }
                     let end = alts.len() as u32;
                     let index = (end - first >= INDEX_FROM as u32).then(|| Index::build(&alts, first..end, system.vars.len()));
-                    conjuncts.push(Conjunct { first, end, index, frame: c.frame, origin: c.origin, span: c.span });
+                    let skip = skip_test(&alts[first as usize..end as usize], system, c.frame);
+                    conjuncts.push(Conjunct { first, end, index, skip, frame: c.frame, origin: c.origin, span: c.span });
                 }
             }
         }
@@ -221,7 +233,19 @@ impl<'p> Solver<'p> {
             })
             .collect();
         let simple = simple_paths(plan, &checks, &conjuncts, &alts);
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, rank, cur_only, simple }))
+        // A selector's conditions are read in the frame of the conjuncts that use it.
+        let mut selector_frame = vec![Frame::Trans; selectors.len()];
+        for a in &alts {
+            for t in &a.tests {
+                if let Test::Select { sel, .. } = t {
+                    selector_frame[*sel as usize] = conjuncts[a.conj as usize].frame;
+                }
+            }
+        }
+        let selector_progs = (selectors.iter().zip(&selector_frame))
+            .map(|(branches, &frame)| branches.iter().map(|(c, _)| Program::condition(&system.vars, c, frame)).collect())
+            .collect();
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -266,6 +290,12 @@ impl<'p> Solver<'p> {
         ss.enabled.clear();
         ss.ranges.clear();
         for c in &self.conjuncts {
+            if let Some((var, from_vec, holds)) = c.skip {
+                let view: &[u32] = if from_vec { &scratch.vec } else { cur };
+                if view.get(var as usize).is_some_and(|&i| i < 64 && holds >> i & 1 != 0) {
+                    continue;
+                }
+            }
             let start = ss.enabled.len();
             let view: &[u32] = if c.frame == Frame::Trans { cur } else { &scratch.vec };
             let env = env(c.frame, cur, &scratch.vec, exited);
@@ -401,19 +431,30 @@ impl<'p> Solver<'p> {
     }
 
     fn tests_hold(&self, alt: &Alternative<'p>, ss: &mut SolveScratch, ev: &mut Evaluator, env: &Env, view: &[u32]) -> Result<bool, EvalError> {
-        for t in &alt.tests {
+        for (t, prog) in alt.tests.iter().zip(&alt.test_progs) {
             let holds = match *t {
                 Test::Is { var, idx } => view.get(var as usize) == Some(&idx),
-                Test::Holds(e) => ev.bool(e, env)?,
-                Test::Fails(e) => !ev.bool(e, env)?,
+                Test::Holds(e) => match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                    Some(h) => h,
+                    None => ev.bool(e, env)?,
+                },
+                Test::Fails(e) => !match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                    Some(h) => h,
+                    None => ev.bool(e, env)?,
+                },
                 Test::NoEntry { var, entries } => view.get(var as usize).is_none_or(|&i| entries.get(i as usize).is_none_or(Option::is_none)),
                 Test::Select { sel, branch } => {
                     let s = sel as usize;
                     if ss.sel_gen[s] != ss.stamp {
                         let branches = self.selectors[s];
                         let mut pick = branches.len() as u32;
-                        for (k, (c, _)) in branches.iter().enumerate() {
-                            if ev.bool(c, env)? {
+                        let progs = &self.selector_progs[s];
+                        for (k, ((c, _), prog)) in branches.iter().zip(progs).enumerate() {
+                            let holds = match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                                Some(h) => h,
+                                None => ev.bool(c, env)?,
+                            };
+                            if holds {
                                 pick = k as u32;
                                 break;
                             }
@@ -437,6 +478,7 @@ impl<'p> Solver<'p> {
         plan: &Plan<'_>,
         alt: u32,
         b: &Bind<'_>,
+        prog: Option<&Program>,
         vec: &[u32],
         ev: &mut Evaluator,
         cur: &[u32],
@@ -457,6 +499,15 @@ impl<'p> Solver<'p> {
             }
             Operand::Expr(e) => {
                 let env = env(c.frame, cur, vec, exited);
+                if let Some(v) = prog.and_then(|p| p.value_in(&env)) {
+                    // A single value: `in` it is `=` it.
+                    if b.rel == Rel::In {
+                        set.clear();
+                        set.extend(plan.index(b.var, v));
+                        return Ok(Resolved::Set);
+                    }
+                    return Ok(Resolved::One(plan.index(b.var, v)));
+                }
                 if b.rel == Rel::In {
                     ev.values(e, &env, values).map_err(|x| self.error(c, x, vec))?;
                     set.clear();
@@ -524,11 +575,17 @@ impl<'p> Solver<'p> {
         assigned: &mut usize,
     ) -> Result<Option<bool>, StepError> {
         let binds = &self.alts[alt as usize].binds;
+        let bind_progs = &self.alts[alt as usize].bind_progs;
         let n = plan.slots.len();
         let mut j = 0;
         for pos in 0..=n {
             for c in &self.checks[pos] {
-                match ev.bool(c.expr, &env(c.frame, cur, &scratch.vec, exited)) {
+                let env = env(c.frame, cur, &scratch.vec, exited);
+                let holds = match c.prog.as_ref().and_then(|p| p.holds_in(&env)) {
+                    Some(h) => Ok(h),
+                    None => ev.bool(c.expr, &env),
+                };
+                match holds {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(false)),
                     Err(e) => return Err(StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: scratch.vec.clone() }),
@@ -542,11 +599,12 @@ impl<'p> Solver<'p> {
                 j += 1;
             }
             let here = &binds[start..j];
+            let here_progs = &bind_progs[start..j];
             let slot = &plan.slots[pos];
             let var = slot.var as usize;
             let eq = here.iter().position(|b| b.rel == Rel::Eq);
             let resolve_eq = |this: &Self, scratch: &mut Scratch, ev: &mut Evaluator, k: usize| {
-                this.resolve(plan, alt, &here[k], &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
+                this.resolve(plan, alt, &here[k], here_progs[k].as_ref(), &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
             };
             let value = match (&slot.source, eq) {
                 (Source::Keep, _) => cur[var],
@@ -567,7 +625,7 @@ impl<'p> Solver<'p> {
                     let mut found = None;
                     for k in 0..scratch.candidates[pos].len() {
                         let x = scratch.candidates[pos][k];
-                        if self.allows(plan, alt, here, None, x, scratch, ev, cur, exited)? {
+                        if self.allows(plan, alt, here, here_progs, None, x, scratch, ev, cur, exited)? {
                             if found.is_some() {
                                 return Ok(None);
                             }
@@ -582,7 +640,7 @@ impl<'p> Solver<'p> {
             };
             // The `=` binding that gave the value need not be checked again (a kept value must).
             let used = if matches!(slot.source, Source::Keep) { None } else { eq };
-            if !self.allows(plan, alt, here, used, value, scratch, ev, cur, exited)? {
+            if !self.allows(plan, alt, here, here_progs, used, value, scratch, ev, cur, exited)? {
                 return Ok(Some(false));
             }
             scratch.vec[var] = value;
@@ -598,6 +656,7 @@ impl<'p> Solver<'p> {
         plan: &Plan<'p>,
         alt: u32,
         binds: &[Bind<'p>],
+        progs: &[Option<Program>],
         skip: Option<usize>,
         x: u32,
         scratch: &mut Scratch,
@@ -605,11 +664,11 @@ impl<'p> Solver<'p> {
         cur: &[u32],
         exited: Option<ExitNameId>,
     ) -> Result<bool, StepError> {
-        for (k, b) in binds.iter().enumerate() {
+        for (k, (b, prog)) in binds.iter().zip(progs).enumerate() {
             if skip == Some(k) {
                 continue;
             }
-            let ok = match (self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
+            let ok = match (self.resolve(plan, alt, b, prog.as_ref(), &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
                 (Resolved::One(y), Rel::Eq | Rel::In) => y == Some(x),
                 (Resolved::One(y), Rel::Ne) => y != Some(x),
                 (Resolved::Set, _) => scratch.bindset.binary_search(&x).is_ok(),
@@ -642,7 +701,7 @@ impl<'p> Solver<'p> {
         tmp.clear();
         for (r, &(s, _)) in ss.ranges.iter().enumerate() {
             let a = ss.enabled[(s + ss.choice[r]) as usize];
-            for (i, (d, _)) in self.alts[a as usize].residual.iter().enumerate() {
+            for (i, (d, _, _)) in self.alts[a as usize].residual.iter().enumerate() {
                 tmp.push((*d, a, i as u32));
             }
         }
@@ -747,6 +806,21 @@ fn advance(choice: &mut [u32], ranges: &[(u32, u32)]) -> bool {
     false
 }
 
+/// The skip test of a conjunct (see [`Conjunct::skip`]): the first trivial alternative with one
+/// test on one variable's value.
+fn skip_test(alts: &[Alternative<'_>], system: &System, frame: Frame) -> Option<(VarId, bool, u64)> {
+    let a = alts.iter().find(|a| a.trivial && a.tests.len() == 1)?;
+    match (a.tests[0], &a.test_progs[0]) {
+        (Test::Is { var, idx }, _) => {
+            let len = system.vars.get(var as usize)?.domain.len();
+            (idx < 64 && len <= 64).then_some((var, frame != Frame::Trans, 1u64 << idx))
+        }
+        (Test::Holds(_), Some(p)) => p.one_var_mask().map(|(var, vec, _, holds)| (var, vec, holds)),
+        (Test::Fails(_), Some(p)) => p.one_var_mask().filter(|m| m.2 > 0).map(|(var, vec, len, holds)| (var, vec, !holds & (u64::MAX >> (64 - len)))),
+        _ => None,
+    }
+}
+
 /// A decomposition worth using: anything but the conjunct as its own single residual.
 fn useful(alts: &[Alt<'_>]) -> bool {
     !matches!(alts, [a] if a.tests.is_empty() && a.binds.is_empty())
@@ -758,20 +832,34 @@ fn no_slot_reads(e: &Expr, frame: Frame, pos_of_var: &[usize]) -> bool {
     vars.iter().all(|&v| pos_of_var.get(v as usize).is_none_or(|&p| p == usize::MAX))
 }
 
-fn finish<'p>(a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
+fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
     let trivial = a.is_trivial();
     let mut binds = a.binds;
     binds.sort_by_key(|b| b.pos);
-    let mut residual: Vec<(u32, &'p Expr)> = (a.residual.into_iter())
+    let compile = |e: &Expr| Program::compile(&system.vars, e, frame);
+    let condition = |e: &Expr| Program::condition(&system.vars, e, frame);
+    let test_progs = (a.tests.iter())
+        .map(|t| match t {
+            Test::Holds(e) | Test::Fails(e) => condition(e),
+            _ => None,
+        })
+        .collect();
+    let bind_progs = (binds.iter())
+        .map(|b| match b.rhs {
+            Operand::Expr(e) => compile(e),
+            _ => None,
+        })
+        .collect();
+    let mut residual: Vec<(u32, &'p Expr, Option<Program>)> = (a.residual.into_iter())
         .map(|e| {
             let mut vars = vec![];
             reads(e, frame, &mut vars);
             let depth = vars.iter().filter_map(|&v| pos_of_var.get(v as usize).copied().filter(|&p| p != usize::MAX)).map(|p| p + 1).max().unwrap_or(0);
-            (depth as u32, e)
+            (depth as u32, e, condition(e))
         })
         .collect();
     residual.sort_by_key(|r| r.0);
-    Alternative { conj, tests: a.tests, binds, residual, trivial }
+    Alternative { conj, tests: a.tests, test_progs, binds, bind_progs, residual, trivial }
 }
 
 /// Whether computing a slot's candidates may fail (out of range, non-exhaustive `case`, …).
@@ -891,7 +979,13 @@ impl Restrict<'_, '_> {
         for &(alt, k) in &self.combo.residual[a as usize..b as usize] {
             let alt = &self.solver.alts[alt as usize];
             let c = &self.solver.conjuncts[alt.conj as usize];
-            match ev.bool(alt.residual[k as usize].1, &env(c.frame, cur, vec, exited)) {
+            let (_, e, prog) = &alt.residual[k as usize];
+            let env = env(c.frame, cur, vec, exited);
+            let holds = match prog.as_ref().and_then(|p| p.holds_in(&env)) {
+                Some(h) => Ok(h),
+                None => ev.bool(e, &env),
+            };
+            match holds {
                 Ok(true) => {}
                 Ok(false) => return Ok(false),
                 Err(e) => return Err(self.solver.error(c, e, vec)),
@@ -919,8 +1013,9 @@ impl Restrict<'_, '_> {
         let binds = self.binds_at(pos);
         let pick = |rel: Rel| binds.iter().find(|&&(a, i)| self.solver.alts[a as usize].binds[i as usize].rel == rel);
         if let Some(&(a, i)) = pick(Rel::Eq).or_else(|| pick(Rel::In)) {
-            let b = &self.solver.alts[a as usize].binds[i as usize];
-            match self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)? {
+            let alt = &self.solver.alts[a as usize];
+            let b = &alt.binds[i as usize];
+            match self.solver.resolve(plan, a, b, alt.bind_progs[i as usize].as_ref(), vec, ev, cur, exited, values, set)? {
                 Resolved::One(Some(x)) if x < domain_len => out.push(x),
                 Resolved::One(_) => {}
                 Resolved::Set => out.extend(set.iter().copied().filter(|&x| x < domain_len)),
@@ -949,8 +1044,9 @@ impl Restrict<'_, '_> {
             if out.is_empty() {
                 break;
             }
-            let b = &self.solver.alts[a as usize].binds[i as usize];
-            match (self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)?, b.rel) {
+            let alt = &self.solver.alts[a as usize];
+            let b = &alt.binds[i as usize];
+            match (self.solver.resolve(plan, a, b, alt.bind_progs[i as usize].as_ref(), vec, ev, cur, exited, values, set)?, b.rel) {
                 (Resolved::One(Some(x)), Rel::Eq) => out.retain(|&y| y == x),
                 (Resolved::One(None), Rel::Eq) => out.clear(),
                 (Resolved::One(Some(x)), Rel::Ne) => out.retain(|&y| y != x),
