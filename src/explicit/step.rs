@@ -736,6 +736,19 @@ impl<'p> Plan<'p> {
         }
     }
 
+    /// Makes `scratch.cache[d]` hold slot `d`'s candidates for state stamp `st` (computing them
+    /// unless already done for it), for slots whose candidates depend on the current state only.
+    fn ensure_cached(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>, st: u32) -> Result<(), StepError> {
+        if scratch.cache_gen[d] != st {
+            self.fill_plain(d, scratch, ev, cur, exited)?;
+            let (cache, out) = (&mut scratch.cache[d], &scratch.candidates[d]);
+            cache.clear();
+            cache.extend_from_slice(out);
+            scratch.cache_gen[d] = st;
+        }
+        Ok(())
+    }
+
     /// Computes the candidate value indices of slot `d` from its source and resets its cursor.
     fn fill_plain(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
         let slot = &self.slots[d];

@@ -100,12 +100,22 @@ pub(super) struct Solver<'p> {
     simple: Vec<Option<SimplePath>>,
 }
 
+/// The right-hand side of a binding in a precomputed direct path.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    /// A constant's value index (`None`: not in the domain).
+    Const(Option<u32>),
+    /// The current value of a variable.
+    Copy(VarId),
+}
+
 /// A precomputed direct path: (variable, what it gets) per slot, in slot order.
 type SimplePath = Box<[(VarId, Simple)]>;
 
 /// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
-/// does for a slot that keeps its value or ranges over its domain, under at most one `=`
-/// binding to a constant or to a current value, with no checks or residuals anywhere.
+/// does for a slot that keeps its value, ranges over its domain or has candidates depending on
+/// the current state only, under at most one `=` (or, for the latter, `!=`) binding to a
+/// constant or to a current value, with no checks or residuals anywhere.
 #[derive(Clone, Copy, Debug)]
 enum Simple {
     /// A kept variable: the current value.
@@ -118,6 +128,13 @@ enum Simple {
     Const(u32),
     /// A domain bound `= y` (current value): `y`'s value if within the domain.
     Copy { from: VarId, len: u32 },
+    /// A slot at position `pos` whose candidates depend on the current state only (computed
+    /// once per state), bound `= x`: `x` if it is a candidate, else no successor.
+    In { pos: u32, x: Src },
+    /// Such a slot bound `!= x`: its one candidate other than `x` (several: ambiguous).
+    Out { pos: u32, x: Src },
+    /// Such a slot without binding: its one candidate (several: ambiguous).
+    Only { pos: u32 },
     /// A binding that no value satisfies (a constant outside the domain).
     Never,
 }
@@ -214,7 +231,7 @@ impl<'p> Solver<'p> {
             return None;
         }
         let rank = plan.slots.iter().map(|s| value_order(plan, s)).collect();
-        let cur_only = plan
+        let cur_only: Vec<bool> = plan
             .slots
             .iter()
             .map(|s| match &s.source {
@@ -232,7 +249,7 @@ impl<'p> Solver<'p> {
                 _ => false,
             })
             .collect();
-        let simple = simple_paths(plan, &checks, &conjuncts, &alts);
+        let simple = simple_paths(plan, &checks, &conjuncts, &alts, &cur_only);
         // A selector's conditions are read in the frame of the conjuncts that use it.
         let mut selector_frame = vec![Frame::Trans; selectors.len()];
         for a in &alts {
@@ -539,13 +556,14 @@ impl<'p> Solver<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<bool, StepError> {
         if let Some(ops) = &self.simple[alt as usize] {
-            if let Some(()) = simple_path(ops, &mut scratch.vec, cur) {
+            let outcome = simple_path(plan, ops, scratch, ev, cur, exited, stamp);
+            if let Ok(Some(true)) = outcome {
                 let _ = emit(&scratch.vec);
             }
             for &(var, _) in ops.iter() {
                 scratch.vec[var as usize] = UNSET;
             }
-            return Ok(true);
+            return outcome.map(|o| o.is_some());
         }
         if !self.alts[alt as usize].residual.is_empty() {
             return Ok(false);
@@ -713,21 +731,61 @@ impl<'p> Solver<'p> {
     }
 }
 
-/// Writes the successor of a precomputed direct path into `vec`; `None`: no successor.
+/// Writes the successor of a precomputed direct path into the vector, as
+/// [`Solver::direct_path`] would: `Some(true)`: complete; `Some(false)`: no successor; `None`:
+/// ambiguous (run the search).
 #[inline]
-fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<()> {
+fn simple_path(
+    plan: &Plan<'_>,
+    ops: &[(VarId, Simple)],
+    scratch: &mut Scratch,
+    ev: &mut Evaluator,
+    cur: &[u32],
+    exited: Option<ExitNameId>,
+    stamp: u32,
+) -> Result<Option<bool>, StepError> {
+    let src = |x: Src| match x {
+        Src::Const(c) => c,
+        Src::Copy(y) => Some(cur[y as usize]),
+    };
     for &(var, op) in ops {
         let here = cur[var as usize];
-        vec[var as usize] = match op {
+        let value = match op {
             Simple::Keep => here,
             Simple::KeepIf(c) if here == c => here,
             Simple::KeepIfSame(y) if cur[y as usize] == here => here,
             Simple::Const(c) => c,
             Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
-            _ => return None,
+            Simple::In { pos, x } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                match src(x) {
+                    Some(x) if scratch.cache[pos as usize].contains(&x) => x,
+                    _ => return Ok(Some(false)),
+                }
+            }
+            Simple::Out { pos, x } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                let x = src(x);
+                let mut others = scratch.cache[pos as usize].iter().filter(|&&c| Some(c) != x);
+                match (others.next(), others.next()) {
+                    (Some(&c), None) => c,
+                    (None, _) => return Ok(Some(false)),
+                    _ => return Ok(None),
+                }
+            }
+            Simple::Only { pos } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                match scratch.cache[pos as usize][..] {
+                    [c] => c,
+                    [] => return Ok(Some(false)),
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(Some(false)),
         };
+        scratch.vec[var as usize] = value;
     }
-    Some(())
+    Ok(Some(true))
 }
 
 /// The precomputed direct path of each alternative, where [`Solver::direct_path`] would only
@@ -735,8 +793,8 @@ fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<
 /// value or ranges over its domain, no check remains and the alternative has no residual, and
 /// each slot has at most one binding, an `=` to a constant or to a current value (in a
 /// transition). A domain slot without a binding makes the path ambiguous: not precomputed.
-fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>]) -> Vec<Option<SimplePath>> {
-    let plain_slots = plan.slots.iter().all(|s| matches!(s.source, Source::Domain | Source::Keep));
+fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>], cur_only: &[bool]) -> Vec<Option<SimplePath>> {
+    let plain_slots = (plan.slots.iter().enumerate()).all(|(pos, s)| matches!(s.source, Source::Domain | Source::Keep) || cur_only[pos]);
     if !plain_slots || checks.iter().any(|c| !c.is_empty()) {
         return vec![None; alts.len()];
     }
@@ -754,6 +812,20 @@ fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunc
             }
             let len = plan.system.vars[slot.var as usize].domain.len() as u32;
             let keep = matches!(slot.source, Source::Keep);
+            if !keep && !matches!(slot.source, Source::Domain) {
+                // Candidates computed once per state (`cur_only`).
+                let p = pos as u32;
+                let op = match bind.map(|b| (b.rel, b.rhs)) {
+                    None => Simple::Only { pos: p },
+                    Some((Rel::Eq, Operand::Index(c))) => Simple::In { pos: p, x: Src::Const(c) },
+                    Some((Rel::Ne, Operand::Index(c))) => Simple::Out { pos: p, x: Src::Const(c) },
+                    Some((Rel::Eq, Operand::Copy { var, next: false })) if trans => Simple::In { pos: p, x: Src::Copy(var) },
+                    Some((Rel::Ne, Operand::Copy { var, next: false })) if trans => Simple::Out { pos: p, x: Src::Copy(var) },
+                    _ => return None,
+                };
+                ops.push((slot.var, op));
+                continue;
+            }
             let op = match bind.map(|b| (b.rel, b.rhs)) {
                 None if keep => Simple::Keep,
                 None => return None,
