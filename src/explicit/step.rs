@@ -206,7 +206,12 @@ pub struct Scratch {
     /// computed for (solver).
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
-    solve: solve::SolveScratch,
+    /// The current state with the plan's slots keeping their values, and the state stamp it
+    /// was made for (solver's precomputed paths).
+    row: Vec<u32>,
+    row_gen: u32,
+    /// Boxed so that taking it out for a run moves a pointer, not the buffers' headers.
+    solve: Option<Box<solve::SolveScratch>>,
     /// Cached candidates and verdicts of the plan last run ([`memo`]).
     memo: memo::Memo,
 }

@@ -110,7 +110,14 @@ enum Src {
 }
 
 /// A precomputed direct path: (variable, what it gets) per slot, in slot order.
-type SimplePath = Box<[(VarId, Simple)]>;
+#[derive(Clone, Debug)]
+struct SimplePath {
+    ops: Box<[(VarId, Simple)]>,
+    /// When no slot's candidates need computing (no [`Simple::In`], [`Simple::Out`],
+    /// [`Simple::Only`]): the ops other than [`Simple::Keep`], applied to a copy of the
+    /// current state made once per run ([`Scratch::row`]) instead of building the vector.
+    changes: Option<Box<[(VarId, Simple)]>>,
+}
 
 /// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
 /// does for a slot that keeps its value, ranges over its domain or has candidates depending on
@@ -278,9 +285,9 @@ impl<'p> Solver<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         plan.reset(scratch, base);
-        let mut ss = std::mem::take(&mut scratch.solve);
+        let mut ss = scratch.solve.take().unwrap_or_default();
         let r = self.run_with(plan, scratch, &mut ss, ev, cur, base, exited, emit);
-        scratch.solve = ss;
+        scratch.solve = Some(ss);
         r
     }
 
@@ -300,6 +307,7 @@ impl<'p> Solver<'p> {
         if ss.stamp == 0 {
             ss.sel_gen.fill(0);
             scratch.cache_gen.fill(0);
+            scratch.row_gen = 0;
             ss.stamp = 1;
         }
         ss.sel_gen.resize(self.selectors.len(), 0);
@@ -555,7 +563,26 @@ impl<'p> Solver<'p> {
         alt: u32,
         emit: &mut Emit<'_>,
     ) -> Result<bool, StepError> {
-        if let Some(ops) = &self.simple[alt as usize] {
+        if let Some(path) = &self.simple[alt as usize] {
+            if let Some(changes) = &path.changes {
+                if scratch.row_gen != stamp {
+                    // The vector where every slot keeps its current value.
+                    scratch.row.clear();
+                    scratch.row.extend_from_slice(&scratch.vec);
+                    for s in &plan.slots {
+                        scratch.row[s.var as usize] = cur[s.var as usize];
+                    }
+                    scratch.row_gen = stamp;
+                }
+                if apply_changes(changes, &mut scratch.row, cur) {
+                    let _ = emit(&scratch.row);
+                }
+                for &(var, _) in changes.iter() {
+                    scratch.row[var as usize] = cur[var as usize];
+                }
+                return Ok(true);
+            }
+            let ops = &path.ops;
             let outcome = simple_path(plan, ops, scratch, ev, cur, exited, stamp);
             if let Ok(Some(true)) = outcome {
                 let _ = emit(&scratch.vec);
@@ -731,6 +758,24 @@ impl<'p> Solver<'p> {
     }
 }
 
+/// Applies the changes of a precomputed direct path without candidate computations to `row`
+/// (the current state); `false`: no successor.
+#[inline]
+fn apply_changes(changes: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) -> bool {
+    for &(var, op) in changes {
+        let here = cur[var as usize];
+        match op {
+            Simple::Keep => {}
+            Simple::KeepIf(c) if here == c => {}
+            Simple::KeepIfSame(y) if cur[y as usize] == here => {}
+            Simple::Const(c) => row[var as usize] = c,
+            Simple::Copy { from, len } if cur[from as usize] < len => row[var as usize] = cur[from as usize],
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Writes the successor of a precomputed direct path into the vector, as
 /// [`Solver::direct_path`] would: `Some(true)`: complete; `Some(false)`: no successor; `None`:
 /// ambiguous (run the search).
@@ -849,7 +894,9 @@ fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunc
             };
             ops.push((slot.var, op));
         }
-        Some(ops.into_boxed_slice())
+        let pure = ops.iter().all(|(_, op)| !matches!(op, Simple::In { .. } | Simple::Out { .. } | Simple::Only { .. }));
+        let changes = pure.then(|| ops.iter().copied().filter(|(_, op)| !matches!(op, Simple::Keep)).collect());
+        Some(SimplePath { ops: ops.into_boxed_slice(), changes })
     };
     alts.iter().map(path).collect()
 }
