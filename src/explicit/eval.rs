@@ -506,5 +506,6 @@ pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, EvalError> 
     }
 }
 
+pub(crate) mod compiled;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod kripke;
 pub mod names;
 pub(crate) mod packed_table;
+pub(crate) mod probe;
 pub mod rks;
 pub mod rks_builder;
 pub mod state_table;

@@ -9,11 +9,12 @@
 //! stays in cache far longer.
 //!
 //! All packed states live in one flat `Vec<u64>` arena (`words` words per state, id order); an
-//! open-addressing hash table of ids (linear probing, load ≤ 3/4, so a growth — old and new slots live at once — stays small next to the rest) maps a packed state to its id.
+//! open-addressing hash table of ids (linear probing, load ≤ 3/4, so a growth — old and new slots live at once — stays small next to the rest; the probe loop is [`super::probe`]'s, shared with [`super::state_table::StateTable`]) maps a packed state to its id.
 //! Ids are assigned in insertion order, as [`super::state_table::StateTable`] does, so the
 //! numbering is the same. Both arrays grow within a [`MemoryBudget`].
 
 use super::budget::{MemoryBudget, OutOfMemory};
+use super::probe::{free_slot, probe};
 use crate::ir::VarKind;
 use crate::lowering::program::System;
 
@@ -123,6 +124,11 @@ struct Slot {
 
 const FREE: Slot = Slot { first: 0, id: EMPTY };
 
+#[inline]
+fn is_free(slot: Slot) -> bool {
+    slot.id == EMPTY
+}
+
 impl PackedTable {
     pub(crate) fn new(layout: Layout) -> PackedTable {
         let words = layout.words();
@@ -185,28 +191,17 @@ impl PackedTable {
         debug_assert_eq!(key.len(), self.words);
         debug_assert_eq!(h, hash(key));
         let first = key.first().copied().unwrap_or(0);
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot.id == EMPTY {
-                break;
-            }
-            if slot.first == first && (self.words <= 1 || same(&self.packed(slot.id)[1..], &key[1..])) {
-                return Ok((slot.id, false));
-            }
-            i = (i + 1) & mask;
-        }
+        let is_key = |slot: Slot| slot.first == first && (self.words <= 1 || same(&self.packed(slot.id)[1..], &key[1..]));
+        let mut i = match probe(&self.slots, h, is_free, is_key) {
+            Ok(at) => return Ok((self.slots[at].id, false)),
+            Err(free) => free,
+        };
         budget.reserve(&mut self.arena, self.words)?;
         if (self.len as usize + 1) * 4 > self.slots.len() * 3 {
             let slots = budget.filled(self.slots.len() * 2, FREE)?;
             budget.release(super::budget::reserved(&self.slots));
             self.grow(slots);
-            let mask = self.slots.len() - 1;
-            i = h as usize & mask;
-            while self.slots[i].id != EMPTY {
-                i = (i + 1) & mask;
-            }
+            i = free_slot(&self.slots, h, is_free);
         }
         let id = self.len;
         self.slots[i] = Slot { first, id };
@@ -234,13 +229,9 @@ impl PackedTable {
 
     /// Rehashes every state into `slots` (all free, twice the current size).
     fn grow(&mut self, mut slots: Vec<Slot>) {
-        let mask = slots.len() - 1;
         for id in 0..self.len {
             let key = self.packed(id);
-            let mut i = hash(key) as usize & mask;
-            while slots[i].id != EMPTY {
-                i = (i + 1) & mask;
-            }
+            let i = free_slot(&slots, hash(key), is_free);
             slots[i] = Slot { first: key.first().copied().unwrap_or(0), id };
         }
         self.slots = slots;

@@ -1,11 +1,12 @@
 //! `StateTable`: interning of fixed-width state vectors to dense ids.
 //!
 //! All vectors live in one flat `Vec<u32>` arena (`width` words per state, row-major, id order);
-//! an open-addressing hash table of ids (linear probing, Fx hash of the vector, load ≤ 1/2) maps a
+//! an open-addressing hash table of ids (linear probing with [`super::probe`]'s loop, Fx hash of the vector, load ≤ 1/2) maps a
 //! vector to its id without storing a separate key per state. Ids are assigned in insertion order.
 //! [`StateTable::try_insert`] grows both arrays within a [`MemoryBudget`].
 
 use super::budget::{MemoryBudget, OutOfMemory};
+use super::probe::{free_slot, probe};
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
@@ -47,15 +48,8 @@ impl StateTable {
     /// The id of `state` if present (the tests' lookup; `insert` finds states while inserting).
     #[cfg(test)]
     pub fn find(&self, state: &[u32]) -> Option<u32> {
-        let mask = self.slots.len() - 1;
-        let mut i = hash(state) as usize & mask;
-        loop {
-            match self.slots[i] {
-                EMPTY => return None,
-                id if self.get(id) == state => return Some(id),
-                _ => i = (i + 1) & mask,
-            }
-        }
+        let at = probe(&self.slots, hash(state), |id| id == EMPTY, |id| self.get(id) == state).ok()?;
+        Some(self.slots[at])
     }
 
     /// The id of `state`, inserting it if new; `true` when it was inserted.
@@ -86,15 +80,10 @@ impl StateTable {
     }
 
     fn insert_with_room(&mut self, state: &[u32]) -> (u32, bool) {
-        let mask = self.slots.len() - 1;
-        let mut i = hash(state) as usize & mask;
-        loop {
-            match self.slots[i] {
-                EMPTY => break,
-                id if self.get(id) == state => return (id, false),
-                _ => i = (i + 1) & mask,
-            }
-        }
+        let i = match probe(&self.slots, hash(state), |id| id == EMPTY, |id| self.get(id) == state) {
+            Ok(at) => return (self.slots[at], false),
+            Err(free) => free,
+        };
         let id = self.len;
         self.slots[i] = id;
         self.arena.extend_from_slice(state);
@@ -104,12 +93,8 @@ impl StateTable {
 
     /// Rehashes every state into `slots` (all `EMPTY`, twice the current size).
     fn grow(&mut self, mut slots: Vec<u32>) {
-        let mask = slots.len() - 1;
         for id in 0..self.len {
-            let mut i = hash(self.get(id)) as usize & mask;
-            while slots[i] != EMPTY {
-                i = (i + 1) & mask;
-            }
+            let i = free_slot(&slots, hash(self.get(id)), |s| s == EMPTY);
             slots[i] = id;
         }
         self.slots = slots;

@@ -24,6 +24,7 @@
 //! part of stored states: their slots are 0 in every emitted state vector and are enumerated by
 //! [`Plan::inputs`] into a copy of the current state before the transition plan runs.
 
+use super::eval::compiled::Program;
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator, UNSET};
 use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, ExitNameId, Expr, System, Value, VarId};
@@ -188,6 +189,8 @@ struct Check<'p> {
     frame: Frame,
     origin: Origin,
     span: Span,
+    /// `expr` compiled ([`Program`]), tried before the tree evaluator.
+    prog: Option<std::sync::Arc<Program>>,
 }
 
 /// Reusable buffers for running plans (one per plan per thread).
@@ -203,7 +206,12 @@ pub struct Scratch {
     /// computed for (solver).
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
-    solve: solve::SolveScratch,
+    /// The current state with the plan's slots keeping their values, and the state stamp it
+    /// was made for (solver's precomputed paths).
+    row: Vec<u32>,
+    row_gen: u32,
+    /// Boxed so that taking it out for a run moves a pointer, not the buffers' headers.
+    solve: Option<Box<solve::SolveScratch>>,
     /// Cached candidates and verdicts of the plan last run ([`memo`]).
     memo: memo::Memo,
 }
@@ -226,6 +234,8 @@ pub struct Plan<'p> {
     slot_memo: Vec<Option<memo::MemoKey>>,
     check_memo: Vec<Vec<Option<memo::MemoKey>>>,
     memo_tables: usize,
+    /// Per slot (`Source::Expr` only): its expression compiled ([`Program`]).
+    slot_prog: Vec<Option<Program>>,
 }
 
 impl<'p> Plan<'p> {
@@ -319,7 +329,19 @@ impl<'p> Plan<'p> {
     fn new(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Vec<Check<'p>>>) -> Plan<'p> {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Plan { system, domains, slots, checks, procedure: system.is_procedure, solver: None, id, slot_memo: vec![], check_memo: vec![], memo_tables: 0 }
+        Plan {
+            system,
+            domains,
+            slots,
+            checks,
+            procedure: system.is_procedure,
+            solver: None,
+            id,
+            slot_memo: vec![],
+            check_memo: vec![],
+            memo_tables: 0,
+            slot_prog: vec![],
+        }
     }
 
     /// Chooses the expressions to memoise (all that fit, in slot then check order).
@@ -422,7 +444,8 @@ impl<'p> Plan<'p> {
             depth_of_slot[i] = depth + 1;
         }
         let mut placed = vec![vec![]; slots.len() + 1];
-        for c in checks {
+        for mut c in checks {
+            c.prog = Program::condition(&system.vars, c.expr, c.frame).map(std::sync::Arc::new);
             let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
             placed[depth].push(c);
         }
@@ -434,6 +457,12 @@ impl<'p> Plan<'p> {
                     slot.source = plan.precompute(slot.var, e).unwrap_or(slot.source);
                 }
                 slot
+            })
+            .collect();
+        plan.slot_prog = (plan.slots.iter())
+            .map(|s| match s.source {
+                Source::Expr(e) => Program::compile(&system.vars, e, s.frame),
+                _ => None,
             })
             .collect();
         plan.plan_memo();
@@ -611,6 +640,12 @@ impl<'p> Plan<'p> {
     ) -> Result<bool, StepError> {
         let checks = restrict.map_or(&self.checks, |r| &r.solver.checks);
         for (i, c) in checks[depth].iter().enumerate() {
+            if let Some(holds) = c.prog.as_ref().and_then(|p| p.holds_in(&Self::env(c.frame, cur, &scratch.vec, exited))) {
+                if holds {
+                    continue;
+                }
+                return Ok(false);
+            }
             // The plan's own checks are memoised ([`memo`]).
             let memo = restrict.is_none().then(|| self.check_memo.get(depth).and_then(|c| c.get(i)).and_then(Option::as_ref)).flatten();
             let at = memo.and_then(|m| m.index(cur, &scratch.vec).map(|k| (m, k)));
@@ -706,6 +741,19 @@ impl<'p> Plan<'p> {
         }
     }
 
+    /// Makes `scratch.cache[d]` hold slot `d`'s candidates for state stamp `st` (computing them
+    /// unless already done for it), for slots whose candidates depend on the current state only.
+    fn ensure_cached(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>, st: u32) -> Result<(), StepError> {
+        if scratch.cache_gen[d] != st {
+            self.fill_plain(d, scratch, ev, cur, exited)?;
+            let (cache, out) = (&mut scratch.cache[d], &scratch.candidates[d]);
+            cache.clear();
+            cache.extend_from_slice(out);
+            scratch.cache_gen[d] = st;
+        }
+        Ok(())
+    }
+
     /// Computes the candidate value indices of slot `d` from its source and resets its cursor.
     fn fill_plain(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
         let slot = &self.slots[d];
@@ -764,6 +812,15 @@ impl<'p> Plan<'p> {
                         Some((m, k)) if scratch.memo.candidates(m, k, &mut out) => Ok(()),
                         _ => {
                             let env = Self::env(slot.frame, cur, &scratch.vec, exited);
+                            let compiled = self.slot_prog.get(d).and_then(Option::as_ref).and_then(|p| p.value_in(&env));
+                            if let Some(i) = compiled.and_then(|v| self.index(slot.var, v)) {
+                                out.push(i);
+                                if let Some((m, k)) = at {
+                                    scratch.memo.set_candidates(m, k, &out);
+                                }
+                                scratch.candidates[d] = out;
+                                return Ok(());
+                            }
                             let r = match ev.values(e, &env, &mut scratch.values) {
                                 Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
                                 Err(err) => Err(StepErrorKind::Eval(err)),
@@ -827,7 +884,7 @@ fn push_conjuncts<'p>(checks: &mut Vec<Check<'p>>, exprs: &'p [Expr], spans: &[S
                     stack.push(a);
                 }
                 Expr::Const(Value::Bool(true)) => {}
-                _ => checks.push(Check { expr: e, frame, origin, span }),
+                _ => checks.push(Check { expr: e, frame, origin, span, prog: None }),
             }
         }
     }

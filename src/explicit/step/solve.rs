@@ -32,8 +32,9 @@
 use super::decompose::{Alt, Bind, Decomposer, Operand, Rel, Test};
 use super::fallible::Fallible;
 use super::{Check, Emit, Frame, Origin, Plan, Scratch, Slot, Source, StepError, StepErrorKind, reads};
+use crate::explicit::eval::compiled::Program;
 use crate::explicit::eval::{Env, EvalError, Evaluator, UNSET};
-use crate::lowering::program::{ExitNameId, Expr, Value, VarId};
+use crate::lowering::program::{ExitNameId, Expr, System, Value, VarId};
 use crate::source::Span;
 use std::ops::ControlFlow;
 
@@ -48,6 +49,10 @@ struct Conjunct {
     first: u32,
     end: u32,
     index: Option<Index>,
+    /// When the conjunct holds whatever is chosen (a trivial alternative's one test holds):
+    /// the variable tested, whether it is read from the vector being built, and the value
+    /// indices (below 64) where it holds; checked before any alternative.
+    skip: Option<(VarId, bool, u64)>,
     frame: Frame,
     origin: Origin,
     span: Span,
@@ -64,10 +69,14 @@ struct Index {
 struct Alternative<'p> {
     conj: u32,
     tests: Vec<Test<'p>>,
+    /// Per test: its condition compiled (`Holds`/`Fails` only).
+    test_progs: Vec<Option<Program>>,
     /// Sorted by slot position.
     binds: Vec<Bind<'p>>,
-    /// With the depth at which each can be checked, sorted by depth.
-    residual: Vec<(u32, &'p Expr)>,
+    /// Per binding: its right-hand side compiled (`Operand::Expr` only).
+    bind_progs: Vec<Option<Program>>,
+    /// With the depth at which each can be checked (and compiled), sorted by depth.
+    residual: Vec<(u32, &'p Expr, Option<Program>)>,
     trivial: bool,
 }
 
@@ -78,6 +87,8 @@ pub(super) struct Solver<'p> {
     conjuncts: Vec<Conjunct>,
     alts: Vec<Alternative<'p>>,
     selectors: Vec<&'p [(Expr, Expr)]>,
+    /// Per selector: its branches' conditions compiled.
+    selector_progs: Vec<Vec<Option<Program>>>,
     /// Per slot position: the rank of each value index in the slot's candidate order (`None`:
     /// index order).
     rank: Vec<Option<Vec<u32>>>,
@@ -89,12 +100,29 @@ pub(super) struct Solver<'p> {
     simple: Vec<Option<SimplePath>>,
 }
 
+/// The right-hand side of a binding in a precomputed direct path.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    /// A constant's value index (`None`: not in the domain).
+    Const(Option<u32>),
+    /// The current value of a variable.
+    Copy(VarId),
+}
+
 /// A precomputed direct path: (variable, what it gets) per slot, in slot order.
-type SimplePath = Box<[(VarId, Simple)]>;
+#[derive(Clone, Debug)]
+struct SimplePath {
+    ops: Box<[(VarId, Simple)]>,
+    /// When no slot's candidates need computing (no [`Simple::In`], [`Simple::Out`],
+    /// [`Simple::Only`]): the ops other than [`Simple::Keep`], applied to a copy of the
+    /// current state made once per run ([`Scratch::row`]) instead of building the vector.
+    changes: Option<Box<[(VarId, Simple)]>>,
+}
 
 /// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
-/// does for a slot that keeps its value or ranges over its domain, under at most one `=`
-/// binding to a constant or to a current value, with no checks or residuals anywhere.
+/// does for a slot that keeps its value, ranges over its domain or has candidates depending on
+/// the current state only, under at most one `=` (or, for the latter, `!=`) binding to a
+/// constant or to a current value, with no checks or residuals anywhere.
 #[derive(Clone, Copy, Debug)]
 enum Simple {
     /// A kept variable: the current value.
@@ -107,6 +135,13 @@ enum Simple {
     Const(u32),
     /// A domain bound `= y` (current value): `y`'s value if within the domain.
     Copy { from: VarId, len: u32 },
+    /// A slot at position `pos` whose candidates depend on the current state only (computed
+    /// once per state), bound `= x`: `x` if it is a candidate, else no successor.
+    In { pos: u32, x: Src },
+    /// Such a slot bound `!= x`: its one candidate other than `x` (several: ambiguous).
+    Out { pos: u32, x: Src },
+    /// Such a slot without binding: its one candidate (several: ambiguous).
+    Only { pos: u32 },
     /// A binding that no value satisfies (a constant outside the domain).
     Never,
 }
@@ -190,11 +225,12 @@ impl<'p> Solver<'p> {
                     let conj = conjuncts.len() as u32;
                     let first = alts.len() as u32;
                     for a in found {
-                        alts.push(finish(a, conj, c.frame, &pos_of_var));
+                        alts.push(finish(system, a, conj, c.frame, &pos_of_var));
                     }
                     let end = alts.len() as u32;
                     let index = (end - first >= INDEX_FROM as u32).then(|| Index::build(&alts, first..end, system.vars.len()));
-                    conjuncts.push(Conjunct { first, end, index, frame: c.frame, origin: c.origin, span: c.span });
+                    let skip = skip_test(&alts[first as usize..end as usize], system, c.frame);
+                    conjuncts.push(Conjunct { first, end, index, skip, frame: c.frame, origin: c.origin, span: c.span });
                 }
             }
         }
@@ -202,7 +238,7 @@ impl<'p> Solver<'p> {
             return None;
         }
         let rank = plan.slots.iter().map(|s| value_order(plan, s)).collect();
-        let cur_only = plan
+        let cur_only: Vec<bool> = plan
             .slots
             .iter()
             .map(|s| match &s.source {
@@ -220,8 +256,20 @@ impl<'p> Solver<'p> {
                 _ => false,
             })
             .collect();
-        let simple = simple_paths(plan, &checks, &conjuncts, &alts);
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, rank, cur_only, simple }))
+        let simple = simple_paths(plan, &checks, &conjuncts, &alts, &cur_only);
+        // A selector's conditions are read in the frame of the conjuncts that use it.
+        let mut selector_frame = vec![Frame::Trans; selectors.len()];
+        for a in &alts {
+            for t in &a.tests {
+                if let Test::Select { sel, .. } = t {
+                    selector_frame[*sel as usize] = conjuncts[a.conj as usize].frame;
+                }
+            }
+        }
+        let selector_progs = (selectors.iter().zip(&selector_frame))
+            .map(|(branches, &frame)| branches.iter().map(|(c, _)| Program::condition(&system.vars, c, frame)).collect())
+            .collect();
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -237,9 +285,9 @@ impl<'p> Solver<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         plan.reset(scratch, base);
-        let mut ss = std::mem::take(&mut scratch.solve);
+        let mut ss = scratch.solve.take().unwrap_or_default();
         let r = self.run_with(plan, scratch, &mut ss, ev, cur, base, exited, emit);
-        scratch.solve = ss;
+        scratch.solve = Some(ss);
         r
     }
 
@@ -259,6 +307,7 @@ impl<'p> Solver<'p> {
         if ss.stamp == 0 {
             ss.sel_gen.fill(0);
             scratch.cache_gen.fill(0);
+            scratch.row_gen = 0;
             ss.stamp = 1;
         }
         ss.sel_gen.resize(self.selectors.len(), 0);
@@ -266,6 +315,12 @@ impl<'p> Solver<'p> {
         ss.enabled.clear();
         ss.ranges.clear();
         for c in &self.conjuncts {
+            if let Some((var, from_vec, holds)) = c.skip {
+                let view: &[u32] = if from_vec { &scratch.vec } else { cur };
+                if view.get(var as usize).is_some_and(|&i| i < 64 && holds >> i & 1 != 0) {
+                    continue;
+                }
+            }
             let start = ss.enabled.len();
             let view: &[u32] = if c.frame == Frame::Trans { cur } else { &scratch.vec };
             let env = env(c.frame, cur, &scratch.vec, exited);
@@ -401,19 +456,30 @@ impl<'p> Solver<'p> {
     }
 
     fn tests_hold(&self, alt: &Alternative<'p>, ss: &mut SolveScratch, ev: &mut Evaluator, env: &Env, view: &[u32]) -> Result<bool, EvalError> {
-        for t in &alt.tests {
+        for (t, prog) in alt.tests.iter().zip(&alt.test_progs) {
             let holds = match *t {
                 Test::Is { var, idx } => view.get(var as usize) == Some(&idx),
-                Test::Holds(e) => ev.bool(e, env)?,
-                Test::Fails(e) => !ev.bool(e, env)?,
+                Test::Holds(e) => match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                    Some(h) => h,
+                    None => ev.bool(e, env)?,
+                },
+                Test::Fails(e) => !match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                    Some(h) => h,
+                    None => ev.bool(e, env)?,
+                },
                 Test::NoEntry { var, entries } => view.get(var as usize).is_none_or(|&i| entries.get(i as usize).is_none_or(Option::is_none)),
                 Test::Select { sel, branch } => {
                     let s = sel as usize;
                     if ss.sel_gen[s] != ss.stamp {
                         let branches = self.selectors[s];
                         let mut pick = branches.len() as u32;
-                        for (k, (c, _)) in branches.iter().enumerate() {
-                            if ev.bool(c, env)? {
+                        let progs = &self.selector_progs[s];
+                        for (k, ((c, _), prog)) in branches.iter().zip(progs).enumerate() {
+                            let holds = match prog.as_ref().and_then(|p| p.holds_in(env)) {
+                                Some(h) => h,
+                                None => ev.bool(c, env)?,
+                            };
+                            if holds {
                                 pick = k as u32;
                                 break;
                             }
@@ -437,6 +503,7 @@ impl<'p> Solver<'p> {
         plan: &Plan<'_>,
         alt: u32,
         b: &Bind<'_>,
+        prog: Option<&Program>,
         vec: &[u32],
         ev: &mut Evaluator,
         cur: &[u32],
@@ -457,6 +524,15 @@ impl<'p> Solver<'p> {
             }
             Operand::Expr(e) => {
                 let env = env(c.frame, cur, vec, exited);
+                if let Some(v) = prog.and_then(|p| p.value_in(&env)) {
+                    // A single value: `in` it is `=` it.
+                    if b.rel == Rel::In {
+                        set.clear();
+                        set.extend(plan.index(b.var, v));
+                        return Ok(Resolved::Set);
+                    }
+                    return Ok(Resolved::One(plan.index(b.var, v)));
+                }
                 if b.rel == Rel::In {
                     ev.values(e, &env, values).map_err(|x| self.error(c, x, vec))?;
                     set.clear();
@@ -487,14 +563,34 @@ impl<'p> Solver<'p> {
         alt: u32,
         emit: &mut Emit<'_>,
     ) -> Result<bool, StepError> {
-        if let Some(ops) = &self.simple[alt as usize] {
-            if let Some(()) = simple_path(ops, &mut scratch.vec, cur) {
+        if let Some(path) = &self.simple[alt as usize] {
+            if let Some(changes) = &path.changes {
+                if scratch.row_gen != stamp {
+                    // The vector where every slot keeps its current value.
+                    scratch.row.clear();
+                    scratch.row.extend_from_slice(&scratch.vec);
+                    for s in &plan.slots {
+                        scratch.row[s.var as usize] = cur[s.var as usize];
+                    }
+                    scratch.row_gen = stamp;
+                }
+                if apply_changes(changes, &mut scratch.row, cur) {
+                    let _ = emit(&scratch.row);
+                }
+                for &(var, _) in changes.iter() {
+                    scratch.row[var as usize] = cur[var as usize];
+                }
+                return Ok(true);
+            }
+            let ops = &path.ops;
+            let outcome = simple_path(plan, ops, scratch, ev, cur, exited, stamp);
+            if let Ok(Some(true)) = outcome {
                 let _ = emit(&scratch.vec);
             }
             for &(var, _) in ops.iter() {
                 scratch.vec[var as usize] = UNSET;
             }
-            return Ok(true);
+            return outcome.map(|o| o.is_some());
         }
         if !self.alts[alt as usize].residual.is_empty() {
             return Ok(false);
@@ -524,11 +620,17 @@ impl<'p> Solver<'p> {
         assigned: &mut usize,
     ) -> Result<Option<bool>, StepError> {
         let binds = &self.alts[alt as usize].binds;
+        let bind_progs = &self.alts[alt as usize].bind_progs;
         let n = plan.slots.len();
         let mut j = 0;
         for pos in 0..=n {
             for c in &self.checks[pos] {
-                match ev.bool(c.expr, &env(c.frame, cur, &scratch.vec, exited)) {
+                let env = env(c.frame, cur, &scratch.vec, exited);
+                let holds = match c.prog.as_ref().and_then(|p| p.holds_in(&env)) {
+                    Some(h) => Ok(h),
+                    None => ev.bool(c.expr, &env),
+                };
+                match holds {
                     Ok(true) => {}
                     Ok(false) => return Ok(Some(false)),
                     Err(e) => return Err(StepError { kind: StepErrorKind::Eval(e), origin: c.origin, span: c.span, partial: scratch.vec.clone() }),
@@ -542,11 +644,12 @@ impl<'p> Solver<'p> {
                 j += 1;
             }
             let here = &binds[start..j];
+            let here_progs = &bind_progs[start..j];
             let slot = &plan.slots[pos];
             let var = slot.var as usize;
             let eq = here.iter().position(|b| b.rel == Rel::Eq);
             let resolve_eq = |this: &Self, scratch: &mut Scratch, ev: &mut Evaluator, k: usize| {
-                this.resolve(plan, alt, &here[k], &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
+                this.resolve(plan, alt, &here[k], here_progs[k].as_ref(), &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
             };
             let value = match (&slot.source, eq) {
                 (Source::Keep, _) => cur[var],
@@ -567,7 +670,7 @@ impl<'p> Solver<'p> {
                     let mut found = None;
                     for k in 0..scratch.candidates[pos].len() {
                         let x = scratch.candidates[pos][k];
-                        if self.allows(plan, alt, here, None, x, scratch, ev, cur, exited)? {
+                        if self.allows(plan, alt, here, here_progs, None, x, scratch, ev, cur, exited)? {
                             if found.is_some() {
                                 return Ok(None);
                             }
@@ -582,7 +685,7 @@ impl<'p> Solver<'p> {
             };
             // The `=` binding that gave the value need not be checked again (a kept value must).
             let used = if matches!(slot.source, Source::Keep) { None } else { eq };
-            if !self.allows(plan, alt, here, used, value, scratch, ev, cur, exited)? {
+            if !self.allows(plan, alt, here, here_progs, used, value, scratch, ev, cur, exited)? {
                 return Ok(Some(false));
             }
             scratch.vec[var] = value;
@@ -598,6 +701,7 @@ impl<'p> Solver<'p> {
         plan: &Plan<'p>,
         alt: u32,
         binds: &[Bind<'p>],
+        progs: &[Option<Program>],
         skip: Option<usize>,
         x: u32,
         scratch: &mut Scratch,
@@ -605,11 +709,11 @@ impl<'p> Solver<'p> {
         cur: &[u32],
         exited: Option<ExitNameId>,
     ) -> Result<bool, StepError> {
-        for (k, b) in binds.iter().enumerate() {
+        for (k, (b, prog)) in binds.iter().zip(progs).enumerate() {
             if skip == Some(k) {
                 continue;
             }
-            let ok = match (self.resolve(plan, alt, b, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
+            let ok = match (self.resolve(plan, alt, b, prog.as_ref(), &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)?, b.rel) {
                 (Resolved::One(y), Rel::Eq | Rel::In) => y == Some(x),
                 (Resolved::One(y), Rel::Ne) => y != Some(x),
                 (Resolved::Set, _) => scratch.bindset.binary_search(&x).is_ok(),
@@ -642,7 +746,7 @@ impl<'p> Solver<'p> {
         tmp.clear();
         for (r, &(s, _)) in ss.ranges.iter().enumerate() {
             let a = ss.enabled[(s + ss.choice[r]) as usize];
-            for (i, (d, _)) in self.alts[a as usize].residual.iter().enumerate() {
+            for (i, (d, _, _)) in self.alts[a as usize].residual.iter().enumerate() {
                 tmp.push((*d, a, i as u32));
             }
         }
@@ -654,21 +758,79 @@ impl<'p> Solver<'p> {
     }
 }
 
-/// Writes the successor of a precomputed direct path into `vec`; `None`: no successor.
+/// Applies the changes of a precomputed direct path without candidate computations to `row`
+/// (the current state); `false`: no successor.
 #[inline]
-fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<()> {
+fn apply_changes(changes: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) -> bool {
+    for &(var, op) in changes {
+        let here = cur[var as usize];
+        match op {
+            Simple::Keep => {}
+            Simple::KeepIf(c) if here == c => {}
+            Simple::KeepIfSame(y) if cur[y as usize] == here => {}
+            Simple::Const(c) => row[var as usize] = c,
+            Simple::Copy { from, len } if cur[from as usize] < len => row[var as usize] = cur[from as usize],
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Writes the successor of a precomputed direct path into the vector, as
+/// [`Solver::direct_path`] would: `Some(true)`: complete; `Some(false)`: no successor; `None`:
+/// ambiguous (run the search).
+#[inline]
+fn simple_path(
+    plan: &Plan<'_>,
+    ops: &[(VarId, Simple)],
+    scratch: &mut Scratch,
+    ev: &mut Evaluator,
+    cur: &[u32],
+    exited: Option<ExitNameId>,
+    stamp: u32,
+) -> Result<Option<bool>, StepError> {
+    let src = |x: Src| match x {
+        Src::Const(c) => c,
+        Src::Copy(y) => Some(cur[y as usize]),
+    };
     for &(var, op) in ops {
         let here = cur[var as usize];
-        vec[var as usize] = match op {
+        let value = match op {
             Simple::Keep => here,
             Simple::KeepIf(c) if here == c => here,
             Simple::KeepIfSame(y) if cur[y as usize] == here => here,
             Simple::Const(c) => c,
             Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
-            _ => return None,
+            Simple::In { pos, x } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                match src(x) {
+                    Some(x) if scratch.cache[pos as usize].contains(&x) => x,
+                    _ => return Ok(Some(false)),
+                }
+            }
+            Simple::Out { pos, x } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                let x = src(x);
+                let mut others = scratch.cache[pos as usize].iter().filter(|&&c| Some(c) != x);
+                match (others.next(), others.next()) {
+                    (Some(&c), None) => c,
+                    (None, _) => return Ok(Some(false)),
+                    _ => return Ok(None),
+                }
+            }
+            Simple::Only { pos } => {
+                plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
+                match scratch.cache[pos as usize][..] {
+                    [c] => c,
+                    [] => return Ok(Some(false)),
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(Some(false)),
         };
+        scratch.vec[var as usize] = value;
     }
-    Some(())
+    Ok(Some(true))
 }
 
 /// The precomputed direct path of each alternative, where [`Solver::direct_path`] would only
@@ -676,8 +838,8 @@ fn simple_path(ops: &[(VarId, Simple)], vec: &mut [u32], cur: &[u32]) -> Option<
 /// value or ranges over its domain, no check remains and the alternative has no residual, and
 /// each slot has at most one binding, an `=` to a constant or to a current value (in a
 /// transition). A domain slot without a binding makes the path ambiguous: not precomputed.
-fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>]) -> Vec<Option<SimplePath>> {
-    let plain_slots = plan.slots.iter().all(|s| matches!(s.source, Source::Domain | Source::Keep));
+fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>], cur_only: &[bool]) -> Vec<Option<SimplePath>> {
+    let plain_slots = (plan.slots.iter().enumerate()).all(|(pos, s)| matches!(s.source, Source::Domain | Source::Keep) || cur_only[pos]);
     if !plain_slots || checks.iter().any(|c| !c.is_empty()) {
         return vec![None; alts.len()];
     }
@@ -695,6 +857,20 @@ fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunc
             }
             let len = plan.system.vars[slot.var as usize].domain.len() as u32;
             let keep = matches!(slot.source, Source::Keep);
+            if !keep && !matches!(slot.source, Source::Domain) {
+                // Candidates computed once per state (`cur_only`).
+                let p = pos as u32;
+                let op = match bind.map(|b| (b.rel, b.rhs)) {
+                    None => Simple::Only { pos: p },
+                    Some((Rel::Eq, Operand::Index(c))) => Simple::In { pos: p, x: Src::Const(c) },
+                    Some((Rel::Ne, Operand::Index(c))) => Simple::Out { pos: p, x: Src::Const(c) },
+                    Some((Rel::Eq, Operand::Copy { var, next: false })) if trans => Simple::In { pos: p, x: Src::Copy(var) },
+                    Some((Rel::Ne, Operand::Copy { var, next: false })) if trans => Simple::Out { pos: p, x: Src::Copy(var) },
+                    _ => return None,
+                };
+                ops.push((slot.var, op));
+                continue;
+            }
             let op = match bind.map(|b| (b.rel, b.rhs)) {
                 None if keep => Simple::Keep,
                 None => return None,
@@ -718,7 +894,9 @@ fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunc
             };
             ops.push((slot.var, op));
         }
-        Some(ops.into_boxed_slice())
+        let pure = ops.iter().all(|(_, op)| !matches!(op, Simple::In { .. } | Simple::Out { .. } | Simple::Only { .. }));
+        let changes = pure.then(|| ops.iter().copied().filter(|(_, op)| !matches!(op, Simple::Keep)).collect());
+        Some(SimplePath { ops: ops.into_boxed_slice(), changes })
     };
     alts.iter().map(path).collect()
 }
@@ -747,6 +925,21 @@ fn advance(choice: &mut [u32], ranges: &[(u32, u32)]) -> bool {
     false
 }
 
+/// The skip test of a conjunct (see [`Conjunct::skip`]): the first trivial alternative with one
+/// test on one variable's value.
+fn skip_test(alts: &[Alternative<'_>], system: &System, frame: Frame) -> Option<(VarId, bool, u64)> {
+    let a = alts.iter().find(|a| a.trivial && a.tests.len() == 1)?;
+    match (a.tests[0], &a.test_progs[0]) {
+        (Test::Is { var, idx }, _) => {
+            let len = system.vars.get(var as usize)?.domain.len();
+            (idx < 64 && len <= 64).then_some((var, frame != Frame::Trans, 1u64 << idx))
+        }
+        (Test::Holds(_), Some(p)) => p.one_var_mask().map(|(var, vec, _, holds)| (var, vec, holds)),
+        (Test::Fails(_), Some(p)) => p.one_var_mask().filter(|m| m.2 > 0).map(|(var, vec, len, holds)| (var, vec, !holds & (u64::MAX >> (64 - len)))),
+        _ => None,
+    }
+}
+
 /// A decomposition worth using: anything but the conjunct as its own single residual.
 fn useful(alts: &[Alt<'_>]) -> bool {
     !matches!(alts, [a] if a.tests.is_empty() && a.binds.is_empty())
@@ -758,20 +951,34 @@ fn no_slot_reads(e: &Expr, frame: Frame, pos_of_var: &[usize]) -> bool {
     vars.iter().all(|&v| pos_of_var.get(v as usize).is_none_or(|&p| p == usize::MAX))
 }
 
-fn finish<'p>(a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
+fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
     let trivial = a.is_trivial();
     let mut binds = a.binds;
     binds.sort_by_key(|b| b.pos);
-    let mut residual: Vec<(u32, &'p Expr)> = (a.residual.into_iter())
+    let compile = |e: &Expr| Program::compile(&system.vars, e, frame);
+    let condition = |e: &Expr| Program::condition(&system.vars, e, frame);
+    let test_progs = (a.tests.iter())
+        .map(|t| match t {
+            Test::Holds(e) | Test::Fails(e) => condition(e),
+            _ => None,
+        })
+        .collect();
+    let bind_progs = (binds.iter())
+        .map(|b| match b.rhs {
+            Operand::Expr(e) => compile(e),
+            _ => None,
+        })
+        .collect();
+    let mut residual: Vec<(u32, &'p Expr, Option<Program>)> = (a.residual.into_iter())
         .map(|e| {
             let mut vars = vec![];
             reads(e, frame, &mut vars);
             let depth = vars.iter().filter_map(|&v| pos_of_var.get(v as usize).copied().filter(|&p| p != usize::MAX)).map(|p| p + 1).max().unwrap_or(0);
-            (depth as u32, e)
+            (depth as u32, e, condition(e))
         })
         .collect();
     residual.sort_by_key(|r| r.0);
-    Alternative { conj, tests: a.tests, binds, residual, trivial }
+    Alternative { conj, tests: a.tests, test_progs, binds, bind_progs, residual, trivial }
 }
 
 /// Whether computing a slot's candidates may fail (out of range, non-exhaustive `case`, …).
@@ -891,7 +1098,13 @@ impl Restrict<'_, '_> {
         for &(alt, k) in &self.combo.residual[a as usize..b as usize] {
             let alt = &self.solver.alts[alt as usize];
             let c = &self.solver.conjuncts[alt.conj as usize];
-            match ev.bool(alt.residual[k as usize].1, &env(c.frame, cur, vec, exited)) {
+            let (_, e, prog) = &alt.residual[k as usize];
+            let env = env(c.frame, cur, vec, exited);
+            let holds = match prog.as_ref().and_then(|p| p.holds_in(&env)) {
+                Some(h) => Ok(h),
+                None => ev.bool(e, &env),
+            };
+            match holds {
                 Ok(true) => {}
                 Ok(false) => return Ok(false),
                 Err(e) => return Err(self.solver.error(c, e, vec)),
@@ -919,8 +1132,9 @@ impl Restrict<'_, '_> {
         let binds = self.binds_at(pos);
         let pick = |rel: Rel| binds.iter().find(|&&(a, i)| self.solver.alts[a as usize].binds[i as usize].rel == rel);
         if let Some(&(a, i)) = pick(Rel::Eq).or_else(|| pick(Rel::In)) {
-            let b = &self.solver.alts[a as usize].binds[i as usize];
-            match self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)? {
+            let alt = &self.solver.alts[a as usize];
+            let b = &alt.binds[i as usize];
+            match self.solver.resolve(plan, a, b, alt.bind_progs[i as usize].as_ref(), vec, ev, cur, exited, values, set)? {
                 Resolved::One(Some(x)) if x < domain_len => out.push(x),
                 Resolved::One(_) => {}
                 Resolved::Set => out.extend(set.iter().copied().filter(|&x| x < domain_len)),
@@ -949,8 +1163,9 @@ impl Restrict<'_, '_> {
             if out.is_empty() {
                 break;
             }
-            let b = &self.solver.alts[a as usize].binds[i as usize];
-            match (self.solver.resolve(plan, a, b, vec, ev, cur, exited, values, set)?, b.rel) {
+            let alt = &self.solver.alts[a as usize];
+            let b = &alt.binds[i as usize];
+            match (self.solver.resolve(plan, a, b, alt.bind_progs[i as usize].as_ref(), vec, ev, cur, exited, values, set)?, b.rel) {
                 (Resolved::One(Some(x)), Rel::Eq) => out.retain(|&y| y == x),
                 (Resolved::One(None), Rel::Eq) => out.clear(),
                 (Resolved::One(Some(x)), Rel::Ne) => out.retain(|&y| y != x),
