@@ -347,3 +347,34 @@ EXIT done := y;
     assert_eq!(verdicts, vec![false, true], "{stderr}");
     assert!(!stderr.contains("W0005"), "{stderr}");
 }
+
+#[test]
+fn array_defines_with_constant_and_variable_indices() {
+    // NuSMV 2.5's `DEFINE a := [e0, e1, …];`, indexed from 0; nested arrays; elements that read
+    // variables; an index computed from variables, also in `next()`.
+    let model = "\
+MODULE main
+VAR
+  x : 0..2;
+  b : boolean;
+DEFINE
+  a := [1, 5, 7];
+  m := [[1, 2], [3, 4]];
+  c := [b, !b, TRUE];
+  succ := [x + 1, x + 1, 0];
+ASSIGN
+  init(x) := 0;
+  next(x) := succ[x];
+SPEC AG (a[x] < 8)
+SPEC AG (a[0] = 1)
+SPEC AG (m[1][0] = 3)
+SPEC AG (c[x] | !c[x])
+SPEC EF (a[x] = 7)
+SPEC AG (a[x] != 5)
+SPEC AG (m[x mod 2][1] > 1)
+SPEC AG (x = 2 -> c[x])
+SPEC AG (x = 0 -> c[x])
+INVARSPEC a[x] >= 1
+";
+    agree("array_defines", model, &[true, true, true, true, true, false, true, true, false, true]);
+}

@@ -29,6 +29,7 @@ pub mod checked;
 pub mod consteval;
 pub mod context;
 pub mod flattened;
+pub(crate) mod index_bounds;
 pub mod instances;
 pub mod interner;
 pub mod modules;
@@ -85,7 +86,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         g.module_exits.insert(m, exits);
         for s in &table.modules[m].sections {
             if let Section::Define { defs, .. } = s {
-                label_names.extend(defs.iter().map(|d| d.name.name.as_str()));
+                label_names.extend(defs.iter().filter(|d| !matches!(d.expr.kind, crate::syntax::ast::ExprKind::Array(_))).map(|d| d.name.name.as_str()));
             }
         }
     }
