@@ -27,6 +27,8 @@ use crate::syntax::ast::{SpecKind, VarKind};
 use std::collections::BTreeMap;
 use std::io::Write;
 
+mod simulate;
+
 /// A command's status, as NuSMV's commands return it.
 pub(crate) type Status = i32;
 
@@ -76,6 +78,10 @@ pub(crate) struct Session<'w> {
     pub unsupported_asked: bool,
     /// Batch mode without an input file: the model text read from stdin (NuSMV reads stdin too).
     pub stdin_model: Option<String>,
+    /// The trace `pick_state` started (`simulate` extends it).
+    sim: Option<simulate::Simulation>,
+    /// The state of `pick_state -r`/`simulate -r`'s generator.
+    rng: std::cell::Cell<u64>,
 }
 
 /// Which specs a `check_*` command covers.
@@ -103,6 +109,10 @@ impl<'w> Session<'w> {
             quit: false,
             unsupported_asked: false,
             stdin_model: None,
+            sim: None,
+            rng: std::cell::Cell::new(
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0x9e37_79b9_7f4a_7c15, |d| d.as_nanos() as u64) | 1,
+            ),
         }
     }
 
@@ -149,6 +159,7 @@ impl<'w> Session<'w> {
         self.built = None;
         self.reachable_done = false;
         self.traces.clear();
+        self.sim = None;
         0
     }
 
