@@ -129,6 +129,12 @@ impl<'w> Session<'w> {
     pub fn flag(&self, name: &str) -> bool {
         self.get(name).is_some_and(|v| !matches!(v, "0" | "false" | "off" | "FALSE"))
     }
+    /// The language options NuSMV's variables select: `use_ansi_c_div_op` off (`-old_div_op`)
+    /// gives the old `/` and `mod`.
+    pub fn language(&self) -> crate::semantics::LanguageOptions {
+        let old_div_op = self.get("use_ansi_c_div_op").is_some_and(|v| matches!(v, "0" | "false" | "off" | "FALSE"));
+        crate::semantics::LanguageOptions { old_div_op }
+    }
     pub fn variables(&self) -> impl Iterator<Item = (&String, &String)> {
         self.env.iter()
     }
@@ -180,7 +186,7 @@ impl<'w> Session<'w> {
             (None, Some(text)) => SourceFile::new("stdin", text),
             (None, None) => return self.fail("Input file is (null). You must set the input file before."),
         };
-        match load(file) {
+        match load(file, self.language()) {
             Ok((loaded, warnings)) => {
                 let _ = self.err.write_all(warnings.as_bytes());
                 self.loaded = Some(loaded);
@@ -401,7 +407,7 @@ impl<'w> Session<'w> {
         let insert = format!(" {keyword} {formula}\n");
         let new_text = format!("{}{insert}{}", &text[..at], &text[at..]);
         let file = SourceFile::new(loaded.file.name.clone(), new_text);
-        let (program, diags) = crate::frontend::load(&file, None);
+        let (program, diags) = crate::frontend::load_with(&file, None, self.language());
         let program = match program {
             Some(p) if !diags.has_errors() => p,
             _ => {
@@ -593,8 +599,8 @@ fn main_body_start(text: &str) -> Option<usize> {
 }
 
 /// Lowers a file: the model, or the rendered diagnostics.
-fn load(file: SourceFile) -> Result<(Loaded, String), String> {
-    let (program, diags) = crate::frontend::load(&file, None);
+fn load(file: SourceFile, language: crate::semantics::LanguageOptions) -> Result<(Loaded, String), String> {
+    let (program, diags) = crate::frontend::load_with(&file, None, language);
     // The specs xmv-rs skips (W0001) are reported when a command asks for them, not on reading.
     let mut shown = crate::diagnostics::Diagnostics::new();
     shown.extend(diags.items.iter().filter(|d| d.code != crate::properties::SKIPPED).cloned());

@@ -51,8 +51,23 @@ use modules::ModuleTable;
 use rustc_hash::{FxHashMap, FxHashSet};
 use system::Globals;
 
+/// Choices of NuSMV's language that its command line makes (the drop-in mode's options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LanguageOptions {
+    /// NuSMV's `-old_div_op`: integer `/` rounds down when the remainder is negative
+    /// (`a / b - (a mod b < 0)`) and `mod` adds the divisor to a negative remainder, instead of
+    /// ANSI C's truncation; words keep their semantics. Applied when resolving, so every engine
+    /// and the constant folder see plain ANSI operators.
+    pub old_div_op: bool,
+}
+
 /// Checks a parsed program. Diagnostics come back deduplicated, in the order found.
 pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
+    check_with(program, LanguageOptions::default())
+}
+
+/// [`check`] with NuSMV's language options.
+pub fn check_with(program: &ast::Program, language: LanguageOptions) -> (CheckedProgram, Vec<Diagnostic>) {
     let mut diags = vec![];
     let table = modules::build(program, &mut diags);
     let mut g = Globals {
@@ -63,6 +78,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         module_exits: FxHashMap::default(),
         label_names: Default::default(),
         foreign_label_uses: vec![],
+        language,
     };
     g.exit_names.intern("EXIT");
     let mut label_names = FxHashSet::default();

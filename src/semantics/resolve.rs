@@ -55,6 +55,8 @@ pub struct Resolver<'a, 'f> {
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
     pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,
+    /// NuSMV's `-old_div_op` (see [`crate::semantics::LanguageOptions`]).
+    pub old_div_op: bool,
     /// Foreign labels used in specs, checked once all modules are known to define them.
     pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
@@ -77,6 +79,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             callee_exits: None,
             uses_exit_value: false,
             label_names: None,
+            old_div_op: false,
             foreign_label_uses: vec![],
             diags,
             defines,
@@ -358,6 +361,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             BinaryOp::Concat => unreachable!("`::` is typed by word_binary"),
         };
         match bop {
+            Some(bop @ (BinOp::Div | BinOp::Mod)) if self.old_div_op && ta.ty == Ty::Int && tb.ty == Ty::Int => old_div_op(bop, ta, tb, span),
             Some(bop) => TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span),
             None => unreachable!("`union` builds a set (its arm returns)"),
         }
@@ -954,5 +958,19 @@ fn incompatible_help(a: Ty, b: Ty) -> String {
         "an integer is never equal to a symbolic constant; check the variable's type".into()
     } else {
         format!("{a} and {b} values cannot be mixed here")
+    }
+}
+
+/// NuSMV's old integer `/` and `mod` (`-old_div_op`, NuSMV 2.5.4's `node_divide`/`node_mod`)
+/// written with ANSI C's: `a / b - (a mod b < 0 ? 1 : 0)` and `(a mod b < 0) ? a mod b + b : a mod b`.
+fn old_div_op(op: BinOp, a: TExpr, b: TExpr, span: Span) -> TExpr {
+    let int = |k: i64| TExpr::new(TKind::Const(Value::Int(k)), Ty::Int, span);
+    let bin = |op: BinOp, x: TExpr, y: TExpr, ty: Ty| TExpr::new(TKind::Binary(op, Box::new(x), Box::new(y)), ty, span);
+    let rem = bin(BinOp::Mod, a.clone(), b.clone(), Ty::Int);
+    let negative = bin(BinOp::Lt, rem.clone(), int(0), Ty::Bool);
+    let ite = |c: TExpr, x: TExpr, y: TExpr| TExpr::new(TKind::Ite(Box::new(c), Box::new(x), Box::new(y)), Ty::Int, span);
+    match op {
+        BinOp::Div => bin(BinOp::Sub, bin(BinOp::Div, a, b, Ty::Int), ite(negative, int(1), int(0)), Ty::Int),
+        _ => ite(negative, bin(BinOp::Add, rem.clone(), b, Ty::Int), rem),
     }
 }

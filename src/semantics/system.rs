@@ -30,6 +30,7 @@ pub struct Globals<'a> {
     pub label_names: rustc_hash::FxHashSet<&'a str>,
     /// Labels of other modules used in procedure specs, verified at the end.
     pub foreign_label_uses: Vec<(String, crate::source::Span)>,
+    pub language: super::LanguageOptions,
 }
 
 /// Step 1 of a system, run for all systems in order before the others: the procedure-parameter
@@ -70,6 +71,7 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
     if is_procedure {
         r.label_names = Some(&g.label_names);
     }
+    r.old_div_op = g.language.old_div_op;
     let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
     let mut assigns = Assignments::new(flat.vars.len());
     let mut sys = CheckedSystem {

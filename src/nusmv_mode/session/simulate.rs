@@ -237,7 +237,7 @@ impl Session<'_> {
         let Some(at) = super::main_body_start(model) else { return Err(self.fail("xmv-rs: -c needs a `MODULE main` to add the constraint to")) };
         let new_text = format!("{}\nDEFINE {CONSTRAINT_DEFINE} := ({text});\n{}", &model[..at], &model[at..]);
         let file = SourceFile::new("<command-line>", new_text);
-        let (program, diags) = crate::frontend::load(&file, None);
+        let (program, diags) = crate::frontend::load_with(&file, None, self.language());
         let found = program.filter(|_| !diags.has_errors()).and_then(|p| {
             let system = p.flat?;
             let define = p.systems[system as usize].defines.iter().position(|d| d.name == CONSTRAINT_DEFINE)?;
