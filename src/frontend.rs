@@ -20,7 +20,17 @@ use crate::syntax::ast::{Program, TerminationRule};
 
 /// Checks and lowers an already parsed program, adding to `diags`.
 pub fn check_and_lower(program: &Program, termination_override: Option<TerminationRule>, diags: &mut Diagnostics) -> Option<LoweredProgram> {
-    let (checked, sem) = semantics::check(program);
+    check_and_lower_with(program, termination_override, semantics::LanguageOptions::default(), diags)
+}
+
+/// [`check_and_lower`] with NuSMV's language options.
+pub fn check_and_lower_with(
+    program: &Program,
+    termination_override: Option<TerminationRule>,
+    language: semantics::LanguageOptions,
+    diags: &mut Diagnostics,
+) -> Option<LoweredProgram> {
+    let (checked, sem) = semantics::check_with(program, language);
     diags.extend(sem);
     if diags.has_errors() {
         return None;
@@ -42,11 +52,20 @@ use crate::par::FRONT_END_STACK;
 /// The whole front end on one file: parse, check, lower. `None` when there is any error; the
 /// diagnostics (errors and warnings of all stages) come back either way.
 pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics) {
+    load_with(file, termination_override, semantics::LanguageOptions::default())
+}
+
+/// [`load`] with NuSMV's language options (the drop-in mode's `-old_div_op`).
+pub fn load_with(
+    file: &SourceFile,
+    termination_override: Option<TerminationRule>,
+    language: semantics::LanguageOptions,
+) -> (Option<LoweredProgram>, Diagnostics) {
     let run = || {
         let mut diags = Diagnostics::new();
         let (program, syntax) = crate::syntax::parse(file);
         diags.extend(syntax);
-        let lowered = if diags.has_errors() { None } else { check_and_lower(&program, termination_override, &mut diags) };
+        let lowered = if diags.has_errors() { None } else { check_and_lower_with(&program, termination_override, language, &mut diags) };
         drop_in_background(program);
         (lowered, diags)
     };

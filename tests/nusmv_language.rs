@@ -313,3 +313,68 @@ SPEC AG m[i][j] < 5
 ";
     agree("array-of-arrays", model, &[true, true, true, true, false]);
 }
+
+#[test]
+fn fairness_of_procedure_modules_is_ignored_with_a_warning() {
+    // `EG pc = a` holds on the unfair path that stays in `a`; the RKS engines have no fairness,
+    // so FAIRNESS/JUSTICE of a procedure module is reported (W0005) and the verdict is that of
+    // every path. (NuSMV has no procedure modules: no comparison.)
+    let model = "\
+MODULE main
+VAR pc : {a, b, c};
+ASSIGN
+  init(pc) := a;
+  next(pc) := case pc = a : {a, b}; pc = b : c; TRUE : a; esac;
+CALL sub := pc = b;
+FAIRNESS pc = c
+JUSTICE pc != a
+SPEC EG pc = a
+SPEC AF pc = b
+
+MODULE sub
+VAR y : boolean;
+ASSIGN
+  init(y) := FALSE;
+  next(y) := TRUE;
+EXIT done := y;
+";
+    let (verdicts, stderr, code) = xmv("procedure_fairness", model);
+    assert_eq!((verdicts, code), (vec![true, false], 1), "{stderr}");
+    assert_eq!(stderr.matches("warning[W0005]").count(), 2, "{stderr}");
+    // The same model without CALL is flat: fairness is used and the verdicts flip.
+    let flat = model.replace("CALL sub := pc = b;\n", "").split("MODULE sub").next().unwrap_or_default().to_string();
+    let (verdicts, stderr, _) = xmv("flat_fairness", &flat);
+    assert_eq!(verdicts, vec![false, true], "{stderr}");
+    assert!(!stderr.contains("W0005"), "{stderr}");
+}
+
+#[test]
+fn array_defines_with_constant_and_variable_indices() {
+    // NuSMV 2.5's `DEFINE a := [e0, e1, …];`, indexed from 0; nested arrays; elements that read
+    // variables; an index computed from variables, also in `next()`.
+    let model = "\
+MODULE main
+VAR
+  x : 0..2;
+  b : boolean;
+DEFINE
+  a := [1, 5, 7];
+  m := [[1, 2], [3, 4]];
+  c := [b, !b, TRUE];
+  succ := [x + 1, x + 1, 0];
+ASSIGN
+  init(x) := 0;
+  next(x) := succ[x];
+SPEC AG (a[x] < 8)
+SPEC AG (a[0] = 1)
+SPEC AG (m[1][0] = 3)
+SPEC AG (c[x] | !c[x])
+SPEC EF (a[x] = 7)
+SPEC AG (a[x] != 5)
+SPEC AG (m[x mod 2][1] > 1)
+SPEC AG (x = 2 -> c[x])
+SPEC AG (x = 0 -> c[x])
+INVARSPEC a[x] >= 1
+";
+    agree("array_defines", model, &[true, true, true, true, true, false, true, true, false, true]);
+}

@@ -337,7 +337,8 @@ fn fast_path_agrees_on_nusmv_25_syntax() {
 /// sections that use what it is documented to leave to pest (`src/syntax/fast/mod.rs`): LTL,
 /// `? :`, built-in functions, word constants, bit selection, integers out of range, deep nesting,
 /// `process`, `array` and `word` declarations, `real`/`integer` types, declarations of path names
-/// (`a.b : boolean`, `left.ack := out`), `PSLSPEC`, `COMPUTE` and `COMPASSION`.
+/// (`a.b : boolean`, `left.ack := out`), array DEFINE bodies (`a := [1, 2]`), `PSLSPEC`, `COMPUTE`
+/// and `COMPASSION`.
 #[test]
 fn fast_path_accepts_every_bundled_model() {
     let mut accepted_files = 0;
@@ -376,7 +377,9 @@ fn left_to_pest(item: &str) -> bool {
     let big_integer = |w: &str| w.bytes().all(|b| b.is_ascii_digit()) && w.parse::<i64>().map_or(true, |v| v > i64::from(i32::MAX));
     let bit_selection = item.split('[').skip(1).any(|after| after.split(']').next().is_some_and(|inside| inside.contains(':')));
     let declared_path = item.split(':').next().is_some_and(|name| name.trim().contains('.'));
+    let array_define = item.split(":=").nth(1).is_some_and(|body| body.trim_start().starts_with('['));
     item.contains('?')
+        || array_define
         || bit_selection
         || declared_path
         || words.iter().any(|w| LTL.contains(w) || DECLARATIONS.contains(w) || BUILTINS.contains(w) || word_constant(w) || big_integer(w))

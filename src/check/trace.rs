@@ -23,6 +23,9 @@ pub enum TraceKind {
     Counterexample,
     /// For a true existential spec (printed `Trace Type: Example`).
     Witness,
+    /// A path chosen by NuSMV's `pick_state`/`simulate` in the drop-in mode (printed
+    /// `Trace Type: Simulation`); no checker produces one.
+    Simulation,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

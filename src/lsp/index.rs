@@ -238,7 +238,7 @@ fn innermost_path(e: &Expr, offset: u32) -> Option<&Expr> {
             ExprKind::Unary(_, a) | ExprKind::Next(a) | ExprKind::Init(a) | ExprKind::Ctl(_, a) => vec![a],
             ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) | ExprKind::Until { lhs: a, rhs: b, .. } => vec![a, b],
             ExprKind::Case(branches) => branches.iter().flat_map(|b| [&b.condition, &b.value]).collect(),
-            ExprKind::Set(xs) | ExprKind::Call(_, xs) | ExprKind::Ltl(_, xs) => xs.iter().collect(),
+            ExprKind::Set(xs) | ExprKind::Array(xs) | ExprKind::Call(_, xs) | ExprKind::Ltl(_, xs) => xs.iter().collect(),
             ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Word { .. } | ExprKind::Error => return None,
         };
         current = children.into_iter().find(|c| inside(c))?;

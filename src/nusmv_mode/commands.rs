@@ -7,6 +7,7 @@
 //! `check_invar [-p F] [-n N]`, `check_ltlspec [-n N]`, `check_pslspec`, `compute`,
 //! `check_property [-c|-i|-l|-s|-q] [-n N]`, `show_property`, `check_fsm`,
 //! `compute_reachable`, `print_reachable_states [-v]`, `show_traces [-v] [-a] [N]`,
+//! `pick_state [-v] [-r] [-c C]`, `simulate [-p | -v] [-r] [-c C | -t C] [-k N]`,
 //! `set [NAME [VALUE]]`, `unset NAME`, `reset`, `echo WORDS`, `source FILE`, `help`, `quit`.
 
 use super::session::{Session, Status, Which};
@@ -132,6 +133,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "flatten_hierarchy",
     "go",
     "help",
+    "pick_state",
     "print_reachable_states",
     "quit",
     "read_model",
@@ -139,6 +141,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "set",
     "show_property",
     "show_traces",
+    "simulate",
     "source",
     "unset",
 ];
@@ -154,6 +157,8 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "print_reachable_states" => opts("hvdf"),
         "show_traces" => opts("hvat:dm:o:p:"),
         "show_property" => opts("hcilsqun:P:m:o:F:"),
+        "pick_state" => opts("hvriac:s:"),
+        "simulate" => opts("hpvriac:t:k:"),
         _ => Ok(Args { positional: rest.to_vec(), ..Args::default() }),
     };
     let args = match parsed {
@@ -199,6 +204,8 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "compute_reachable" => session.compute_reachable(),
         "print_reachable_states" => session.print_reachable(args.flag('v'), true),
         "show_traces" => session.show_traces(&args),
+        "pick_state" => session.pick_state(&args),
+        "simulate" => session.simulate(&args),
         "set" => set(session, &args.positional),
         "unset" => {
             for name in &args.positional {

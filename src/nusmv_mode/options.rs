@@ -77,7 +77,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-ofm", Some("fn_file"), Refused, "xmv-rs does not print the flattened model yet"),
     opt!("-ojeba", Some("str"), Ignored, "BDD language-emptiness algorithm for LTL"),
     opt!("-old", None, Ignored, "backward compatibility with NuSMV 2.4 syntax details"),
-    opt!("-old_div_op", None, Refused, "xmv-rs evaluates / and mod with ANSI C semantics only"),
+    opt!("-old_div_op", None, Implemented, "use_ansi_c_div_op=0: integer / rounds down and mod is non-negative for a positive divisor, as before NuSMV 2.4"),
     opt!("-pre", Some("pp_list"), Refused, "preprocessors are not run; preprocess the file first"),
     opt!("-r", None, Implemented, "print_reachable=1: prints the number of reachable states"),
     opt!("-reorder", None, Ignored, "BDD reordering before exit"),
@@ -200,6 +200,7 @@ fn apply(cl: &mut CommandLine, name: &str, value: Option<String>) -> Result<(), 
             _ => return Err(Refusal(format!("The command line option \"-n\" needs a property index, not \"{value}\""))),
         },
         "-r" => env.push(("print_reachable", "1".into())),
+        "-old_div_op" => env.push(("use_ansi_c_div_op", "0".into())),
         "-s" => {}
         "-v" => match value.parse::<u32>() {
             Ok(n) => env.push(("verbose_level", n.to_string())),

@@ -27,6 +27,8 @@ use crate::syntax::ast::{SpecKind, VarKind};
 use std::collections::BTreeMap;
 use std::io::Write;
 
+mod simulate;
+
 /// A command's status, as NuSMV's commands return it.
 pub(crate) type Status = i32;
 
@@ -76,6 +78,10 @@ pub(crate) struct Session<'w> {
     pub unsupported_asked: bool,
     /// Batch mode without an input file: the model text read from stdin (NuSMV reads stdin too).
     pub stdin_model: Option<String>,
+    /// The trace `pick_state` started (`simulate` extends it).
+    sim: Option<simulate::Simulation>,
+    /// The state of `pick_state -r`/`simulate -r`'s generator.
+    rng: std::cell::Cell<u64>,
 }
 
 /// Which specs a `check_*` command covers.
@@ -103,6 +109,10 @@ impl<'w> Session<'w> {
             quit: false,
             unsupported_asked: false,
             stdin_model: None,
+            sim: None,
+            rng: std::cell::Cell::new(
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0x9e37_79b9_7f4a_7c15, |d| d.as_nanos() as u64) | 1,
+            ),
         }
     }
 
@@ -118,6 +128,12 @@ impl<'w> Session<'w> {
     /// A boolean variable: set to anything but `0`/`false`/`off`.
     pub fn flag(&self, name: &str) -> bool {
         self.get(name).is_some_and(|v| !matches!(v, "0" | "false" | "off" | "FALSE"))
+    }
+    /// The language options NuSMV's variables select: `use_ansi_c_div_op` off (`-old_div_op`)
+    /// gives the old `/` and `mod`.
+    pub fn language(&self) -> crate::semantics::LanguageOptions {
+        let old_div_op = self.get("use_ansi_c_div_op").is_some_and(|v| matches!(v, "0" | "false" | "off" | "FALSE"));
+        crate::semantics::LanguageOptions { old_div_op }
     }
     pub fn variables(&self) -> impl Iterator<Item = (&String, &String)> {
         self.env.iter()
@@ -149,6 +165,7 @@ impl<'w> Session<'w> {
         self.built = None;
         self.reachable_done = false;
         self.traces.clear();
+        self.sim = None;
         0
     }
 
@@ -169,7 +186,7 @@ impl<'w> Session<'w> {
             (None, Some(text)) => SourceFile::new("stdin", text),
             (None, None) => return self.fail("Input file is (null). You must set the input file before."),
         };
-        match load(file) {
+        match load(file, self.language()) {
             Ok((loaded, warnings)) => {
                 let _ = self.err.write_all(warnings.as_bytes());
                 self.loaded = Some(loaded);
@@ -390,7 +407,7 @@ impl<'w> Session<'w> {
         let insert = format!(" {keyword} {formula}\n");
         let new_text = format!("{}{insert}{}", &text[..at], &text[at..]);
         let file = SourceFile::new(loaded.file.name.clone(), new_text);
-        let (program, diags) = crate::frontend::load(&file, None);
+        let (program, diags) = crate::frontend::load_with(&file, None, self.language());
         let program = match program {
             Some(p) if !diags.has_errors() => p,
             _ => {
@@ -582,8 +599,8 @@ fn main_body_start(text: &str) -> Option<usize> {
 }
 
 /// Lowers a file: the model, or the rendered diagnostics.
-fn load(file: SourceFile) -> Result<(Loaded, String), String> {
-    let (program, diags) = crate::frontend::load(&file, None);
+fn load(file: SourceFile, language: crate::semantics::LanguageOptions) -> Result<(Loaded, String), String> {
+    let (program, diags) = crate::frontend::load_with(&file, None, language);
     // The specs xmv-rs skips (W0001) are reported when a command asks for them, not on reading.
     let mut shown = crate::diagnostics::Diagnostics::new();
     shown.extend(diags.items.iter().filter(|d| d.code != crate::properties::SKIPPED).cloned());

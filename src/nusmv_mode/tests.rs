@@ -210,7 +210,7 @@ fn large_models_are_checked_on_bdds_in_drop_in_mode() {
     assert_eq!(status, 0);
     let lasso = out.split("Trace Description: LTL Counterexample").nth(1).expect("an LTL counterexample");
     assert!(lasso.split("-- invariant").next().is_some_and(|t| t.contains("-- Loop starts here")), "{out}");
-    let script = "go\ncheck_fsm\nprint_reachable_states -v\nquit\n";
+    let script = "go\ncheck_fsm\nprint_reachable_states -v\npick_state\nquit\n";
     let file = std::env::temp_dir().join(format!("xmv-dropin-bdd-{}.smv", std::process::id()));
     std::fs::write(&file, &model).expect("write the model");
     let path = file.to_string_lossy().into_owned();
@@ -220,4 +220,69 @@ fn large_models_are_checked_on_bdds_in_drop_in_mode() {
     assert!(out.contains("The transition relation is not total. A state without\nsuccessors is:\nb0 = TRUE\n"), "{out}");
     assert!(out.contains("c = 2\nThe transition relation is not deadlock-free."), "{out}");
     assert!(err.contains("lists the states of explicit state spaces only; this one has 393216 states"), "{err}");
+    assert!(err.contains("pick_state and simulate need the explicit state space"), "{err}");
+}
+
+/// `pick_state -r` and `simulate -r` choose at random: every printed trace must be a path of the
+/// model (an initial state, then successors with the inputs that lead to them), and over a few
+/// runs both successors of a state are taken.
+#[test]
+fn random_simulations_are_paths_of_the_model() {
+    let model = "MODULE main\nVAR x : 0..7; y : boolean;\nIVAR i : boolean;\nASSIGN\n  init(x) := {1, 3, 5};\n  \
+                 next(x) := case i : (x + 1) mod 8; TRUE : (x + 3) mod 8; esac;\n  next(y) := case x = 7 : !y; TRUE : y; esac;\n";
+    let file = std::env::temp_dir().join(format!("xmv-dropin-sim-{}.smv", std::process::id()));
+    std::fs::write(&file, model).expect("write the model");
+    let path = file.to_string_lossy().into_owned();
+    let (mut plus_one, mut plus_three) = (0, 0);
+    for _ in 0..4 {
+        let (status, out, err) = session(&["NuSMV", "-int", &path], "go\npick_state -r\nsimulate -r -k 30\nshow_traces -v\nquit\n");
+        assert_eq!(status, 0, "{err}");
+        // (x, y, i on the step into the state) per state, from `show_traces -v` (all values).
+        let mut states: Vec<(i64, bool, Option<bool>)> = vec![];
+        let mut input = None;
+        let mut x = None;
+        for line in out.lines().map(str::trim) {
+            if let Some(v) = line.strip_prefix("i = ") {
+                input = Some(v == "TRUE");
+            } else if let Some(v) = line.strip_prefix("x = ") {
+                x = v.parse::<i64>().ok();
+            } else if let Some(v) = line.strip_prefix("y = ") {
+                states.push((x.expect("x before y"), v == "TRUE", input.take()));
+            }
+        }
+        assert_eq!(states.len(), 31, "{out}");
+        assert!([1, 3, 5].contains(&states[0].0) && states[0].2.is_none(), "{out}");
+        for w in states.windows(2) {
+            let ((x, y, _), (x2, y2, i)) = (w[0], w[1]);
+            let i = i.expect("an input on every step");
+            assert_eq!(x2, if i { (x + 1) % 8 } else { (x + 3) % 8 }, "{out}");
+            assert_eq!(y2, if x == 7 { !y } else { y }, "{out}");
+            if i {
+                plus_one += 1;
+            } else {
+                plus_three += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+    assert!(plus_one > 0 && plus_three > 0, "random choices take both successors");
+}
+
+/// `-old_div_op` reaches the BDD engine too (the operators are rewritten when resolving): past
+/// the explicit budget the verdicts are those of NuSMV 2.5.4 with the option.
+#[test]
+fn old_division_semantics_on_bdds() {
+    let mut model = String::from("MODULE main\nVAR a : -7..7; b : {-3, -2, 2, 3};\n");
+    for i in 0..16 {
+        model.push_str(&format!("  p{i} : boolean;\n"));
+    }
+    model.push_str("SPEC AG (a = -7 & b = 2 -> a / b = -4 & a mod b = 1)\nSPEC AG (a = -7 & b = -2 -> a / b = 2 & a mod b = -3)\n");
+    model.push_str("INVARSPEC a / b * b + a mod b = a\n");
+    let (status, out, err) = session(&["NuSMV", "-dcx", "-old_div_op", "-r"], &model);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("is true\n-- specification AG ((a = -7 & b = -2) -> (a / b = 2 & a mod b = -3))  is true\n"), "{out}");
+    assert!(out.contains("-- invariant (a / b) * b + a mod b = a  is true\n"), "{out}");
+    assert!(out.contains("reachable states: 3932160 "), "past the explicit budget: {out}");
+    let (_, out, _) = session(&["NuSMV", "-dcx"], &model);
+    assert_eq!(out.matches("is false").count(), 2, "ANSI C semantics without the option: {out}");
 }

@@ -95,6 +95,7 @@ fn trace_json(view: &TraceView) -> TraceJson<'_> {
         kind: match view.kind {
             crate::check::trace::TraceKind::Counterexample => "counterexample",
             crate::check::trace::TraceKind::Witness => "witness",
+            crate::check::trace::TraceKind::Simulation => "simulation",
         },
         loop_start: view.loop_start,
         loop_push: &view.loop_push,

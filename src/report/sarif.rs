@@ -212,6 +212,7 @@ fn code_flow(trace: &TraceView, uri: &str, spec: &LabelData) -> sarif::CodeFlow 
     let kind = match trace.kind {
         crate::check::trace::TraceKind::Counterexample => "counterexample",
         crate::check::trace::TraceKind::Witness => "witness",
+        crate::check::trace::TraceKind::Simulation => "simulation",
     };
     let note = match trace.loop_start {
         Some(_) => format!("{kind}: a lasso; the last state repeats the loop start"),

@@ -115,6 +115,12 @@ impl TraceStyle {
 /// does for its LTL traces (computed loop-backs), every step whose state equals the last one
 /// with `-- Loop starts here`, not only the step where the loop closes.
 pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle) -> String {
+    trace_text_from(view, trace_no, spec, style, 0)
+}
+
+/// [`trace_text_styled`] from step `first` (0-based) on, that step printed in full (NuSMV's
+/// `simulate -p`/`-v` print a trace from the step before the simulation's start).
+pub fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle, first: usize) -> String {
     let mut out = String::new();
     if style.header {
         out.push_str("-- as demonstrated by the following execution sequence\n");
@@ -124,6 +130,7 @@ pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, styl
         (TraceKind::Counterexample, SpecKind::Ltl) => ("LTL Counterexample", "Counterexample"),
         (TraceKind::Counterexample, _) => ("CTL Counterexample", "Counterexample"),
         (TraceKind::Witness, _) => ("CTL Witness", "Example"),
+        (TraceKind::Simulation, _) => ("Simulation Trace", "Simulation"),
     };
     let last_values = view.steps.last().map(|s| &s.values);
     let loops_at = |i: usize| match spec {
@@ -135,7 +142,7 @@ pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, styl
     let _ = writeln!(out, "Trace Type: {kind} ");
     let mut prev: Option<&StepView> = None;
     let mut prev_inputs: Option<&StepView> = None;
-    for (i, step) in view.steps.iter().enumerate() {
+    for (i, step) in view.steps.iter().enumerate().skip(first) {
         let n = i + 1;
         if !step.inputs.is_empty() {
             let _ = writeln!(out, "-> Input: {trace_no}.{n} <-");

@@ -25,7 +25,7 @@ use crate::semantics::modules::{ModId, ModuleTable};
 use crate::semantics::paths;
 use crate::semantics::types::Ty;
 use crate::source::Span;
-use crate::syntax::ast::{EnumValue, Expr, Section, TypeSpec, VarKind};
+use crate::syntax::ast::{EnumValue, Expr, ExprKind, Section, TypeSpec, VarKind};
 use crate::syntax::words::MAX_WORD_WIDTH;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -108,10 +108,9 @@ impl<'a, 't> Flattener<'a, 't> {
         for s in &m.sections {
             if let Section::Define { defs, .. } = s {
                 for d in defs {
-                    let did = self.out.defines.len() as u32;
                     let name = self.out.qualified(id, &d.name.name);
-                    self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(&d.expr), span: d.name.span });
-                    self.declare_or_defer(id, &d.name.name, Member::Define(did), d.name.span);
+                    let member = self.define_member(id, name, &d.expr, d.name.span);
+                    self.declare_or_defer(id, &d.name.name, member, d.name.span);
                 }
             }
         }
@@ -190,6 +189,21 @@ impl<'a, 't> Flattener<'a, 't> {
         children.push((local, t, qualified.to_string(), args, process));
         // Registered as Broken until the child is built, then replaced.
         Member::Broken
+    }
+
+    /// A DEFINE named `name` (qualified) with body `body`: an array DEFINE `[e0, e1, …]` (NuSMV
+    /// 2.5) becomes an array indexed from 0 whose elements are DEFINEs `name[0]`, `name[1]`, …
+    /// (or arrays again, for `[[…], […]]`), so that indexing works as for arrays of variables.
+    fn define_member(&mut self, id: InstId, name: String, body: &'a Expr, span: Span) -> Member {
+        if let ExprKind::Array(elems) = &body.kind {
+            let elems = elems.iter().enumerate().map(|(i, e)| self.define_member(id, format!("{name}[{i}]"), e, span)).collect();
+            let aid = self.out.arrays.len() as u32;
+            self.out.arrays.push(ArrayInfo { lo: 0, elems });
+            return Member::Array(aid);
+        }
+        let did = self.out.defines.len() as u32;
+        self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(body), span });
+        Member::Define(did)
     }
 
     fn data_member(&mut self, id: InstId, kind: VarKind, qualified: String, ty: &TypeSpec, span: Span) -> Member {

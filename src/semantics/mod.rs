@@ -29,6 +29,7 @@ pub mod checked;
 pub mod consteval;
 pub mod context;
 pub mod flattened;
+pub(crate) mod index_bounds;
 pub mod instances;
 pub mod interner;
 pub mod modules;
@@ -50,8 +51,23 @@ use modules::ModuleTable;
 use rustc_hash::{FxHashMap, FxHashSet};
 use system::Globals;
 
+/// Choices of NuSMV's language that its command line makes (the drop-in mode's options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LanguageOptions {
+    /// NuSMV's `-old_div_op`: integer `/` rounds down when the remainder is negative
+    /// (`a / b - (a mod b < 0)`) and `mod` adds the divisor to a negative remainder, instead of
+    /// ANSI C's truncation; words keep their semantics. Applied when resolving, so every engine
+    /// and the constant folder see plain ANSI operators.
+    pub old_div_op: bool,
+}
+
 /// Checks a parsed program. Diagnostics come back deduplicated, in the order found.
 pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
+    check_with(program, LanguageOptions::default())
+}
+
+/// [`check`] with NuSMV's language options.
+pub fn check_with(program: &ast::Program, language: LanguageOptions) -> (CheckedProgram, Vec<Diagnostic>) {
     let mut diags = vec![];
     let table = modules::build(program, &mut diags);
     let mut g = Globals {
@@ -62,6 +78,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         module_exits: FxHashMap::default(),
         label_names: Default::default(),
         foreign_label_uses: vec![],
+        language,
     };
     g.exit_names.intern("EXIT");
     let mut label_names = FxHashSet::default();
@@ -85,7 +102,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
         g.module_exits.insert(m, exits);
         for s in &table.modules[m].sections {
             if let Section::Define { defs, .. } = s {
-                label_names.extend(defs.iter().map(|d| d.name.name.as_str()));
+                label_names.extend(defs.iter().filter(|d| !matches!(d.expr.kind, crate::syntax::ast::ExprKind::Array(_))).map(|d| d.name.name.as_str()));
             }
         }
     }

@@ -151,7 +151,7 @@ pub fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
             stack.push(&b.condition);
             stack.push(&b.value)
         }),
-        ExprKind::Set(xs) | ExprKind::Call(_, xs) | ExprKind::Ltl(_, xs) => xs.iter().for_each(|x| stack.push(x)),
+        ExprKind::Set(xs) | ExprKind::Array(xs) | ExprKind::Call(_, xs) | ExprKind::Ltl(_, xs) => xs.iter().for_each(|x| stack.push(x)),
     }
 }
 

@@ -93,6 +93,16 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             // `{a, b, c}` is `(a union b) union c` in NuSMV's tree.
             print_union_chain(xs, priority, out, d);
         }
+        ExprKind::Array(xs) => {
+            out.push('[');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                print(x, 0, out, d);
+            }
+            out.push(']');
+        }
         ExprKind::Range(a, b) => infix("..", 3, priority, a, b, out, d),
         ExprKind::Ite(c, a, b) => {
             out.push_str(" (");

@@ -55,6 +55,8 @@ pub struct Resolver<'a, 'f> {
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
     pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,
+    /// NuSMV's `-old_div_op` (see [`crate::semantics::LanguageOptions`]).
+    pub old_div_op: bool,
     /// Foreign labels used in specs, checked once all modules are known to define them.
     pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
@@ -77,6 +79,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             callee_exits: None,
             uses_exit_value: false,
             label_names: None,
+            old_div_op: false,
             foreign_label_uses: vec![],
             diags,
             defines,
@@ -266,6 +269,11 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 );
                 TExpr::error(span)
             }
+            // Flattening turns array DEFINE bodies into arrays of DEFINEs; nothing else holds one.
+            ExprKind::Array(_) => {
+                self.diags.push(Diagnostic::error("E0113", "an array is not a value", span).with_help("index it: `a[i]`"));
+                TExpr::error(span)
+            }
             ExprKind::Error => TExpr::error(span),
         }
     }
@@ -349,6 +357,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             BinaryOp::Concat => unreachable!("`::` is typed by word_binary"),
         };
         match bop {
+            Some(bop @ (BinOp::Div | BinOp::Mod)) if self.old_div_op && ta.ty == Ty::Int && tb.ty == Ty::Int => old_div_op(bop, ta, tb, span),
             Some(bop) => TExpr::new(TKind::Binary(bop, Box::new(ta), Box::new(tb)), ty, span),
             None => unreachable!("`union` builds a set (its arm returns)"),
         }
@@ -622,6 +631,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
         }
         let idx = self.resolve(index, inst, ctx);
         self.expect_int(&idx, "[]");
+        if !self.index_in_bounds(&idx, lo, n) {
+            return Target::Broken;
+        }
         let mut branches = vec![];
         let mut ty = Ty::Error;
         for (k, &m) in elems.iter().enumerate() {
@@ -636,12 +648,57 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     return Target::Broken;
                 }
             };
-            ty = unify(ty, elem.ty, true).unwrap_or(Ty::Error);
+            ty = match self.element_type(ty, &elem, index.span) {
+                Some(t) => t,
+                None => return Target::Broken,
+            };
             let value = TExpr::new(TKind::Const(Value::Int(lo + k as i64)), Ty::Int, index.span);
             let cond = TExpr::new(TKind::Binary(BinOp::Eq, Box::new(idx.clone()), Box::new(value)), Ty::Bool, index.span);
             branches.push((cond, elem));
         }
         Target::Expr(TExpr::new(TKind::Case(branches), ty, span))
+    }
+
+    /// A variable index must stay within the array's bounds for every value it may take (NuSMV
+    /// 2.5.4: "array access out of bounds"), when [`int_bounds`] knows its values.
+    fn index_in_bounds(&mut self, idx: &TExpr, lo: i64, n: i64) -> bool {
+        let hi = lo + n - 1;
+        match crate::semantics::index_bounds::int_bounds(self.flat, idx) {
+            Some((a, b)) if a < lo || b > hi => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0107",
+                        format!("array index may be out of bounds: it ranges over {a}..{b}, the array's indices are {lo}..{hi}"),
+                        idx.span,
+                    )
+                    .with_label_message("may be out of bounds")
+                    .with_help(format!(
+                        "keep the index within {lo}..{hi}: narrow its type or guard it (NuSMV 2.5.4 rejects this too: \"array access out of bounds\")"
+                    )),
+                );
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// The type of `a[i]` with a variable `i` so far (`ty`) joined with one more element's: the
+    /// elements of an array DEFINE must have one type (NuSMV: "Type System Violation").
+    fn element_type(&mut self, ty: Ty, elem: &TExpr, index: Span) -> Option<Ty> {
+        if ty == Ty::Error || elem.ty == Ty::Error {
+            return Some(if ty == Ty::Error { elem.ty } else { ty });
+        }
+        match unify(ty, elem.ty, true) {
+            Some(t) => Some(t),
+            None => {
+                self.diags.push(
+                    Diagnostic::error("E0203", format!("the elements of this array have incompatible types {ty} and {}", elem.ty), index)
+                        .with_label_message("a variable index selects any element")
+                        .with_help("give every element of an array DEFINE the same type"),
+                );
+                None
+            }
+        }
     }
 
     fn index_target(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx) -> Target {
@@ -660,6 +717,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
         // A variable index: `a[i]` becomes `case i = lo : a[lo]; … esac`.
         let idx = self.resolve(index, inst, ctx);
         self.expect_int(&idx, "[]");
+        if !self.index_in_bounds(&idx, lo, n) {
+            return Target::Broken;
+        }
         let mut branches = vec![];
         let mut ty = Ty::Error;
         for (k, &m) in info.elems.iter().enumerate() {
@@ -674,7 +734,10 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     return Target::Broken;
                 }
             };
-            ty = unify(ty, elem.ty, true).unwrap_or(Ty::Error);
+            ty = match self.element_type(ty, &elem, index.span) {
+                Some(t) => t,
+                None => return Target::Broken,
+            };
             let value = TExpr::new(TKind::Const(Value::Int(lo + k as i64)), Ty::Int, index.span);
             let cond = TExpr::new(TKind::Binary(BinOp::Eq, Box::new(idx.clone()), Box::new(value)), Ty::Bool, index.span);
             branches.push((cond, elem));
@@ -891,5 +954,19 @@ fn incompatible_help(a: Ty, b: Ty) -> String {
         "an integer is never equal to a symbolic constant; check the variable's type".into()
     } else {
         format!("{a} and {b} values cannot be mixed here")
+    }
+}
+
+/// NuSMV's old integer `/` and `mod` (`-old_div_op`, NuSMV 2.5.4's `node_divide`/`node_mod`)
+/// written with ANSI C's: `a / b - (a mod b < 0 ? 1 : 0)` and `(a mod b < 0) ? a mod b + b : a mod b`.
+fn old_div_op(op: BinOp, a: TExpr, b: TExpr, span: Span) -> TExpr {
+    let int = |k: i64| TExpr::new(TKind::Const(Value::Int(k)), Ty::Int, span);
+    let bin = |op: BinOp, x: TExpr, y: TExpr, ty: Ty| TExpr::new(TKind::Binary(op, Box::new(x), Box::new(y)), ty, span);
+    let rem = bin(BinOp::Mod, a.clone(), b.clone(), Ty::Int);
+    let negative = bin(BinOp::Lt, rem.clone(), int(0), Ty::Bool);
+    let ite = |c: TExpr, x: TExpr, y: TExpr| TExpr::new(TKind::Ite(Box::new(c), Box::new(x), Box::new(y)), Ty::Int, span);
+    match op {
+        BinOp::Div => bin(BinOp::Sub, bin(BinOp::Div, a, b, Ty::Int), ite(negative, int(1), int(0)), Ty::Int),
+        _ => ite(negative, bin(BinOp::Add, rem.clone(), b, Ty::Int), rem),
     }
 }

@@ -30,6 +30,7 @@ pub struct Globals<'a> {
     pub label_names: rustc_hash::FxHashSet<&'a str>,
     /// Labels of other modules used in procedure specs, verified at the end.
     pub foreign_label_uses: Vec<(String, crate::source::Span)>,
+    pub language: super::LanguageOptions,
 }
 
 /// Step 1 of a system, run for all systems in order before the others: the procedure-parameter
@@ -70,6 +71,7 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
     if is_procedure {
         r.label_names = Some(&g.label_names);
     }
+    r.old_div_op = g.language.old_div_op;
     let calls = if is_procedure { callee_exits(table, root, g, &mut r) } else { vec![] };
     let mut assigns = Assignments::new(flat.vars.len());
     let mut sys = CheckedSystem {
@@ -214,8 +216,12 @@ fn sections(
             }
             Section::Fairness { expr, justice, span } => {
                 sys.spans.fairness.push(*span);
-                let t = constraint(r, expr, inst, Ctx::FAIRNESS, if *justice { "JUSTICE" } else { "FAIRNESS" });
+                let keyword = if *justice { "JUSTICE" } else { "FAIRNESS" };
+                let t = constraint(r, expr, inst, Ctx::FAIRNESS, keyword);
                 sys.fairness.push(t);
+                if r.is_procedure {
+                    r.diags.push(procedure_fairness_ignored(*span, keyword));
+                }
             }
             Section::Compassion { span, .. } => r.diags.push(
                 Diagnostic::warning("W0002", "COMPASSION constraints are not supported; this one is ignored", keyword_span(*span, "COMPASSION"))
@@ -480,6 +486,20 @@ fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) ->
     let otherwise = TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, span);
     branches.push((otherwise, keep));
     TExpr::new(TKind::Case(branches), ty, span)
+}
+
+/// W0005: the RKS engines that check procedure modules have no fairness; a `FAIRNESS`/`JUSTICE`
+/// constraint of a procedure module (or of an instance inside one) is resolved and type-checked
+/// but not used by any verdict.
+fn procedure_fairness_ignored(span: crate::source::Span, keyword: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "W0005",
+        format!("{keyword} constraints of procedure modules are ignored: specs are checked on every path"),
+        keyword_span(span, keyword),
+    )
+    .with_help(
+        "the engines for procedure modules (CALL/EXIT) do not restrict paths to fair ones; verdicts of E/A specs and LTLSPEC hold for all paths, fair or not",
+    )
 }
 
 /// The span of a section's leading keyword.

@@ -235,6 +235,9 @@ pub enum ExprKind {
     Case(Vec<CaseBranch>),
     /// `{e1, e2, …}`
     Set(Vec<Expr>),
+    /// `[e0, e1, …]`: an array DEFINE's body (NuSMV 2.5), the whole body only; elements may be
+    /// arrays themselves. Flattening makes it an array of DEFINEs `a[0]`, `a[1]`, ….
+    Array(Vec<Expr>),
     /// `lo .. hi` used as a set expression
     Range(Box<Expr>, Box<Expr>),
     /// `next(e)`, `init(e)` (the latter only in assignment targets)

@@ -117,7 +117,7 @@ pub(crate) fn balance(root: &mut Expr) {
                     work.push(&mut b.value);
                 }
             }
-            ExprKind::Set(items) | ExprKind::Call(_, items) | ExprKind::Ltl(_, items) => work.extend(items.iter_mut()),
+            ExprKind::Set(items) | ExprKind::Array(items) | ExprKind::Call(_, items) | ExprKind::Ltl(_, items) => work.extend(items.iter_mut()),
             _ => {}
         }
     }

@@ -209,7 +209,10 @@ impl Builder {
         Some(match p.as_rule() {
             Rule::var_decl => Item::Var(self.var_decl(p)),
             Rule::define => {
-                let (name, expr) = self.named_condition(p);
+                let mut it = Self::meaningful(p);
+                let name = self.ident(&it.next().expect("grammar: name"));
+                let body = it.next().expect("grammar: body");
+                let expr = if body.as_rule() == Rule::array_expr { self.array_expr(body) } else { self.expr(body) };
                 Item::Define(Define { name, expr, span })
             }
             Rule::assign => Item::Assign(self.assign(p)),
@@ -223,6 +226,13 @@ impl Builder {
             }
             other => unreachable!("grammar: {other:?} is not a section item"),
         })
+    }
+
+    /// `[e0, e1, …]` or `[[…], […]]`: an array DEFINE's body.
+    fn array_expr(&self, p: Pair<Rule>) -> Expr {
+        let span = self.span(&p);
+        let elems = Self::meaningful(p).map(|q| if q.as_rule() == Rule::array_expr { self.array_expr(q) } else { self.expr(q) }).collect();
+        Expr { kind: ExprKind::Array(elems), span }
     }
 
     fn single_expr(&self, p: Pair<Rule>) -> Expr {

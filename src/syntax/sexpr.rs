@@ -35,6 +35,7 @@ fn write(e: &Expr, out: &mut String) {
             out.push(')');
         }
         ExprKind::Set(items) => list(out, "set", &items.iter().collect::<Vec<_>>()),
+        ExprKind::Array(items) => list(out, "array", &items.iter().collect::<Vec<_>>()),
         ExprKind::Range(a, b) => list(out, "..", &[a, b]),
         ExprKind::Next(a) => list(out, "next", &[a]),
         ExprKind::Init(a) => list(out, "init", &[a]),

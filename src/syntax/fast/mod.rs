@@ -7,7 +7,8 @@
 //! included. Whenever the input leaves that subset — a syntax error, an operator it does not
 //! know (`? :`, LTL, bit selection, built-in functions, word constants), an integer out of
 //! range, nesting deeper than [`MAX_FAST_DEPTH`], a declaration it does not handle (`process`
-//! `array` and `word` types, `real`/`integer`, a path name such as `a.b : boolean` or `a.b := e`), a
+//! `array` and `word` types, `real`/`integer`, a path name such as `a.b : boolean` or `a.b := e`,
+//! an array DEFINE body `[e0, e1]`), a
 //! `PSLSPEC`, `COMPUTE` or `COMPASSION` section — it returns `None` and the caller parses the
 //! same text with pest, which produces the output and the diagnostics. So diagnostics always
 //! come from the pest path, and a successful fast parse never has any.
