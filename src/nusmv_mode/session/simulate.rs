@@ -256,7 +256,7 @@ impl Session<'_> {
     fn simulation_view(&self) -> Option<TraceView> {
         let (Some(sim), Some(loaded)) = (&self.sim, &self.loaded) else { return None };
         let Some(Some(FlatBuilt::Explicit(m))) = self.built.as_ref().map(|b| b.flat.as_ref()) else { return None };
-        let steps = sim.states.iter().map(|&state| TraceStep { component: 0, state, stack: vec![], values: vec![] }).collect();
+        let steps = sim.states.iter().map(|&state| TraceStep::flat(state)).collect();
         let trace = Trace { kind: TraceKind::Simulation, steps, loop_start: None, loop_push: vec![] };
         Some(trace_view(&loaded.program, ModelRef::Flat(m), &trace))
     }
