@@ -4,7 +4,7 @@
 //!
 //! This is the one place where [`Engine`] is mapped onto the engine families' own entry points
 //! (`check::rks::check_many` for `summary`, `incremental`, `global`; `check::ternary::check` for
-//! `eager`, `lazy`), exhaustively. Traces leave here as [`Trace`]s. `LTLSPEC`s of procedure
+//! `eager`, `lazy`), exhaustively. Traces leave here as [`Trace`](crate::check::trace::Trace)s. `LTLSPEC`s of procedure
 //! modules go to the one LTL engine for them ([`RksLtl`]) whatever the engine: [`with_ltl`].
 
 use crate::check::engine::{Checked, Checker, Engine, RunOptions, Stats};

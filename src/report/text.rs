@@ -60,7 +60,7 @@ pub fn render_text(reports: &[SpecReport]) -> String {
     text.finish()
 }
 
-/// [`render_text`] one spec at a time, so that a spec's trace view can be dropped as soon as
+/// The text report (as the test-only `render_text` builds it) one spec at a time, so that a spec's trace view can be dropped as soon as
 /// it is written (a run with hundreds of long traces keeps one view, not all).
 #[derive(Default)]
 pub struct TextReport {
