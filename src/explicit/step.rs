@@ -729,14 +729,7 @@ impl<'p> Plan<'p> {
                 scratch.pos[d] = 0;
                 Ok(())
             }
-            Some(st) => {
-                self.fill_plain(d, scratch, ev, cur, exited)?;
-                let (cache, out) = (&mut scratch.cache[d], &scratch.candidates[d]);
-                cache.clear();
-                cache.extend_from_slice(out);
-                scratch.cache_gen[d] = st;
-                Ok(())
-            }
+            Some(st) => self.ensure_cached(d, scratch, ev, cur, exited, st),
             None => self.fill_plain(d, scratch, ev, cur, exited),
         }
     }
