@@ -5,9 +5,10 @@
 //! an index of the states by each variable's value (built once per variable, O(states)), costing
 //! one lookup per matching state; other atoms are evaluated once per state.
 
+use super::eval::compiled::Program;
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator};
 use super::state_values::StateValues;
-use super::step::DomainIndex;
+use super::step::{DomainIndex, Frame};
 use crate::lowering::program::{BinOp, Expr, System, UnOp, Value, VarId};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
@@ -76,8 +77,17 @@ impl<'a> AtomLabeller<'a> {
         }
         let mut bits = FixedBitSet::with_capacity(self.states.count());
         let mut row = vec![0u32; self.states.width()];
+        // Compiled once (as a state on its own: `Var` only, `next` left to the evaluator);
+        // where it gives up, the tree evaluator decides (and reports the error).
+        let prog = Program::condition(&self.system.vars, atom, Frame::Init);
         for s in 0..self.states.count() {
             self.states.get_into(s, &mut row);
+            if let Some(holds) = prog.as_ref().and_then(|p| p.holds(&row, &row)) {
+                if holds {
+                    bits.insert(s);
+                }
+                continue;
+            }
             match self.ev.bool(atom, &Env::state(&row)) {
                 Ok(true) => bits.insert(s),
                 Ok(false) => {}

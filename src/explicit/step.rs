@@ -210,6 +210,12 @@ pub struct Scratch {
     /// was made for (solver's precomputed paths).
     row: Vec<u32>,
     row_gen: u32,
+    /// Per slot position: the candidates depending on the current state only as a bit set of
+    /// value indices; `keep_ok`: the positions whose current value is a candidate; the state
+    /// stamp they were made for (solver's masked paths).
+    masks: Vec<u64>,
+    keep_ok: u128,
+    mask_gen: u32,
     /// Boxed so that taking it out for a run moves a pointer, not the buffers' headers.
     solve: Option<Box<solve::SolveScratch>>,
     /// Cached candidates and verdicts of the plan last run ([`memo`]).
@@ -236,6 +242,9 @@ pub struct Plan<'p> {
     memo_tables: usize,
     /// Per slot (`Source::Expr` only): its expression compiled ([`Program`]).
     slot_prog: Vec<Option<Program>>,
+    /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
+    /// item compiled.
+    slot_set: Vec<Option<Box<[Program]>>>,
 }
 
 impl<'p> Plan<'p> {
@@ -341,6 +350,7 @@ impl<'p> Plan<'p> {
             check_memo: vec![],
             memo_tables: 0,
             slot_prog: vec![],
+            slot_set: vec![],
         }
     }
 
@@ -465,6 +475,7 @@ impl<'p> Plan<'p> {
                 _ => None,
             })
             .collect();
+        plan.slot_set = (plan.slots.iter()).map(|s| compile_set(&system.vars, s)).collect();
         plan.plan_memo();
         #[cfg(test)]
         if PLAIN_ONLY.with(std::cell::Cell::get) {
@@ -814,9 +825,13 @@ impl<'p> Plan<'p> {
                                 scratch.candidates[d] = out;
                                 return Ok(());
                             }
-                            let r = match ev.values(e, &env, &mut scratch.values) {
-                                Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
-                                Err(err) => Err(StepErrorKind::Eval(err)),
+                            let items = self.slot_set.get(d).and_then(Option::as_ref);
+                            let r = match items.is_some_and(|items| set_values(items, &env, &mut scratch.values)) {
+                                true => self.to_indices(slot.var, &scratch.values, &mut out),
+                                false => match ev.values(e, &env, &mut scratch.values) {
+                                    Ok(()) => self.to_indices(slot.var, &scratch.values, &mut out),
+                                    Err(err) => Err(StepErrorKind::Eval(err)),
+                                },
                             };
                             if let (Ok(()), Some((m, k))) = (&r, at) {
                                 scratch.memo.set_candidates(m, k, &out);
@@ -847,6 +862,31 @@ impl<'p> Plan<'p> {
         }
         Ok(())
     }
+}
+
+/// The items of a slot's set literal compiled, when every item compiles to a single value.
+fn compile_set(vars: &[crate::lowering::program::Variable], slot: &Slot<'_>) -> Option<Box<[Program]>> {
+    let Source::Expr(mut e) = slot.source else { return None };
+    while let Expr::Shared(inner) = e {
+        e = inner;
+    }
+    let Expr::Set(items) = e else { return None };
+    items.iter().map(|item| Program::compile(vars, item, slot.frame)).collect()
+}
+
+/// The values of a compiled set literal as [`Evaluator::values`] gives them (sorted, without
+/// duplicates) into `out`; `false` where the evaluator might fail (evaluate the tree instead).
+fn set_values(items: &[Program], env: &Env, out: &mut Vec<Value>) -> bool {
+    out.clear();
+    for p in items {
+        match p.value_in(env) {
+            Some(v) => out.push(v),
+            None => return false,
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    true
 }
 
 /// Appends precomputed candidates (or reports the value out of range).

@@ -89,8 +89,8 @@ enum Op {
     },
     /// No `case` branch holds: the evaluator's error.
     Fail,
-    /// Pop `n` booleans, push how many are true.
-    Count(u32),
+    /// `count`'s running total: pop a boolean, add it to the total below.
+    CountAdd,
     Abs,
     Min,
     Max,
@@ -359,13 +359,11 @@ impl Program {
                     pc = to as usize;
                 }
                 Op::Fail => return None,
-                Op::Count(n) => {
-                    let n = n as usize;
-                    let start = sp.checked_sub(n)?;
-                    let total = stack.get(start..sp)?.iter().filter(|&&b| b != 0).count() as i64;
-                    sp = start;
-                    *stack.get_mut(sp)? = total;
-                    sp += 1;
+                Op::CountAdd => {
+                    sp = sp.checked_sub(1)?;
+                    let b = *stack.get(sp)?;
+                    let t = stack.get_mut(sp.checked_sub(1)?)?;
+                    *t += i64::from(b != 0);
                 }
             }
         }
@@ -642,12 +640,13 @@ impl Compiler<'_> {
                 }
                 Kind::Sym => None,
             },
+            // A running total, so that many arguments need no deeper stack than one.
             (Builtin::Count, args) => {
+                self.emit(Op::Const(0), 1)?;
                 for a in args {
                     self.expect(a, Kind::Bool)?;
+                    self.emit(Op::CountAdd, -1)?;
                 }
-                let n = args.len() as isize;
-                self.emit(Op::Count(args.len() as u32), 1 - n)?;
                 Some(Kind::Int)
             }
             _ => None,

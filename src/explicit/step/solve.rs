@@ -98,6 +98,9 @@ pub(super) struct Solver<'p> {
     /// Per alternative: its [`Solver::direct`] path precomputed, when it is a plain copy of
     /// the current state with constants and copies bound in ([`Simple`]).
     simple: Vec<Option<SimplePath>>,
+    /// When every slot's rank fits: per slot (variable, shift, rank bound) of an integer sort
+    /// key whose order is [`Solver::compare`]'s (first slot in the highest bits).
+    key_fields: Option<Box<[(VarId, u32, u32)]>>,
 }
 
 /// The right-hand side of a binding in a precomputed direct path.
@@ -117,6 +120,20 @@ struct SimplePath {
     /// [`Simple::Only`]): the ops other than [`Simple::Keep`], applied to a copy of the
     /// current state made once per run ([`Scratch::row`]) instead of building the vector.
     changes: Option<Box<[(VarId, Simple)]>>,
+    /// Otherwise, when no slot's candidates can fail and each fits a 64-bit mask: the path on
+    /// the per-state candidate masks ([`Solver::masked`]).
+    masked: Option<MaskedPath>,
+}
+
+/// A precomputed direct path with candidate slots, run on a copy of the current state with the
+/// candidates of each slot as a bit set computed once per state ([`Scratch::masks`]).
+#[derive(Clone, Debug)]
+struct MaskedPath {
+    /// Positions bound `= x` to their own current value: one bit test per state for all of them
+    /// ([`Scratch::keep_ok`]).
+    keep: u128,
+    /// The other ops other than [`Simple::Keep`], in slot order.
+    ops: Box<[(VarId, Simple)]>,
 }
 
 /// One slot of a precomputed direct path, in slot order. Exactly what [`Solver::direct_path`]
@@ -164,6 +181,8 @@ pub struct SolveScratch {
     res_start: Vec<u32>,
     rows: Vec<u32>,
     order: Vec<u32>,
+    /// Sort keys of the rows ([`Solver::sort_by_keys`]).
+    keys: Vec<(u128, u32)>,
 }
 
 /// The chosen combination of alternatives, as the plan's depth-first search sees it.
@@ -256,7 +275,10 @@ impl<'p> Solver<'p> {
                 _ => false,
             })
             .collect();
-        let simple = simple_paths(plan, &checks, &conjuncts, &alts, &cur_only);
+        // Masked paths: every candidate slot's candidates can be computed at once per state.
+        let maskable =
+            n <= 128 && (plan.slots.iter().zip(&cur_only)).all(|(s, &c)| !c || (!slot_may_fail(&fa, s) && system.vars[s.var as usize].domain.len() <= 64));
+        let simple = simple_paths(plan, &checks, &conjuncts, &alts, &cur_only, maskable);
         // A selector's conditions are read in the frame of the conjuncts that use it.
         let mut selector_frame = vec![Frame::Trans; selectors.len()];
         for a in &alts {
@@ -269,7 +291,8 @@ impl<'p> Solver<'p> {
         let selector_progs = (selectors.iter().zip(&selector_frame))
             .map(|(branches, &frame)| branches.iter().map(|(c, _)| Program::condition(&system.vars, c, frame)).collect())
             .collect();
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple }))
+        let key_fields = sort_key_fields(plan);
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -308,6 +331,7 @@ impl<'p> Solver<'p> {
             ss.sel_gen.fill(0);
             scratch.cache_gen.fill(0);
             scratch.row_gen = 0;
+            scratch.mask_gen = 0;
             ss.stamp = 1;
         }
         ss.sel_gen.resize(self.selectors.len(), 0);
@@ -425,7 +449,9 @@ impl<'p> Solver<'p> {
         order.clear();
         order.extend(0..count as u32);
         let row = |i: u32| &rows[i as usize * width..(i as usize + 1) * width];
-        order.sort_unstable_by(|&a, &b| self.compare(plan, row(a), row(b)));
+        if !self.sort_by_keys(&rows, width, &mut ss.keys, &mut order) {
+            order.sort_unstable_by(|&a, &b| self.compare(plan, row(a), row(b)));
+        }
         let mut last: Option<u32> = None;
         for &i in &order {
             if last.is_some_and(|l| row(l) == row(i)) {
@@ -439,6 +465,33 @@ impl<'p> Solver<'p> {
         ss.order = order;
         ss.rows = rows;
         Ok(())
+    }
+
+    /// Sorts `order` (the row numbers `0..`) into [`Solver::compare`]'s order through integer
+    /// keys; `false` when the keys do not apply (`order` unchanged).
+    fn sort_by_keys(&self, rows: &[u32], width: usize, keys: &mut Vec<(u128, u32)>, order: &mut [u32]) -> bool {
+        let Some(fields) = &self.key_fields else { return false };
+        keys.clear();
+        for (i, row) in rows.chunks_exact(width).enumerate() {
+            let mut key = 0u128;
+            for (pos, &(var, shift, bound)) in fields.iter().enumerate() {
+                let x = row[var as usize];
+                if x >= bound {
+                    return false;
+                }
+                let r = match &self.rank[pos] {
+                    Some(r) => r[x as usize],
+                    None => x,
+                };
+                key |= u128::from(r) << shift;
+            }
+            keys.push((key, i as u32));
+        }
+        keys.sort_unstable();
+        for (o, &(_, i)) in order.iter_mut().zip(keys.iter()) {
+            *o = i;
+        }
+        true
     }
 
     /// The plain plan's emission order: slot by slot, each slot's candidate order.
@@ -566,12 +619,7 @@ impl<'p> Solver<'p> {
         if let Some(path) = &self.simple[alt as usize] {
             if let Some(changes) = &path.changes {
                 if scratch.row_gen != stamp {
-                    // The vector where every slot keeps its current value.
-                    scratch.row.clear();
-                    scratch.row.extend_from_slice(&scratch.vec);
-                    for s in &plan.slots {
-                        scratch.row[s.var as usize] = cur[s.var as usize];
-                    }
+                    keep_row(plan, scratch, cur);
                     scratch.row_gen = stamp;
                 }
                 if apply_changes(changes, &mut scratch.row, cur) {
@@ -581,6 +629,11 @@ impl<'p> Solver<'p> {
                     scratch.row[var as usize] = cur[var as usize];
                 }
                 return Ok(true);
+            }
+            if let Some(m) = &path.masked
+                && let Some(done) = self.masked(plan, m, scratch, ev, cur, exited, stamp, emit)?
+            {
+                return Ok(done);
             }
             let ops = &path.ops;
             let outcome = simple_path(plan, ops, scratch, ev, cur, exited, stamp);
@@ -604,6 +657,126 @@ impl<'p> Solver<'p> {
             scratch.vec[s.var as usize] = UNSET;
         }
         outcome.map(|o| o.is_some())
+    }
+
+    /// Runs a [`MaskedPath`]: `Some(true)` when decided (its successor, if any, emitted),
+    /// `None` when a slot has several candidates (run the unmasked path). No slot's candidates
+    /// can fail and the path has no checks, so computing all of them at once per state and in
+    /// another order than the search changes nothing but the cost.
+    #[allow(clippy::too_many_arguments)]
+    fn masked(
+        &self,
+        plan: &Plan<'p>,
+        m: &MaskedPath,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        stamp: u32,
+        emit: &mut Emit<'_>,
+    ) -> Result<Option<bool>, StepError> {
+        if scratch.mask_gen != stamp {
+            self.fill_masks(plan, scratch, ev, cur, exited, stamp)?;
+        }
+        if scratch.keep_ok & m.keep != m.keep {
+            return Ok(Some(true));
+        }
+        let src = |x: Src| match x {
+            Src::Const(c) => c,
+            Src::Copy(y) => Some(cur[y as usize]),
+        };
+        let bit = |x: Option<u32>| x.filter(|&x| x < 64).map_or(0, |x| 1u64 << x);
+        let one = |set: u64| -> Option<Option<u32>> {
+            match set.count_ones() {
+                0 => Some(None),
+                1 => Some(Some(set.trailing_zeros())),
+                _ => None,
+            }
+        };
+        let mut ok = true;
+        for &(var, op) in m.ops.iter() {
+            let here = cur[var as usize];
+            let value = match op {
+                Simple::KeepIf(c) if here == c => here,
+                Simple::KeepIfSame(y) if cur[y as usize] == here => here,
+                Simple::Const(c) => c,
+                Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
+                Simple::In { pos, x } => match src(x) {
+                    Some(x) if bit(Some(x)) & scratch.masks[pos as usize] != 0 => x,
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                },
+                Simple::Out { pos, x } => match one(scratch.masks[pos as usize] & !bit(src(x))) {
+                    Some(Some(v)) => v,
+                    Some(None) => {
+                        ok = false;
+                        break;
+                    }
+                    None => {
+                        restore(&m.ops, &mut scratch.row, cur);
+                        return Ok(None);
+                    }
+                },
+                Simple::Only { pos } => match one(scratch.masks[pos as usize]) {
+                    Some(Some(v)) => v,
+                    Some(None) => {
+                        ok = false;
+                        break;
+                    }
+                    None => {
+                        restore(&m.ops, &mut scratch.row, cur);
+                        return Ok(None);
+                    }
+                },
+                _ => {
+                    ok = false;
+                    break;
+                }
+            };
+            scratch.row[var as usize] = value;
+        }
+        if ok {
+            let _ = emit(&scratch.row);
+        }
+        restore(&m.ops, &mut scratch.row, cur);
+        Ok(Some(true))
+    }
+
+    /// The per-state candidate masks of the slots whose candidates depend on the current state
+    /// only, which positions keep a candidate value, and the kept row ([`Scratch::row`]).
+    fn fill_masks(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        stamp: u32,
+    ) -> Result<(), StepError> {
+        if scratch.row_gen != stamp {
+            keep_row(plan, scratch, cur);
+            scratch.row_gen = stamp;
+        }
+        scratch.masks.resize(plan.slots.len(), 0);
+        let mut keep_ok = 0u128;
+        for (pos, s) in plan.slots.iter().enumerate() {
+            let mask = if self.cur_only[pos] {
+                plan.ensure_cached(pos, scratch, ev, cur, exited, stamp)?;
+                // Candidates are value indices within the domain (at most 64 values here).
+                scratch.cache[pos].iter().fold(0u64, |m, &x| m | 1u64.checked_shl(x).unwrap_or(0))
+            } else {
+                u64::MAX
+            };
+            scratch.masks[pos] = mask;
+            if cur[s.var as usize] < 64 && mask >> cur[s.var as usize] & 1 != 0 {
+                keep_ok |= 1u128 << pos;
+            }
+        }
+        scratch.keep_ok = keep_ok;
+        scratch.mask_gen = stamp;
+        Ok(())
     }
 
     /// `Some(true)`: the vector is complete; `Some(false)`: no successor; `None`: ambiguous.
@@ -758,6 +931,23 @@ impl<'p> Solver<'p> {
     }
 }
 
+/// Makes [`Scratch::row`] the vector where every slot keeps its current value.
+fn keep_row(plan: &Plan<'_>, scratch: &mut Scratch, cur: &[u32]) {
+    scratch.row.clear();
+    scratch.row.extend_from_slice(&scratch.vec);
+    for s in &plan.slots {
+        scratch.row[s.var as usize] = cur[s.var as usize];
+    }
+}
+
+/// Gives the variables of `ops` their current values again in `row`.
+#[inline]
+fn restore(ops: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) {
+    for &(var, _) in ops {
+        row[var as usize] = cur[var as usize];
+    }
+}
+
 /// Applies the changes of a precomputed direct path without candidate computations to `row`
 /// (the current state); `false`: no successor.
 #[inline]
@@ -838,7 +1028,14 @@ fn simple_path(
 /// value or ranges over its domain, no check remains and the alternative has no residual, and
 /// each slot has at most one binding, an `=` to a constant or to a current value (in a
 /// transition). A domain slot without a binding makes the path ambiguous: not precomputed.
-fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunct], alts: &[Alternative<'_>], cur_only: &[bool]) -> Vec<Option<SimplePath>> {
+fn simple_paths(
+    plan: &Plan<'_>,
+    checks: &[Vec<Check<'_>>],
+    conjuncts: &[Conjunct],
+    alts: &[Alternative<'_>],
+    cur_only: &[bool],
+    maskable: bool,
+) -> Vec<Option<SimplePath>> {
     let plain_slots = (plan.slots.iter().enumerate()).all(|(pos, s)| matches!(s.source, Source::Domain | Source::Keep) || cur_only[pos]);
     if !plain_slots || checks.iter().any(|c| !c.is_empty()) {
         return vec![None; alts.len()];
@@ -896,9 +1093,44 @@ fn simple_paths(plan: &Plan<'_>, checks: &[Vec<Check<'_>>], conjuncts: &[Conjunc
         }
         let pure = ops.iter().all(|(_, op)| !matches!(op, Simple::In { .. } | Simple::Out { .. } | Simple::Only { .. }));
         let changes = pure.then(|| ops.iter().copied().filter(|(_, op)| !matches!(op, Simple::Keep)).collect());
-        Some(SimplePath { ops: ops.into_boxed_slice(), changes })
+        let masked = (!pure && maskable).then(|| {
+            let mut keep = 0u128;
+            let mut rest = vec![];
+            for (pos, &(var, op)) in ops.iter().enumerate() {
+                match op {
+                    Simple::Keep => {}
+                    Simple::In { x: Src::Copy(y), .. } if y == var => keep |= 1u128 << pos,
+                    _ => rest.push((var, op)),
+                }
+            }
+            MaskedPath { keep, ops: rest.into_boxed_slice() }
+        });
+        Some(SimplePath { ops: ops.into_boxed_slice(), changes, masked })
     };
     alts.iter().map(path).collect()
+}
+
+/// The fields of [`Solver::key_fields`]: slot by slot from the highest bits, each as wide as its
+/// domain's value indices (their ranks are below the domain's size); `None` beyond 128 bits.
+fn sort_key_fields(plan: &Plan<'_>) -> Option<Box<[(VarId, u32, u32)]>> {
+    let bits: Vec<u32> = (plan.slots.iter())
+        .map(|s| {
+            let len = plan.system.vars[s.var as usize].domain.len().min(u32::MAX as usize) as u32;
+            32 - len.saturating_sub(1).leading_zeros()
+        })
+        .collect();
+    if bits.iter().sum::<u32>() > 128 {
+        return None;
+    }
+    let mut shift = 0u32;
+    let mut fields = Vec::with_capacity(bits.len());
+    for (s, b) in plan.slots.iter().zip(bits).rev() {
+        let len = plan.system.vars[s.var as usize].domain.len().min(u32::MAX as usize) as u32;
+        fields.push((s.var, shift, len));
+        shift += b;
+    }
+    fields.reverse();
+    Some(fields.into_boxed_slice())
 }
 
 /// `starts[k]..starts[k + 1]` = the entries with key `k` (keys sorted, all below `len - 1`).
