@@ -40,6 +40,8 @@ use std::ops::ControlFlow;
 
 /// Most combinations of alternatives tried in one state before plain enumeration is used.
 pub(super) const COMBO_LIMIT: usize = 4096;
+/// Successor rows of one state from which they are sorted by integer keys ([`Solver::sort_by_keys`]).
+const KEYS_FROM: usize = 8;
 /// Conjuncts with at least this many alternatives are indexed by their `x = c` tests.
 const INDEX_FROM: usize = 8;
 
@@ -78,6 +80,26 @@ struct Alternative<'p> {
     /// With the depth at which each can be checked (and compiled), sorted by depth.
     residual: Vec<(u32, &'p Expr, Option<Program>)>,
     trivial: bool,
+    /// When every test is on one variable's value index (`x = c`, or a compiled condition
+    /// that is a mask read where the conjunct reads): the tests in that form.
+    fast: Option<Box<[FastTest]>>,
+}
+
+/// A test of an alternative on one variable's value index (see [`Alternative::fast`]).
+#[derive(Clone, Copy, Debug)]
+enum FastTest {
+    Is {
+        var: VarId,
+        idx: u32,
+    },
+    /// Holds (or, `fails`, does not hold) where bit `i` of `holds` is set, for indices `i`
+    /// below `len`; other indices: decided by the full test.
+    Mask {
+        var: VarId,
+        len: u32,
+        holds: u64,
+        fails: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -101,6 +123,8 @@ pub(super) struct Solver<'p> {
     /// When every slot's rank fits: per slot (variable, shift, rank bound) of an integer sort
     /// key whose order is [`Solver::compare`]'s (first slot in the highest bits).
     key_fields: Option<Box<[(VarId, u32, u32)]>>,
+    /// The slots' variables in slot order.
+    slot_vars: Box<[VarId]>,
 }
 
 /// The right-hand side of a binding in a precomputed direct path.
@@ -292,7 +316,8 @@ impl<'p> Solver<'p> {
             .map(|(branches, &frame)| branches.iter().map(|(c, _)| Program::condition(&system.vars, c, frame)).collect())
             .collect();
         let key_fields = sort_key_fields(plan);
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields }))
+        let slot_vars = plan.slots.iter().map(|s| s.var).collect();
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields, slot_vars }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -450,7 +475,7 @@ impl<'p> Solver<'p> {
         order.extend(0..count as u32);
         let row = |i: u32| &rows[i as usize * width..(i as usize + 1) * width];
         if !self.sort_by_keys(&rows, width, &mut ss.keys, &mut order) {
-            order.sort_unstable_by(|&a, &b| self.compare(plan, row(a), row(b)));
+            order.sort_unstable_by(|&a, &b| self.compare(row(a), row(b)));
         }
         let mut last: Option<u32> = None;
         for &i in &order {
@@ -470,7 +495,10 @@ impl<'p> Solver<'p> {
     /// Sorts `order` (the row numbers `0..`) into [`Solver::compare`]'s order through integer
     /// keys; `false` when the keys do not apply (`order` unchanged).
     fn sort_by_keys(&self, rows: &[u32], width: usize, keys: &mut Vec<(u128, u32)>, order: &mut [u32]) -> bool {
-        let Some(fields) = &self.key_fields else { return false };
+        // A key costs one pass over the slots per row, a comparison stops at the first slot
+        // that differs: keys pay off with many rows (several alternatives of several conjuncts,
+        // PyBoolNet's one alternative per gene), not with a few.
+        let Some(fields) = self.key_fields.as_ref().filter(|_| rows.len() >= KEYS_FROM * width) else { return false };
         keys.clear();
         for (i, row) in rows.chunks_exact(width).enumerate() {
             let mut key = 0u128;
@@ -495,9 +523,9 @@ impl<'p> Solver<'p> {
     }
 
     /// The plain plan's emission order: slot by slot, each slot's candidate order.
-    fn compare(&self, plan: &Plan<'p>, a: &[u32], b: &[u32]) -> std::cmp::Ordering {
-        for (pos, s) in plan.slots.iter().enumerate() {
-            let (x, y) = (a[s.var as usize], b[s.var as usize]);
+    fn compare(&self, a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+        for (pos, &var) in self.slot_vars.iter().enumerate() {
+            let (x, y) = (a[var as usize], b[var as usize]);
             if x != y {
                 return match &self.rank[pos] {
                     Some(r) => r.get(x as usize).cmp(&r.get(y as usize)),
@@ -509,6 +537,32 @@ impl<'p> Solver<'p> {
     }
 
     fn tests_hold(&self, alt: &Alternative<'p>, ss: &mut SolveScratch, ev: &mut Evaluator, env: &Env, view: &[u32]) -> Result<bool, EvalError> {
+        if let Some(fast) = &alt.fast {
+            let mut decided = true;
+            for &t in fast.iter() {
+                match t {
+                    FastTest::Is { var, idx } => {
+                        if view.get(var as usize) != Some(&idx) {
+                            return Ok(false);
+                        }
+                    }
+                    FastTest::Mask { var, len, holds, fails } => match view.get(var as usize) {
+                        Some(&i) if i < len => {
+                            if (holds >> i & 1 != 0) == fails {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            decided = false;
+                            break;
+                        }
+                    },
+                }
+            }
+            if decided {
+                return Ok(true);
+            }
+        }
         for (t, prog) in alt.tests.iter().zip(&alt.test_progs) {
             let holds = match *t {
                 Test::Is { var, idx } => view.get(var as usize) == Some(&idx),
@@ -1210,7 +1264,23 @@ fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: 
         })
         .collect();
     residual.sort_by_key(|r| r.0);
-    Alternative { conj, tests: a.tests, test_progs, binds, bind_progs, residual, trivial }
+    // Tests read the current state in a transition, the vector being built otherwise.
+    let in_vec = frame != Frame::Trans;
+    let fast = (a.tests.iter().zip(&test_progs))
+        .map(|(t, p): (&Test<'_>, &Option<Program>)| {
+            let mask = |fails: bool| {
+                let (var, vec, len, holds) = p.as_ref()?.one_var_mask()?;
+                (vec == in_vec).then_some(FastTest::Mask { var, len, holds, fails })
+            };
+            match *t {
+                Test::Is { var, idx } => Some(FastTest::Is { var, idx }),
+                Test::Holds(_) => mask(false),
+                Test::Fails(_) => mask(true),
+                _ => None,
+            }
+        })
+        .collect();
+    Alternative { conj, tests: a.tests, test_progs, binds, bind_progs, residual, trivial, fast }
 }
 
 /// Whether computing a slot's candidates may fail (out of range, non-exhaustive `case`, …).
