@@ -19,7 +19,10 @@ use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-pub type CtxId = u32;
+crate::index_type! {
+    /// An interned context ([`Contexts`]).
+    pub struct CtxId;
+}
 
 /// A context held by value: no heap allocation up to 32 entries.
 pub type Ctx = SmallVec<[Kleene; 32]>;
@@ -40,19 +43,18 @@ pub fn pack(v: &[Kleene]) -> Option<u64> {
 pub struct Contexts {
     short: IdVec<FId, FxHashMap<u64, CtxId>>,
     long: IdVec<FId, FxHashMap<Box<[Kleene]>, CtxId>>,
-    vecs: Vec<Box<[Kleene]>>,
+    vecs: IdVec<CtxId, Box<[Kleene]>>,
 }
 
 impl Contexts {
     pub fn new(num_nodes: usize) -> Contexts {
-        Contexts { short: IdVec::from_elem(FxHashMap::default(), num_nodes), long: IdVec::from_elem(FxHashMap::default(), num_nodes), vecs: Vec::new() }
+        Contexts { short: IdVec::from_elem(FxHashMap::default(), num_nodes), long: IdVec::from_elem(FxHashMap::default(), num_nodes), vecs: IdVec::new() }
     }
     pub fn intern(&mut self, f: FId, v: &[Kleene]) -> CtxId {
         if let Some(id) = self.lookup(f, v) {
             return id;
         }
-        let id = self.vecs.len() as CtxId;
-        self.vecs.push(v.into());
+        let id = self.vecs.push(v.into());
         match pack(v) {
             Some(k) => self.short[f].insert(k, id),
             None => self.long[f].insert(v.into(), id),
@@ -66,7 +68,7 @@ impl Contexts {
         }
     }
     pub fn get(&self, id: CtxId) -> &[Kleene] {
-        &self.vecs[id as usize]
+        &self.vecs[id]
     }
 }
 
