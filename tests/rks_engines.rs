@@ -332,7 +332,7 @@ fn fig_4_1_incremental_order() {
     assert!(core.kb.pairs.iter().all(|p| p.comp != d), "no κ entry for D");
     // C is only partly labelled for EG p: c1 decided, c2 not.
     let c = comp(&r, "C");
-    let eg = fm.deps[fm.root as usize][0];
+    let eg = fm.deps[fm.root][0];
     let cp: Vec<_> = core.kb.pairs.iter().filter(|p| p.comp == c).collect();
     assert!(!cp.is_empty() && cp.iter().all(|p| p.node == eg));
     assert!(

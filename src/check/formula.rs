@@ -14,10 +14,13 @@
 
 use crate::check::rewrite::{self, CoreBuilder};
 use crate::ctl::Ctl;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
-/// A node of a [`Dag`].
-pub type FormulaId = u32;
+crate::index_type! {
+    /// A node of a [`Dag`].
+    pub struct FormulaId;
+}
 
 /// An atomic proposition of the model the formulas are checked on (`explicit::kripke::PropId`
 /// for flat models, `explicit::rks::PropId` for procedure modules: both dense `u32`s).
@@ -60,7 +63,7 @@ impl Op {
 /// The hash-consed DAG, children before parents.
 #[derive(Clone, Debug, Default)]
 pub struct Dag {
-    pub nodes: Vec<Op>,
+    pub nodes: IdVec<FormulaId, Op>,
 }
 
 // `len` without `is_empty`: nothing asks whether it is empty (an `is_empty` would be dead code
@@ -71,7 +74,7 @@ impl Dag {
         self.nodes.len()
     }
     pub fn op(&self, f: FormulaId) -> Op {
-        self.nodes[f as usize]
+        self.nodes[f]
     }
     /// The direct operands of `f`, left first (the tests' view).
     #[cfg(test)]
@@ -81,32 +84,32 @@ impl Dag {
 
     /// The nodes of `root`'s sub-DAG, children before parents.
     pub fn sub_dag(&self, root: FormulaId) -> Vec<FormulaId> {
-        let mut keep = vec![false; root as usize + 1];
-        keep[root as usize] = true;
-        for f in (0..=root as usize).rev() {
+        let mut keep: IdVec<FormulaId, bool> = IdVec::from_elem(false, root.index() + 1);
+        keep[root] = true;
+        for f in keep.indices().rev() {
             if keep[f] {
                 for c in self.nodes[f].children() {
-                    keep[c as usize] = true;
+                    keep[c] = true;
                 }
             }
         }
-        (0..=root).filter(|&f| keep[f as usize]).collect()
+        keep.iter_enumerated().filter(|&(_, &k)| k).map(|(f, _)| f).collect()
     }
 
     /// The truth of nodes `0..=upto` in a state that loops forever with the labels `has(p)`
     /// and nothing else: `EX a`, `EG a` are `a`, `E[a U b]` is `b` (the termination state
     /// `l_term` with no labels, or an exit under the loop rule; `ica` of Finis' thesis §3.3.3).
-    pub fn values_in_loop(&self, upto: FormulaId, has: &dyn Fn(PropId) -> bool) -> Vec<bool> {
-        let mut v = vec![false; upto as usize + 1];
-        for g in 0..=upto as usize {
+    pub fn values_in_loop(&self, upto: FormulaId, has: &dyn Fn(PropId) -> bool) -> IdVec<FormulaId, bool> {
+        let mut v = IdVec::from_elem(false, upto.index() + 1);
+        for g in v.indices() {
             v[g] = match self.nodes[g] {
                 Op::True => true,
                 Op::Prop(p) => has(p),
-                Op::Not(a) => !v[a as usize],
-                Op::Or(a, b) => v[a as usize] || v[b as usize],
-                Op::And(a, b) => v[a as usize] && v[b as usize],
-                Op::EX(a) | Op::EG(a) => v[a as usize],
-                Op::EU(_, b) => v[b as usize],
+                Op::Not(a) => !v[a],
+                Op::Or(a, b) => v[a] || v[b],
+                Op::And(a, b) => v[a] && v[b],
+                Op::EX(a) | Op::EG(a) => v[a],
+                Op::EU(_, b) => v[b],
             };
         }
         v
@@ -126,7 +129,7 @@ pub enum IffShape {
 /// Lowers CTL formulas into one [`Dag`].
 #[derive(Default)]
 pub struct DagBuilder<'a> {
-    nodes: Vec<Op>,
+    nodes: IdVec<FormulaId, Op>,
     index: FxHashMap<Op, FormulaId>,
     /// With constant folding: the atoms that are false everywhere.
     fold: Option<&'a dyn Fn(PropId) -> bool>,
@@ -154,7 +157,7 @@ impl<'a> DagBuilder<'a> {
 
     /// The nodes made so far, children before parents (the tests' view).
     #[cfg(test)]
-    pub fn nodes(&self) -> &[Op] {
+    pub fn nodes(&self) -> &IdVec<FormulaId, Op> {
         &self.nodes
     }
 
@@ -163,10 +166,10 @@ impl<'a> DagBuilder<'a> {
     }
 
     fn is_true(&self, f: FormulaId) -> bool {
-        self.nodes[f as usize] == Op::True
+        self.nodes[f] == Op::True
     }
     fn is_false(&self, f: FormulaId) -> bool {
-        matches!(self.nodes[f as usize], Op::Not(a) if self.is_true(a))
+        matches!(self.nodes[f], Op::Not(a) if self.is_true(a))
     }
 
     /// `op`, or an equivalent smaller node when folding constants.
@@ -195,15 +198,14 @@ impl<'a> DagBuilder<'a> {
             return f;
         }
         if let Op::Not(a) = op
-            && let Op::Not(b) = self.nodes[a as usize]
+            && let Op::Not(b) = self.nodes[a]
         {
             return b;
         }
         if let Some(&id) = self.index.get(&op) {
             return id;
         }
-        let id = self.nodes.len() as FormulaId;
-        self.nodes.push(op);
+        let id = self.nodes.push(op);
         self.index.insert(op, id);
         id
     }
@@ -269,10 +271,10 @@ mod tests {
         let dag = b.finish();
         assert_eq!(root, again);
         assert_eq!(dag.len(), 4); // p, EX p, ¬EX p, ∨
-        for i in 0..dag.len() as FormulaId {
+        for i in dag.nodes.indices() {
             assert!(dag.operands(i).all(|o| o < i));
         }
-        assert_eq!(dag.sub_dag(1), vec![0, 1]);
+        assert_eq!(dag.sub_dag(FormulaId::new(1)), vec![FormulaId::new(0), FormulaId::new(1)]);
     }
 
     #[test]
@@ -289,10 +291,10 @@ mod tests {
         let iff = Ctl::Iff(atom(0), atom(1));
         let mut x = DagBuilder::new(IffShape::NotXor);
         let rx = x.lower(&iff);
-        assert!(matches!(x.nodes()[rx as usize], Op::Not(o) if matches!(x.nodes()[o as usize], Op::Or(..))));
+        assert!(matches!(x.nodes()[rx], Op::Not(o) if matches!(x.nodes()[o], Op::Or(..))));
         let mut i = DagBuilder::new(IffShape::Implications);
         let ri = i.lower(&iff);
-        assert!(matches!(i.nodes()[ri as usize], Op::And(..)));
+        assert!(matches!(i.nodes()[ri], Op::And(..)));
     }
 
     #[test]
@@ -306,7 +308,7 @@ mod tests {
         let all = |_: PropId| true;
         let mut b = DagBuilder::folding(IffShape::NotXor, &all);
         let root = b.lower(&spec);
-        assert_eq!(b.nodes()[root as usize], Op::True);
+        assert_eq!(b.nodes()[root], Op::True);
     }
 
     #[test]
@@ -315,10 +317,10 @@ mod tests {
         let ef = b.lower(&Ctl::EF(atom(0)));
         let ag = b.lower(&Ctl::AG(Box::new(Ctl::Not(atom(0)))));
         let dag = b.finish();
-        let top = dag.len() as FormulaId - 1;
+        let top = FormulaId::new(dag.len() - 1);
         let none = dag.values_in_loop(top, &|_| false);
-        assert!(!none[ef as usize] && none[ag as usize]);
+        assert!(!none[ef] && none[ag]);
         let p = dag.values_in_loop(top, &|p| p == 0);
-        assert!(p[ef as usize] && !p[ag as usize]);
+        assert!(p[ef] && !p[ag]);
     }
 }

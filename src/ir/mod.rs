@@ -1,5 +1,5 @@
 //! The types that cross stages, in one small module every stage may import (it imports no
-//! stage): the kinds the source language names ([`kinds`]: variable, spec, termination rule),
+//! stage): typed indices ([`id`]), the kinds the source language names ([`kinds`]: variable, spec, termination rule),
 //! values and domains ([`value`]), the operators of lowered expressions ([`operators`]) and
 //! their meaning on values ([`ops`], [`words`], with the value tables of wide words in
 //! [`word_values`]).
@@ -7,6 +7,7 @@
 //! The pipeline is one-way: `syntax` → `semantics` → `lowering` → `explicit`/`symbolic` →
 //! `check` → `report`; a stage imports earlier stages and `ir`, never a later one.
 
+pub mod id;
 pub mod kinds;
 pub mod operators;
 pub mod ops;

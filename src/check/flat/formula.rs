@@ -8,9 +8,10 @@
 //! commutative and simplified (`a ∧ ¬a = false`), and every node knows its level (the labelling
 //! runs level by level).
 
-use crate::check::formula::{DagBuilder, Op};
+use crate::check::formula::{DagBuilder, FormulaId, Op};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::PropId;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
 pub type NodeId = u32;
@@ -161,9 +162,9 @@ impl Arena {
         let mut b = DagBuilder::default();
         let root = b.lower(formula);
         let dag = b.finish();
-        let mut lits: Vec<Lit> = Vec::with_capacity(dag.len());
+        let mut lits: IdVec<FormulaId, Lit> = IdVec::from_raw(Vec::with_capacity(dag.len()));
         for &op in &dag.nodes {
-            let lit = |f: u32| lits[f as usize];
+            let lit = |f: FormulaId| lits[f];
             let l = match op {
                 Op::True => Lit::TRUE,
                 Op::Prop(p) => self.atom(p),
@@ -176,7 +177,7 @@ impl Arena {
             };
             lits.push(l);
         }
-        lits[root as usize]
+        lits[root]
     }
 }
 

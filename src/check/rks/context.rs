@@ -15,10 +15,14 @@
 
 use super::formula::{FId, Formula};
 use crate::check::kleene::Kleene;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-pub type CtxId = u32;
+crate::index_type! {
+    /// An interned context ([`Contexts`]).
+    pub struct CtxId;
+}
 
 /// A context held by value: no heap allocation up to 32 entries.
 pub type Ctx = SmallVec<[Kleene; 32]>;
@@ -37,35 +41,34 @@ pub fn pack(v: &[Kleene]) -> Option<u64> {
 
 #[derive(Default, Debug)]
 pub struct Contexts {
-    short: Vec<FxHashMap<u64, CtxId>>,
-    long: Vec<FxHashMap<Box<[Kleene]>, CtxId>>,
-    vecs: Vec<Box<[Kleene]>>,
+    short: IdVec<FId, FxHashMap<u64, CtxId>>,
+    long: IdVec<FId, FxHashMap<Box<[Kleene]>, CtxId>>,
+    vecs: IdVec<CtxId, Box<[Kleene]>>,
 }
 
 impl Contexts {
     pub fn new(num_nodes: usize) -> Contexts {
-        Contexts { short: vec![FxHashMap::default(); num_nodes], long: vec![FxHashMap::default(); num_nodes], vecs: Vec::new() }
+        Contexts { short: IdVec::from_elem(FxHashMap::default(), num_nodes), long: IdVec::from_elem(FxHashMap::default(), num_nodes), vecs: IdVec::new() }
     }
     pub fn intern(&mut self, f: FId, v: &[Kleene]) -> CtxId {
         if let Some(id) = self.lookup(f, v) {
             return id;
         }
-        let id = self.vecs.len() as CtxId;
-        self.vecs.push(v.into());
+        let id = self.vecs.push(v.into());
         match pack(v) {
-            Some(k) => self.short[f as usize].insert(k, id),
-            None => self.long[f as usize].insert(v.into(), id),
+            Some(k) => self.short[f].insert(k, id),
+            None => self.long[f].insert(v.into(), id),
         };
         id
     }
     pub fn lookup(&self, f: FId, v: &[Kleene]) -> Option<CtxId> {
         match pack(v) {
-            Some(k) => self.short[f as usize].get(&k).copied(),
-            None => self.long[f as usize].get(v).copied(),
+            Some(k) => self.short[f].get(&k).copied(),
+            None => self.long[f].get(v).copied(),
         }
     }
     pub fn get(&self, id: CtxId) -> &[Kleene] {
-        &self.vecs[id as usize]
+        &self.vecs[id]
     }
 }
 
@@ -152,10 +155,11 @@ mod tests {
         assert!(pack(&[F; PACKED_MAX + 1]).is_none());
         let mut c = Contexts::new(1);
         let long = [T; 40];
-        let (a, b) = (c.intern(0, &[T, F]), c.intern(0, &long));
-        assert_eq!(c.lookup(0, &[T, F]), Some(a));
-        assert_eq!(c.lookup(0, &long), Some(b));
-        assert_eq!(c.lookup(0, &[F, T]), None);
+        let f = FId::new(0);
+        let (a, b) = (c.intern(f, &[T, F]), c.intern(f, &long));
+        assert_eq!(c.lookup(f, &[T, F]), Some(a));
+        assert_eq!(c.lookup(f, &long), Some(b));
+        assert_eq!(c.lookup(f, &[F, T]), None);
         assert_eq!(c.get(b), &long[..]);
     }
 }

@@ -13,6 +13,7 @@
 use crate::check::formula::{Dag, DagBuilder, IffShape};
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
 pub use crate::check::formula::{FormulaId as FId, Op};
@@ -23,7 +24,7 @@ pub struct Formula {
     pub dag: Dag,
     pub root: FId,
     /// `deps[f]`, see the module documentation.
-    pub deps: Vec<Vec<FId>>,
+    pub deps: IdVec<FId, Vec<FId>>,
     /// `proj[(f, g)]`: positions in `deps[f]` of the elements of `deps[g]`, for every `g` in
     /// `deps[f]` or child of `f`.
     proj: FxHashMap<(FId, FId), Vec<u32>>,
@@ -63,44 +64,44 @@ impl Formula {
         let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
         let dag = b.finish();
         let n = dag.len();
-        let mut deps: Vec<Vec<FId>> = vec![Vec::new(); n];
-        for f in 0..n {
+        let mut deps: IdVec<FId, Vec<FId>> = IdVec::from_elem(Vec::new(), n);
+        for f in deps.indices() {
             let op = dag.nodes[f];
             let mut d: Vec<FId> = Vec::new();
             for c in op.children() {
-                d.extend_from_slice(&deps[c as usize]);
+                d.extend_from_slice(&deps[c]);
             }
             if let Op::EX(a) = op {
                 d.push(a);
             }
             if op.is_fixpoint() {
-                d.push(f as FId);
+                d.push(f);
             }
             d.sort_unstable();
             d.dedup();
             deps[f] = d;
         }
         let mut proj = FxHashMap::default();
-        for f in 0..n {
+        for f in deps.indices() {
             let df = &deps[f];
             let mut gs: Vec<FId> = df.clone();
             gs.extend(dag.nodes[f].children());
             for g in gs {
-                let pos = deps[g as usize].iter().map(|x| df.binary_search(x).expect("deps(g) ⊆ deps(f)") as u32).collect();
-                proj.insert((f as FId, g), pos);
+                let pos = deps[g].iter().map(|x| df.binary_search(x).expect("deps(g) ⊆ deps(f)") as u32).collect();
+                proj.insert((f, g), pos);
             }
         }
         (Formula { dag, root, deps, proj }, roots)
     }
 
     pub fn width(&self, f: FId) -> usize {
-        self.deps[f as usize].len()
+        self.deps[f].len()
     }
 
     /// True if no temporal operator is below `f` (`deps(f)` is empty): its value in a
     /// location depends on the location's labels only, never on a context.
     pub fn is_static(&self, f: FId) -> bool {
-        self.deps[f as usize].is_empty()
+        self.deps[f].is_empty()
     }
 
     /// Positions in `deps(f)` of the elements of `deps(g)`, for `g` a child of `f` or in
@@ -112,7 +113,7 @@ impl Formula {
     /// Value of `f` in a state that loops forever with the labels `has(p)` (the termination
     /// state `l_term` with no labels, or an exit under the loop rule): `ica` of thesis §3.3.3.
     pub fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
-        self.dag.values_in_loop(f, has)[f as usize]
+        self.dag.values_in_loop(f, has)[f]
     }
 }
 
@@ -127,11 +128,11 @@ mod tests {
     fn deps_keep_fixpoints_and_ex_children_only() {
         // E[EX q U EX p]
         let f = Formula::from_ctl(&Ctl::EU(Box::new(Ctl::EX(atom(1))), Box::new(Ctl::EX(atom(0)))));
-        let names: Vec<Op> = f.deps[f.root as usize].iter().map(|&g| f.op(g)).collect();
+        let names: Vec<Op> = f.deps[f.root].iter().map(|&g| f.op(g)).collect();
         assert_eq!(names, vec![Op::Prop(1), Op::Prop(0), f.op(f.root)]);
         // EG (p ∨ q): only the EG node itself
         let g = Formula::from_ctl(&Ctl::EG(Box::new(Ctl::Or(atom(0), atom(1)))));
-        assert_eq!(g.deps[g.root as usize], vec![g.root]);
+        assert_eq!(g.deps[g.root], vec![g.root]);
         // AG p = ¬E[⊤ U ¬p]: shares nodes, double negation removed
         let h = Formula::from_ctl(&Ctl::Not(Box::new(Ctl::Not(Box::new(Ctl::AG(atom(0)))))));
         assert!(matches!(h.op(h.root), Op::Not(_)));
@@ -145,7 +146,7 @@ mod tests {
         let plain = Formula::from_ctl(&spec);
         assert_eq!(plain.nodes.iter().filter(|o| o.is_fixpoint()).count(), 2);
         let (q_never, _) = Formula::from_ctls_folded(&[&spec], &|p| p == 1);
-        assert_eq!(q_never.nodes[..=q_never.root as usize].iter().filter(|o| o.is_fixpoint()).count(), 1);
+        assert_eq!(q_never.nodes.raw()[..=q_never.root.index()].iter().filter(|o| o.is_fixpoint()).count(), 1);
         assert!(!q_never.is_static(q_never.root));
         let (both, _) = Formula::from_ctls_folded(&[&spec], &|_| true);
         assert_eq!(both.op(both.root), Op::True);

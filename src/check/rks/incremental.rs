@@ -174,7 +174,7 @@ fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[
     let t = comp.call_target[c as usize];
     let e = core.exits(s);
     let mut did = false;
-    for g in core.fm.deps[f as usize].clone() {
+    for g in core.fm.deps[f].clone() {
         if g == f {
             continue;
         }

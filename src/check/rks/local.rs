@@ -34,6 +34,7 @@ use super::formula::{FId, Formula, Op};
 use super::kb::{Kb, PairId, PairList};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
@@ -56,7 +57,7 @@ pub struct Core<'a> {
     pub stats: RksStats,
     /// `statics[g][s]`: where the propositional node `g` (not `⊤`, not an atom) holds in
     /// component `s`; empty for the other nodes.
-    statics: Vec<Vec<FixedBitSet>>,
+    statics: IdVec<FId, Vec<FixedBitSet>>,
     /// Per component: `exit_of[n]` = exit index of node `n` or `u32::MAX`.
     exit_of: Vec<Vec<u32>>,
     /// Per component: the locations some call returns to (the only own locations a pair's
@@ -176,7 +177,7 @@ impl<'a> Core<'a> {
         match v {
             View::True => Kleene::True,
             View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
-            View::Static(g) => Kleene::from_bool(self.statics[*g as usize][s as usize].contains(l as usize)),
+            View::Static(g) => Kleene::from_bool(self.statics[*g][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
                 let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
                 let first = it.next().unwrap_or(Kleene::Unknown);
@@ -206,11 +207,11 @@ impl<'a> Core<'a> {
 
 /// Per node, the locations of each component where the node holds if it is propositional
 /// (and not `⊤` or an atom, which are read straight off the labels); empty otherwise.
-fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedBitSet>> {
-    let mut out: Vec<Vec<FixedBitSet>> = vec![Vec::new(); fm.nodes.len()];
-    for f in 0..fm.nodes.len() {
+fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> IdVec<FId, Vec<FixedBitSet>> {
+    let mut out: IdVec<FId, Vec<FixedBitSet>> = IdVec::from_elem(Vec::new(), fm.nodes.len());
+    for f in fm.nodes.indices() {
         let op = fm.nodes[f];
-        if !fm.is_static(f as FId) || matches!(op, Op::True | Op::Prop(_)) {
+        if !fm.is_static(f) || matches!(op, Op::True | Op::Prop(_)) {
             continue;
         }
         let per_comp = rks
@@ -220,7 +221,7 @@ fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedB
             .map(|(s, comp)| {
                 let n = comp.num_nodes as usize;
                 let bits = |g: FId| -> FixedBitSet {
-                    match fm.nodes[g as usize] {
+                    match fm.nodes[g] {
                         Op::True => {
                             let mut b = FixedBitSet::with_capacity(n);
                             b.insert_range(..);
@@ -231,7 +232,7 @@ fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> Vec<Vec<FixedB
                             b.grow(n);
                             b
                         }
-                        _ => out[g as usize][s].clone(),
+                        _ => out[g][s].clone(),
                     }
                 };
                 let mut b = match op {

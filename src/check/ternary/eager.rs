@@ -9,7 +9,7 @@ use super::refine::refine;
 use crate::check::kleene::Kleene;
 
 pub fn run(m: &mut Model) {
-    for f in 0..m.nf() as FormulaId {
+    for f in m.phi.nodes.indices() {
         let top = f == m.phi.root;
         refine(m, f);
         loop {

@@ -10,6 +10,7 @@
 use crate::check::formula::{Dag, DagBuilder, IffShape};
 use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
+use crate::ir::id::IdVec;
 
 pub use crate::check::formula::{FormulaId, Op};
 
@@ -21,7 +22,7 @@ pub const NO_SLOT: u32 = u32::MAX;
 pub struct Formula {
     pub dag: Dag,
     /// Context slot of each existential subformula, [`NO_SLOT`] for the others.
-    pub slot: Vec<u32>,
+    pub slot: IdVec<FormulaId, u32>,
     /// The existential subformulas in slot order.
     pub existentials: Vec<FormulaId>,
     pub root: FormulaId,
@@ -39,12 +40,12 @@ impl Formula {
         let mut b = DagBuilder::new(IffShape::NotXor);
         let root = b.lower(ctl);
         let dag = b.finish();
-        let mut slot = vec![NO_SLOT; dag.len()];
+        let mut slot = IdVec::from_elem(NO_SLOT, dag.len());
         let mut existentials = Vec::new();
-        for (i, op) in dag.nodes.iter().enumerate() {
+        for (i, op) in dag.nodes.iter_enumerated() {
             if op.is_existential() {
                 slot[i] = existentials.len() as u32;
-                existentials.push(i as FormulaId);
+                existentials.push(i);
             }
         }
         Formula { dag, slot, existentials, root }
@@ -61,7 +62,7 @@ mod tests {
         let f = Formula::from_ctl(&Ctl::Or(Box::new(Ctl::EX(p())), Box::new(Ctl::Not(Box::new(Ctl::EX(p()))))));
         assert_eq!(f.len(), 4); // p, EX p, ¬EX p, ∨
         assert_eq!(f.existentials.len(), 1);
-        for i in 0..f.len() as FormulaId {
+        for i in f.nodes.indices() {
             assert!(f.operands(i).all(|o| o < i));
         }
     }

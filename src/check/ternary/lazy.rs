@@ -56,7 +56,7 @@ pub fn run(m: &mut Model) {
 }
 
 fn refine_all(m: &mut Model) {
-    for f in 0..m.nf() as FormulaId {
+    for f in m.phi.nodes.indices() {
         refine(m, f);
     }
 }
@@ -72,7 +72,7 @@ fn fallback(m: &mut Model) {
         m.remove_unreachable();
         return;
     }
-    let lowest = (0..m.nf() as FormulaId).find(|&f| m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Kleene::Unknown)));
+    let lowest = m.phi.nodes.indices().find(|&f| m.live.iter().any(|&x| (0..m.base_of(x).ext).any(|v| m.val(x, v, f) == Kleene::Unknown)));
     let Some(f) = lowest else { return };
     let value = match m.phi.op(f) {
         Op::EG(_) => Kleene::True,

@@ -21,6 +21,7 @@ use crate::check::kleene::Kleene;
 use crate::explicit::csr::Csr;
 use crate::explicit::rks::{ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
 use crate::ir::TerminationRule;
+use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
@@ -181,17 +182,17 @@ impl<'a> Model<'a> {
     pub fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
         let c = &self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
-        c.vals[f as usize * ext + v as usize]
+        c.vals[f.index() * ext + v as usize]
     }
     #[inline]
     pub fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         let c = &mut self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
-        c.vals[f as usize * ext + v as usize] = t;
+        c.vals[f.index() * ext + v as usize] = t;
     }
     pub fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
         let nex = self.phi.existentials.len();
-        self.copies[x as usize].ctx[k as usize * nex + self.phi.slot[f as usize] as usize]
+        self.copies[x as usize].ctx[k as usize * nex + self.phi.slot[f] as usize]
     }
     /// Call index of call node `c` in copy `x`'s component.
     pub fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
@@ -328,7 +329,7 @@ impl<'a> Model<'a> {
                     for (s, &f) in self.phi.existentials.iter().enumerate() {
                         let t = ctx[k * nex + s];
                         if t.is_known() {
-                            copy.vals[f as usize * b.ext as usize + ex as usize] = t;
+                            copy.vals[f.index() * b.ext as usize + ex as usize] = t;
                         }
                     }
                 }
@@ -352,14 +353,14 @@ impl<'a> Model<'a> {
     pub fn resolve(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         self.set_val(x, v, f, t);
         let b = self.base_of(x);
-        if !b.is_exit(v) || self.phi.slot[f as usize] == NO_SLOT {
+        if !b.is_exit(v) || self.phi.slot[f] == NO_SLOT {
             return;
         }
         let k = b.exit_of[v as usize] as usize;
         let nex = self.phi.existentials.len();
         let copy = &mut self.copies[x as usize];
         let old_key = (copy.base, copy.ctx.clone());
-        copy.ctx[k * nex + self.phi.slot[f as usize] as usize] = t;
+        copy.ctx[k * nex + self.phi.slot[f] as usize] = t;
         let new_key = (copy.base, copy.ctx.clone());
         if self.lookup.get(&old_key) == Some(&x) {
             self.lookup.remove(&old_key);
@@ -400,9 +401,9 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
     let comp = &rks.components[template.base as usize];
     let loops = rks.termination == TerminationRule::Loop;
     for (k, &ex) in comp.exits.iter().enumerate() {
-        let mut at = vec![false; nf];
-        for f in 0..nf {
-            let value = |g: FormulaId| at[g as usize];
+        let mut at: IdVec<FormulaId, bool> = IdVec::from_elem(false, nf);
+        for f in phi.nodes.indices() {
+            let value = |g: FormulaId| at[g];
             at[f] = match phi.nodes[f] {
                 Op::True => true,
                 Op::Prop(p) => base.labels[p as usize].contains(ex as usize),
@@ -413,13 +414,13 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
                     if loops {
                         value(a)
                     } else {
-                        trap[a as usize]
+                        trap[a]
                     }
                 }
-                Op::EG(a) => value(a) && (loops || trap[a as usize]),
-                Op::EU(a, b) => value(b) || (!loops && value(a) && trap[b as usize]),
+                Op::EG(a) => value(a) && (loops || trap[a]),
+                Op::EU(a, b) => value(b) || (!loops && value(a) && trap[b]),
             };
-            copy.vals[f * base.ext as usize + ex as usize] = Kleene::from_bool(at[f]);
+            copy.vals[f.index() * base.ext as usize + ex as usize] = Kleene::from_bool(at[f]);
             if phi.slot[f] != NO_SLOT {
                 copy.ctx[k * nex + phi.slot[f] as usize] = Kleene::from_bool(at[f]);
             }
@@ -429,9 +430,9 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
 }
 
 /// Truth of each subformula in the label-free self-looping trap state.
-pub fn trap_values(phi: &Formula) -> Vec<bool> {
+pub fn trap_values(phi: &Formula) -> IdVec<FormulaId, bool> {
     match phi.len().checked_sub(1) {
-        Some(top) => phi.values_in_loop(top as FormulaId, &|_| false),
-        None => Vec::new(),
+        Some(top) => phi.values_in_loop(FormulaId::new(top), &|_| false),
+        None => IdVec::new(),
     }
 }

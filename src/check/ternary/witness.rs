@@ -27,6 +27,7 @@ use crate::check::walk::{self, Runs};
 use crate::ctl::Ctl;
 use crate::explicit::rks::{ComponentId, NodeId, PropId};
 use crate::ir::TerminationRule;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -50,7 +51,7 @@ struct Conf {
 struct Walker<'m, 'a> {
     m: &'m Model<'a>,
     /// Values of each subformula in the trap state.
-    trap: Vec<bool>,
+    trap: IdVec<FormulaId, bool>,
 }
 
 pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<Trace> {
@@ -109,7 +110,7 @@ impl Walker<'_, '_> {
     }
 
     fn value(&self, f: FormulaId, c: &Conf) -> Kleene {
-        if c.term { Kleene::from_bool(self.trap[f as usize]) } else { self.m.val(c.copy, c.node, f) }
+        if c.term { Kleene::from_bool(self.trap[f]) } else { self.m.val(c.copy, c.node, f) }
     }
 
     /// Successor configurations (calls are transparent: stepping to a call enters the callee).

@@ -122,7 +122,7 @@ impl<'a> LaneSummary<'a> {
         let comp = self.comp(init);
         let mut out = Ctx::with_capacity(comp.exits.len() * self.fm.width(f));
         for &x in &comp.exits {
-            for &g in &self.fm.deps[f as usize] {
+            for &g in &self.fm.deps[f] {
                 let mut word = 0u64;
                 for l in 0..self.lanes() {
                     let has = |p: PropId| {
@@ -169,9 +169,9 @@ impl<'a> LaneSummary<'a> {
     /// The vectors of `deps(h)` in `s` under `h`'s context (`own` at `h`'s own position).
     fn dep_vectors(&mut self, h: FId, s: ComponentId, ctx: &[u64], own: Option<u32>) -> SmallVec<[Option<u32>; 4]> {
         let fm = self.fm;
-        (0..fm.deps[h as usize].len())
+        (0..fm.deps[h].len())
             .map(|i| {
-                let d = fm.deps[h as usize][i];
+                let d = fm.deps[h][i];
                 if d == h {
                     return own;
                 }
@@ -313,7 +313,7 @@ impl<'a> LaneSummary<'a> {
         let n = comp.num_nodes as usize;
         let sub = self.restrict(g, a, ctx, s);
         let va = self.vector(a, s, sub.clone());
-        let pos_a = self.fm.deps[g as usize].binary_search(&a).expect("EX ψ records ψ");
+        let pos_a = self.fm.deps[g].binary_search(&a).expect("EX ψ records ψ");
         let w = self.fm.width(g);
         let mut entry_holds = vec![0u64; comp.calls.len()];
         if !comp.calls.is_empty() {

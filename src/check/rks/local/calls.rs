@@ -24,7 +24,7 @@ impl<'a> Core<'a> {
     /// for every call of `s`); `own`: the pairs of `(f, s, ctx)` when already known.
     pub(super) fn dep_views(&self, f: FId, s: ComponentId, ctx: &[Kleene], own: Option<&[PairId]>) -> SmallVec<[View; 4]> {
         let es = self.exits(s);
-        self.fm.deps[f as usize]
+        self.fm.deps[f]
             .iter()
             .map(|&g| match own {
                 Some(ps) if g == f => View::Pairs(PairList::from_slice(ps)),

@@ -151,7 +151,7 @@ impl<'a> Core<'a> {
         let comp = self.comp(s);
         let e = self.exits(s);
         let w = self.fm.width(f);
-        let pos = self.fm.deps[f as usize].binary_search(&a).expect("the child of EX is in its deps");
+        let pos = self.fm.deps[f].binary_search(&a).expect("the child of EX is in its deps");
         let sub = restrict(self.fm, f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
         let mut out: Vals = smallvec::smallvec![Kleene::Unknown; comp.num_nodes as usize];

@@ -246,9 +246,9 @@ impl<'a> Summary<'a> {
     /// callee's entry under the full context), `None` for a frame key (top left clear).
     fn dep_vectors(&mut self, h: FId, s: ComponentId, ctx: &[u64], own: Option<u32>) -> SmallVec<[Option<u32>; 4]> {
         let fm = self.fm;
-        (0..fm.deps[h as usize].len())
+        (0..fm.deps[h].len())
             .map(|i| {
-                let d = fm.deps[h as usize][i];
+                let d = fm.deps[h][i];
                 if d == h {
                     return own;
                 }
@@ -358,7 +358,7 @@ impl<'a> Summary<'a> {
         let n = comp.num_nodes as usize;
         let sub = self.restrict(g, a, ctx, s);
         let va = self.vector(a, s, sub.clone());
-        let pos_a = self.fm.deps[g as usize].binary_search(&a).expect("EX ψ records ψ");
+        let pos_a = self.fm.deps[g].binary_search(&a).expect("EX ψ records ψ");
         let w = self.fm.width(g);
         // ψ at each callee's entry.
         let mut entry_holds = FixedBitSet::with_capacity(comp.calls.len());
