@@ -44,6 +44,8 @@ import glob
 import hashlib
 import os
 import re
+import resource
+import signal
 import subprocess
 import sys
 import zipfile
@@ -55,12 +57,22 @@ if not os.path.isdir(JAVA):
 JAVA_MODELS = ["dataflow", "avroraReg", "avroraMedTest", "avroraELF"]
 ENGINES = ["auto", "explicit", "bdd", "summary", "incremental", "global", "eager", "lazy"]
 PROCEDURE_ENGINES = ["summary", "incremental", "global", "eager", "lazy"]
-TIMEOUT = 300
+# The limit of one run, in CPU seconds (RLIMIT_CPU), so that a loaded machine does not turn a
+# slow run into a timeout in one recording and not in the other; the wall-clock limit only
+# catches a run that hangs without using CPU.
+CPU_LIMIT = 300
+WALL_LIMIT = 3600
+
+
+def limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT))
 
 
 def run(cmd, cwd):
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, cwd=cwd)
+        p = subprocess.run(cmd, capture_output=True, timeout=WALL_LIMIT, cwd=cwd, preexec_fn=limit_cpu)
+        if p.returncode == -signal.SIGXCPU or p.returncode == -signal.SIGKILL:
+            return "timeout", b"", b""
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return "timeout", b"", b""
