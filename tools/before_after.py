@@ -4,7 +4,9 @@ performance loss"): runs two `xmv-rs` binaries side by side on
 
   * the Java data-flow models (tools/java_bench.py's models): the single def/use spec under each
     procedure engine (`-j 1`) and all def/use specs with the default engine (`-j 2`), each model
-    imported once (RSMCheck's reading, `--entry-exit stuck`) with NEW_BIN;
+    imported once with NEW_BIN under both readings (`--entry-exit stuck`, RSMCheck's, whose cones
+    are tiny, and `return`, the pushdown reading); the `.pdmu` imports are left out (minutes
+    per run under incremental/global);
   * avroraCFG, all 7,951 specs (`-j 2`), if its imported `.smv` exists (tools/usedef_table.py's
     model; the README's recipe writes /tmp/cfg/avroraCFG.smv; `--cfg FILE`);
   * the flat benchmark's end-to-end models (tools/bench_flat.sh: tools/cfg_model.rs models with
@@ -113,19 +115,20 @@ def java(table, old, new, work, repeat, models):
         if not os.path.isdir(d):
             with zipfile.ZipFile(os.path.join(JAVA, m + ".zip")) as z:
                 z.extractall(d)
-        models = {}
-        for kind, ctl in (("single", m + "_single_usedef.ctl"), ("all", m + "_usedef.ctl")):
-            smv = os.path.join(d, f"{m}.{kind}.smv")
-            if not os.path.exists(smv):
-                cmd = [new, "import", "rsm-json", os.path.join(d, m + ".rsm"), "--ctl", os.path.join(d, ctl), "-o", smv, "--entry-exit", "stuck"]
-                if subprocess.run(cmd, capture_output=True).returncode != 0:
-                    sys.exit(f"import failed: {' '.join(cmd)}")
-            models[kind] = smv
-        for e in PROCEDURE_ENGINES:
-            base = ["check", "--no-trace", "-j", "1", "--engine", e, models["single"]]
-            table.pair(f"java {m} single spec, {e}", [old, *base], [new, *base], repeat)
-        base = ["check", "--no-trace", "-j", "2", models["all"]]
-        table.pair(f"java {m} all specs, -j 2", [old, *base], [new, *base], repeat)
+        for reading in ("stuck", "return"):
+            models = {}
+            for kind, ctl in (("single", m + "_single_usedef.ctl"), ("all", m + "_usedef.ctl")):
+                smv = os.path.join(d, f"{m}.{reading}.{kind}.smv")
+                if not os.path.exists(smv):
+                    cmd = [new, "import", "rsm-json", os.path.join(d, m + ".rsm"), "--ctl", os.path.join(d, ctl), "-o", smv, "--entry-exit", reading]
+                    if subprocess.run(cmd, capture_output=True).returncode != 0:
+                        sys.exit(f"import failed: {' '.join(cmd)}")
+                models[kind] = smv
+            for e in PROCEDURE_ENGINES:
+                base = ["check", "--no-trace", "-j", "1", "--engine", e, models["single"]]
+                table.pair(f"java {m} ({reading}) single spec, {e}", [old, *base], [new, *base], repeat)
+            base = ["check", "--no-trace", "-j", "2", models["all"]]
+            table.pair(f"java {m} ({reading}) all specs, -j 2", [old, *base], [new, *base], repeat)
 
 
 def cfg(table, old, new, smv, repeat):
