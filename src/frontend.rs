@@ -18,12 +18,8 @@ use crate::semantics;
 use crate::source::SourceFile;
 use crate::syntax::ast::{Program, TerminationRule};
 
-/// Checks and lowers an already parsed program, adding to `diags`.
-pub fn check_and_lower(program: &Program, termination_override: Option<TerminationRule>, diags: &mut Diagnostics) -> Option<LoweredProgram> {
-    check_and_lower_with(program, termination_override, semantics::LanguageOptions::default(), diags)
-}
-
-/// [`check_and_lower`] with NuSMV's language options.
+/// Checks and lowers an already parsed program with the language options `language` (NuSMV's
+/// or the default), adding to `diags`.
 pub fn check_and_lower_with(
     program: &Program,
     termination_override: Option<TerminationRule>,

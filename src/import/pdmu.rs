@@ -183,7 +183,7 @@ fn rule(pds: &mut Pds, s: &[(&str, Span)]) -> Result<Rule, Diagnostic> {
     let from = (pds.state(s[0].0), pds.symbol(s[1].0));
     let to_state = pds.state(rhs[0].0);
     let push = push.iter().map(|w| pds.symbol(w.0)).collect();
-    Ok(Rule { from, to_state, push, span: whole })
+    Ok(Rule { from, to_state, push })
 }
 
 /// Variables of the `use__`/`def__`/`usedef__` words of the μ-property, as jimple_convert.py

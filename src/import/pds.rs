@@ -159,7 +159,7 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
                 atoms_lines.push(AtomsLine { key, items });
                 return Ok(());
             }
-            let (p, ps) = line.expect_word("a control state")?;
+            let (p, _) = line.expect_word("a control state")?;
             line.expect('<')?;
             let (g, _) = line.expect_word("a stack symbol")?;
             line.expect('>')?;
@@ -191,7 +191,7 @@ pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
             let from = (pds.state(&p), pds.symbol(&g));
             let to_state = pds.state(&q);
             let push = push.iter().map(|w| pds.symbol(w)).collect();
-            pds.rules.push(Rule { from, to_state, push, span: ps.to(eol) });
+            pds.rules.push(Rule { from, to_state, push });
             Ok(())
         })();
         if let Err(d) = result {

@@ -13,7 +13,6 @@
 //! edges into an entry location, so a push enters `q<g1>` directly (one step, as in the PDS).
 
 use super::rsm::{Component, Node, Returns, Rsm, RsmBox, Target};
-use crate::source::Span;
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Debug, Default)]
@@ -38,7 +37,6 @@ pub struct Rule {
     pub to_state: u32,
     /// 0, 1 or 2 symbols, top first.
     pub push: Vec<u32>,
-    pub span: Span,
 }
 
 impl Pds {
@@ -89,18 +87,18 @@ impl Pds {
 pub fn translate(pds: &Pds) -> Rsm {
     let mut comp = Component::default();
     let mut node_of: FxHashMap<(u32, u32), usize> = FxHashMap::default();
-    let head = |h: (u32, u32), comp: &mut Component, node_of: &mut FxHashMap<(u32, u32), usize>, span: Span| -> usize {
+    let head = |h: (u32, u32), comp: &mut Component, node_of: &mut FxHashMap<(u32, u32), usize>| -> usize {
         *node_of.entry(h).or_insert_with(|| {
-            comp.nodes.push(Node { name: pds.head_name(h), labels: pds.labels(h), span, ..Node::default() });
+            comp.nodes.push(Node { name: pds.head_name(h), labels: pds.labels(h), ..Node::default() });
             comp.heads.insert(h, comp.nodes.len() - 1);
             comp.nodes.len() - 1
         })
     };
     let mut rules_of: FxHashMap<(u32, u32), Vec<usize>> = FxHashMap::default();
     let mut order: Vec<(u32, u32)> = Vec::new();
-    head(pds.initial, &mut comp, &mut node_of, Span::default());
+    head(pds.initial, &mut comp, &mut node_of);
     for (i, r) in pds.rules.iter().enumerate() {
-        head(r.from, &mut comp, &mut node_of, r.span);
+        head(r.from, &mut comp, &mut node_of);
         let v = rules_of.entry(r.from).or_default();
         if v.is_empty() {
             order.push(r.from);
@@ -121,15 +119,9 @@ pub fn translate(pds: &Pds) -> Rsm {
     let mut box_of: FxHashMap<u32, usize> = FxHashMap::default();
     for &g2 in &ret_symbols {
         box_of.insert(g2, comp.boxes.len());
-        comp.boxes.push(RsmBox {
-            name: pds.symbols[g2 as usize].clone(),
-            callee: 0,
-            call_nodes: Vec::new(),
-            returns: Returns::Pop { symbol: g2 },
-            span: Span::default(),
-        });
+        comp.boxes.push(RsmBox { name: pds.symbols[g2 as usize].clone(), callee: 0, call_nodes: Vec::new(), returns: Returns::Pop { symbol: g2 } });
         for &q in &pop_states {
-            head((q, g2), &mut comp, &mut node_of, Span::default());
+            head((q, g2), &mut comp, &mut node_of);
         }
     }
     let mut pop_node: FxHashMap<u32, usize> = FxHashMap::default();
@@ -153,14 +145,13 @@ pub fn translate(pds: &Pds) -> Rsm {
                         labels: pds.state_labels[r.to_state as usize].clone(),
                         is_exit: true,
                         pop_state: Some(r.to_state),
-                        span: r.span,
                         ..Node::default()
                     });
                     comp.nodes.len() - 1
                 })),
-                [g1] => Target::Node(head((r.to_state, *g1), &mut comp, &mut node_of, r.span)),
+                [g1] => Target::Node(head((r.to_state, *g1), &mut comp, &mut node_of)),
                 [g1, g2, ..] => {
-                    let entry = head((r.to_state, *g1), &mut comp, &mut node_of, r.span);
+                    let entry = head((r.to_state, *g1), &mut comp, &mut node_of);
                     comp.nodes[entry].is_entry = true;
                     let b = box_of[g2];
                     if !comp.boxes[b].call_nodes.contains(&entry) {

@@ -8,7 +8,6 @@
 //! pushdown pop (PDS: the callee's exit that pops to control state `q` continues at head `q<g>`,
 //! where `g` is the symbol the box pushed). Indices are dense `usize`s into the owning vectors.
 
-use crate::source::Span;
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Debug, Default)]
@@ -29,8 +28,6 @@ pub struct Component {
     pub boxes: Vec<RsmBox>,
     /// PDS-derived components: `(control state, stack symbol)` → head node, for pop returns.
     pub heads: FxHashMap<(u32, u32), usize>,
-    /// Where the component is declared in the source (for diagnostics).
-    pub span: Span,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -42,7 +39,6 @@ pub struct Node {
     /// PDS-derived exits: the control state the pop leads to.
     pub pop_state: Option<u32>,
     pub succ: Vec<Target>,
-    pub span: Span,
 }
 
 /// A transition target inside a component.
@@ -64,7 +60,6 @@ pub struct RsmBox {
     /// for PDS-derived boxes).
     pub call_nodes: Vec<usize>,
     pub returns: Returns,
-    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

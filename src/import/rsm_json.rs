@@ -123,7 +123,7 @@ impl Reader<'_> {
                 self.diags.push(Diagnostic::error("E0804", format!("component `{name}` is declared twice"), name_span));
                 continue;
             }
-            let mut comp = Component { name: name.to_string(), span: name_span, ..Component::default() };
+            let mut comp = Component { name: name.to_string(), ..Component::default() };
             let mut nodes: NameMap = FxHashMap::default();
             for nj in self.array(cj, "nodes", "a component") {
                 let Some((nname, nspan)) = self.string(nj, "name", "a node") else { continue };
@@ -137,7 +137,6 @@ impl Reader<'_> {
                     labels,
                     is_entry: self.flag(nj, "is_entry", "a node"),
                     is_exit: self.flag(nj, "is_exit", "a node"),
-                    span: nspan,
                     ..Node::default()
                 };
                 nodes.insert(nname.to_string(), comp.nodes.len());
@@ -178,13 +177,7 @@ impl Reader<'_> {
                     }
                 }
                 box_index[ci].insert(bname.to_string(), comps[ci].boxes.len());
-                comps[ci].boxes.push(RsmBox {
-                    name: bname.to_string(),
-                    callee: callee_idx,
-                    call_nodes: calls,
-                    returns: Returns::Explicit(returns),
-                    span: bspan,
-                });
+                comps[ci].boxes.push(RsmBox { name: bname.to_string(), callee: callee_idx, call_nodes: calls, returns: Returns::Explicit(returns) });
             }
         }
         // Pass 3: transitions.

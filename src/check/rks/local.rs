@@ -15,7 +15,7 @@
 //! One job per module: this one holds [`Core`] (the knowledge base of one check) and reading
 //! values under a context ([`View`], [`Core::resolve`], [`Core::val`], the propositional
 //! nodes' static labels); [`calls`] the contexts of calls and the pairs they lead to;
-//! [`pass`] one local labelling pass ([`LocalPass`], [`Change`]) with `deduceLabels` for
+//! [`pass`] one local labelling pass ([`LocalPass`], `pass::Change`) with `deduceLabels` for
 //! `EG`/`EU` over the shared kernels of [`crate::check::graph`]; [`fixpoint`] the fixpoint
 //! driver (`labelByFixpoint`, `decideRemainingMaybes`); [`pool`] the per-thread pool of
 //! scratch bitsets the passes use.
@@ -25,8 +25,7 @@ mod fixpoint;
 mod pass;
 mod pool;
 
-pub use fixpoint::PARALLEL_ROUND;
-pub use pass::{Change, LocalPass};
+pub use pass::LocalPass;
 
 use super::RksStats;
 use super::context::{count_top_maybes, each_completion, has_inner_maybe};
