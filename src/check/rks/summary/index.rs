@@ -21,6 +21,9 @@ struct CompIndex {
     /// component's return edges).
     ret_pred_offs: Vec<u32>,
     ret_preds: Vec<(NodeId, u32)>,
+    /// `ret_preds` with each call given by its position in `Component::calls` (the summary
+    /// worklists index per-call rows by it).
+    ret_pred_pos: Vec<(u32, u32)>,
     /// Per location, its position in a post-order of a depth-first walk from the entry (then
     /// from the locations it misses, in order) over the successor and return edges: along an
     /// edge that closes no loop, the target comes first. Lane worklists pop by it
@@ -63,7 +66,8 @@ impl<'a> ModelIndex<'a> {
                     }
                 }
             }
-            CompIndex { ret_pred_offs: offs, ret_preds, rank: post_order(self.rks, s) }
+            let ret_pred_pos = ret_preds.iter().map(|&(call, k)| (c.call_index[call as usize], k)).collect();
+            CompIndex { ret_pred_offs: offs, ret_preds, ret_pred_pos, rank: post_order(self.rks, s) }
         })
     }
 
@@ -75,6 +79,12 @@ impl<'a> ModelIndex<'a> {
     pub(crate) fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
         let c = self.comp(s);
         &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
+    }
+
+    /// [`Self::ret_preds`] with calls by position in `Component::calls`.
+    pub(crate) fn ret_preds_pos(&self, s: ComponentId, r: NodeId) -> &[(u32, u32)] {
+        let c = self.comp(s);
+        &c.ret_pred_pos[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
     }
 }
 

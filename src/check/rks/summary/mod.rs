@@ -152,6 +152,8 @@ struct Frame {
     /// callee frame and its mask (two cache misses per return edge). Empty once solved.
     entry_rows: Vec<u64>,
     stride: usize,
+    /// While the frame's masks are solved: the entry row last sent to the callers' calls.
+    sent: Bits,
     solved: bool,
 }
 
@@ -414,6 +416,7 @@ impl<'a> Summary<'a> {
             let fr = &mut self.frames[id as usize];
             fr.solved = true;
             fr.entry_rows = Vec::new();
+            fr.sent = Bits::new();
         }
         self.stats.context_pairs_checked += reps.len() as u64;
         new[0]
@@ -444,6 +447,7 @@ impl<'a> Summary<'a> {
             base: FixedBitSet::with_capacity(n),
             entry_rows: Vec::new(),
             stride: 0,
+            sent: Bits::new(),
             solved: false,
         });
         self.stats.context_pairs_created += 1;
