@@ -11,39 +11,43 @@ use smallvec::SmallVec;
 
 impl Summary<'_> {
     /// True if the callee frame of call `i` (position in `comp.calls`) of frame `fr`, whose
-    /// group is being solved, reaches its exit `k` from its entry (see `Frame::entry_rows`).
+    /// group is being solved, reaches its exit `k` from its entry (see `Frame::live`).
     fn entry_exit(fr: &Frame, i: usize, k: u32) -> bool {
-        bit(&fr.entry_rows[i * fr.stride..], k as usize)
+        bit(&fr.live[k as usize * fr.call_words..], i)
     }
 
-    /// Fills `Frame::entry_rows` of the frames `reps` (about to be solved) from their callees'
-    /// current entry rows.
+    /// Fills `Frame::live` of the frames `reps` (about to be solved) from their callees' current
+    /// entry rows.
     pub(super) fn init_entry_rows(&mut self, reps: &[FrameId]) {
         for &id in reps {
             let fr = &self.frames[id as usize];
             let comp = self.comp(fr.comp);
-            let stride = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize]).div_ceil(64)).max().unwrap_or(0);
-            let mut rows = vec![0u64; comp.calls.len() * stride];
+            let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize])).max().unwrap_or(0);
+            let cw = comp.calls.len().div_ceil(64);
+            let mut live = vec![0u64; exits * cw];
             for (i, &q) in fr.callees.iter().enumerate() {
                 if q != NO_FRAME {
                     let callee = &self.frames[q as usize];
-                    rows[i * stride..i * stride + callee.words].copy_from_slice(&self.masks[callee.mask as usize][..callee.words]);
+                    for k in ones(&self.masks[callee.mask as usize][..callee.words]) {
+                        set_bit(&mut live[k * cw..], i);
+                    }
                 }
             }
             let fr = &mut self.frames[id as usize];
-            (fr.entry_rows, fr.stride) = (rows, stride);
+            (fr.live, fr.call_words) = (live, cw);
         }
     }
 
-    /// Frame `id`'s entry row grew: copies it into its callers' `entry_rows`.
+    /// Frame `id`'s entry row grew: adds its call to its callers' `live` words of its exits.
     fn entry_grew(&mut self, id: FrameId) {
         let fr = &self.frames[id as usize];
         let (mask, w) = (fr.mask as usize, fr.words);
         for ci in 0..self.frames[id as usize].callers.len() {
             let (g, i) = self.frames[id as usize].callers[ci];
             let caller = &mut self.frames[g as usize];
-            let at = i as usize * caller.stride;
-            caller.entry_rows[at..at + w].copy_from_slice(&self.masks[mask][..w]);
+            for k in ones(&self.masks[mask][..w]) {
+                set_bit(&mut caller.live[k * caller.call_words..], i as usize);
+            }
         }
     }
 
@@ -287,7 +291,7 @@ impl Summary<'_> {
 /// Calls `f` on each node of frame `fr` (in component `comp`, `a` vector `va`) whose mask or
 /// `base` depends on its node `m`: its `a` predecessors (the only locations that can step to it
 /// on an `a`-path) and the calls returning to it through an exit their callee's entry reaches
-/// (`Frame::entry_rows`). The callers' calls, which depend on the entry, are not included.
+/// (`Frame::live`). The callers' calls, which depend on the entry, are not included.
 #[inline]
 fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedBitSet, m: NodeId, mut f: impl FnMut(NodeId)) {
     for &p in comp.pred.neighbours(m) {
@@ -295,9 +299,11 @@ fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedB
             f(p);
         }
     }
-    for &(i, k) in ix.ret_preds_pos(fr.comp, m) {
-        if bit(&fr.entry_rows[i as usize * fr.stride..], k as usize) {
-            f(comp.calls[i as usize]);
+    for &(k, w, bits) in ix.ret_words(fr.comp, m) {
+        let mut b = bits & fr.live[k as usize * fr.call_words + w as usize];
+        while b != 0 {
+            f(comp.calls[w as usize * 64 + b.trailing_zeros() as usize]);
+            b &= b - 1;
         }
     }
 }
