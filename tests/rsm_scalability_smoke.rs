@@ -31,3 +31,42 @@ fn random_rsm_grid_3x3_all_engines_agree() {
     // Both verdicts occur, so agreement is not trivial.
     assert!(trues > 0 && trues < 9, "{trues} of 9 cells true");
 }
+
+/// `random_rks` builds the structure directly; it must equal what the name-based
+/// `RksBuilder` construction gives (node numbering, edge order, return rows, labels).
+#[test]
+fn direct_random_rks_equals_the_builder_construction() {
+    for i in 1..=14 {
+        for seed in [1, 7] {
+            let params = RsmParams::instance(i);
+            let (direct, ds) = random_rks(&params, seed + i as u64);
+            let (named, ns) = random_rsm::random_rks_by_names(&params, seed + i as u64);
+            assert_eq!(describe(&direct), describe(&named), "instance {i}, seed {seed}");
+            assert_eq!(format!("{ds:?}"), format!("{ns:?}"), "instance {i}, seed {seed}");
+        }
+    }
+}
+
+/// Every field of `rks`, label sets by their members (`FixedBitSet`'s `Debug` prints a pointer).
+fn describe(rks: &xmv_rs::explicit::rks::RecursiveKripkeStructure) -> String {
+    let mut out = format!("{:?} {:?}\n", rks.prop_names, rks.termination);
+    for c in &rks.components {
+        out += &format!(
+            "{} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}\n",
+            c.name,
+            c.num_nodes,
+            c.succ,
+            c.pred,
+            c.call_target,
+            c.calls,
+            c.call_index,
+            c.exits,
+            c.exit_names,
+            c.returns,
+            c.return_offsets,
+            c.node_names,
+            c.props.ids().iter().map(|&p| (p, c.props[p as usize].ones().collect::<Vec<_>>())).collect::<Vec<_>>()
+        );
+    }
+    out
+}

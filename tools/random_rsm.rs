@@ -36,8 +36,10 @@
 mod splitmix;
 use splitmix::SplitMix64;
 
+use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
-use xmv_rs::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use xmv_rs::explicit::csr::Csr;
+use xmv_rs::explicit::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
 use xmv_rs::explicit::rks_builder::RksBuilder;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -158,8 +160,10 @@ fn generate_rsm(p: &RsmParams, rng: &mut Rng) -> Vec<RsmComp> {
     comps
 }
 
-/// Generates instance `params` with `seed` and builds it; the initial component (`C0@0`) is id 0.
-pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, RsmSize) {
+/// [`random_rks`] through [`RksBuilder`] (by names): the reference for the direct construction,
+/// which must give the same structure (`tests/rsm_scalability_smoke.rs`). Slow on big instances
+/// (the builder looks return targets up by name, linearly).
+pub fn random_rks_by_names(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, RsmSize) {
     let mut rng = Rng::new(seed);
     let comps = generate_rsm(params, &mut rng);
     let mut b = RksBuilder::new();
@@ -260,6 +264,184 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         size.rks_nodes += stutters.len();
     }
     let rks = b.build().expect("random RSM builds");
+    (rks, size)
+}
+
+/// Generates instance `params` with `seed` and builds it; the initial component (`C0@0`) is id 0.
+///
+/// Builds the structure directly, with the node numbering, edge order and return rows that
+/// [`random_rks_by_names`] gets through [`RksBuilder`] (entry location first, then the other
+/// locations in declaration order, then the calls), in time linear in its size.
+pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, RsmSize) {
+    let mut rng = Rng::new(seed);
+    let comps = generate_rsm(params, &mut rng);
+    let mut size = RsmSize {
+        rsm_components: comps.len(),
+        rsm_nodes: comps.iter().map(|c| c.labels.len()).sum(),
+        rsm_boxes: comps.iter().map(|c| c.box_callee.len()).sum(),
+        ..Default::default()
+    };
+    // Reachable copies (component, entry node) in the order they are built: a copy's id is its
+    // position here.
+    let mut queue: Vec<(usize, usize)> = vec![(0, 0)];
+    let mut copy_id: std::collections::HashMap<(usize, usize), u32> = std::collections::HashMap::new();
+    copy_id.insert((0, 0), 0);
+    let mut components: Vec<Component> = Vec::new();
+    // Per copy: its (call, callee exit, location) return edges.
+    let mut pending_rets: Vec<Vec<(u32, u32, NodeId)>> = Vec::new();
+    // Per call (position in declaration order): its callee copy.
+    let mut call_copy: Vec<u32> = Vec::new();
+    while components.len() < queue.len() {
+        let (c, entry) = queue[components.len()];
+        let first = components.is_empty();
+        let rc = &comps[c];
+        let n = rc.labels.len();
+        // Declaration order of locations: `props` (first copy only), `n0…n{n-1}`, then stutters.
+        let off = usize::from(first);
+        let mut loc_labels: Vec<&[&'static str]> = Vec::with_capacity(off + n);
+        if first {
+            loc_labels.push(&LABELS);
+        }
+        loc_labels.extend(rc.labels.iter().map(Vec::as_slice));
+        let mut loc_names: Vec<String> = Vec::with_capacity(off + n);
+        if first {
+            loc_names.push("props".to_string());
+        }
+        loc_names.extend((0..n).map(|v| format!("n{v}")));
+        // Calls by (box, entry index), numbered in declaration order: first those the nodes
+        // step to, then those the returns step to (through stutters), as `random_rks_by_names`.
+        let mut call_of: std::collections::HashMap<(usize, usize), u32> = std::collections::HashMap::new();
+        let mut calls_decl: Vec<(usize, usize)> = Vec::new();
+        let mut used_calls: std::collections::BTreeSet<(usize, usize)> =
+            rc.node_succ.iter().flatten().filter_map(|&t| if let Target::Call(bx, e) = t { Some((bx, e)) } else { None }).collect();
+        let mut stutter_of: std::collections::HashMap<(usize, usize), u32> = std::collections::HashMap::new();
+        // (call, callee exit index, location) in declaration order.
+        let mut rets: Vec<(u32, u32, u32)> = Vec::new();
+        let mut stutter_edges: Vec<(u32, (usize, usize))> = Vec::new();
+        let mut done = std::collections::BTreeSet::new();
+        loop {
+            let pending: Vec<(usize, usize)> = used_calls.difference(&done).copied().collect();
+            if pending.is_empty() {
+                break;
+            }
+            for (bx, e) in pending {
+                done.insert((bx, e));
+                let callee = rc.box_callee[bx];
+                let ce = comps[callee].entries[e];
+                call_of.insert((bx, e), calls_decl.len() as u32);
+                calls_decl.push((bx, e));
+                let target = *copy_id.entry((callee, ce)).or_insert_with(|| {
+                    queue.push((callee, ce));
+                    queue.len() as u32 - 1
+                });
+                call_copy.push(target);
+                let call = calls_decl.len() as u32 - 1;
+                for (k, succ) in rc.return_succ[bx].iter().enumerate() {
+                    for &t in succ {
+                        let loc = match t {
+                            Target::Node(v) => (off + v) as u32,
+                            Target::Call(bx2, e2) => {
+                                used_calls.insert((bx2, e2));
+                                *stutter_of.entry((bx2, e2)).or_insert_with(|| {
+                                    let callee2 = rc.box_callee[bx2];
+                                    loc_labels.push(&comps[callee2].labels[comps[callee2].entries[e2]]);
+                                    loc_names.push(format!("s{bx2}_{e2}"));
+                                    let s = loc_names.len() as u32 - 1;
+                                    stutter_edges.push((s, (bx2, e2)));
+                                    s
+                                })
+                            }
+                        };
+                        rets.push((call, k as u32, loc));
+                    }
+                }
+            }
+        }
+        // Numbering: the entry location first, the other locations in order, then the calls.
+        let entry_pos = off + entry;
+        let num_locs = loc_names.len();
+        let num_nodes = num_locs + calls_decl.len();
+        let loc_id = |p: u32| -> NodeId {
+            match (p as usize).cmp(&entry_pos) {
+                std::cmp::Ordering::Less => p + 1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => p,
+            }
+        };
+        let call_id = |i: u32| -> NodeId { (num_locs as u32) + i };
+        let mut node_names = vec![String::new(); num_nodes];
+        let mut props = vec![FixedBitSet::with_capacity(num_nodes); LABELS.len()];
+        for (p, (name, labels)) in loc_names.into_iter().zip(&loc_labels).enumerate() {
+            let id = loc_id(p as u32) as usize;
+            node_names[id] = name;
+            for l in labels.iter() {
+                props[LABELS.iter().position(|x| x == l).expect("one of a, b, c")].insert(id);
+            }
+        }
+        let first_call = call_copy.len() - calls_decl.len();
+        let mut call_target = vec![NO_CALL; num_nodes];
+        let mut call_index = vec![u32::MAX; num_nodes];
+        for (i, &(bx, e)) in calls_decl.iter().enumerate() {
+            let id = call_id(i as u32) as usize;
+            node_names[id] = format!("k{bx}_{e}");
+            call_target[id] = call_copy[first_call + i];
+            call_index[id] = i as u32;
+        }
+        // Intra-component edges: node successors in order (the call of a `Call` target is the
+        // one its (box, entry) pair declared), then one edge per stutter location.
+        let mut succ_edges: Vec<(u32, u32)> = Vec::new();
+        if first {
+            succ_edges.push((loc_id(0), loc_id(0)));
+        }
+        for (v, succ) in rc.node_succ.iter().enumerate() {
+            for &t in succ {
+                let to = match t {
+                    Target::Node(w) => loc_id((off + w) as u32),
+                    Target::Call(bx, e) => call_id(call_of[&(bx, e)]),
+                };
+                succ_edges.push((loc_id((off + v) as u32), to));
+            }
+        }
+        for &(s, pair) in &stutter_edges {
+            succ_edges.push((loc_id(s), call_id(call_of[&pair])));
+        }
+        let succ = Csr::from_edges(num_nodes, &succ_edges);
+        let pred = succ.transpose();
+        size.rks_nodes += n + calls_decl.len() + stutter_of.len();
+        components.push(Component {
+            name: format!("C{c}@{entry}"),
+            num_nodes: num_nodes as u32,
+            succ,
+            pred,
+            call_target,
+            calls: (0..calls_decl.len() as u32).map(call_id).collect(),
+            call_index,
+            exits: rc.exits.iter().map(|&x| loc_id((off + x) as u32)).collect(),
+            exit_names: rc.exits.iter().map(|x| format!("x{x}")).collect(),
+            returns: Csr::default(),
+            return_offsets: Vec::new(),
+            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as PropId, set)).collect()),
+            node_names,
+        });
+        // Return rows need the callees' exit counts: kept until every copy is built.
+        pending_rets.push(rets.into_iter().map(|(call, k, loc)| (call, k, loc_id(loc))).collect());
+    }
+    size.rks_components = components.len();
+    for (comp, rets) in components.iter_mut().zip(pending_rets) {
+        let mut offsets = Vec::with_capacity(comp.calls.len());
+        let mut rows = 0u32;
+        for &call in &comp.calls {
+            offsets.push(rows);
+            let (callee, _) = queue[comp.call_target[call as usize] as usize];
+            rows += comps[callee].exits.len() as u32;
+        }
+        let mut edges: Vec<(u32, u32)> = rets.into_iter().map(|(call, k, loc)| (offsets[call as usize] + k, loc)).collect();
+        edges.sort_unstable();
+        edges.dedup();
+        comp.returns = Csr::from_edges(rows as usize, &edges);
+        comp.return_offsets = offsets;
+    }
+    let rks = RecursiveKripkeStructure { components, prop_names: LABELS.iter().map(|l| l.to_string()).collect(), termination: TerminationRule::Loop };
     (rks, size)
 }
 

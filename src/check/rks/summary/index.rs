@@ -21,11 +21,19 @@ struct CompIndex {
     /// component's return edges).
     ret_pred_offs: Vec<u32>,
     ret_preds: Vec<(NodeId, u32)>,
+    /// `ret_preds` grouped for the summary worklists: per location `r`, rows
+    /// `ret_word_offs[r]..ret_word_offs[r + 1]` of `ret_words`, each `(k, w, bits)` = the calls at
+    /// positions `64 w + b` in `Component::calls` (`b` a set bit of `bits`) that continue at `r`
+    /// when their callee returns through its exit `k`. A frame keeps, per exit `k` and word `w`,
+    /// the calls whose callee's entry reaches `k` (`Frame::live`), so one AND filters 64 calls.
+    ret_word_offs: Vec<u32>,
+    ret_words: Vec<(u32, u32, u64)>,
     /// Per location, its position in a post-order of a depth-first walk from the entry (then
     /// from the locations it misses, in order) over the successor and return edges: along an
     /// edge that closes no loop, the target comes first. Lane worklists pop by it
     /// (`check::rks::lanes`), so a value flowing backwards is mostly complete when it is read.
-    rank: Vec<u32>,
+    /// Built on first use (only the lane engine reads it).
+    rank: OnceLock<Vec<u32>>,
 }
 
 impl<'a> ModelIndex<'a> {
@@ -63,18 +71,44 @@ impl<'a> ModelIndex<'a> {
                     }
                 }
             }
-            CompIndex { ret_pred_offs: offs, ret_preds, rank: post_order(self.rks, s) }
+            let mut ret_word_offs = Vec::with_capacity(c.num_nodes as usize + 1);
+            let mut ret_words: Vec<(u32, u32, u64)> = Vec::new();
+            let mut group: Vec<(u32, u32, u64)> = Vec::new();
+            ret_word_offs.push(0);
+            for r in 0..c.num_nodes as usize {
+                group.clear();
+                group.extend(ret_preds[offs[r] as usize..offs[r + 1] as usize].iter().map(|&(call, k)| {
+                    let i = c.call_index[call as usize];
+                    (k, i / 64, 1u64 << (i % 64))
+                }));
+                group.sort_unstable_by_key(|&(k, w, _)| (k, w));
+                let start = ret_words.len();
+                for &(k, w, b) in &group {
+                    match ret_words[start..].last_mut() {
+                        Some(last) if (last.0, last.1) == (k, w) => last.2 |= b,
+                        _ => ret_words.push((k, w, b)),
+                    }
+                }
+                ret_word_offs.push(ret_words.len() as u32);
+            }
+            CompIndex { ret_pred_offs: offs, ret_preds, ret_word_offs, ret_words, rank: OnceLock::new() }
         })
     }
 
     /// See `CompIndex::rank`.
     pub(crate) fn rank(&self, s: ComponentId) -> &[u32] {
-        &self.comp(s).rank
+        self.comp(s).rank.get_or_init(|| post_order(self.rks, s))
     }
 
     pub(crate) fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
         let c = self.comp(s);
         &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
+    }
+
+    /// [`Self::ret_preds`] as words of call positions per callee exit (see `CompIndex::ret_words`).
+    pub(crate) fn ret_words(&self, s: ComponentId, r: NodeId) -> &[(u32, u32, u64)] {
+        let c = self.comp(s);
+        &c.ret_words[c.ret_word_offs[r as usize] as usize..c.ret_word_offs[r as usize + 1] as usize]
     }
 }
 

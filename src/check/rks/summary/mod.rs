@@ -145,13 +145,16 @@ struct Frame {
     mask_shared: bool,
     /// Where the formula holds whatever the top.
     base: FixedBitSet,
-    /// While the frame's group is solved: per call (position in `comp.calls`), `stride` words
-    /// holding the exits its callee frame's entry reaches (the callee's mask row at its entry;
-    /// zero without callee frame), kept equal to it as the callee's entry grows. The worklists
-    /// read a callee's entry row here, next to the caller's other data, instead of through the
-    /// callee frame and its mask (two cache misses per return edge). Empty once solved.
-    entry_rows: Vec<u64>,
-    stride: usize,
+    /// While the frame's group is solved: per callee exit `k`, `call_words` words holding the
+    /// calls (bit = position in `comp.calls`) whose callee frame's entry reaches `k` (the callee's
+    /// mask row at its entry; none without callee frame), kept equal to it as the callee's entry
+    /// grows. The worklists filter the return edges into a location 64 calls at a time with it
+    /// (see `ModelIndex::ret_words`), reading it next to the caller's other data instead of
+    /// through each callee frame and its mask. Empty once solved.
+    live: Vec<u64>,
+    call_words: usize,
+    /// While the frame's masks are solved: the entry row last sent to the callers' calls.
+    sent: Bits,
     solved: bool,
 }
 
@@ -413,7 +416,8 @@ impl<'a> Summary<'a> {
         for &id in &new {
             let fr = &mut self.frames[id as usize];
             fr.solved = true;
-            fr.entry_rows = Vec::new();
+            fr.live = Vec::new();
+            fr.sent = Bits::new();
         }
         self.stats.context_pairs_checked += reps.len() as u64;
         new[0]
@@ -442,8 +446,9 @@ impl<'a> Summary<'a> {
             mask,
             mask_shared: shared.is_some(),
             base: FixedBitSet::with_capacity(n),
-            entry_rows: Vec::new(),
-            stride: 0,
+            live: Vec::new(),
+            call_words: 0,
+            sent: Bits::new(),
             solved: false,
         });
         self.stats.context_pairs_created += 1;

@@ -3,47 +3,51 @@
 //! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
 //! Solved frames (of earlier groups) are constants here.
 
-use super::{Frame, FrameId, NO_FRAME, Summary, bit, operands, set_bit};
+use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, operands, set_bit};
 use crate::check::rks::formula::Op;
-use crate::explicit::rks::{NO_CALL, NodeId};
+use crate::explicit::rks::{Component, NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
 impl Summary<'_> {
     /// True if the callee frame of call `i` (position in `comp.calls`) of frame `fr`, whose
-    /// group is being solved, reaches its exit `k` from its entry (see `Frame::entry_rows`).
+    /// group is being solved, reaches its exit `k` from its entry (see `Frame::live`).
     fn entry_exit(fr: &Frame, i: usize, k: u32) -> bool {
-        bit(&fr.entry_rows[i * fr.stride..], k as usize)
+        bit(&fr.live[k as usize * fr.call_words..], i)
     }
 
-    /// Fills `Frame::entry_rows` of the frames `reps` (about to be solved) from their callees'
-    /// current entry rows.
+    /// Fills `Frame::live` of the frames `reps` (about to be solved) from their callees' current
+    /// entry rows.
     pub(super) fn init_entry_rows(&mut self, reps: &[FrameId]) {
         for &id in reps {
             let fr = &self.frames[id as usize];
             let comp = self.comp(fr.comp);
-            let stride = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize]).div_ceil(64)).max().unwrap_or(0);
-            let mut rows = vec![0u64; comp.calls.len() * stride];
+            let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize])).max().unwrap_or(0);
+            let cw = comp.calls.len().div_ceil(64);
+            let mut live = vec![0u64; exits * cw];
             for (i, &q) in fr.callees.iter().enumerate() {
                 if q != NO_FRAME {
                     let callee = &self.frames[q as usize];
-                    rows[i * stride..i * stride + callee.words].copy_from_slice(&self.masks[callee.mask as usize][..callee.words]);
+                    for k in ones(&self.masks[callee.mask as usize][..callee.words]) {
+                        set_bit(&mut live[k * cw..], i);
+                    }
                 }
             }
             let fr = &mut self.frames[id as usize];
-            (fr.entry_rows, fr.stride) = (rows, stride);
+            (fr.live, fr.call_words) = (live, cw);
         }
     }
 
-    /// Frame `id`'s entry row grew: copies it into its callers' `entry_rows`.
+    /// Frame `id`'s entry row grew: adds its call to its callers' `live` words of its exits.
     fn entry_grew(&mut self, id: FrameId) {
         let fr = &self.frames[id as usize];
         let (mask, w) = (fr.mask as usize, fr.words);
         for ci in 0..self.frames[id as usize].callers.len() {
             let (g, i) = self.frames[id as usize].callers[ci];
             let caller = &mut self.frames[g as usize];
-            let at = i as usize * caller.stride;
-            caller.entry_rows[at..at + w].copy_from_slice(&self.masks[mask][..w]);
+            for k in ones(&self.masks[mask][..w]) {
+                set_bit(&mut caller.live[k * caller.call_words..], i as usize);
+            }
         }
     }
 
@@ -69,41 +73,50 @@ impl Summary<'_> {
                 self.entry_grew(id);
             }
         }
+        let ix = self.ix;
         let mut row: SmallVec<[u64; 2]> = SmallVec::new();
-        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
+        let mut delta: SmallVec<[u64; 2]> = SmallVec::new();
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id as usize];
-            let w = fr.words;
+            let comp = self.comp(fr.comp);
+            let (w, va) = (fr.words, &self.vecs[fr.a as usize]);
+            let mask = &mut self.masks[fr.mask as usize];
             row.clear();
-            row.extend_from_slice(&self.masks[fr.mask as usize][m as usize * w..(m as usize + 1) * w]);
-            self.dependents(id, m, false, &mut deps);
-            let mask = fr.mask as usize;
-            for &(_, p) in &deps {
-                if merge_row(&mut self.masks[mask][p as usize * w..(p as usize + 1) * w], &row) {
+            row.extend_from_slice(&mask[m as usize * w..(m as usize + 1) * w]);
+            let mut entry = false;
+            for_each_dependent(ix, fr, comp, va, m, |p| {
+                if merge_row(&mut mask[p as usize * w..(p as usize + 1) * w], &row) {
                     work.push(id, p);
-                    if p == 0 {
-                        self.entry_grew(id);
-                    }
+                    entry |= p == 0;
                 }
+            });
+            if entry {
+                self.entry_grew(id);
             }
             if m == 0 {
                 // The entry reaches more exits: each caller's call continues at more returns.
+                // Only the exits not sent before: the returns through the others reach the call
+                // as dependents of their locations.
+                let fr = &mut self.frames[id as usize];
+                fr.sent.resize(w, 0);
+                delta.clear();
+                delta.extend(row.iter().zip(&fr.sent).map(|(r, s)| r & !s));
+                fr.sent.copy_from_slice(&row);
                 for ci in 0..self.frames[id as usize].callers.len() {
                     let (g, i) = self.frames[id as usize].callers[ci];
                     let gf = &self.frames[g as usize];
-                    let (gcomp, gw, gmask) = (self.comp(gf.comp), gf.words, gf.mask as usize);
+                    let (gcomp, gw) = (self.comp(gf.comp), gf.words);
+                    let gmask = &mut self.masks[gf.mask as usize];
                     let c = gcomp.calls[i as usize];
                     let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
-                    for k in 0..row.len() * 64 {
-                        if bit(&row, k) {
-                            for &r in gcomp.returns(c, k) {
-                                merge_row(&mut acc, &self.masks[gmask][r as usize * gw..(r as usize + 1) * gw]);
-                            }
+                    for k in ones(&delta) {
+                        for &r in gcomp.returns(c, k) {
+                            merge_row(&mut acc, &gmask[r as usize * gw..(r as usize + 1) * gw]);
                         }
                     }
-                    if merge_row(&mut self.masks[gmask][c as usize * gw..(c as usize + 1) * gw], &acc) {
+                    if merge_row(&mut gmask[c as usize * gw..(c as usize + 1) * gw], &acc) {
                         work.push(g, c);
                         if c == 0 {
                             self.entry_grew(g);
@@ -121,23 +134,6 @@ impl Summary<'_> {
         }
     }
 
-    /// Into `out` (cleared first): the nodes whose mask or `base` depends on node `m` of frame
-    /// `id`. These are its `a` predecessors (the only locations that can step to it on an
-    /// `a`-path), the calls returning to it through an exit their callee's entry reaches, and,
-    /// with `callers` and if `m` is the entry, the callers' calls.
-    fn dependents(&self, id: FrameId, m: NodeId, callers: bool, out: &mut Vec<(FrameId, NodeId)>) {
-        out.clear();
-        let fr = &self.frames[id as usize];
-        let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
-        out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va.contains(p as usize)).map(|&p| (id, p)));
-        out.extend(
-            self.ix.ret_preds(fr.comp, m).iter().filter(|&&(c, k)| Self::entry_exit(fr, comp.call_index[c as usize] as usize, k)).map(|&(c, _)| (id, c)),
-        );
-        if callers && m == 0 {
-            out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize])));
-        }
-    }
-
     /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
     pub(super) fn solve_bases(&mut self, new: &[FrameId]) {
         match self.fm.op(self.frames[new[0] as usize].f) {
@@ -150,6 +146,8 @@ impl Summary<'_> {
     /// frames at once, of `b` locations and of calls whose callee's entry holds, through `a`
     /// locations and returning calls; an entry that gets in puts its callers' calls in.
     fn solve_bases_eu(&mut self, new: &[FrameId]) {
+        let group = Group::new(new);
+        let mut bases: Vec<FixedBitSet> = Vec::with_capacity(new.len());
         let mut work: Vec<(FrameId, NodeId)> = Vec::new();
         for &id in new {
             let fr = &self.frames[id as usize];
@@ -168,18 +166,31 @@ impl Summary<'_> {
                     work.push((id, c));
                 }
             }
-            self.frames[id as usize].base = base;
+            bases.push(base);
         }
-        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
+        let ix = self.ix;
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            self.dependents(id, m, true, &mut deps);
-            for &(g, p) in &deps {
-                if !self.frames[g as usize].base.put(p as usize) {
-                    work.push((g, p));
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let base = &mut bases[group.pos(id)];
+            for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
+                if !base.put(p as usize) {
+                    work.push((id, p));
+                }
+            });
+            if m == 0 {
+                for &(g, i) in &fr.callers {
+                    let c = self.comp(self.frames[g as usize].comp).calls[i as usize];
+                    if !bases[group.pos(g)].put(c as usize) {
+                        work.push((g, c));
+                    }
                 }
             }
+        }
+        for (&id, base) in new.iter().zip(bases) {
+            self.frames[id as usize].base = base;
         }
     }
 
@@ -188,41 +199,46 @@ impl Summary<'_> {
     /// successors are its returns through exits its callee's entry reaches, plus one for the
     /// callee's entry while it stays (a descent that never returns).
     fn solve_bases_eg(&mut self, new: &[FrameId]) {
+        let group = Group::new(new);
+        let mut alive: Vec<FixedBitSet> = Vec::with_capacity(new.len());
         for &id in new {
             let fr = &self.frames[id as usize];
             let comp = self.comp(fr.comp);
             let va = &self.vecs[fr.a as usize];
-            let mut alive = FixedBitSet::with_capacity(comp.num_nodes as usize);
+            let mut live = FixedBitSet::with_capacity(comp.num_nodes as usize);
             for node in 0..comp.num_nodes as usize {
-                let live = match comp.call_target[node] {
-                    NO_CALL => va.contains(node),
-                    _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
-                };
-                alive.set(node, live);
+                live.set(
+                    node,
+                    match comp.call_target[node] {
+                        NO_CALL => va.contains(node),
+                        _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
+                    },
+                );
             }
-            self.frames[id as usize].base = alive;
+            alive.push(live);
         }
         let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
-        // Per frame id minus `lo`: its position in `new` (no hashing per dependent).
-        let lo = new.iter().copied().min().unwrap_or(0);
-        let mut position = vec![u32::MAX; new.iter().map(|&id| (id - lo) as usize + 1).max().unwrap_or(0)];
         let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
         for (pos, &id) in new.iter().enumerate() {
-            position[(id - lo) as usize] = pos as u32;
             let fr = &self.frames[id as usize];
             let comp = self.comp(fr.comp);
-            let alive = &fr.base;
+            let live = &alive[pos];
             let mut cnt = vec![0u32; comp.num_nodes as usize];
-            for node in alive.ones() {
+            for node in live.ones() {
                 let n = match comp.call_target[node] {
-                    NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| alive.contains(m as usize)).count(),
+                    NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| live.contains(m as usize)).count(),
                     t => {
                         let i = comp.call_index[node] as usize;
-                        let own = usize::from(self.frames[fr.callees[i] as usize].base.contains(0));
-                        own + (0..self.exits(t))
-                            .filter(|&k| Self::entry_exit(fr, i, k as u32))
-                            .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| alive.contains(r as usize)).count())
-                            .sum::<usize>()
+                        let q = fr.callees[i];
+                        let callee_entry = match group.get(q) {
+                            Some(qp) => alive[qp].contains(0),
+                            None => self.frames[q as usize].base.contains(0),
+                        };
+                        usize::from(callee_entry)
+                            + (0..self.exits(t))
+                                .filter(|&k| Self::entry_exit(fr, i, k as u32))
+                                .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| live.contains(r as usize)).count())
+                                .sum::<usize>()
                     }
                 };
                 cnt[node] = n as u32;
@@ -233,25 +249,104 @@ impl Summary<'_> {
             counts.push(cnt);
         }
         for &(id, m) in &dead {
-            self.frames[id as usize].base.set(m as usize, false);
+            alive[group.pos(id)].set(m as usize, false);
         }
-        let mut deps: Vec<(FrameId, NodeId)> = Vec::new();
+        let ix = self.ix;
         while let Some((id, m)) = dead.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            self.dependents(id, m, true, &mut deps);
-            for &(g, p) in &deps {
-                if self.frames[g as usize].base.contains(p as usize) {
-                    let cnt = &mut counts[position[(g - lo) as usize] as usize][p as usize];
-                    *cnt -= 1;
-                    if *cnt == 0 {
-                        self.frames[g as usize].base.set(p as usize, false);
-                        dead.push((g, p));
+            let fr = &self.frames[id as usize];
+            let comp = self.comp(fr.comp);
+            let pos = group.pos(id);
+            let (live, cnt) = (&mut alive[pos], &mut counts[pos]);
+            for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
+                if live.contains(p as usize) {
+                    cnt[p as usize] -= 1;
+                    if cnt[p as usize] == 0 {
+                        live.set(p as usize, false);
+                        dead.push((id, p));
+                    }
+                }
+            });
+            if m == 0 {
+                for &(g, i) in &fr.callers {
+                    let c = self.comp(self.frames[g as usize].comp).calls[i as usize] as usize;
+                    let gp = group.pos(g);
+                    if alive[gp].contains(c) {
+                        counts[gp][c] -= 1;
+                        if counts[gp][c] == 0 {
+                            alive[gp].set(c, false);
+                            dead.push((g, c as NodeId));
+                        }
                     }
                 }
             }
         }
+        for (&id, live) in new.iter().zip(alive) {
+            self.frames[id as usize].base = live;
+        }
     }
+}
+
+/// Calls `f` on each node of frame `fr` (in component `comp`, `a` vector `va`) whose mask or
+/// `base` depends on its node `m`: its `a` predecessors (the only locations that can step to it
+/// on an `a`-path) and the calls returning to it through an exit their callee's entry reaches
+/// (`Frame::live`). The callers' calls, which depend on the entry, are not included.
+#[inline]
+fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedBitSet, m: NodeId, mut f: impl FnMut(NodeId)) {
+    for &p in comp.pred.neighbours(m) {
+        if va.contains(p as usize) {
+            f(p);
+        }
+    }
+    for &(k, w, bits) in ix.ret_words(fr.comp, m) {
+        let mut b = bits & fr.live[k as usize * fr.call_words + w as usize];
+        while b != 0 {
+            f(comp.calls[w as usize * 64 + b.trailing_zeros() as usize]);
+            b &= b - 1;
+        }
+    }
+}
+
+/// The positions of a group's frames in the slice they were given in (frame ids are dense and
+/// a group's are close together, so a vector indexed by id minus the smallest; no hashing).
+struct Group {
+    lo: FrameId,
+    position: Vec<u32>,
+}
+
+impl Group {
+    fn new(frames: &[FrameId]) -> Group {
+        let lo = frames.iter().copied().min().unwrap_or(0);
+        let mut position = vec![u32::MAX; frames.iter().map(|&id| (id - lo) as usize + 1).max().unwrap_or(0)];
+        for (pos, &id) in frames.iter().enumerate() {
+            position[(id - lo) as usize] = pos as u32;
+        }
+        Group { lo, position }
+    }
+    /// The position of `id`, a frame of the group.
+    fn pos(&self, id: FrameId) -> usize {
+        self.position[(id - self.lo) as usize] as usize
+    }
+    /// The position of `id` if it is a frame of the group.
+    fn get(&self, id: FrameId) -> Option<usize> {
+        let p = *self.position.get(id.checked_sub(self.lo)? as usize)?;
+        (p != u32::MAX).then_some(p as usize)
+    }
+}
+
+/// The positions of the set bits of `b`.
+fn ones(b: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    b.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let t = w.trailing_zeros() as usize;
+                w &= w - 1;
+                i * 64 + t
+            })
+        })
+    })
 }
 
 /// The worklist of [`Summary::solve_masks`]: first in, first out, and a (frame, location)
