@@ -35,9 +35,19 @@ use crate::check::ltl::past::{PastMonitor, PastNode};
 use crate::explicit::kripke::PropId;
 use crate::ltl::Ltl;
 use crate::symbolic::rings::StateSpace;
+use crate::symbolic::trans::TransRel;
 use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
 use rustc_hash::FxHashMap;
+
+/// What the product is built on: the model's transition relation, initial and reachable states,
+/// or those of a cone of influence (`symbolic::reduced`).
+#[derive(Clone, Copy)]
+pub(crate) struct Space<'m> {
+    pub trans: &'m TransRel,
+    pub init: &'m Bdd,
+    pub reach: &'m Bdd,
+}
 
 /// A state of the product: the model's value indices and the tableau variables' values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +59,8 @@ pub(crate) struct ProductState {
 /// The product of the symbolic model with the tableau of one spec's negation.
 pub(crate) struct Tableau<'m> {
     pub model: &'m SymbolicModel,
+    /// The transition relation of the model or of the cone the product is built on.
+    trans: &'m TransRel,
     /// Initial product states.
     pub init: Bdd,
     /// Fairness constraints of the product (the tableau's, then the model's), inside `domain`.
@@ -127,6 +139,12 @@ impl<'m> Tableau<'m> {
     /// The tableau of `¬spec` and its product with `model`. `Err` names what the translation
     /// cannot handle (a past operator over a future formula, too many past nodes).
     pub(crate) fn build(model: &'m SymbolicModel, spec: &Ltl<PropId>) -> SymResult<Tableau<'m>> {
+        Tableau::build_on(model, Space { trans: &model.trans, init: &model.init, reach: &model.reach }, spec)
+    }
+
+    /// The tableau's product with `space`: the model's or one of its cones of influence (the
+    /// spec's atoms and the model's fairness constraints read only variables of the cone).
+    pub(crate) fn build_on(model: &'m SymbolicModel, space: Space<'m>, spec: &Ltl<PropId>) -> SymResult<Tableau<'m>> {
         let mut arena = Arena::new();
         let mut monitor = PastMonitor::with_future_operands();
         let root = arena.nnf(spec, true, &mut monitor).map_err(SymbolicError)?;
@@ -189,18 +207,19 @@ impl<'m> Tableau<'m> {
         // A future operand of a past operator must have its exact value at every position: its
         // NNF and its negation's are complementary (a release node alone may be false where it
         // holds; with the negation, a `U` with its fairness, it cannot).
-        let mut domain = model.reach.clone();
+        let mut domain = space.reach.clone();
         for &(positive, negative) in &futures {
             domain = domain.and(&sat.future(positive)?.xor(&sat.future(negative)?)?)?;
         }
         for &p in &model.fairness {
-            fairness.push(model.atoms[p as usize].and(&model.reach)?);
+            fairness.push(model.atoms[p as usize].and(space.reach)?);
         }
-        let init = model.init.and(&sat.future(root)?)?.and(&past_init)?.and(&domain)?;
+        let init = space.init.and(&sat.future(root)?)?.and(&past_init)?.and(&domain)?;
         let refs = |vs: &[(Bdd, Bdd, VarNo, VarNo)], next: bool| -> Vec<Bdd> { vs.iter().map(|v| if next { v.1.clone() } else { v.0.clone() }).collect() };
         let as_cube = |bdds: Vec<Bdd>| cube(&bdds.iter().collect::<Vec<_>>(), &t);
         Ok(Tableau {
             model,
+            trans: space.trans,
             init,
             fairness,
             domain,
@@ -225,7 +244,7 @@ impl<'m> Tableau<'m> {
     /// The product successors of `from`, inside the domain.
     pub(crate) fn image(&self, from: &Bdd) -> SymResult<Bdd> {
         let with_past = from.apply_exists(BooleanOperator::And, &self.past, &self.past_cur)?;
-        let moved = self.model.trans.image(&self.model.enc, &with_past)?;
+        let moved = self.trans.image(&self.model.enc, &with_past)?;
         let with_future = moved.apply_exists(BooleanOperator::And, &self.future, &self.future_cur)?;
         Ok(with_future.substitute(&self.to_cur)?.and(&self.domain)?)
     }
@@ -234,7 +253,7 @@ impl<'m> Tableau<'m> {
     pub(crate) fn preimage(&self, to: &Bdd) -> SymResult<Bdd> {
         let shifted = to.substitute(&self.to_next)?;
         let with_future = shifted.apply_exists(BooleanOperator::And, &self.future, &self.future_next)?;
-        let moved = self.model.trans.preimage(&self.model.enc, &with_future)?;
+        let moved = self.trans.preimage(&self.model.enc, &with_future)?;
         let with_past = moved.apply_exists(BooleanOperator::And, &self.past, &self.past_next)?;
         Ok(with_past.and(&self.domain)?)
     }
