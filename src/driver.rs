@@ -333,7 +333,7 @@ pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: O
     let mut out = String::new();
     if let Some(m) = flat {
         let (diameter, states) = m.reachable();
-        out.push_str(&flat_reachable_text(program, m.system(), diameter, states));
+        out.push_str(&flat_reachable_text(program, m.system(), diameter, states, true));
     }
     if let Some(m) = rks {
         for c in &m.rks.components {
@@ -343,11 +343,12 @@ pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: O
     out
 }
 
-/// `-r`'s two lines for a flat model with `states` reachable states and the given diameter.
-pub fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64) -> String {
+/// `-r`'s two lines for a flat model with `states` reachable states and the given diameter
+/// (counts as exact integers with `exact`, else with `%g` as NuSMV prints them).
+pub fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
     let system = &program.systems[system as usize];
     let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
-    format!("system diameter: {diameter}\n{}\n", text::reachable_line(states as u64, total))
+    format!("system diameter: {diameter}\n{}\n", text::reachable_line(states, total, exact))
 }
 
 #[cfg(test)]

@@ -104,6 +104,23 @@ impl<A> Ltl<A> {
         }
     }
 
+    /// Whether a future operator (`X G F U V`) sits below a past one (`O (F p)`): such specs
+    /// have no deterministic past monitor, only the BDD engine's tableau checks them.
+    pub fn has_future_below_past(&self) -> bool {
+        fn walk<A>(f: &Ltl<A>, below_past: bool) -> bool {
+            match f {
+                Ltl::True | Ltl::False | Ltl::Atom(_) => false,
+                Ltl::Not(a) => walk(a, below_past),
+                Ltl::Unary(op, a) => (below_past && !op.is_past()) || walk(a, below_past || op.is_past()),
+                Ltl::Binary(op, a, b) => (below_past && !op.is_past()) || walk(a, below_past || op.is_past()) || walk(b, below_past || op.is_past()),
+                Ltl::And(a, b) | Ltl::Or(a, b) | Ltl::Xor(a, b) | Ltl::Xnor(a, b) | Ltl::Implies(a, b) | Ltl::Iff(a, b) => {
+                    walk(a, below_past) || walk(b, below_past)
+                }
+            }
+        }
+        walk(self, false)
+    }
+
     /// Every atom, left to right.
     pub fn atoms(&self) -> Vec<&A> {
         let mut out = vec![];

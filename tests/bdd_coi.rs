@@ -5,6 +5,8 @@
 //! (`check::bdd::Symbolic`) must give the outcomes of the engine without them
 //! (`check::bdd::SymbolicWholeModel`): the same verdicts, and the same traces (traces are built
 //! on the whole model in both). The verdict output must also be the explicit engine's.
+//! LTL specs (two per model, past operators included) are decided on their cones too, with the
+//! whole model's traces.
 //! `XMV_TEST_CASES=N` sets the number of random models (default 150).
 
 #[allow(clippy::duplicate_mod)]
@@ -13,6 +15,8 @@ mod cfg_model;
 mod support;
 
 use cfg_model::ctl_text;
+use support::ltl_lasso::formula as ltl_formula;
+use support::ltl_smv::ltl_text;
 use support::random::{Rng, cases, formula};
 use xmv_rs::check::Checker;
 use xmv_rs::check::bdd::{Symbolic, SymbolicWholeModel};
@@ -100,6 +104,15 @@ fn random_model(rng: &mut Rng) -> String {
         }
         s.push_str(&format!("SPEC {text}\n"));
     }
+    for _ in 0..2 {
+        let vars: Vec<usize> = (0..1 + rng.below(2)).map(|_| var(rng)).collect();
+        let atoms: Vec<String> = (0..3).map(|_| atom(rng, &vars)).collect();
+        let mut text = ltl_text(&ltl_formula(rng, 3, true));
+        for (p, a) in atoms.iter().enumerate() {
+            text = text.replace(&format!("p{p}"), &format!("({a})"));
+        }
+        s.push_str(&format!("LTLSPEC {text}\n"));
+    }
     let vars = [var(rng)];
     s.push_str(&format!("INVARSPEC {}\n", atom(rng, &vars)));
     s
@@ -115,7 +128,7 @@ fn run(text: &str, engine: Engine) -> (i32, String) {
 #[test]
 fn cones_keep_verdicts_and_traces_of_the_whole_model() {
     let mut rng = Rng::new(0xc0e1);
-    let (mut models, mut specs, mut on_cones, mut traces) = (0, 0, 0u64, 0);
+    let (mut models, mut specs, mut on_cones, mut ltl_on_cones, mut traces) = (0, 0, 0u64, 0u64, 0);
     for case in 0..cases(150) {
         let text = random_model(&mut rng);
         let (code_e, out_e) = run(&text, Engine::Explicit);
@@ -139,12 +152,15 @@ fn cones_keep_verdicts_and_traces_of_the_whole_model() {
             }
             if !witnesses {
                 specs += cones.outcomes.len();
-                on_cones += cones.stats.counters.iter().find(|(n, _)| *n == "specs decided on a cone").map_or(0, |c| c.1);
+                let counter = |name: &str| cones.stats.counters.iter().find(|(n, _)| *n == name).map_or(0, |c| c.1);
+                on_cones += counter("specs decided on a cone");
+                ltl_on_cones += counter("LTL specs decided on a cone");
             }
         }
         models += 1;
     }
-    eprintln!("cones vs whole model: {models} models, {specs} specs, {on_cones} decided on a cone, {traces} traces identical");
+    eprintln!("cones vs whole model: {models} models, {specs} specs, {on_cones} CTL and {ltl_on_cones} LTL specs decided on a cone, {traces} traces identical");
+    assert!(ltl_on_cones > 0, "some LTL specs should be decided on their cones");
     assert!(on_cones * 4 >= specs as u64, "the random specs should mostly have proper cones ({on_cones} of {specs})");
 }
 

@@ -8,13 +8,17 @@
 //! - on random SMV models (a counter, booleans, `TRANS` deadlocks, `FAIRNESS`, `NAME`d specs, CTL
 //!   and `INVARSPEC` next to LTL): the same stdout verdict lines and exit code through the
 //!   driver, and every BDD counterexample a lasso of the explicit state graph;
-//! - `--engine auto` past the explicit budget checks LTL with BDDs.
+//! - `--engine auto` past the explicit budget checks LTL with BDDs;
+//! - future operators below past ones (`O (F p)`, `Y (p U q)`, BDD engine only): on the random
+//!   Kripke structures, every spec called true has no violating fair lasso of up to 9 states
+//!   (brute-force enumeration with the independent lasso semantics), every counterexample
+//!   replays; the explicit engine refuses those specs and `auto` takes them to BDDs.
 //!
 //! `XMV_TEST_CASES=N` sets the number of random models (default 150 and 60).
 
 mod support;
 
-use support::ltl_lasso::{formula, holds_on_lasso, is_fair_lasso};
+use support::ltl_lasso::{find_violation, formula, holds_on_lasso, is_fair_lasso, mixed_formula};
 use support::ltl_smv::{kripke_smv, model as smv_model};
 use support::oracle::Model;
 use support::random::{Rng, cases, model, to_kripke};
@@ -62,12 +66,7 @@ fn bdd_ltl_agrees_with_explicit_ltl_and_its_counterexamples_replay() {
                 assert!(b.trace.is_none());
                 continue;
             }
-            let trace = b.trace.as_ref().unwrap_or_else(|| panic!("case {case}: no counterexample for {f:?}:\n{text}"));
-            let states: Vec<usize> = trace.steps.iter().map(|s| s.values[0] as usize).collect();
-            let l = trace.loop_start.expect("an LTL counterexample is a lasso");
-            let (prefix, cycle) = states.split_at(l);
-            assert!(is_fair_lasso(&m, prefix, cycle), "case {case}: {f:?}: {prefix:?} {cycle:?} is no fair lasso of:\n{text}");
-            assert!(!holds_on_lasso(&m, f, prefix, cycle), "case {case}: {f:?} holds on its counterexample {prefix:?} {cycle:?}:\n{text}");
+            replay(&m, f, b, &format!("case {case}:\n{text}"));
             replayed += 1;
         }
         with_fairness += !m.fairness.is_empty() as usize;
@@ -77,6 +76,17 @@ fn bdd_ltl_agrees_with_explicit_ltl_and_its_counterexamples_replay() {
         "bdd vs explicit LTL: {agree} verdicts agree, {replayed} BDD counterexamples replayed ({with_fairness} models with fairness, {with_deadlocks} with deadlocks)"
     );
     assert!(replayed > 0 && agree > replayed);
+}
+
+/// Replays the BDD engine's counterexample of the false spec `f`: a fair lasso of `m` whose word
+/// violates `f` (`context` names the case in failures).
+fn replay(m: &Model, f: &Ltl<u32>, outcome: &SpecOutcome, context: &str) {
+    let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("no counterexample for {f:?}, {context}"));
+    let states: Vec<usize> = trace.steps.iter().map(|s| s.values[0] as usize).collect();
+    let l = trace.loop_start.expect("an LTL counterexample is a lasso");
+    let (prefix, cycle) = states.split_at(l);
+    assert!(is_fair_lasso(m, prefix, cycle), "{f:?}: {prefix:?} {cycle:?} is no fair lasso, {context}");
+    assert!(!holds_on_lasso(m, f, prefix, cycle), "{f:?} holds on its counterexample {prefix:?} {cycle:?}, {context}");
 }
 
 fn run(text: &str, engine: Engine) -> (i32, String, String) {
@@ -160,4 +170,57 @@ fn auto_checks_ltl_with_bdds_past_the_state_budget() {
         ]
     );
     assert!(auto.stdout.contains("-- Loop starts here"), "{}", auto.stdout);
+}
+
+#[test]
+fn future_below_past_matches_the_lasso_oracle() {
+    let mut rng = Rng::new(0x0f_b10);
+    let (mut true_checked, mut replayed, mut mixed) = (0, 0, 0);
+    for case in 0..cases(150) {
+        let mut m: Model = model(&mut rng, 5);
+        m.edge_fairness.clear();
+        let specs: Vec<Ltl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| mixed_formula(&mut rng, 4)).collect();
+        let text = kripke_smv(&m, &specs);
+        let bdd = bdd_outcomes(&text);
+        assert_eq!(bdd.len(), specs.len());
+        for (f, b) in specs.iter().zip(&bdd) {
+            mixed += f.has_future_below_past() as usize;
+            if b.holds {
+                let violation = find_violation(&m, f, 9);
+                assert!(violation.is_none(), "case {case}: {f:?} called true but {violation:?} violates it:\n{text}");
+                true_checked += 1;
+                continue;
+            }
+            replay(&m, f, b, &format!("case {case}:\n{text}"));
+            replayed += 1;
+        }
+    }
+    eprintln!(
+        "future below past (bdd): {true_checked} true specs without violating lasso, {replayed} counterexamples replayed, {mixed} specs with a future operator below a past one"
+    );
+    assert!(true_checked > 0 && replayed > 0 && mixed * 4 > true_checked + replayed);
+}
+
+#[test]
+fn future_below_past_is_the_bdd_engines_and_autos() {
+    let text = "MODULE main\nVAR req : boolean; ack : boolean;\nASSIGN init(req) := TRUE; next(req) := !req; next(ack) := req;\n\
+                LTLSPEC G (ack -> O (req & X ack))\nLTLSPEC G (ack -> Y (req U ack))\nLTLSPEC G (X req -> H (F ack))\n";
+    let (code, out, err) = run(text, Engine::Bdd);
+    assert_eq!(code, 1, "{err}");
+    // NuSMV 2.5.4's verdicts on this model.
+    let verdicts = [
+        "-- specification  G (ack ->  O (req &  X ack))  is true",
+        "-- specification  G (ack ->  Y (req U ack))  is false",
+        "-- specification  G ( X req ->  H ( F ack))  is true",
+    ];
+    assert_eq!(verdict_lines(&out), verdicts);
+    let (auto_code, auto_out, _) = run(text, Engine::Auto);
+    assert_eq!((auto_code, auto_out.as_str()), (code, out.as_str()));
+    let file = SourceFile::new("mixed.smv", text);
+    let verified = run_check(&file, &CheckOptions { verify: true, stats: true, ..Default::default() }, &Stages::linked());
+    assert_eq!(verified.exit_code, 1, "{}", verified.stderr);
+    assert!(verified.stderr.contains("flat verified by engine explicit: not run"), "{}", verified.stderr);
+    let (code, _, err) = run(text, Engine::Explicit);
+    assert_eq!(code, 2);
+    assert!(err.contains("below a past operator is checked by the BDD engine only (`--engine bdd`"), "{err}");
 }

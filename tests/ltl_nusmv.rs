@@ -5,13 +5,16 @@
 //! explicit engine and with the BDD engine (`--engine bdd`). Every
 //! counterexample xmv-rs prints is a lasso (`-- Loop starts here`).
 //!
+//! Past operators over future operands (`O (F p)`) are compared on the BDD engine only (the
+//! explicit engine refuses them).
+//!
 //! Runs only when `NUSMV=/path/to/NuSMV` points to an executable; otherwise it prints why it was
 //! skipped and passes. `XMV_TEST_CASES=N` sets the number of models (default 60).
 
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::ltl_smv::model;
+use support::ltl_smv::{mixed, model, model_with};
 use support::nusmv::run;
 use support::random::{Rng, cases};
 
@@ -56,4 +59,26 @@ fn ltl_verdict_lines_agree_with_nusmv_on_generated_models() {
         falses += false_ltl;
     }
     eprintln!("NuSMV LTL agreement (explicit and bdd engines): {agreed} verdict lines ({falses} false LTL specs with lasso counterexamples)");
+}
+
+#[test]
+fn future_below_past_agrees_with_nusmv_on_the_bdd_engine() {
+    let Some(nusmv_bin) = nusmv() else { return };
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let mut rng = Rng::new(0xf0_b10);
+    let mut agreed = 0;
+    for case in 0..cases(60) {
+        let smv = model_with(&mut rng, 8, |rng, depth| mixed(rng, depth + 1));
+        let file = std::env::temp_dir().join(format!("xmv-ltl-mixed-{}-{case}.smv", std::process::id()));
+        std::fs::write(&file, &smv).expect("write temporary model");
+        let (_, theirs) = run(&nusmv_bin, &["-dcx"], &file);
+        let (code, ours) = run(xmv, &["check"], &file);
+        let _ = std::fs::remove_file(&file);
+        let expected = verdict_lines(&theirs);
+        assert!(!expected.is_empty(), "NuSMV checked nothing in:\n{smv}\n{theirs}");
+        assert_ne!(code, Some(2), "xmv-rs rejects:\n{smv}\n{ours}");
+        assert_eq!(verdict_lines(&ours), expected, "verdict lines differ on:\n{smv}");
+        agreed += expected.len();
+    }
+    eprintln!("NuSMV agreement with future operators below past ones (auto: bdd): {agreed} verdict lines");
 }

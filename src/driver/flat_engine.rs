@@ -135,6 +135,8 @@ pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOpti
     match options.engine.flat() {
         Engine::Bdd => symbolic(),
         Engine::Explicit => build_flat(program, limits).map(FlatBuilt::Explicit),
+        // Only the BDD engine checks a future operator below a past one (`O (F p)`).
+        _ if needs_bdd(program) => symbolic(),
         _ => {
             let auto = auto_limits(limits);
             let max_states = auto.max_states.unwrap_or(AUTO_MAX_STATES);
@@ -174,6 +176,12 @@ pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOpti
     }
 }
 
+/// Whether a spec has a future operator below a past one (`O (F p)`), which only the BDD engine
+/// checks.
+fn needs_bdd(program: &LoweredProgram) -> bool {
+    program.specs.iter().any(|s| s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+}
+
 /// The state budget of `auto`'s first, small explicit attempt on a model whose domains allow
 /// more states than the explicit budget.
 pub const AUTO_FIRST_STATES: u64 = 1 << 14;
@@ -207,6 +215,9 @@ pub fn verify(
 ) -> Result<String, String> {
     let other_engine = first.engine().verifier();
     let other_options = CheckOptions { engine: other_engine, traces: false, ..options.clone() };
+    if other_engine == Engine::Explicit && needs_bdd(program) {
+        return Ok(format!("flat verified by engine {}: not run (a future operator below a past one is the BDD engine's only)", other_engine.name()));
+    }
     let mut other = match build(program, limits, &other_options) {
         Ok(m) => m,
         Err(_) => return Ok(format!("flat verified by engine {}: not run (it cannot build the model)", other_engine.name())),

@@ -472,7 +472,7 @@ impl<'w> Session<'w> {
         }
         if let Some(m) = &built.flat {
             let (diameter, count) = m.reachable();
-            text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system(), diameter, count));
+            text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system(), diameter, count, false));
         }
         text.push_str(&crate::driver::reachable_text(&loaded.program, None, built.rks.as_ref()));
         match &built.flat {

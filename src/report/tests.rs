@@ -217,8 +217,15 @@ Trace Type: Counterexample
 
 #[test]
 fn reachable_states_line_like_nusmv() {
-    assert_eq!(reachable_line(12, 42.0), "reachable states: 12 (2^3.58496) out of 42 (2^5.39232)");
-    assert_eq!(reachable_line(64, 64.0), "reachable states: 64 (2^6) out of 64 (2^6)");
+    assert_eq!(reachable_line(12.0, 42.0, true), "reachable states: 12 (2^3.58496) out of 42 (2^5.39232)");
+    assert_eq!(reachable_line(64.0, 64.0, false), "reachable states: 64 (2^6) out of 64 (2^6)");
+    assert_eq!(reachable_line(3932160.0, 3932160.0, true), "reachable states: 3932160 (2^21.9069) out of 3932160 (2^21.9069)");
+    assert_eq!(reachable_line(3932160.0, 3932160.0, false), "reachable states: 3.93216e+06 (2^21.9069) out of 3.93216e+06 (2^21.9069)");
+    // C's `%g` takes the exponent after rounding to six digits, and goes scientific below 1e-4.
+    assert_eq!(g6(999999.5), "1e+06");
+    assert_eq!(g6(9.999995e-5), "0.0001");
+    assert_eq!(g6(1.234e-5), "1.234e-05");
+    assert_eq!(g6(1e15), "1e+15");
     assert_eq!(g6(0.5), "0.5");
     assert_eq!(g6(1234567.0), "1.23457e+06");
     assert_eq!(g6(100.0), "100");

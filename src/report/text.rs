@@ -191,12 +191,17 @@ fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(S
     }
 }
 
-/// NuSMV's `-r` line: `reachable states: N (2^x) out of M (2^y)`.
-pub fn reachable_line(reachable: u64, total: f64) -> String {
-    format!("reachable states: {} (2^{}) out of {} (2^{})", reachable, g6((reachable as f64).log2()), g6_int(total), g6(total.log2()))
+/// NuSMV's `-r` line: `reachable states: N (2^x) out of M (2^y)`. NuSMV prints both counts with
+/// C's `%g` (`3.93216e+06` past six digits); `exact` prints them as integers while they are exact
+/// (`xmv-rs check -r`), the drop-in mode passes `false` to match NuSMV byte for byte.
+pub fn reachable_line(reachable: f64, total: f64, exact: bool) -> String {
+    let count = |x: f64| if exact { g6_int(x) } else { g6(x) };
+    format!("reachable states: {} (2^{}) out of {} (2^{})", count(reachable), g6(reachable.log2()), count(total), g6(total.log2()))
 }
 
-/// A number the way C's `%g` prints it (6 significant digits, no trailing zeros).
+/// A number the way C's `%g` prints it (6 significant digits, no trailing zeros): the exponent
+/// that decides between the fixed and the scientific form is the one of the rounded `%.5e` form
+/// (so `999999.5` prints `1e+06`, as in C).
 pub fn g6(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
@@ -210,13 +215,12 @@ pub fn g6(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
     }
-    let exp = x.abs().log10().floor() as i32;
-    if !(-5..6).contains(&exp) {
-        let s = format!("{:.5e}", x);
-        let (mantissa, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let s = format!("{:.5e}", x);
+    let (mantissa, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = e.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
         let mantissa = trim_zeros(mantissa);
-        let e: i32 = e.parse().unwrap_or(0);
-        return format!("{mantissa}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+        return format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
     }
     let decimals = (5 - exp).max(0) as usize;
     trim_zeros(&format!("{:.*}", decimals, x)).to_string()

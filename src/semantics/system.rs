@@ -335,7 +335,9 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     }
     if spec.kind == SpecKind::Ltl {
         ltl_below_connectives(&t, None, r.diags);
-        future_below_past(&t, None, r.diags);
+        if r.is_procedure {
+            future_below_past(&t, None, r.diags);
+        }
     }
     specs.push(CheckedSpec {
         kind: spec.kind,
@@ -371,17 +373,18 @@ fn ltl_below_connectives(t: &crate::semantics::checked::TExpr, inside: Option<cr
     }
 }
 
-/// The LTL checker monitors past operators deterministically, so their operands must be past or
-/// propositional: E0221 at a future operator (`X G F U V`) below a past one (`O (F p)`), which
-/// NuSMV accepts. `past` is the span of the nearest enclosing past operator.
+/// The LTL checkers of procedure modules monitor past operators deterministically, so their
+/// operands must be past or propositional: E0221 at a future operator (`X G F U V`) below a past
+/// one (`O (F p)`), which NuSMV accepts and the BDD engine checks on flat models (flat models are
+/// not refused here). `past` is the span of the nearest enclosing past operator.
 fn future_below_past(t: &crate::semantics::checked::TExpr, past: Option<crate::source::Span>, diags: &mut Vec<Diagnostic>) {
     use crate::semantics::checked::TKind;
     match (&t.kind, past) {
         (TKind::Ltl(op, _), Some(outer)) if !op.is_past() => diags.push(
-            Diagnostic::error("E0221", format!("future operator `{op:?}` below a past operator is not supported"), t.span)
+            Diagnostic::error("E0221", format!("future operator `{op:?}` below a past operator is not supported in procedure modules"), t.span)
                 .with_label_message("a future formula")
                 .with_secondary(outer, "inside this past operator")
-                .with_help("xmv-rs reads past operators (Y Z H O S T) over past and propositional operands only; rewrite the spec without a future operator inside a past one"),
+                .with_help("the procedure modules' LTL engines read past operators (Y Z H O S T) over past and propositional operands only (the BDD engine of flat models reads any operand); rewrite the spec without a future operator inside a past one"),
         ),
         (TKind::Ltl(op, _), None) if op.is_past() => t.for_each_child(|c| future_below_past(c, Some(t.span), diags)),
         _ => t.for_each_child(|c| future_below_past(c, past, diags)),

@@ -1,5 +1,5 @@
 //! Independent LTL semantics on lasso words, for tests only (no code shared with `check::ltl`):
-//! a random formula generator over every NuSMV LTL operator, the evaluation of a formula at
+//! random formula generators over every NuSMV LTL operator (past over future ones included), the evaluation of a formula at
 //! position 0 of the infinite word `u v^ω` (future operators by fixpoints around the lasso, past
 //! operators by their definitions over the actual prefix), and a brute-force enumerator of the
 //! fair lassos of a small Kripke structure.
@@ -35,6 +35,39 @@ pub fn formula(rng: &mut Rng, depth: usize, past: bool) -> Ltl<u32> {
         9 | 10 => Ltl::Binary(LtlOp::U, b(rng), b(rng)),
         11 => Ltl::Binary(LtlOp::V, b(rng), b(rng)),
         _ => Ltl::Xnor(b(rng), b(rng)),
+    }
+}
+
+/// A random LTL formula of depth ≤ `depth` whose past operators may have future operands
+/// (`O (F p)`, `Y (p U q)`): every operator over every kind of operand.
+#[allow(dead_code)]
+pub fn mixed_formula(rng: &mut Rng, depth: usize) -> Ltl<u32> {
+    if depth == 0 || rng.chance(15) {
+        return match rng.below(10) {
+            0 => Ltl::True,
+            1 => Ltl::False,
+            _ => Ltl::Atom(rng.below(NUM_LABELS) as u32),
+        };
+    }
+    let b = |rng: &mut Rng| Box::new(mixed_formula(rng, depth - 1));
+    match rng.below(17) {
+        0 => Ltl::Not(b(rng)),
+        1 => Ltl::And(b(rng), b(rng)),
+        2 => Ltl::Or(b(rng), b(rng)),
+        3 => Ltl::Implies(b(rng), b(rng)),
+        4 => Ltl::Iff(b(rng), b(rng)),
+        5 => Ltl::Unary(LtlOp::X, b(rng)),
+        6 => Ltl::Unary(LtlOp::G, b(rng)),
+        7 => Ltl::Unary(LtlOp::F, b(rng)),
+        8 => Ltl::Binary(LtlOp::U, b(rng), b(rng)),
+        9 => Ltl::Binary(LtlOp::V, b(rng), b(rng)),
+        10 => Ltl::Unary(LtlOp::Y, b(rng)),
+        11 => Ltl::Unary(LtlOp::Z, b(rng)),
+        12 => Ltl::Unary(LtlOp::H, b(rng)),
+        13 => Ltl::Unary(LtlOp::O, b(rng)),
+        14 => Ltl::Binary(LtlOp::S, b(rng), b(rng)),
+        15 => Ltl::Binary(LtlOp::T, b(rng), b(rng)),
+        _ => Ltl::Xor(b(rng), b(rng)),
     }
 }
 

@@ -29,7 +29,13 @@ pub fn ltl(rng: &mut Rng, depth: usize, past_ok: bool) -> String {
     if past_ok && rng.chance(20) {
         return past(rng, depth);
     }
-    if rng.chance(40) {
+    operator(rng, &unary, &binary, 40, sub)
+}
+
+/// A unary operator of `unary` (`unary_percent` of the time) or a binary one of `binary` over
+/// operands drawn by `sub`.
+fn operator(rng: &mut Rng, unary: &[&str], binary: &[&str], unary_percent: usize, sub: impl Fn(&mut Rng) -> String) -> String {
+    if rng.chance(unary_percent) {
         let op = unary[rng.below(unary.len())];
         format!("{op} {}", sub(rng))
     } else {
@@ -60,7 +66,24 @@ fn past(rng: &mut Rng, depth: usize) -> String {
     }
 }
 
+/// A random LTL formula in SMV syntax whose past operators may have future operands.
+#[allow(dead_code)]
+pub fn mixed(rng: &mut Rng, depth: usize) -> String {
+    if depth == 0 || rng.chance(15) {
+        return atom(rng);
+    }
+    let sub = |rng: &mut Rng| format!("({})", mixed(rng, depth - 1));
+    let unary = ["X", "G", "F", "!", "Y", "Z", "H", "O"];
+    let binary = ["U", "V", "S", "T", "&", "|", "->", "<->", "xor"];
+    operator(rng, &unary, &binary, 45, sub)
+}
+
 pub fn model(rng: &mut Rng, specs: usize) -> String {
+    model_with(rng, specs, |rng, depth| ltl(rng, depth, true))
+}
+
+/// [`model`] with the specs' formulas drawn by `formula` (given a depth).
+pub fn model_with(rng: &mut Rng, specs: usize, formula: impl Fn(&mut Rng, usize) -> String) -> String {
     let mut s = String::from("MODULE main\nVAR\n  x : 0..3;\n  a : boolean;\n  b : boolean;\nASSIGN\n");
     s += &format!("  init(x) := {};\n", ["0", "{0, 1}", "{0, 2}"][rng.below(3)]);
     s += "  next(x) := case\n";
@@ -80,7 +103,7 @@ pub fn model(rng: &mut Rng, specs: usize) -> String {
     }
     for i in 0..specs {
         let depth = 1 + rng.below(3);
-        let f = ltl(rng, depth, true);
+        let f = formula(rng, depth);
         if rng.chance(10) {
             s += &format!("LTLSPEC NAME n{i} := {f}\n");
         } else {

@@ -13,15 +13,21 @@
 //! state; a round that cannot close has left that state's SCC, and the next one starts a step
 //! further (ending in a fair SCC: `symbolic::rings::fair_lasso`, which the CTL `EG` witnesses of
 //! `super::explain` use too).
+//! A spec whose cone of influence leaves variables out is decided on the cone first
+//! ([`crate::symbolic::reduced`], the exactness argument of `symbolic::cone` holds for LTL: the
+//! whole model's fair paths project onto the cone's and every fair path of the cone lifts back):
+//! a true verdict, or a false one without a trace asked for, is the answer; a counterexample is
+//! built on the whole model, as CTL traces are, so that it shows every variable.
 //! The lasso is then shortened as the explicit engine's are: the prefix's last state rotated into
 //! the loop while it equals the loop's last one, the loop cut to its period — on product states,
 //! so that past operators keep their values. The trace is a [`Trace`] of concrete model states
 //! with its loop start, printed by the same report code as every other trace.
 
-use super::tableau::{ProductState, Tableau};
+use super::tableau::{ProductState, Space, Tableau};
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::explicit::kripke::PropId;
 use crate::ltl::Ltl;
+use crate::symbolic::reduced::Reduced;
 use crate::symbolic::rings::fair_lasso;
 use crate::symbolic::{SymResult, SymbolicModel};
 use oxidd::BooleanFunction;
@@ -31,10 +37,20 @@ pub(crate) struct LtlChecked {
     pub outcome: SpecOutcome,
     /// Tableau variables (elementary subformulas and past memories).
     pub tableau_vars: usize,
+    /// Whether the spec's cone of influence decided the verdict.
+    pub on_cone: bool,
 }
 
-/// Checks `spec` on `model`; `traces` asks for a counterexample when it is false.
-pub(crate) fn check(model: &SymbolicModel, spec: &Ltl<PropId>, traces: bool) -> SymResult<LtlChecked> {
+/// Checks `spec` on `model`, first on `cone` when given (the spec's cone of influence, when it
+/// leaves variables out); `traces` asks for a counterexample when it is false.
+pub(crate) fn check(model: &SymbolicModel, cone: Option<&Reduced>, spec: &Ltl<PropId>, traces: bool) -> SymResult<LtlChecked> {
+    if let Some(c) = cone {
+        let tableau = Tableau::build_on(model, Space { trans: &c.trans, init: &c.init, reach: &c.reach }, spec)?;
+        let holds = !tableau.init.and(&tableau.fair_states()?)?.satisfiable();
+        if holds || !traces {
+            return Ok(LtlChecked { outcome: SpecOutcome { holds, trace: None }, tableau_vars: tableau.variables(), on_cone: true });
+        }
+    }
     let tableau = Tableau::build(model, spec)?;
     let fair = tableau.fair_states()?;
     let bad = tableau.init.and(&fair)?;
@@ -49,7 +65,7 @@ pub(crate) fn check(model: &SymbolicModel, spec: &Ltl<PropId>, traces: bool) -> 
         }
         Some(_) => SpecOutcome { holds: false, trace: None },
     };
-    Ok(LtlChecked { outcome, tableau_vars: tableau.variables() })
+    Ok(LtlChecked { outcome, tableau_vars: tableau.variables(), on_cone: false })
 }
 
 /// The same infinite run as a shorter lasso: the prefix's last state rotated into the loop while

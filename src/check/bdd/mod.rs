@@ -185,10 +185,13 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
     let fair_initial = model.init.and(&labels.fair)?;
     let mut outcomes = Vec::with_capacity(specs.len());
     let mut tableau_vars = None;
+    let (ltl_cone, ltl_cones) = if cones { cone::ltl_cones(model, specs)? } else { (vec![None; specs.len()], vec![]) };
+    let mut ltl_on_cones = 0u64;
     for (i, (spec, &root)) in specs.iter().zip(&roots).enumerate() {
         let outcome = if let Some(f) = &spec.ltl {
-            let checked = ltl::check(model, f, options.traces)?;
+            let checked = ltl::check(model, ltl_cone[i].map(|c| &ltl_cones[c]), f, options.traces)?;
             *tableau_vars.get_or_insert(0) += checked.tableau_vars as u64;
+            ltl_on_cones += checked.on_cone as u64;
             checked.outcome
         } else if spec.invariant {
             invariant(model, &labels, root, options.traces)?
@@ -222,6 +225,10 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
     ];
     counters.extend(tableau_vars.map(|n| ("LTL tableau variables", n)));
+    if tableau_vars.is_some() {
+        counters.push(("LTL cones of influence", ltl_cones.len() as u64));
+        counters.push(("LTL specs decided on a cone", ltl_on_cones));
+    }
     let stats = Stats::counters(counters);
     Ok(Checked { outcomes, stats, warnings })
 }

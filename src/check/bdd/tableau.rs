@@ -35,8 +35,19 @@ use crate::check::ltl::past::{PastMonitor, PastNode};
 use crate::explicit::kripke::PropId;
 use crate::ltl::Ltl;
 use crate::symbolic::rings::StateSpace;
+use crate::symbolic::trans::TransRel;
 use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, BooleanOperator, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
+use rustc_hash::FxHashMap;
+
+/// What the product is built on: the model's transition relation, initial and reachable states,
+/// or those of a cone of influence (`symbolic::reduced`).
+#[derive(Clone, Copy)]
+pub(crate) struct Space<'m> {
+    pub trans: &'m TransRel,
+    pub init: &'m Bdd,
+    pub reach: &'m Bdd,
+}
 
 /// A state of the product: the model's value indices and the tableau variables' values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +59,8 @@ pub(crate) struct ProductState {
 /// The product of the symbolic model with the tableau of one spec's negation.
 pub(crate) struct Tableau<'m> {
     pub model: &'m SymbolicModel,
+    /// The transition relation of the model or of the cone the product is built on.
+    trans: &'m TransRel,
     /// Initial product states.
     pub init: Bdd,
     /// Fairness constraints of the product (the tableau's, then the model's), inside `domain`.
@@ -69,11 +82,16 @@ pub(crate) struct Tableau<'m> {
     cur: Vec<Bdd>,
 }
 
-/// The future nodes reachable from `root`, in increasing id order (children first: an arena
+/// The future nodes reachable from `roots`, in increasing id order (children first: an arena
 /// interns operands before the nodes using them).
-fn reachable(arena: &Arena, root: Id) -> Vec<Id> {
-    let mut seen = vec![root];
-    let mut stack = vec![root];
+fn reachable(arena: &Arena, roots: &[Id]) -> Vec<Id> {
+    let mut seen = vec![];
+    for &r in roots {
+        if !seen.contains(&r) {
+            seen.push(r);
+        }
+    }
+    let mut stack = seen.clone();
     while let Some(id) = stack.pop() {
         let children: &[Id] = match arena.node(id) {
             Node::True | Node::False | Node::Lit(..) => &[],
@@ -121,102 +139,90 @@ impl<'m> Tableau<'m> {
     /// The tableau of `¬spec` and its product with `model`. `Err` names what the translation
     /// cannot handle (a past operator over a future formula, too many past nodes).
     pub(crate) fn build(model: &'m SymbolicModel, spec: &Ltl<PropId>) -> SymResult<Tableau<'m>> {
+        Tableau::build_on(model, Space { trans: &model.trans, init: &model.init, reach: &model.reach }, spec)
+    }
+
+    /// The tableau's product with `space`: the model's or one of its cones of influence (the
+    /// spec's atoms and the model's fairness constraints read only variables of the cone).
+    pub(crate) fn build_on(model: &'m SymbolicModel, space: Space<'m>, spec: &Ltl<PropId>) -> SymResult<Tableau<'m>> {
         let mut arena = Arena::new();
-        let mut monitor = PastMonitor::default();
+        let mut monitor = PastMonitor::with_future_operands();
         let root = arena.nnf(spec, true, &mut monitor).map_err(SymbolicError)?;
-        let nodes = reachable(&arena, root);
+        let futures: Vec<(Id, Id)> = monitor.futures().iter().filter_map(|o| o.ids).collect();
+        if futures.len() != monitor.futures().len() {
+            return Err(SymbolicError("internal error: a future operand of a past operator was not translated".into()));
+        }
+        let mut roots = vec![root];
+        roots.extend(futures.iter().flat_map(|&(p, n)| [p, n]));
+        let nodes = reachable(&arena, &roots);
         let elementary: Vec<Id> = nodes.iter().copied().filter(|&id| matches!(arena.node(id), Node::X(_) | Node::U(..) | Node::R(..))).collect();
         let past_nodes = monitor.nodes();
         let memory: Vec<usize> = (0..past_nodes.len()).filter(|&i| matches!(past_nodes[i], PastNode::Prev(..) | PastNode::Since(..))).collect();
         let vars = allocate(model, elementary.len() + memory.len())?;
         let (fvars, pvars) = vars.split_at(elementary.len());
         let enc = &model.enc;
-        let (t, f) = (enc.t(), enc.f());
+        let t = enc.t();
         let to_next = Subst::new(vars.iter().map(|v| v.2).collect::<Vec<_>>(), vars.iter().map(|v| v.1.clone()).collect::<Vec<_>>());
         let to_cur = Subst::new(vars.iter().map(|v| v.3).collect::<Vec<_>>(), vars.iter().map(|v| v.0.clone()).collect::<Vec<_>>());
 
-        // Past nodes over the current position.
-        let mut psat: Vec<Bdd> = Vec::with_capacity(past_nodes.len());
+        let mut sat = Sat {
+            model,
+            arena: &arena,
+            past_nodes,
+            futures: &futures,
+            fvar: elementary.iter().zip(fvars).map(|(&id, v)| (id, v.0.clone())).collect(),
+            pvar: memory.iter().zip(pvars).map(|(&i, v)| (i, v.0.clone())).collect(),
+            fsat: vec![None; arena_len(&nodes)],
+            psat: vec![None; past_nodes.len()],
+        };
+
+        // Past variables: `p' ↔ a` for `Y a`/`Z a`, `p' ↔ (a S b)` for since nodes, over the
+        // current position (model bits and tableau variables, future ones included).
         let mut past = t.clone();
         let mut past_init = t.clone();
-        for (i, node) in past_nodes.iter().enumerate() {
-            let var = memory.iter().position(|&m| m == i).map(|k| &pvars[k]);
-            let value = match (*node, var) {
-                (PastNode::Const(v), _) => {
-                    if v {
-                        t.clone()
-                    } else {
-                        f.clone()
-                    }
-                }
-                (PastNode::Prop(p), _) => model.atoms[p as usize].clone(),
-                (PastNode::Not(a), _) => psat[a as usize].not()?,
-                (PastNode::And(a, b), _) => psat[a as usize].and(&psat[b as usize])?,
-                (PastNode::Or(a, b), _) => psat[a as usize].or(&psat[b as usize])?,
-                (PastNode::Prev(_, weak), Some(v)) | (PastNode::Since(_, _, weak), Some(v)) => {
-                    past_init = past_init.and(&if weak { v.0.clone() } else { v.0.not()? })?;
-                    match *node {
-                        PastNode::Since(a, b, false) => psat[b as usize].or(&psat[a as usize].and(&v.0)?)?,
-                        PastNode::Since(a, b, true) => psat[b as usize].and(&psat[a as usize].or(&v.0)?)?,
-                        _ => v.0.clone(),
-                    }
-                }
-                (PastNode::Prev(..) | PastNode::Since(..), None) => return Err(SymbolicError("internal error: a past node without its variable".into())),
-            };
-            psat.push(value);
-        }
         for (k, &i) in memory.iter().enumerate() {
-            // `p' ↔ a` for `Y a`/`Z a`; `p' ↔ (a S b)` for since nodes.
-            let now = match past_nodes[i] {
-                PastNode::Prev(a, _) => &psat[a as usize],
-                _ => &psat[i],
+            let (now, weak) = match past_nodes[i] {
+                PastNode::Prev(a, weak) => (sat.past(a)?, weak),
+                PastNode::Since(.., weak) => (sat.past(i as u32)?, weak),
+                _ => return Err(SymbolicError("internal error: a past memory on a node without one".into())),
             };
-            past = past.and(&pvars[k].1.equiv(now)?)?;
+            past_init = past_init.and(&if weak { pvars[k].0.clone() } else { pvars[k].0.not()? })?;
+            past = past.and(&pvars[k].1.equiv(&now)?)?;
         }
 
-        // Future nodes.
-        let mut sat: Vec<Option<Bdd>> = vec![None; arena_len(&nodes)];
-        let get = |sat: &[Option<Bdd>], id: Id| sat[id as usize].clone().ok_or_else(|| SymbolicError("internal error: an LTL operand out of order".into()));
+        // Future variables: `x ↔ sat(operand)'`; fairness per `a U b`.
         let mut future = t.clone();
         let mut fairness = vec![];
-        for &id in &nodes {
-            let var = elementary.iter().position(|&e| e == id).map(|k| &fvars[k].0);
-            let value = match (arena.node(id), var) {
-                (Node::True, _) => t.clone(),
-                (Node::False, _) => f.clone(),
-                (Node::Lit(Atom::Prop(p), positive), _) => literal(&model.atoms[p as usize], positive)?,
-                (Node::Lit(Atom::Past(b), positive), _) => literal(&psat[b as usize], positive)?,
-                (Node::And(a, b), _) => get(&sat, a)?.and(&get(&sat, b)?)?,
-                (Node::Or(a, b), _) => get(&sat, a)?.or(&get(&sat, b)?)?,
-                (Node::X(_), Some(x)) => x.clone(),
-                (Node::U(a, b), Some(x)) => get(&sat, b)?.or(&get(&sat, a)?.and(x)?)?,
-                (Node::R(a, b), Some(x)) => get(&sat, b)?.and(&get(&sat, a)?.or(x)?)?,
-                (Node::X(_) | Node::U(..) | Node::R(..), None) => return Err(SymbolicError("internal error: an LTL node without its variable".into())),
-            };
-            if let Node::U(_, b) = arena.node(id) {
-                fairness.push(value.not()?.or(&get(&sat, b)?)?.and(&model.reach)?);
-            }
-            sat[id as usize] = Some(value);
-        }
         for (k, &id) in elementary.iter().enumerate() {
             let operand = match arena.node(id) {
                 Node::X(a) => a,
                 _ => id,
             };
-            let next_value = get(&sat, operand)?.substitute(&to_next)?;
+            let next_value = sat.future(operand)?.substitute(&to_next)?;
             future = future.and(&fvars[k].0.equiv(&next_value)?)?;
+            if let Node::U(_, b) = arena.node(id) {
+                fairness.push(sat.future(id)?.not()?.or(&sat.future(b)?)?.and(&model.reach)?);
+            }
+        }
+        // A future operand of a past operator must have its exact value at every position: its
+        // NNF and its negation's are complementary (a release node alone may be false where it
+        // holds; with the negation, a `U` with its fairness, it cannot).
+        let mut domain = space.reach.clone();
+        for &(positive, negative) in &futures {
+            domain = domain.and(&sat.future(positive)?.xor(&sat.future(negative)?)?)?;
         }
         for &p in &model.fairness {
-            fairness.push(model.atoms[p as usize].and(&model.reach)?);
+            fairness.push(model.atoms[p as usize].and(space.reach)?);
         }
-        let init = model.init.and(&get(&sat, root)?)?.and(&past_init)?;
+        let init = space.init.and(&sat.future(root)?)?.and(&past_init)?.and(&domain)?;
         let refs = |vs: &[(Bdd, Bdd, VarNo, VarNo)], next: bool| -> Vec<Bdd> { vs.iter().map(|v| if next { v.1.clone() } else { v.0.clone() }).collect() };
         let as_cube = |bdds: Vec<Bdd>| cube(&bdds.iter().collect::<Vec<_>>(), &t);
         Ok(Tableau {
             model,
+            trans: space.trans,
             init,
             fairness,
-            domain: model.reach.clone(),
+            domain,
             future,
             past,
             future_cur: as_cube(refs(fvars, false))?,
@@ -238,7 +244,7 @@ impl<'m> Tableau<'m> {
     /// The product successors of `from`, inside the domain.
     pub(crate) fn image(&self, from: &Bdd) -> SymResult<Bdd> {
         let with_past = from.apply_exists(BooleanOperator::And, &self.past, &self.past_cur)?;
-        let moved = self.model.trans.image(&self.model.enc, &with_past)?;
+        let moved = self.trans.image(&self.model.enc, &with_past)?;
         let with_future = moved.apply_exists(BooleanOperator::And, &self.future, &self.future_cur)?;
         Ok(with_future.substitute(&self.to_cur)?.and(&self.domain)?)
     }
@@ -247,7 +253,7 @@ impl<'m> Tableau<'m> {
     pub(crate) fn preimage(&self, to: &Bdd) -> SymResult<Bdd> {
         let shifted = to.substitute(&self.to_next)?;
         let with_future = shifted.apply_exists(BooleanOperator::And, &self.future, &self.future_next)?;
-        let moved = self.model.trans.preimage(&self.model.enc, &with_future)?;
+        let moved = self.trans.preimage(&self.model.enc, &with_future)?;
         let with_past = moved.apply_exists(BooleanOperator::And, &self.past, &self.past_next)?;
         Ok(with_past.and(&self.domain)?)
     }
@@ -326,6 +332,86 @@ impl StateSpace for Tableau<'_> {
     }
     fn cube(&self, state: &ProductState) -> SymResult<Bdd> {
         Tableau::cube(self, state)
+    }
+}
+
+/// `sat` of the formula nodes (arena nodes and past nodes, which read each other: a past node
+/// over a future operand, a future formula over a past literal), computed on demand and kept.
+struct Sat<'a> {
+    model: &'a SymbolicModel,
+    arena: &'a Arena,
+    past_nodes: &'a [PastNode],
+    /// Arena ids (NNF, negation's NNF) of each future operand of a past node.
+    futures: &'a [(Id, Id)],
+    /// The current tableau variable of each elementary node and of each past memory.
+    fvar: FxHashMap<Id, Bdd>,
+    pvar: FxHashMap<usize, Bdd>,
+    fsat: Vec<Option<Bdd>>,
+    psat: Vec<Option<Bdd>>,
+}
+
+impl Sat<'_> {
+    fn future(&mut self, id: Id) -> SymResult<Bdd> {
+        if let Some(b) = self.fsat.get(id as usize).and_then(|b| b.clone()) {
+            return Ok(b);
+        }
+        let enc = &self.model.enc;
+        let var = || self.fvar.get(&id).cloned().ok_or_else(|| SymbolicError("internal error: an LTL node without its variable".into()));
+        let value = match self.arena.node(id) {
+            Node::True => enc.t(),
+            Node::False => enc.f(),
+            Node::Lit(Atom::Prop(p), positive) => literal(&self.model.atoms[p as usize], positive)?,
+            Node::Lit(Atom::Past(b), positive) => literal(&self.past(b)?, positive)?,
+            Node::And(a, b) => self.future(a)?.and(&self.future(b)?)?,
+            Node::Or(a, b) => self.future(a)?.or(&self.future(b)?)?,
+            Node::X(_) => var()?,
+            Node::U(a, b) => {
+                let x = var()?;
+                self.future(b)?.or(&self.future(a)?.and(&x)?)?
+            }
+            Node::R(a, b) => {
+                let x = var()?;
+                self.future(b)?.and(&self.future(a)?.or(&x)?)?
+            }
+        };
+        match self.fsat.get_mut(id as usize) {
+            Some(slot) => *slot = Some(value.clone()),
+            None => return Err(SymbolicError("internal error: an LTL node out of the tableau".into())),
+        }
+        Ok(value)
+    }
+
+    fn past(&mut self, i: u32) -> SymResult<Bdd> {
+        if let Some(b) = self.psat.get(i as usize).and_then(|b| b.clone()) {
+            return Ok(b);
+        }
+        let enc = &self.model.enc;
+        let node = *self.past_nodes.get(i as usize).ok_or_else(|| SymbolicError("internal error: a past node out of the tableau".into()))?;
+        let var = || self.pvar.get(&(i as usize)).cloned().ok_or_else(|| SymbolicError("internal error: a past node without its variable".into()));
+        let value = match node {
+            PastNode::Const(v) => {
+                if v {
+                    enc.t()
+                } else {
+                    enc.f()
+                }
+            }
+            PastNode::Prop(p) => self.model.atoms[p as usize].clone(),
+            PastNode::Not(a) => self.past(a)?.not()?,
+            PastNode::And(a, b) => self.past(a)?.and(&self.past(b)?)?,
+            PastNode::Or(a, b) => self.past(a)?.or(&self.past(b)?)?,
+            PastNode::Prev(..) => var()?,
+            PastNode::Since(a, b, weak) => {
+                let p = var()?;
+                if weak { self.past(b)?.and(&self.past(a)?.or(&p)?)? } else { self.past(b)?.or(&self.past(a)?.and(&p)?)? }
+            }
+            PastNode::Future(slot) => {
+                let (positive, _) = *self.futures.get(slot as usize).ok_or_else(|| SymbolicError("internal error: an untranslated future operand".into()))?;
+                self.future(positive)?
+            }
+        };
+        self.psat[i as usize] = Some(value.clone());
+        Ok(value)
     }
 }
 

@@ -3,7 +3,9 @@
 //! [`Arena::negation_of`] turns a user formula `φ` into NNF of `¬φ` over the core operators
 //! `X U R` (`F a = ⊤ U a`, `G a = ⊥ R a`, `V` is `R`), pushing negations to literals. Maximal
 //! pure-past subformulas (`Y Z H O S T` over past/boolean operands only) become literals of
-//! monitor bits ([`super::past::PastMonitor`]); a past operator over a future formula is refused.
+//! monitor bits ([`super::past::PastMonitor`]); a past operator over a future formula is refused,
+//! unless the monitor accepts future operands (the BDD engine's): each such operand is then
+//! translated here too, both ways (its NNF and its negation's), for the tableau to evaluate.
 //!
 //! Simplification (applied by the smart constructors, so every node is already simplified):
 //! constants through every operator, idempotence (`a ∧ a`, `a U a`), complementary literals
@@ -161,6 +163,10 @@ impl Arena {
             }
             Unary(op, _) | Binary(op, ..) if op.is_past() => {
                 let bit = past.add(f)?;
+                while let Some((slot, operand)) = past.take_pending() {
+                    let (positive, negative) = (self.nnf(&operand, false, past)?, self.nnf(&operand, true, past)?);
+                    past.resolve(slot, positive, negative);
+                }
                 self.lit(self::Atom::Past(bit), !negated)
             }
             Unary(LtlOp::X, a) => {

@@ -7,6 +7,11 @@
 //! ([`PastMonitor::step`]). The product of the checker carries these bits in its states, so the
 //! tableau treats each past formula as a literal (`Atom::Past(bit)`). At most 64 nodes.
 //!
+//! A past operator over a future formula (`O (F p)`) has no deterministic monitor: only a
+//! monitor made with [`PastMonitor::with_future_operands`] (the BDD engine's symbolic tableau,
+//! `check::bdd::tableau`) accepts one, as a [`PastNode::Future`] node whose value the tableau
+//! supplies; [`PastMonitor::default`] (the explicit engines) refuses it.
+//!
 //! Semantics (NuSMV's, finite past from the first state): `Y a` is false and `Z a` true at the
 //! first position; `H a`, `O a`, `a S b`, `a T b` with the usual recursions
 //! (`a S b = b ∨ (a ∧ Y (a S b))`, `a T b = b ∧ (a ∨ Z (a T b))`).
@@ -31,6 +36,17 @@ pub(crate) enum PastNode {
     Prev(u32, bool),
     /// `a S b` (`weak = false`; `O b` is `⊤ S b`) and `a T b` (`weak = true`; `H a` is `⊥ T a`).
     Since(u32, u32, bool),
+    /// A future formula below a past operator: slot `i` of [`PastMonitor::futures`], whose
+    /// value is that of its NNF nodes in the formula arena (symbolic tableau only).
+    Future(u32),
+}
+
+/// A future operand of a past operator: the formula, and the ids of its NNF and of its
+/// negation's NNF in the arena once [`crate::check::ltl::formula::Arena::nnf`] has translated it.
+#[derive(Clone, Debug)]
+pub(crate) struct FutureOperand {
+    pub formula: Ltl<PropId>,
+    pub ids: Option<(u32, u32)>,
 }
 
 /// The monitored nodes, children before parents.
@@ -38,9 +54,36 @@ pub(crate) enum PastNode {
 pub(crate) struct PastMonitor {
     nodes: Vec<PastNode>,
     index: FxHashMap<PastNode, u32>,
+    /// Whether future operands are accepted (as [`PastNode::Future`]).
+    allow_future: bool,
+    futures: Vec<FutureOperand>,
+    /// Slots of `futures` not yet translated by the arena.
+    pending: Vec<u32>,
 }
 
 impl PastMonitor {
+    /// A monitor that accepts future formulas below past operators, for a tableau that gives
+    /// them values ([`PastNode::Future`]); the explicit engines use [`PastMonitor::default`].
+    pub(crate) fn with_future_operands() -> PastMonitor {
+        PastMonitor { allow_future: true, ..PastMonitor::default() }
+    }
+
+    /// The future operands of past operators (empty for a monitor that refuses them).
+    pub(crate) fn futures(&self) -> &[FutureOperand] {
+        &self.futures
+    }
+
+    /// The next future operand the arena has to translate (slot and formula).
+    pub(crate) fn take_pending(&mut self) -> Option<(u32, Ltl<PropId>)> {
+        let slot = self.pending.pop()?;
+        Some((slot, self.futures[slot as usize].formula.clone()))
+    }
+
+    /// Records the arena ids of a future operand's NNF and of its negation's.
+    pub(crate) fn resolve(&mut self, slot: u32, positive: u32, negative: u32) {
+        self.futures[slot as usize].ids = Some((positive, negative));
+    }
+
     /// No past operator in the spec: the monitor state is always 0.
     pub(crate) fn is_empty(&self) -> bool {
         self.nodes.is_empty()
@@ -83,9 +126,20 @@ impl PastMonitor {
             }
             Binary(LtlOp::S, a, b) => PastNode::Since(self.add(a)?, self.add(b)?, false),
             Binary(LtlOp::T, a, b) => PastNode::Since(self.add(a)?, self.add(b)?, true),
+            Unary(..) | Binary(..) if self.allow_future => {
+                let slot = match self.futures.iter().position(|o| &o.formula == f) {
+                    Some(i) => i as u32,
+                    None => {
+                        self.futures.push(FutureOperand { formula: f.clone(), ids: None });
+                        self.pending.push(self.futures.len() as u32 - 1);
+                        self.futures.len() as u32 - 1
+                    }
+                };
+                PastNode::Future(slot)
+            }
             Unary(op, _) | Binary(op, ..) => {
                 return Err(format!(
-                    "a past operator applied to a formula with the future operator `{op:?}` is not supported (past operands must be past or propositional)"
+                    "the future operator `{op:?}` below a past operator is checked by the BDD engine only (`--engine bdd`; `auto` picks it for such specs): the explicit engines' past monitors read past and propositional operands"
                 ));
             }
         };
@@ -151,6 +205,9 @@ impl PastMonitor {
                 // S: b ∨ (a ∧ previous); T: b ∧ (a ∨ previous), previous = weak at the start.
                 PastNode::Since(a, b, false) => now(b) || (now(a) && was(i as u32, false)),
                 PastNode::Since(a, b, true) => now(b) && (now(a) || was(i as u32, true)),
+                // Only monitors made `with_future_operands` hold these, and no explicit engine
+                // steps one (the symbolic tableau computes their values).
+                PastNode::Future(_) => false,
             };
             bits |= (value as u64) << i;
         }
