@@ -123,6 +123,9 @@ def main():
     ap.add_argument("--traces", action="store_true", help="compare whole outputs with traces")
     ap.add_argument("--shard", default="0/1", help="I/N: only every N-th file starting at the I-th (run N shards side by side)")
     ap.add_argument("--cache", default="target/nusmv-examples-cache")
+    ap.add_argument(
+        "--skip-nusmv-timeouts", action="store_true", help="--engines: do not run xmv-rs on files where NuSMV's (cached) run timed out"
+    )
     ap.add_argument("--engines", default=None, help="comma-separated flat engines to run side by side (auto,explicit,bdd)")
     args = ap.parse_args()
     if args.engines:
@@ -235,6 +238,9 @@ def per_engine(args):
         ref_cpu = ref.get("cpu")
         cells = ""
         states = None
+        if args.skip_nusmv_timeouts and ref["code"] == "timeout":
+            print(f"| {path.relative_to(root)} | {nspecs} | - | {ref['wall']:.2f} | - | - |" + " skipped | - | - | - | - | - |" * len(engines), flush=True)
+            continue
         for e in engines:
             cmd = [args.xmv, "check", "--no-trace", "-q", "--stats", "--engine", e, *shlex.split(args.xmv_args), str(path)]
             code, wall, peak, cpu, out, err = run_cpu(cmd, args.timeout)
