@@ -10,6 +10,7 @@
 //! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
 //! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
+mod cpu_time;
 pub mod flat_engine;
 pub mod shard;
 pub mod stages;
@@ -97,7 +98,7 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let t1 = Instant::now();
     // The flat builder expands states on the current rayon pool (`-j`; the result does not
     // depend on the number of threads).
-    let build = || flat_engine::build(&program, &limits, options);
+    let build = || flat_engine::build_noted(&program, &limits, options);
     let pool = (options.threads > 0).then(|| rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().ok()).flatten();
     let flat = if uses_flat { built(pool.map_or_else(build, |p| p.install(build)), file, options.format, &mut out) } else { Ok(None) };
     let rks = if uses_rks { built(build_rks(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
@@ -105,12 +106,16 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
         out.exit_code = 2;
         return (out, vec![]);
     };
+    let (flat, auto_note) = flat.map_or((None, None), |(m, note)| (Some(m), note));
     for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
         report_one(&mut out, w.clone(), file, options.format);
     }
     let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
     if let Some(m) = &flat {
         let _ = writeln!(stats, "{}", m.stats_line());
+    }
+    if let Some(note) = &auto_note {
+        let _ = writeln!(stats, "{note}");
     }
     if let Some(m) = &rks {
         for c in &m.rks.components {

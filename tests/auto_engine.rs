@@ -1,9 +1,16 @@
 //! `--engine auto` for flat models: which engine it picks (nominal state count, a small explicit
 //! attempt, the BDD reachability probe, the explicit work budget), and the engine named per spec
 //! in `--format json` (`engine`). Verdicts must not depend on the choice.
+//!
+//! `auto` compares the process's CPU seconds, which the other tests of this binary would inflate
+//! when run in parallel: every test takes [`SERIAL`] first. The models are chosen so that the
+//! measured costs differ by far more than the factors `auto` applies.
 
 use xmv_rs::driver::{CheckOptions, Engine, Format, run_check, stages::Stages};
 use xmv_rs::source::SourceFile;
+
+/// One test at a time (see the module doc).
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn check(text: &str, engine: Engine, format: Format) -> xmv_rs::driver::RunOutput {
     let file = SourceFile::new("auto.smv", text);
@@ -13,6 +20,7 @@ fn check(text: &str, engine: Engine, format: Format) -> xmv_rs::driver::RunOutpu
 
 /// The engine `auto` chose, from the `--stats` line.
 fn chosen(text: &str, with_explicit: bool) -> (String, String) {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let out = check(text, Engine::Auto, Format::Text);
     assert_ne!(out.exit_code, 2, "{}", out.stderr);
     let line = out.stderr.lines().find(|l| l.starts_with("-- stats: flat engine: ") && l.contains("states")).unwrap_or_default().to_string();
@@ -25,7 +33,8 @@ fn chosen(text: &str, with_explicit: bool) -> (String, String) {
     if with_explicit {
         assert_eq!(out.stdout, check(text, Engine::Explicit, Format::Text).stdout);
     }
-    (line, out.stdout)
+    let why = out.stderr.lines().find(|l| l.starts_with("-- stats: auto: ")).unwrap_or_default();
+    (format!("{line}\n{why}"), out.stdout)
 }
 
 #[test]
@@ -54,19 +63,57 @@ fn many_nominal_few_reachable_states_stay_explicit() {
 
 #[test]
 fn deep_narrow_state_space_goes_explicit_after_the_probe() {
-    // 30,000 reachable states (past the first attempt's 2^14) in a chain: the BDD probe finds
-    // no more than the budget within its rings and hands the model to the explicit engine.
+    // 60,000 reachable states (past the first attempt's 2^15) in a chain, one per BDD image: the
+    // probe's images soon cost more than the explicit build of the states they found, so it
+    // gives up and the explicit engine builds the model.
     let text =
-        "MODULE main\nVAR x : 0..29999;\n y : 0..15;\nASSIGN init(x) := 0;\ninit(y) := 3;\nnext(x) := (x + 1) mod 30000;\nnext(y) := y;\nSPEC AG y = 3\n";
+        "MODULE main\nVAR x : 0..59999;\n y : 0..15;\nASSIGN init(x) := 0;\ninit(y) := 3;\nnext(x) := (x + 1) mod 60000;\nnext(y) := y;\nSPEC AG y = 3\n";
     let (line, out) = chosen(text, true);
-    assert!(line.contains("flat engine: explicit, states: 30000"), "{line}");
-    assert!(out.contains("reachable states: 30000"), "{out}");
+    assert!(line.contains("flat engine: explicit, states: 60000"), "{line}");
+    assert!(line.contains("the probe gave up"), "{line}");
+    assert!(out.contains("reachable states: 60000"), "{out}");
+}
+
+#[test]
+fn many_successors_per_state_stay_explicit_without_a_probe() {
+    // 2^20 · 3,000 valuations, 3,000 reachable states with 100 successors each (a free
+    // variable, as in NuSMV's gigamax): the first attempt's transition budget (16 per state of
+    // its 2^15) covers the 300,000 transitions, so no BDD is built.
+    let mut text = String::from("MODULE main\nVAR\n  c : 0..99;\n  n : 0..29;\n");
+    for i in 0..20 {
+        text.push_str(&format!("  b{i} : boolean;\n"));
+    }
+    text.push_str("ASSIGN\n  init(n) := 0;\n  next(n) := (n + c) mod 30;\n");
+    for i in 0..20 {
+        text.push_str(&format!("  init(b{i}) := FALSE;\n  next(b{i}) := b{i};\n"));
+    }
+    text.push_str("SPEC AG EF n = 0\nSPEC AG (c = 3 -> AX n >= 0)\nINVARSPEC !b5\n");
+    let (line, _) = chosen(&text, true);
+    assert!(line.contains("flat engine: explicit, states: 3000, transitions: 300000"), "{line}");
+    assert!(line.contains("auto: explicit, the first attempt"), "{line}");
+}
+
+#[test]
+fn far_past_the_budget_goes_to_bdds() {
+    // 23 free booleans: 2^23 reachable states, each with 2^23 successors; the BDD probe passes
+    // the explicit budget (2^21 states) at its first image and keeps its BDDs.
+    let mut text = String::from("MODULE main\nVAR\n");
+    for i in 0..23 {
+        text.push_str(&format!("  f{i} : boolean;\n"));
+    }
+    text.push_str("SPEC AG EF f0\nINVARSPEC f1 | !f1\nSPEC AG (f2 -> EX !f2)\n");
+    let (line, out) = chosen(&text, false);
+    assert!(line.contains("flat engine: bdd, states: 8388608"), "{line}");
+    assert!(line.contains("auto: bdd, first attempt"), "{line}");
+    assert!(out.contains("-- specification AG (f2 -> EX !f2)  is true"), "{out}");
 }
 
 #[test]
 fn wide_branching_goes_to_bdds_without_building_the_explicit_budget() {
-    // 12 free booleans (4,096 successors per state) and a counter: 409,600 reachable states, past
-    // the state budget of 2^18 only after ~10^9 transitions; the work budget hands it to BDDs.
+    // 12 free booleans (4,096 successors per state) and a counter: 409,600 reachable states
+    // (within the budget of 2^21) after ~10^9 transitions; the first attempt stops at its
+    // transition budget, the BDD probe finishes in milliseconds and the explicit estimate is
+    // far above it, so the BDDs stay.
     let mut text = String::from("MODULE main\nVAR\n  n : 0..99;\n");
     for i in 0..12 {
         text.push_str(&format!("  r{i} : boolean;\n"));
@@ -78,6 +125,7 @@ fn wide_branching_goes_to_bdds_without_building_the_explicit_budget() {
 }
 
 fn engines_in_json(text: &str, engine: Engine) -> Vec<String> {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let out = check(text, engine, Format::Json);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("a JSON document");
     let specs = doc["specs"].as_array().expect("specs");

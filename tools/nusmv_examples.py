@@ -23,8 +23,10 @@ some take a minute. Usage:
                             [--engines auto,explicit,bdd]
 
 `--engines` runs xmv-rs once per flat engine (`--engine E --stats`) and prints, per engine, its
-exit code, seconds, peak MB, ratio to NuSMV, whether its verdicts are NuSMV's, and (for `auto`)
-which engine decided; the summary counts identical verdict lists per engine.
+exit code, wall seconds, CPU seconds (user+sys), peak MB, the ratio of CPU seconds to NuSMV's
+(`NuSMV -dcx -ips -ic`), whether its verdicts are NuSMV's, and (for `auto`) which engine decided;
+the summary counts identical verdict lists, files within 2x NuSMV's CPU seconds and files below
+them, per engine. `--engines ,` runs NuSMV only (fills the cache).
 """
 
 import argparse
@@ -32,6 +34,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shlex
 import signal
 import subprocess
@@ -45,9 +48,18 @@ SPEC_KEYWORD = re.compile(r"^\s*(SPEC|CTLSPEC|INVARSPEC|LTLSPEC)\b", re.M)
 
 def run(cmd, timeout):
     """Runs `cmd` under GNU time; returns (exit code or 'timeout', wall seconds, peak RSS in MB or None, stdout, stderr)."""
+    code, wall, peak, _cpu, out, err = run_cpu(cmd, timeout)
+    return code, wall, peak, out, err
+
+
+def run_cpu(cmd, timeout):
+    """`run` that also returns the user+sys CPU seconds (None on a timeout or without GNU time), before stdout."""
     measure = Path("/usr/bin/time").exists()
     rss_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"nusmv_examples_rss_{os.getpid()}"
     full = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd] if measure else cmd
+    # CPU seconds from the children's rusage (microseconds; GNU time's %U/%S have 10 ms steps). The
+    # runs are sequential within this process, so the difference is this command's alone.
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     # A session of its own, so that a timeout kills the measured process and not only GNU time.
     p = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -60,13 +72,15 @@ def run(cmd, timeout):
         code = "timeout"
     out, err = out.decode(errors="replace"), err.decode(errors="replace")
     wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = None if code == "timeout" else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     peak = None
     if measure and code != "timeout":
         try:
             peak = int(rss_file.read_text().split()[-1]) / 1024
         except (OSError, ValueError, IndexError):
             peak = None
-    return code, wall, peak, out, err
+    return code, wall, peak, cpu, out, err
 
 
 def strip_comments(text):
@@ -80,12 +94,13 @@ def verdicts(stdout):
 
 def nusmv_output(args, path, flags, cache):
     st = os.stat(args.nusmv)
-    key = hashlib.sha256(f"{path}|{flags}|{st.st_size}|{st.st_mtime}|{args.timeout}".encode()).hexdigest()[:24]
+    # `cpu`: entries written since the cache records CPU seconds (older ones lack them).
+    key = hashlib.sha256(f"{path}|{flags}|{st.st_size}|{st.st_mtime}|{args.timeout}|cpu".encode()).hexdigest()[:24]
     entry = cache / f"{key}.json"
     if entry.exists():
         return json.loads(entry.read_text())
-    code, wall, peak, out, err = run([args.nusmv, *flags, str(path)], args.timeout)
-    result = {"code": code, "wall": wall, "peak": peak, "out": out, "err": err}
+    code, wall, peak, cpu, out, err = run_cpu([args.nusmv, *flags, str(path)], args.timeout)
+    result = {"code": code, "wall": wall, "peak": peak, "cpu": cpu, "out": out, "err": err}
     entry.write_text(json.dumps(result))
     return result
 
@@ -108,6 +123,9 @@ def main():
     ap.add_argument("--traces", action="store_true", help="compare whole outputs with traces")
     ap.add_argument("--shard", default="0/1", help="I/N: only every N-th file starting at the I-th (run N shards side by side)")
     ap.add_argument("--cache", default="target/nusmv-examples-cache")
+    ap.add_argument(
+        "--skip-nusmv-timeouts", action="store_true", help="--engines: do not run xmv-rs on files where NuSMV's (cached) run timed out"
+    )
     ap.add_argument("--engines", default=None, help="comma-separated flat engines to run side by side (auto,explicit,bdd)")
     args = ap.parse_args()
     if args.engines:
@@ -196,12 +214,19 @@ def per_engine(args):
     files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
     shard, shards = (int(x) for x in args.shard.split("/"))
     files = files[shard::shards]
-    nusmv_flags = ["-ils", "-ips", "-ic", "-dcx"]
-    head = "| file | specs | states | NuSMV s | NuSMV MB |" + "".join(f" {e} exit | {e} s | {e} MB | {e} ratio | {e} verdicts |" for e in engines)
+    # The flags of the default mode: `-dcx` with PSL and COMPUTE ignored, as xmv-rs skips them (with
+    # a warning); LTL specs are checked by both.
+    nusmv_flags = ["-dcx", "-ips", "-ic"]
+    head = "| file | specs | states | NuSMV s | NuSMV CPU s | NuSMV MB |" + "".join(
+        f" {e} exit | {e} s | {e} CPU s | {e} MB | {e} CPU ratio | {e} verdicts |" for e in engines
+    )
     print(head)
-    print("|---|---:|---:|---:|---:|" + "---|---:|---:|---:|---|" * len(engines))
+    print("|---|---:|---:|---:|---:|---:|" + "---|---:|---:|---:|---:|---|" * len(engines))
     same = {e: 0 for e in engines}
+    within = {e: 0 for e in engines}
+    faster = {e: 0 for e in engines}
     nusmv_ok_files = 0
+    num = lambda x, fmt="{:.2f}": fmt.format(x) if x is not None else "-"
     for path in files:
         nspecs = len(SPEC_KEYWORD.findall(strip_comments(path.read_text(errors="replace"))))
         if nspecs == 0:
@@ -210,12 +235,15 @@ def per_engine(args):
         ref_verdicts = verdicts(ref["out"])
         nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         nusmv_ok_files += bool(nusmv_ok)
-        mb = lambda x: f"{x:.0f}" if x else "-"
+        ref_cpu = ref.get("cpu")
         cells = ""
         states = None
+        if args.skip_nusmv_timeouts and ref["code"] == "timeout":
+            print(f"| {path.relative_to(root)} | {nspecs} | - | {ref['wall']:.2f} | - | - |" + " skipped | - | - | - | - | - |" * len(engines), flush=True)
+            continue
         for e in engines:
             cmd = [args.xmv, "check", "--no-trace", "-q", "--stats", "--engine", e, *shlex.split(args.xmv_args), str(path)]
-            code, wall, peak, out, err = run(cmd, args.timeout)
+            code, wall, peak, cpu, out, err = run_cpu(cmd, args.timeout)
             ok = nusmv_ok and verdicts(out) == ref_verdicts
             same[e] += ok
             decided = DECIDED.search(err)
@@ -223,12 +251,18 @@ def per_engine(args):
             verdict = "identical" if ok else ("timeout" if code == "timeout" else ("-" if not nusmv_ok else f"differ ({first_error(err)})"))
             if e == "auto" and decided:
                 verdict += f" ({decided.group(1)})"
-            ratio = f"{wall / ref['wall']:.2f}" if nusmv_ok and code in (0, 1) and ref["wall"] > 0 else "-"
-            cells += f" {code} | {wall:.2f} | {mb(peak)} | {ratio} | {verdict} |"
+            # The ratio of CPU seconds (user+sys): wall seconds on a shared machine are noisier.
+            ratio = cpu / ref_cpu if nusmv_ok and code in (0, 1) and cpu is not None and ref_cpu else None
+            if ratio is not None:
+                within[e] += ratio <= 2.0
+                faster[e] += ratio < 1.0
+            cells += f" {code} | {wall:.2f} | {num(cpu)} | {num(peak, '{:.0f}')} | {num(ratio)} | {verdict} |"
         count = f"{float(states.group(1)):.3g}" if states else "-"
-        print(f"| {path.relative_to(root)} | {nspecs} | {count} | {ref['wall']:.2f} | {mb(ref['peak'])} |" + cells, flush=True)
+        print(f"| {path.relative_to(root)} | {nspecs} | {count} | {ref['wall']:.2f} | {num(ref_cpu)} | {num(ref['peak'], '{:.0f}')} |" + cells, flush=True)
     print()
     print(f"NuSMV finishes: {nusmv_ok_files}; identical verdict lists: " + ", ".join(f"{e} {n}" for e, n in same.items()))
+    print("CPU seconds within 2x NuSMV's: " + ", ".join(f"{e} {n}" for e, n in within.items()))
+    print("CPU seconds below NuSMV's: " + ", ".join(f"{e} {n}" for e, n in faster.items()))
 
 
 if __name__ == "__main__":

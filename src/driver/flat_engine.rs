@@ -2,14 +2,27 @@
 //! for flat models.
 //!
 //! `auto` chooses from the same `LoweredProgram` (no re-parsing), with an explicit budget B
-//! (`--max-states`, default [`AUTO_MAX_STATES`]): explicit when the domains allow at most B
-//! states ([`nominal_states`]); else a small explicit attempt ([`AUTO_FIRST_STATES`]); else the
-//! BDD reachability as a probe ([`Probe`]), kept when it finds more than B states, else the
-//! explicit build under B states and [`AUTO_TRANSITIONS_PER_STATE`]·B generated successors; a
-//! build stopped at a budget (E0505, E0508) goes to BDDs. The verdict output is the same
-//! whichever engine decided; `--stats` says which (`flat engine: …`), JSON per spec (`engine`).
+//! (`--max-states`, default [`AUTO_MAX_STATES`]) of B states and
+//! [`AUTO_TRANSITIONS_PER_STATE`]·B generated successors, from facts it measures in CPU seconds
+//! ([`super::cpu_time`]) rather than from what the model looks like:
+//! 1. explicit when the domains allow at most [`AUTO_NOMINAL_STATES`] states ([`nominal_states`]);
+//! 2. else a first explicit attempt under a budget of [`AUTO_FIRST_STATES`] states (and as many
+//!    successors per state): explicit when it builds the model, and otherwise its CPU seconds
+//!    per state of its budget estimate the explicit build of n states;
+//! 3. else the BDD reachability as a probe ([`Probe`]): it keeps its BDDs once it has found more
+//!    than B states; it gives up (explicit build) once its images have cost
+//!    [`AUTO_PROBE_FACTOR`] times the estimated explicit build of the states found so far (a
+//!    deep, narrow state space); when it finishes, the explicit engine builds the model if its
+//!    estimate is at most [`AUTO_EXPLICIT_FACTOR`] times the probe's images (BDD checking costs a
+//!    multiple of them), else the BDDs stay.
+//!
+//! An explicit build stopped at the budget (E0505, E0508) goes to BDDs. The verdict output is the
+//! same whichever engine decided; `--stats` says which (`flat engine: …`) and why (`auto: …`, the
+//! measured figures), JSON per spec (`engine`). The choice depends on measured time only for
+//! models past the first attempt and within the budget, where either engine is correct.
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
 
+use super::cpu_time::process_cpu_seconds;
 use super::timeout::{Decided, one_by_one};
 use super::{CheckOptions, CheckedSpecs};
 use crate::check::Engine;
@@ -19,7 +32,7 @@ use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::lowering::program::{LoweredProgram, SystemId};
 use crate::report::view::ModelRef;
-use crate::symbolic::{Probe, SymbolicModel};
+use crate::symbolic::{Probe, ProbeStep, SymbolicModel};
 
 /// The flat model as one of the two engines built it (one per run: the size difference of the
 /// variants does not matter).
@@ -114,15 +127,19 @@ impl FlatBuilt {
 
 /// The explicit engine's state budget under `auto` when `--max-states` is not given: past it the
 /// BDD engine is the better bet (the explicit graph would take seconds and gigabytes).
-pub const AUTO_MAX_STATES: u64 = 1 << 18;
+pub const AUTO_MAX_STATES: u64 = 1 << 21;
 
-/// Generated successors per state of the state budget that `auto`'s explicit attempt may spend:
+/// Models whose domains allow at most this many states (and no more than the budget) are built
+/// explicitly at once: the explicit build of such a model costs no more than a BDD probe.
+pub const AUTO_NOMINAL_STATES: u64 = 1 << 18;
+
+/// Generated successors per state of the state budget that `auto`'s explicit builds may spend:
 /// models whose states have hundreds of successors (free inputs written as unassigned state
 /// variables, as in NuSMV's `syncarb10.smv`: 1,024 per state) reach the state budget only after
 /// hundreds of millions of transitions, i.e. a minute, where the BDD engine needs 0.1 s.
 pub const AUTO_TRANSITIONS_PER_STATE: u64 = 16;
 
-/// The budget of `auto`'s explicit attempt: `--max-states` (default [`AUTO_MAX_STATES`]) states
+/// The budget of `auto`'s explicit builds: `--max-states` (default [`AUTO_MAX_STATES`]) states
 /// and [`AUTO_TRANSITIONS_PER_STATE`] times as many generated successors.
 pub fn auto_limits(limits: &BuildLimits) -> BuildLimits {
     let states = limits.max_states.unwrap_or(AUTO_MAX_STATES);
@@ -131,48 +148,101 @@ pub fn auto_limits(limits: &BuildLimits) -> BuildLimits {
 
 /// Builds the flat model with the engine `--engine` selects for flat models.
 pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
+    build_noted(program, limits, options).map(|(m, _)| m)
+}
+
+/// [`build`], with `auto`'s reasons for its choice (a `--stats` line) when it chose.
+pub fn build_noted(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<(FlatBuilt, Option<String>), Diagnostics> {
     let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
     match options.engine.flat() {
-        Engine::Bdd => symbolic(),
-        Engine::Explicit => build_flat(program, limits).map(FlatBuilt::Explicit),
+        Engine::Bdd => symbolic().map(|m| (m, None)),
+        Engine::Explicit => build_flat(program, limits).map(|m| (FlatBuilt::Explicit(m), None)),
         // Only the BDD engine checks a future operator below a past one (`O (F p)`).
-        _ if needs_bdd(program) => symbolic(),
-        _ => {
-            let auto = auto_limits(limits);
-            let max_states = auto.max_states.unwrap_or(AUTO_MAX_STATES);
-            let explicit = || build_flat(program, &auto);
-            let tripped = |d: &Diagnostics| d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY);
-            // The explicit build under the budget; past it, BDDs.
-            let explicit_or_bdd = || match explicit() {
-                Ok(m) => Ok(FlatBuilt::Explicit(m)),
-                Err(d) if tripped(&d) => symbolic(),
-                Err(d) => Err(d),
-            };
-            if nominal_states(program) <= max_states as f64 {
-                return explicit_or_bdd();
-            }
-            // A first, small explicit attempt: most models with many nominal states still have
-            // few reachable ones, and it costs milliseconds.
-            let first_states = max_states.min(AUTO_FIRST_STATES);
-            let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_states * AUTO_FIRST_TRANSITIONS_PER_STATE), ..*limits };
-            match build_flat(program, &first) {
-                Ok(m) => return Ok(FlatBuilt::Explicit(m)),
-                Err(d) if tripped(&d) => {}
-                Err(d) => return Err(d),
-            }
-            let probe = Probe { max_states, max_rings: AUTO_PROBE_RINGS };
-            match SymbolicModel::build_probe(program, limits.max_memory, options.threads, Some(probe)) {
-                Ok(Some(m)) => Ok(FlatBuilt::Symbolic(m)),
-                Ok(None) => explicit_or_bdd(),
-                // The BDD engine cannot build it (LTL specs, a huge domain, an evaluation error):
-                // the explicit engine reports its own error, unless it is only the budget.
-                Err(bdd) => match explicit() {
-                    Ok(m) => Ok(FlatBuilt::Explicit(m)),
-                    Err(d) if tripped(&d) => Err(bdd),
+        _ if needs_bdd(program) => symbolic().map(|m| (m, Some("auto: bdd, a future operator below a past one".to_string()))),
+        _ => auto(program, limits, options).map(|(m, note)| (m, Some(note))),
+    }
+}
+
+/// `auto`'s choice (module doc); the second value says why, for `--stats`.
+fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<(FlatBuilt, String), Diagnostics> {
+    let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
+    let auto = auto_limits(limits);
+    let max_states = auto.max_states.unwrap_or(AUTO_MAX_STATES);
+    let tripped = |d: &Diagnostics| d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY);
+    // The explicit build under the budget; past it, BDDs.
+    let explicit_or_bdd = |why: String| match build_flat(program, &auto) {
+        Ok(m) => Ok((FlatBuilt::Explicit(m), why)),
+        Err(d) if tripped(&d) => symbolic().map(|m| (m, format!("{why}; the explicit build passed its budget"))),
+        Err(d) => Err(d),
+    };
+    let nominal = nominal_states(program);
+    if nominal <= max_states.min(AUTO_NOMINAL_STATES) as f64 {
+        return explicit_or_bdd(format!("auto: explicit, the domains allow {nominal} states"));
+    }
+    // A first, small explicit attempt: most models with many nominal states still have few
+    // reachable ones, and it costs milliseconds. Its CPU time per state of its budget is the
+    // rate by which the explicit build of n states is estimated (a lower bound when it stopped
+    // at its transition budget: it then built fewer states in that time).
+    let first_states = max_states.min(AUTO_FIRST_STATES);
+    let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_states * AUTO_TRANSITIONS_PER_STATE), ..*limits };
+    let start = process_cpu_seconds();
+    match build_flat(program, &first) {
+        Ok(m) => return Ok((FlatBuilt::Explicit(m), format!("auto: explicit, the first attempt ({first_states} states) built it"))),
+        Err(d) if tripped(&d) => {}
+        Err(d) => return Err(d),
+    }
+    let per_state = (process_cpu_seconds() - start) / first_states as f64;
+    let explicit_cost = |n: f64| per_state * n.max(first_states as f64);
+    // The BDD reachability as a probe. Its cost is counted from its first image (the relation's
+    // construction before it is paid whichever way the probe ends): it gives up once the images
+    // have cost more than the explicit build of the states they found would, and keeps its BDDs
+    // once they are more than the budget.
+    let probe_start = process_cpu_seconds();
+    let reach_start = std::cell::Cell::new(None::<f64>);
+    let step = |states: f64, _rings: usize| {
+        let now = process_cpu_seconds();
+        let first = reach_start.get().unwrap_or(now);
+        reach_start.set(Some(first));
+        let images = now - first;
+        if states > max_states as f64 {
+            ProbeStep::Keep
+        } else if images > AUTO_PROBE_FACTOR * explicit_cost(states) {
+            ProbeStep::GiveUp
+        } else {
+            ProbeStep::Continue
+        }
+    };
+    let probe = Probe { step: &step };
+    let built = SymbolicModel::build_probe(program, limits.max_memory, options.threads, Some(probe));
+    let probe_cost = process_cpu_seconds() - probe_start;
+    let setup = reach_start.get().map_or(probe_cost, |t| t - probe_start);
+    let facts = format!("first attempt {:.3} CPU s, BDD probe {setup:.3} + {:.3} CPU s", per_state * first_states as f64, probe_cost - setup);
+    match built {
+        Ok(Some(m)) => {
+            // The probe finished: the explicit build wins when it is estimated to cost no more
+            // than a multiple of the BDD reachability after the relation's construction (checking
+            // with BDDs costs a multiple of it, with the explicit engine a fraction of the build).
+            let states = m.reachable_states();
+            let estimate = explicit_cost(states);
+            let facts = format!("{facts}, {states} states, explicit estimate {estimate:.3} CPU s");
+            if states <= max_states as f64 && estimate <= AUTO_EXPLICIT_FACTOR * (probe_cost - setup) {
+                match build_flat(program, &auto) {
+                    Ok(e) => Ok((FlatBuilt::Explicit(e), format!("auto: explicit, {facts}"))),
+                    Err(d) if tripped(&d) => Ok((FlatBuilt::Symbolic(m), format!("auto: bdd, {facts}; the explicit build passed its budget"))),
                     Err(d) => Err(d),
-                },
+                }
+            } else {
+                Ok((FlatBuilt::Symbolic(m), format!("auto: bdd, {facts}")))
             }
         }
+        Ok(None) => explicit_or_bdd(format!("auto: explicit, {facts}, the probe gave up")),
+        // The BDD engine cannot build it (LTL specs, a huge domain, an evaluation error): the
+        // explicit engine reports its own error, unless it is only the budget.
+        Err(bdd) => match build_flat(program, &auto) {
+            Ok(m) => Ok((FlatBuilt::Explicit(m), format!("auto: explicit, {facts}, the BDD engine cannot build it"))),
+            Err(d) if tripped(&d) => Err(bdd),
+            Err(d) => Err(d),
+        },
     }
 }
 
@@ -183,14 +253,19 @@ fn needs_bdd(program: &LoweredProgram) -> bool {
 }
 
 /// The state budget of `auto`'s first, small explicit attempt on a model whose domains allow
-/// more states than the explicit budget.
-pub const AUTO_FIRST_STATES: u64 = 1 << 14;
-/// Generated successors per state of that first attempt's state budget.
-pub const AUTO_FIRST_TRANSITIONS_PER_STATE: u64 = 4;
+/// more states than [`AUTO_NOMINAL_STATES`] (with [`AUTO_TRANSITIONS_PER_STATE`] successors per
+/// state of it).
+pub const AUTO_FIRST_STATES: u64 = 1 << 15;
 
-/// Breadth-first steps the probe of `auto` takes while the reachable states stay within the
-/// explicit budget before it hands the model to the explicit engine.
-pub const AUTO_PROBE_RINGS: usize = 512;
+/// The BDD probe gives up (and the explicit engine builds the model) once it has cost more than
+/// this many times the explicit build of the states it has found, as estimated from the first
+/// attempt.
+pub const AUTO_PROBE_FACTOR: f64 = 2.0;
+
+/// A finished probe hands the model to the explicit engine when the explicit build of its
+/// states is estimated to cost at most this many times the probe: the BDD engine's checking
+/// costs a multiple of its reachability, the explicit engine's a fraction of its build.
+pub const AUTO_EXPLICIT_FACTOR: f64 = 2.0;
 
 /// The number of states the variables' domains allow (INVAR, INIT and TRANS ignored): an upper
 /// bound on the reachable states, as a float (it overflows every integer on large models).

@@ -59,13 +59,15 @@ pub(crate) struct Encoding {
     f: Bdd,
 }
 
-/// Apply-cache entries for a model of `bdd_vars` variables: the cache is allocated and
-/// initialised up front (~24 bytes an entry), and its size decides the speed of large fixpoints
-/// (abp8: 95 s of checking with 2^19 entries, 28 s with 2^22, 19 s with 2^24), so it grows with
-/// the number of variables — 2^17 for a dozen, 2^24 from 96 on — and stays under an eighth of
-/// the node capacity's share of memory.
+/// Apply-cache entries for a model of `bdd_vars` variables. oxidd allocates and initialises its
+/// direct-mapped cache when the manager is created (~20 bytes an entry) and cannot grow it, so
+/// the size is chosen here from the model: 2^16 entries (1.3 MB) up to two dozen variables,
+/// doubling every 12 variables, at most 2^22 (80 MB) from 96 variables on, and no more than the
+/// node capacity. Measured (CPU s, peak RSS, `--engine bdd`, shared machine): `gas-nq7.smv`
+/// 8.95 s with 2^18 entries, 6.40 s with 2^20, 4.59 s / 356 MB with 2^22, 4.69 s / 602 MB with
+/// 2^24; `abp8.smv` 0.9-1.1 s with 2^18 to 2^24 (146 MB to 471 MB).
 fn cache_entries(bdd_vars: VarNo, nodes: usize) -> usize {
-    let log = (16 + bdd_vars / 12).min(24);
+    let log = (14 + bdd_vars / 12).clamp(16, 22);
     (1usize << log).min(nodes.max(1 << 16))
 }
 

@@ -24,7 +24,7 @@ pub(crate) mod reduced;
 pub(crate) mod rings;
 pub(crate) mod trans;
 
-pub use model::{Probe, SymbolicModel};
+pub use model::{Probe, ProbeStep, SymbolicModel};
 
 /// A BDD of the engine's one manager.
 pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;

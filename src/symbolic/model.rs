@@ -240,14 +240,21 @@ fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
     }
 }
 
-/// The reachability probe of `--engine auto` (see `driver::flat_engine`): the build gives up
-/// (returns `None`) when the reachable states turn out to be at most `max_states`, or when
-/// `max_rings` breadth-first steps have found no more than that (a deep, narrow state space,
-/// which the explicit engine handles better).
-#[derive(Clone, Copy, Debug)]
-pub struct Probe {
-    pub max_states: u64,
-    pub max_rings: usize,
+/// The reachability probe of `--engine auto` (see `driver::flat_engine`): after each
+/// breadth-first step of the reachability, `step` sees the states reached so far and the number
+/// of rings and says whether to go on, to give up (the build returns `None`: the explicit engine
+/// is the better bet) or to keep the BDDs without asking again.
+#[derive(Clone, Copy)]
+pub struct Probe<'a> {
+    pub step: &'a dyn Fn(f64, usize) -> ProbeStep,
+}
+
+/// What the [`Probe`] says after a breadth-first step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeStep {
+    Continue,
+    GiveUp,
+    Keep,
 }
 
 impl SymbolicModel {
@@ -267,7 +274,12 @@ impl SymbolicModel {
     }
 
     /// [`SymbolicModel::build`] under a [`Probe`]: `Ok(None)` when the probe gives up.
-    pub fn build_probe(program: &LoweredProgram, max_memory: Option<u64>, threads: usize, probe: Option<Probe>) -> Result<Option<SymbolicModel>, Diagnostics> {
+    pub fn build_probe(
+        program: &LoweredProgram,
+        max_memory: Option<u64>,
+        threads: usize,
+        probe: Option<Probe<'_>>,
+    ) -> Result<Option<SymbolicModel>, Diagnostics> {
         let mut diags = Diagnostics::new();
         let Some(system_id) = program.flat else {
             diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
@@ -294,7 +306,7 @@ impl SymbolicModel {
         system: &System,
         max_memory: Option<u64>,
         threads: u32,
-        probe: Option<Probe>,
+        probe: Option<Probe<'_>>,
     ) -> SymResult<Result<Option<SymbolicModel>, Diagnostic>> {
         let order = super::order::static_order(system);
         let enc = Encoding::new(system, &order, node_capacity(max_memory), threads)?;
@@ -403,8 +415,8 @@ impl SymbolicModel {
             rings.push(init.clone());
         }
         let mut frontier = init.clone();
-        // The probe decides once the states outnumber its budget (then the BDDs stay).
-        let mut probing = probe.filter(|p| enc.count_states(&reach) <= p.max_states as f64);
+        // The probe decides after each step, until it keeps the BDDs.
+        let mut probing = probe;
         while frontier.satisfiable() {
             // Successors satisfy the state constraint (its conjuncts are transition parts on the
             // next side): once every such state is reached, no image can add one. This spares
@@ -420,15 +432,12 @@ impl SymbolicModel {
             }
             peak_nodes = peak_nodes.max(enc.node_count());
             if let Some(p) = probing {
-                if enc.count_states(&reach) > p.max_states as f64 {
-                    probing = None;
-                } else if rings.len() > p.max_rings {
-                    return Ok(Ok(None));
+                match (p.step)(enc.count_states(&reach), rings.len()) {
+                    ProbeStep::Continue => {}
+                    ProbeStep::Keep => probing = None,
+                    ProbeStep::GiveUp => return Ok(Ok(None)),
                 }
             }
-        }
-        if probing.is_some() {
-            return Ok(Ok(None));
         }
 
         // Errors met by reachable states or transitions.
