@@ -95,6 +95,27 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
     let needed = options.reachable || !program.specs.is_empty();
     let uses_flat = needed && program.flat.is_some();
     let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
+    // `--engine explicit` cannot check a future operator below a past one (`O (F p)`): say so at
+    // the spec, before anything is built (`auto` and `bdd` check it on BDDs).
+    if uses_flat && options.engine.flat() == Engine::Explicit {
+        let refused: Vec<Diagnostic> = program
+            .specs
+            .iter()
+            .filter(|s| Some(s.system) == program.flat && s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+            .map(|s| {
+                Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", s.span)
+                    .with_label_message("this LTL spec has a future operator (`X G F U V`) inside a past one (`Y Z H O S T`)")
+                    .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only")
+            })
+            .collect();
+        if !refused.is_empty() {
+            for d in refused {
+                report_one(&mut out, d, file, options.format);
+            }
+            out.exit_code = 2;
+            return (out, vec![]);
+        }
+    }
     let t1 = Instant::now();
     // The flat builder expands states on the current rayon pool (`-j`; the result does not
     // depend on the number of threads).

@@ -222,5 +222,6 @@ fn future_below_past_is_the_bdd_engines_and_autos() {
     assert!(verified.stderr.contains("flat verified by engine explicit: not run"), "{}", verified.stderr);
     let (code, _, err) = run(text, Engine::Explicit);
     assert_eq!(code, 2);
-    assert!(err.contains("below a past operator is checked by the BDD engine only (`--engine bdd`"), "{err}");
+    assert!(err.contains("error[E0221]: a future operator below a past one is not checked by the explicit engine"), "{err}");
+    assert!(err.contains("check it with `--engine bdd`"), "{err}");
 }
