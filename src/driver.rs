@@ -103,7 +103,10 @@ pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::S
             .iter()
             .filter(|s| Some(s.system) == program.flat && s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
             .map(|s| {
-                Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", s.span)
+                // The spec's span runs to the next token; the caret ends at its last character.
+                let text = file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
+                let span = crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 };
+                Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", span)
                     .with_label_message("this LTL spec has a future operator (`X G F U V`) inside a past one (`Y Z H O S T`)")
                     .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only")
             })
