@@ -7,7 +7,9 @@
 //! assignments means nondeterministic choice. Operators are applied value by value with the
 //! explicit evaluator's own operator functions (`explicit::eval::{unary, binary}`), so both
 //! engines share one meaning of every operator; the price is that arithmetic enumerates value
-//! pairs (fine for the small ranges of SMV models, slow for wide words).
+//! pairs (fine for the small ranges of SMV models, slow for wide words). `count(…)` is the
+//! exception: its distribution and its comparisons with constants are built over the boolean
+//! arguments directly ([`super::cardinality`]).
 //!
 //! Errors (a `case` with no true branch, division by zero, overflow) are not failures here: each
 //! is recorded as the region of states where it happens — restricted to where the subexpression
@@ -15,6 +17,7 @@
 //! the model builder reports one if a reachable state lies in it, as the explicit builder does.
 //! Known difference: `a in S` with a set-valued `a` is read as "some value of `a` is in `S`".
 
+use super::cardinality;
 use super::encoding::{Copy, Encoding};
 use super::{Bdd, SymResult, SymbolicError};
 use crate::explicit::eval::{EvalError, binary, unary};
@@ -248,19 +251,8 @@ impl<'e> SymEval<'e> {
                 Ok(Sym::Cases(merge(out)?))
             }
             Expr::Builtin(Builtin::Count, args) => {
-                // Distribution of the number of true arguments.
-                let mut counts = vec![self.enc.t()];
-                for a in args {
-                    let b = self.bool(a)?;
-                    let nb = b.not()?;
-                    let mut next = vec![self.enc.f(); counts.len() + 1];
-                    for (k, g) in counts.iter().enumerate() {
-                        next[k] = next[k].or(&g.and(&nb)?)?;
-                        next[k + 1] = next[k + 1].or(&g.and(&b)?)?;
-                    }
-                    counts = next;
-                }
-                Ok(Sym::Cases(counts.into_iter().enumerate().filter(|(_, g)| g.satisfiable()).map(|(k, g)| (Value::Int(k as i64), g)).collect()))
+                let terms = args.iter().map(|a| self.bool(a)).collect::<SymResult<Vec<_>>>()?;
+                Ok(Sym::Cases(cardinality::distribution(self.enc, &terms)?))
             }
             Expr::Builtin(f, args) => {
                 let mut combos: Vec<(Vec<Value>, Bdd)> = vec![(vec![], self.enc.t())];
@@ -315,6 +307,11 @@ impl<'e> SymEval<'e> {
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> SymResult<Sym> {
+        if let Some((args, threshold)) = cardinality::recognise(op, a, b) {
+            // `count(…) OP k`: only the thresholds up to k (`symbolic::cardinality`).
+            let terms = args.iter().map(|a| self.bool(a)).collect::<SymResult<Vec<_>>>()?;
+            return Ok(Sym::Bool(cardinality::compare(self.enc, &terms, threshold)?));
+        }
         let x = self.eval(a)?;
         if let Sym::Bool(xb) = &x {
             // Short-circuit connectives: the right operand is evaluated only where needed.

@@ -7,6 +7,7 @@
 //! | module | job |
 //! |---|---|
 //! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
+//! | [`cardinality`] | `count(…)` over booleans: thresholds and distributions by the O(n·k) dynamic programme |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
 //! | [`order`] | the static variable order: declaration order, or FORCE's when it gathers the relation's parts far better |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
@@ -15,6 +16,7 @@
 //! | [`rings`] | path searches by onion rings (shortest paths, fair lassos) over the model or any symbolic state space |
 //! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
 
+pub(crate) mod cardinality;
 pub(crate) mod cone;
 pub(crate) mod encoding;
 pub(crate) mod expr;

@@ -3,8 +3,9 @@
 //!
 //! The model builder hands over one part per `next()` assignment (with its variable's domain
 //! constraint on the next copy), per `TRANS` conjunct, per `INVAR` conjunct on the next state and
-//! one for the input domains, each with the variables it reads. Parts are conjoined in that order
-//! into clusters while a cluster stays under [`CLUSTER_NODES`] nodes. For the image, each cluster
+//! one for the input domains, each with the variables it reads. Global constraints (parts over
+//! the next copies of at least half the state variables) are moved to the front; parts are
+//! conjoined in that order into clusters while a cluster stays under [`CLUSTER_NODES`] nodes. For the image, each cluster
 //! is paired with the current-state and input variables no later cluster reads, quantified right
 //! after the conjunction (`∃Q. acc ∧ C` in one oxidd `apply_exists`); the preimage does the same
 //! with next-state and input variables.
@@ -42,12 +43,31 @@ pub(crate) struct TransRel {
     pub parts: usize,
 }
 
+/// A part that reads the next copy of at least this fraction of the state variables is a
+/// global constraint.
+const GLOBAL_FRACTION: f64 = 0.5;
+
+/// The parts with global constraints (a `TRANS` over the next copies of most state variables,
+/// such as the interleaving constraint `count(next(x) != x, …) = 1` of pyboolnet's asynchronous
+/// networks) moved to the front, the others in their order. No next variable such a part reads
+/// can be quantified before it anyway; placed last, it leaves every cluster before it to be
+/// conjoined unconstrained (calzone_cellfate's 28 choices `next(x) := {x, x_IMAGE}` grew a
+/// preimage to 2M nodes before the constraint cut it down to thousands); placed first, it prunes
+/// each later cluster, which then quantifies its own next variables at once.
+fn global_constraints_first(enc: &Encoding, parts: Vec<Part>) -> Vec<Part> {
+    let state_vars = (0..enc.num_vars()).filter(|&v| !enc.is_input(v as VarId)).count();
+    let global = |p: &Part| state_vars >= 4 && p.next.iter().filter(|&&b| b).count() as f64 >= GLOBAL_FRACTION * state_vars as f64;
+    let (mut first, rest): (Vec<Part>, Vec<Part>) = parts.into_iter().partition(global);
+    first.extend(rest);
+    first
+}
+
 impl TransRel {
     pub fn new(enc: &Encoding, parts: Vec<Part>) -> SymResult<TransRel> {
         let n = enc.num_vars();
         let count = parts.len();
         let mut grouped: Vec<Part> = vec![];
-        for p in parts {
+        for p in global_constraints_first(enc, parts) {
             if let Some(last) = grouped.last_mut() {
                 let joined = last.bdd.and(&p.bdd)?;
                 if joined.node_count() <= CLUSTER_NODES {
