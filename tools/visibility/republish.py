@@ -229,6 +229,31 @@ def field(struct, fname):
     return done
 
 
+def by_name_in_message(message):
+    """Fallback for items whose spans point into a macro (`index_type!`): the type the message
+    names (`type `xmv_rs::a::B` is private`, `type `B` is more private than ...`) is looked up by
+    its path, or by its name when exactly one library file declares it."""
+    m = re.search(r"type `([A-Za-z0-9_:]+)`", message)
+    if not m:
+        return False
+    path = m.group(1)
+    if "::" in path:
+        return resolve_path(re.sub(r"^xmv_rs::", "crate::", path), [])
+    decl = re.compile(r"\s*pub(\(crate\))?\s+" + ITEM_KINDS + r"\s+" + re.escape(path) + r"\b")
+    hits = []
+    for dirpath, _, files in os.walk("src"):
+        for fn in files:
+            if fn.endswith(".rs"):
+                f = os.path.join(dirpath, fn)
+                hits += [(f, i) for i, line in enumerate(lines_of(f)) if decl.match(line)]
+    if len(hits) != 1:
+        return False
+    f, i = hits[0]
+    if "pub(crate)" in lines_of(f)[i]:
+        mark(f, i)
+    return True
+
+
 codes = {}
 
 
@@ -259,6 +284,8 @@ def handle(msg):
         spans += [sp for ch in msg.get("children", []) for sp in ch["spans"]]
         for sp in spans:
             done = from_span(sp, msg["message"]) or done
+    if not done:
+        done = by_name_in_message(msg["message"])
     if not done:
         where = [(s["file_name"], s["line_start"]) for s in msg["spans"] if s["is_primary"]]
         unresolved.append(f"{code}: {msg['message']} at {where}")
