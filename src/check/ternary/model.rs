@@ -172,9 +172,6 @@ impl<'a> Model<'a> {
         m
     }
 
-    pub fn nf(&self) -> usize {
-        self.phi.len()
-    }
     pub fn base_of(&self, x: CopyId) -> &Base {
         &self.bases[self.copies[x as usize].base as usize]
     }
