@@ -11,7 +11,7 @@
 //! that are not character boundaries). Output is plain text with `file:line:col`, the source line
 //! and a caret underline; the exact text is pinned by golden tests.
 
-pub mod data;
+pub(crate) mod data;
 mod window;
 
 use crate::source::{SourceFile, Span};
@@ -47,35 +47,35 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub(crate) fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(Severity::Error, code, message, span)
     }
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub(crate) fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(Severity::Warning, code, message, span)
     }
     /// A diagnostic about the run as a whole (no place in the file), e.g. a checker failure.
-    pub fn global(severity: Severity, code: &'static str, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn global(severity: Severity, code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic { severity, code, message: message.into(), labels: vec![], help: vec![], notes: vec![] }
     }
     fn new(severity: Severity, code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic { severity, code, message: message.into(), labels: vec![Label { span, message: String::new() }], help: vec![], notes: vec![] }
     }
     /// Sets the primary label's message (shown after the caret).
-    pub fn with_label_message(mut self, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_label_message(mut self, message: impl Into<String>) -> Diagnostic {
         if let Some(l) = self.labels.first_mut() {
             l.message = message.into();
         }
         self
     }
-    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label { span, message: message.into() });
         self
     }
-    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help.push(help.into());
         self
     }
-    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
@@ -140,12 +140,12 @@ pub struct Diagnostics {
 
 impl Diagnostics {
     /// At most this many errors are reported per file; further ones are counted, not shown.
-    pub const LIMIT: usize = 50;
+    pub(crate) const LIMIT: usize = 50;
 
     pub fn new() -> Diagnostics {
         Diagnostics::default()
     }
-    pub fn push(&mut self, d: Diagnostic) {
+    pub(crate) fn push(&mut self, d: Diagnostic) {
         if d.is_error() && self.error_count() >= Self::LIMIT {
             self.suppressed += 1;
         } else {
@@ -157,17 +157,17 @@ impl Diagnostics {
             self.push(d);
         }
     }
-    pub fn error_count(&self) -> usize {
+    pub(crate) fn error_count(&self) -> usize {
         self.items.iter().filter(|d| d.is_error()).count()
     }
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.is_error())
     }
-    pub fn suppressed(&self) -> usize {
+    pub(crate) fn suppressed(&self) -> usize {
         self.suppressed
     }
     /// Whether an error with this code is among the diagnostics.
-    pub fn has_code(&self, code: &str) -> bool {
+    pub(crate) fn has_code(&self, code: &str) -> bool {
         self.items.iter().any(|d| d.code == code)
     }
     /// All diagnostics rendered, in source order (stable for equal positions), plus a summary

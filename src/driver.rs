@@ -11,7 +11,7 @@
 //! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
 mod cpu_time;
-pub mod flat_engine;
+pub(crate) mod flat_engine;
 pub mod shard;
 pub mod stages;
 pub mod timeout;
@@ -37,7 +37,7 @@ pub use crate::check::Engine;
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
 /// for `--stats` and warnings.
-pub use crate::check::Checked as CheckedSpecs;
+pub(crate) use crate::check::Checked as CheckedSpecs;
 
 /// The result of a run, ready to print.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
 
 /// The run; the text format's stdout is written here, the documents of the other formats are
 /// made from the returned reports (which keep their traces unless the format is text).
-pub fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
+pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
     let mut out = RunOutput::default();
     let mut stats = String::new();
     let t0 = Instant::now();
@@ -268,14 +268,14 @@ fn exit_code(reports: &[SpecReport]) -> i32 {
 
 /// The exit code of a run in which no spec is false and some spec was left undecided
 /// (`--spec-timeout`).
-pub const EXIT_UNKNOWN: i32 = 3;
+pub(crate) const EXIT_UNKNOWN: i32 = 3;
 
 /// Code of a checker's failure (no verdict; exit code 2), a diagnostic without a place.
-pub const E_CHECKER: &str = "E0601";
+pub(crate) const E_CHECKER: &str = "E0601";
 /// Code of a `-n`/`-P` selection that names no spec xmv-rs can check (exit code 2).
-pub const E_SELECTION: &str = "E0602";
+pub(crate) const E_SELECTION: &str = "E0602";
 /// Code of a checker's warning about the verdicts of procedure specs.
-pub const W_CHECKER: &str = "W0601";
+pub(crate) const W_CHECKER: &str = "W0601";
 
 /// Files a stage's diagnostics; the text format renders them on stderr at once.
 fn report(out: &mut RunOutput, diags: &Diagnostics, file: &SourceFile, format: Format) {
@@ -358,7 +358,7 @@ fn failure(mut out: RunOutput, message: String, file: &SourceFile, format: Forma
 
 /// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
-pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: Option<&RksModel>) -> String {
+pub(crate) fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
         let (diameter, states) = m.reachable();
@@ -374,7 +374,7 @@ pub fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: O
 
 /// `-r`'s two lines for a flat model with `states` reachable states and the given diameter
 /// (counts as exact integers with `exact`, else with `%g` as NuSMV prints them).
-pub fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
+pub(crate) fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
     let system = &program.systems[system as usize];
     let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
     format!("system diameter: {diameter}\n{}\n", text::reachable_line(states, total, exact))

@@ -20,7 +20,7 @@ use crate::syntax::ast::{Program, TerminationRule};
 
 /// Checks and lowers an already parsed program with the language options `language` (NuSMV's
 /// or the default), adding to `diags`.
-pub fn check_and_lower_with(
+pub(crate) fn check_and_lower_with(
     program: &Program,
     termination_override: Option<TerminationRule>,
     language: semantics::LanguageOptions,
@@ -52,7 +52,7 @@ pub fn load(file: &SourceFile, termination_override: Option<TerminationRule>) ->
 }
 
 /// [`load`] with NuSMV's language options (the drop-in mode's `-old_div_op`).
-pub fn load_with(
+pub(crate) fn load_with(
     file: &SourceFile,
     termination_override: Option<TerminationRule>,
     language: semantics::LanguageOptions,
@@ -89,7 +89,7 @@ pub fn leak_at_exit(on: bool) {
 
 /// Disposes of a big structure at the end of a run: leaked if [`leak_at_exit`] is on, else
 /// dropped here.
-pub fn dispose<T>(value: T) {
+pub(crate) fn dispose<T>(value: T) {
     if LEAK_AT_EXIT.load(std::sync::atomic::Ordering::Relaxed) {
         std::mem::forget(value);
     } else {

@@ -35,7 +35,7 @@ pub enum LtlOp {
 
 impl LtlOp {
     /// The operator written `word` (as the parser keeps it), if any.
-    pub fn from_word(word: &str) -> Option<LtlOp> {
+    pub(crate) fn from_word(word: &str) -> Option<LtlOp> {
         Some(match word {
             "X" => LtlOp::X,
             "G" => LtlOp::G,
@@ -79,7 +79,7 @@ pub enum Ltl<A> {
 
 impl<A> Ltl<A> {
     /// Rebuilds the formula with every atom mapped through `f`.
-    pub fn map_atoms<B>(&self, f: &mut impl FnMut(&A) -> B) -> Ltl<B> {
+    pub(crate) fn map_atoms<B>(&self, f: &mut impl FnMut(&A) -> B) -> Ltl<B> {
         use Ltl::*;
         match self {
             True => True,
@@ -122,7 +122,7 @@ impl<A> Ltl<A> {
     }
 
     /// Every atom, left to right.
-    pub fn atoms(&self) -> Vec<&A> {
+    pub(crate) fn atoms(&self) -> Vec<&A> {
         let mut out = vec![];
         let mut stack = vec![self];
         while let Some(f) = stack.pop() {

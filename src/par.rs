@@ -60,12 +60,12 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 
 /// Whether [`map_ordered`] runs in parallel on this thread (a pool exists and
 /// [`sequentially`] is not in force): callers skip splitting work that would not be shared.
-pub fn is_parallel() -> bool {
+pub(crate) fn is_parallel() -> bool {
     pool().is_some() && !SEQUENTIAL.with(Cell::get)
 }
 
 /// `items.map(f)` in parallel when there are at least `min_items`, results in input order.
-pub fn map_ordered<T: Sync, R: Send>(items: &[T], min_items: usize, f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+pub(crate) fn map_ordered<T: Sync, R: Send>(items: &[T], min_items: usize, f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     match pool() {
         Some(pool) if items.len() >= min_items.max(2) && !SEQUENTIAL.with(Cell::get) => pool.install(|| items.par_iter().map(&f).collect()),
         _ => items.iter().map(f).collect(),

@@ -18,7 +18,7 @@ const DELAY: Duration = Duration::from_secs(2);
 /// How often the shown bar is redrawn.
 const TICK: Duration = Duration::from_millis(200);
 /// The builders report every this many states (a power of two: `n & (EVERY - 1) == 0`).
-pub const EVERY: u64 = 1 << 12;
+pub(crate) const EVERY: u64 = 1 << 12;
 
 /// Turns progress output on or off for the whole process.
 pub fn enable(on: bool) {
@@ -26,7 +26,7 @@ pub fn enable(on: bool) {
 }
 
 /// One phase's progress: a state count (builds) or specs done of a total (checks).
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     started: Instant,
     /// What is counted: `states`, `locations`, `specs`.
@@ -35,12 +35,12 @@ pub struct Progress {
 
 impl Progress {
     /// A build: states so far, states per second, the breadth-first queue.
-    pub fn build(what: &'static str) -> Progress {
+    pub(crate) fn build(what: &'static str) -> Progress {
         Progress::new(None, what, &format!("{{spinner}} building {what}: {{human_pos}} {what}, {{msg}} [{{elapsed}}]"))
     }
 
     /// A check of `total` specs.
-    pub fn check(what: &str, total: u64) -> Progress {
+    pub(crate) fn check(what: &str, total: u64) -> Progress {
         Progress::new(Some(total), "specs", &format!("{{spinner}} checking {what}: {{pos}}/{{len}} specs done [{{elapsed}}]"))
     }
 
@@ -64,7 +64,7 @@ impl Progress {
     }
 
     /// `built` states so far, `queue` of them not yet expanded.
-    pub fn states(&self, built: u64, queue: u64) {
+    pub(crate) fn states(&self, built: u64, queue: u64) {
         let Some(bar) = &self.bar else { return };
         bar.set_position(built);
         let rate = built as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
@@ -72,7 +72,7 @@ impl Progress {
     }
 
     /// `done` specs of the total are checked.
-    pub fn specs(&self, done: u64) {
+    pub(crate) fn specs(&self, done: u64) {
         let Some(bar) = &self.bar else { return };
         bar.set_position(done);
     }

@@ -93,7 +93,7 @@ pub use crate::api::Selection;
 
 /// The indices into `LoweredProgram::specs` that `selection` picks, or a message saying why
 /// it picks nothing checkable.
-pub fn select(properties: &[Property], selection: &Selection) -> Result<Option<Vec<usize>>, String> {
+pub(crate) fn select(properties: &[Property], selection: &Selection) -> Result<Option<Vec<usize>>, String> {
     let property = match selection {
         Selection::All => return Ok(None),
         Selection::Index(i) => match properties.get(*i) {
@@ -124,7 +124,7 @@ pub fn select(properties: &[Property], selection: &Selection) -> Result<Option<V
 }
 
 /// The keyword that declares a spec of `kind`.
-pub fn kind_keyword(kind: SpecKind) -> &'static str {
+pub(crate) fn kind_keyword(kind: SpecKind) -> &'static str {
     match kind {
         SpecKind::Ctl => "SPEC",
         SpecKind::Invar => "INVARSPEC",
@@ -135,7 +135,7 @@ pub fn kind_keyword(kind: SpecKind) -> &'static str {
 }
 
 /// NuSMV's type column of `-lp` / `show_property`.
-pub fn nusmv_type(kind: SpecKind) -> &'static str {
+pub(crate) fn nusmv_type(kind: SpecKind) -> &'static str {
     match kind {
         SpecKind::Ctl => "CTL",
         SpecKind::Invar => "Invar",
@@ -147,7 +147,7 @@ pub fn nusmv_type(kind: SpecKind) -> &'static str {
 
 /// The property list as `NuSMV -lp` and `show_property` print it; `verdicts[i]` is property
 /// `i`'s verdict and trace number once checked (missing entries: unchecked).
-pub fn nusmv_listing(properties: &[Property], verdicts: &[Option<(bool, Option<usize>)>]) -> String {
+pub(crate) fn nusmv_listing(properties: &[Property], verdicts: &[Option<(bool, Option<usize>)>]) -> String {
     let mut out = String::from("**** PROPERTY LIST [ Type, Status, Counter-example Number, Name ] ****\n");
     out.push_str("--------------------------  PROPERTY LIST  -------------------------\n");
     for p in properties {
@@ -166,7 +166,7 @@ pub fn nusmv_listing(properties: &[Property], verdicts: &[Option<(bool, Option<u
 }
 
 /// Keeps only the specs `selection` picks in `program` (before its state space is built).
-pub fn keep_selected(file: &SourceFile, program: &mut LoweredProgram, diags: &Diagnostics, selection: &Selection) -> Result<(), String> {
+pub(crate) fn keep_selected(file: &SourceFile, program: &mut LoweredProgram, diags: &Diagnostics, selection: &Selection) -> Result<(), String> {
     if *selection == Selection::All {
         return Ok(());
     }

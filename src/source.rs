@@ -15,11 +15,11 @@ pub struct Span {
 }
 
 impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
+    pub(crate) fn new(start: usize, end: usize) -> Span {
         Span { start: start as u32, end: end as u32 }
     }
     /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
+    pub(crate) fn to(self, other: Span) -> Span {
         Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
     pub fn range(self) -> Range<usize> {
@@ -67,7 +67,7 @@ impl SourceFile {
     }
 
     /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+    pub(crate) fn line_col(&self, offset: u32) -> (usize, usize) {
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -79,11 +79,11 @@ impl SourceFile {
     }
 
     /// The text a span covers (empty if the span is out of range).
-    pub fn slice(&self, span: Span) -> &str {
+    pub(crate) fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
     }
 
-    pub fn line_starts(&self) -> &[u32] {
+    pub(crate) fn line_starts(&self) -> &[u32] {
         &self.line_starts
     }
 }

@@ -25,11 +25,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many [`tick`]s pass between two readings of the clock.
-pub const TICKS_PER_READ: usize = 1024;
+pub(crate) const TICKS_PER_READ: usize = 1024;
 
 /// The payload of the unwinding that cancels a check whose deadline has passed.
 #[derive(Debug)]
-pub struct TimedOut;
+pub(crate) struct TimedOut;
 
 /// The deadline shared by the threads of one clock: nanoseconds after `base`, `u64::MAX` when no
 /// spec is running.
@@ -52,7 +52,7 @@ thread_local! {
 
 /// Unwinds with [`TimedOut`] when the current thread runs under a clock whose deadline has passed.
 #[inline]
-pub fn poll() {
+pub(crate) fn poll() {
     if CURRENT.with(|c| c.borrow().as_ref().is_some_and(|shared| shared.passed())) {
         resume_unwind(Box::new(TimedOut));
     }
@@ -61,7 +61,7 @@ pub fn poll() {
 /// [`poll`] for cheap loop iterations, given the iteration's number: reads the clock when `i`
 /// is a multiple of [`TICKS_PER_READ`] (a loop without a counter keeps one for this).
 #[inline]
-pub fn tick(i: usize) {
+pub(crate) fn tick(i: usize) {
     if i.is_multiple_of(TICKS_PER_READ) {
         poll();
     }
@@ -69,7 +69,7 @@ pub fn tick(i: usize) {
 
 /// A rayon pool builder for a pool built inside a check: its threads carry the deadline of the
 /// calling thread, if any.
-pub fn pool_builder() -> rayon::ThreadPoolBuilder {
+pub(crate) fn pool_builder() -> rayon::ThreadPoolBuilder {
     let builder = rayon::ThreadPoolBuilder::new();
     match CURRENT.with(|c| c.borrow().clone()) {
         Some(shared) => builder.start_handler(move |_| CURRENT.with(|c| *c.borrow_mut() = Some(shared.clone()))),
@@ -78,7 +78,7 @@ pub fn pool_builder() -> rayon::ThreadPoolBuilder {
 }
 
 /// Runs checks one spec at a time, each under its own time limit.
-pub struct SpecClock {
+pub(crate) struct SpecClock {
     shared: Arc<Shared>,
     pool: rayon::ThreadPool,
     limit: Duration,
@@ -86,7 +86,7 @@ pub struct SpecClock {
 
 impl SpecClock {
     /// A clock giving each spec `limit`, checking on `threads` worker threads (0 = all cores).
-    pub fn new(limit: Duration, threads: usize) -> Result<SpecClock, String> {
+    pub(crate) fn new(limit: Duration, threads: usize) -> Result<SpecClock, String> {
         let shared = Arc::new(Shared { base: Instant::now(), at: AtomicU64::new(u64::MAX) });
         let theirs = shared.clone();
         let pool = (rayon::ThreadPoolBuilder::new().num_threads(threads))
@@ -97,13 +97,13 @@ impl SpecClock {
     }
 
     /// The time each spec gets.
-    pub fn limit(&self) -> Duration {
+    pub(crate) fn limit(&self) -> Duration {
         self.limit
     }
 
     /// Runs `job` on the clock's threads with the deadline `limit` from now; `None` when the
     /// deadline passed first (the job was cancelled at one of its polls).
-    pub fn run<T: Send>(&self, job: impl FnOnce() -> T + Send) -> Option<T> {
+    pub(crate) fn run<T: Send>(&self, job: impl FnOnce() -> T + Send) -> Option<T> {
         let at = self.shared.base.elapsed() + self.limit;
         self.shared.at.store(u64::try_from(at.as_nanos()).unwrap_or(u64::MAX - 1), Ordering::Relaxed);
         let result = catch_unwind(AssertUnwindSafe(|| self.pool.install(job)));

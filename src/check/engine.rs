@@ -142,17 +142,17 @@ pub struct Stats {
 
 impl Stats {
     /// Counters of an engine that has no name on the command line.
-    pub fn counters(counters: Vec<(&'static str, u64)>) -> Stats {
+    pub(crate) fn counters(counters: Vec<(&'static str, u64)>) -> Stats {
         Stats { counters, ..Stats::default() }
     }
 
     /// Counters of `engine`.
-    pub fn of(engine: Engine, counters: Vec<(&'static str, u64)>) -> Stats {
+    pub(crate) fn of(engine: Engine, counters: Vec<(&'static str, u64)>) -> Stats {
         Stats { engine: Some(engine), counters, verified_by: None }
     }
 
     /// `name: value` lines, as `--stats` prints them (after the stage's prefix).
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let engine = self.engine.map(|e| format!("engine: {}", e.name()));
         let counters = self.counters.iter().map(|(name, value)| format!("{name}: {value}"));
         let verified = self.verified_by.map(|(e, n)| format!("verified by engine {}: {n} verdicts agree", e.name()));

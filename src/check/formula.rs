@@ -24,7 +24,7 @@ crate::index_type! {
 
 /// An atomic proposition of the model the formulas are checked on (`explicit::kripke::PropId`
 /// for flat models, `explicit::rks::PropId` for procedure modules: both dense `u32`s).
-pub type PropId = u32;
+pub(crate) type PropId = u32;
 
 /// A core operator over earlier nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,7 +42,7 @@ pub enum Op {
 
 impl Op {
     /// The direct subformulas, left operand first.
-    pub fn children(self) -> impl Iterator<Item = FormulaId> {
+    pub(crate) fn children(self) -> impl Iterator<Item = FormulaId> {
         let (a, b) = match self {
             Op::True | Op::Prop(_) => (None, None),
             Op::Not(a) | Op::EX(a) | Op::EG(a) => (Some(a), None),
@@ -51,11 +51,11 @@ impl Op {
         a.into_iter().chain(b)
     }
     /// `EX`, `EG`, `EU`.
-    pub fn is_existential(self) -> bool {
+    pub(crate) fn is_existential(self) -> bool {
         matches!(self, Op::EX(_) | Op::EG(_) | Op::EU(..))
     }
     /// `EG`/`EU`: the operators solved by a fixpoint.
-    pub fn is_fixpoint(self) -> bool {
+    pub(crate) fn is_fixpoint(self) -> bool {
         matches!(self, Op::EG(_) | Op::EU(..))
     }
 }
@@ -70,10 +70,10 @@ pub struct Dag {
 // once the type is `pub(crate)`, tools/visibility/sweep.sh).
 #[allow(clippy::len_without_is_empty)]
 impl Dag {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
-    pub fn op(&self, f: FormulaId) -> Op {
+    pub(crate) fn op(&self, f: FormulaId) -> Op {
         self.nodes[f]
     }
     /// The direct operands of `f`, left first (the tests' view).
@@ -83,7 +83,7 @@ impl Dag {
     }
 
     /// The nodes of `root`'s sub-DAG, children before parents.
-    pub fn sub_dag(&self, root: FormulaId) -> Vec<FormulaId> {
+    pub(crate) fn sub_dag(&self, root: FormulaId) -> Vec<FormulaId> {
         let mut keep: IdVec<FormulaId, bool> = IdVec::from_elem(false, root.index() + 1);
         keep[root] = true;
         for f in keep.indices().rev() {
@@ -99,7 +99,7 @@ impl Dag {
     /// The truth of nodes `0..=upto` in a state that loops forever with the labels `has(p)`
     /// and nothing else: `EX a`, `EG a` are `a`, `E[a U b]` is `b` (the termination state
     /// `l_term` with no labels, or an exit under the loop rule; `ica` of Finis' thesis §3.3.3).
-    pub fn values_in_loop(&self, upto: FormulaId, has: &dyn Fn(PropId) -> bool) -> IdVec<FormulaId, bool> {
+    pub(crate) fn values_in_loop(&self, upto: FormulaId, has: &dyn Fn(PropId) -> bool) -> IdVec<FormulaId, bool> {
         let mut v = IdVec::from_elem(false, upto.index() + 1);
         for g in v.indices() {
             v[g] = match self.nodes[g] {
@@ -118,7 +118,7 @@ impl Dag {
 
 /// How [`DagBuilder`] writes `a ↔ b`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum IffShape {
+pub(crate) enum IffShape {
     /// `¬((a ∧ ¬b) ∨ (¬a ∧ b))`, the negated `xor` ([`CoreBuilder`]'s default).
     #[default]
     NotXor,
@@ -128,7 +128,7 @@ pub enum IffShape {
 
 /// Lowers CTL formulas into one [`Dag`].
 #[derive(Default)]
-pub struct DagBuilder<'a> {
+pub(crate) struct DagBuilder<'a> {
     nodes: IdVec<FormulaId, Op>,
     index: FxHashMap<Op, FormulaId>,
     /// With constant folding: the atoms that are false everywhere.
@@ -137,7 +137,7 @@ pub struct DagBuilder<'a> {
 }
 
 impl<'a> DagBuilder<'a> {
-    pub fn new(iff: IffShape) -> DagBuilder<'a> {
+    pub(crate) fn new(iff: IffShape) -> DagBuilder<'a> {
         DagBuilder { iff, ..DagBuilder::default() }
     }
 
@@ -146,12 +146,12 @@ impl<'a> DagBuilder<'a> {
     /// becomes `false`, and constants propagate through the operators (`EF false ≡ false`,
     /// `AG (false → φ) ≡ true`, `φ ∨ true ≡ true`, …). Equivalent on every model on which
     /// `never` is right.
-    pub fn folding(iff: IffShape, never: &'a dyn Fn(PropId) -> bool) -> DagBuilder<'a> {
+    pub(crate) fn folding(iff: IffShape, never: &'a dyn Fn(PropId) -> bool) -> DagBuilder<'a> {
         DagBuilder { iff, fold: Some(never), ..DagBuilder::default() }
     }
 
     /// Lowers `formula` ([`crate::check::rewrite`]) and returns its node.
-    pub fn lower(&mut self, formula: &Ctl<PropId>) -> FormulaId {
+    pub(crate) fn lower(&mut self, formula: &Ctl<PropId>) -> FormulaId {
         rewrite::lower(self, formula)
     }
 
@@ -161,7 +161,7 @@ impl<'a> DagBuilder<'a> {
         &self.nodes
     }
 
-    pub fn finish(self) -> Dag {
+    pub(crate) fn finish(self) -> Dag {
         Dag { nodes: self.nodes }
     }
 
@@ -193,7 +193,7 @@ impl<'a> DagBuilder<'a> {
     }
 
     /// The node of `op`: folded, `¬¬a = a`, or an existing equal node, else a new one.
-    pub fn mk(&mut self, op: Op) -> FormulaId {
+    pub(crate) fn mk(&mut self, op: Op) -> FormulaId {
         if let Some(f) = self.fold(op) {
             return f;
         }

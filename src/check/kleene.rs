@@ -25,7 +25,7 @@ impl Kleene {
         self != Kleene::Unknown
     }
     #[inline]
-    pub fn negate(self) -> Kleene {
+    pub(crate) fn negate(self) -> Kleene {
         match self {
             Kleene::True => Kleene::False,
             Kleene::False => Kleene::True,
@@ -33,15 +33,15 @@ impl Kleene {
         }
     }
     #[inline]
-    pub fn or(self, o: Kleene) -> Kleene {
+    pub(crate) fn or(self, o: Kleene) -> Kleene {
         self.max(o)
     }
     #[inline]
-    pub fn and(self, o: Kleene) -> Kleene {
+    pub(crate) fn and(self, o: Kleene) -> Kleene {
         self.min(o)
     }
     #[inline]
-    pub fn join(self, o: Kleene) -> Kleene {
+    pub(crate) fn join(self, o: Kleene) -> Kleene {
         if self == o { self } else { Kleene::Unknown }
     }
 }

@@ -2,15 +2,15 @@
 //! recursive Kripke structures.
 
 pub mod bdd;
-pub mod deadline;
+pub(crate) mod deadline;
 pub mod engine;
 pub mod flat;
-pub mod formula;
-pub mod graph;
+pub(crate) mod formula;
+pub(crate) mod graph;
 pub mod kleene;
 pub mod ltl;
-pub mod procedures;
-pub mod rewrite;
+pub(crate) mod procedures;
+pub(crate) mod rewrite;
 pub mod rks;
 pub mod ternary;
 pub mod trace;

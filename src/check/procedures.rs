@@ -18,12 +18,12 @@ use rayon::prelude::*;
 
 /// One RKS engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Procedures(pub Engine);
+pub(crate) struct Procedures(pub Engine);
 
 /// Runs `first`, then re-checks with `second`; a verdict they disagree on is an error naming the
 /// spec, never silently resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verified {
+pub(crate) struct Verified {
     pub first: Engine,
     pub second: Engine,
 }

@@ -74,7 +74,7 @@ impl From<(u32, u32)> for CallFrame {
 
 impl TraceStep {
     /// A step of a flat-model trace.
-    pub fn flat(state: u32) -> TraceStep {
+    pub(crate) fn flat(state: u32) -> TraceStep {
         TraceStep { component: 0, state, terminated: false, stack: Vec::new(), values: Vec::new() }
     }
 
@@ -89,19 +89,19 @@ impl TraceStep {
     }
 
     /// A step of a flat-model trace given by its values (see [`TraceStep::values`]).
-    pub fn concrete(values: Vec<u32>) -> TraceStep {
+    pub(crate) fn concrete(values: Vec<u32>) -> TraceStep {
         TraceStep { component: 0, state: 0, terminated: false, stack: Vec::new(), values }
     }
 }
 
 impl Trace {
     /// A flat-model trace from state ids.
-    pub fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
+    pub(crate) fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
         Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start, loop_push: Vec::new() }
     }
 
     /// A flat-model trace from concrete states (value indices per variable).
-    pub fn concrete(kind: TraceKind, states: Vec<Vec<u32>>, loop_start: Option<usize>) -> Trace {
+    pub(crate) fn concrete(kind: TraceKind, states: Vec<Vec<u32>>, loop_start: Option<usize>) -> Trace {
         Trace { kind, steps: states.into_iter().map(TraceStep::concrete).collect(), loop_start, loop_push: Vec::new() }
     }
 }

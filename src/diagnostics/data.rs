@@ -9,11 +9,11 @@
 use super::{Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
 
-pub use crate::api::{DiagnosticData, LabelData};
+pub(crate) use crate::api::{DiagnosticData, LabelData};
 
 impl Severity {
     /// The word the renderers print: `error` or `warning`.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -23,7 +23,7 @@ impl Severity {
 
 impl Diagnostic {
     /// This diagnostic with its spans resolved in `file`.
-    pub fn to_data(&self, file: &SourceFile) -> DiagnosticData {
+    pub(crate) fn to_data(&self, file: &SourceFile) -> DiagnosticData {
         DiagnosticData {
             code: self.code,
             severity: self.severity.word(),

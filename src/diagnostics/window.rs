@@ -16,7 +16,7 @@ use codespan_reporting::files::{Error, Files};
 use std::ops::Range;
 
 /// Lines longer than this many characters are windowed.
-pub const MAX_LINE: usize = 160;
+pub(super) const MAX_LINE: usize = 160;
 /// Characters kept on each side of the labels of a windowed line.
 const CONTEXT: usize = 60;
 const ELLIPSIS: &str = "…";
@@ -29,7 +29,7 @@ struct Segment {
     len: usize,
 }
 
-pub struct WindowedSource<'a> {
+pub(super) struct WindowedSource<'a> {
     file: &'a SourceFile,
     text: String,
     line_starts: Vec<usize>,
@@ -39,14 +39,14 @@ pub struct WindowedSource<'a> {
 
 /// True if some line of `text` is longer than [`MAX_LINE`] characters (bytes are a cheap upper
 /// bound checked first).
-pub fn has_long_line(text: &str) -> bool {
+pub(super) fn has_long_line(text: &str) -> bool {
     text.split('\n').any(|l| l.len() > MAX_LINE && l.chars().count() > MAX_LINE)
 }
 
 impl<'a> WindowedSource<'a> {
     /// The shown text of `file`, windowing long lines around the byte offsets `points` (label
     /// starts and ends).
-    pub fn new(file: &'a SourceFile, points: &[usize]) -> WindowedSource<'a> {
+    pub(super) fn new(file: &'a SourceFile, points: &[usize]) -> WindowedSource<'a> {
         let real = file.text.as_str();
         let mut out = WindowedSource { file, text: String::with_capacity(real.len().min(1 << 16)), line_starts: vec![0], segments: vec![] };
         let mut start = 0;
@@ -85,7 +85,7 @@ impl<'a> WindowedSource<'a> {
     }
 
     /// The shown position of a real byte offset (a cut-away offset maps to the nearest edge).
-    pub fn to_shown(&self, real: usize) -> usize {
+    pub(super) fn to_shown(&self, real: usize) -> usize {
         let i = self.segments.partition_point(|s| s.real <= real);
         match i.checked_sub(1).map(|i| self.segments[i]) {
             Some(s) => s.shown + (real - s.real).min(s.len),

@@ -37,45 +37,45 @@ use crate::symbolic::{Probe, ProbeStep, SymbolicModel};
 /// The flat model as one of the two engines built it (one per run: the size difference of the
 /// variants does not matter).
 #[allow(clippy::large_enum_variant)]
-pub enum FlatBuilt {
+pub(crate) enum FlatBuilt {
     Explicit(FlatModel),
     Symbolic(SymbolicModel),
 }
 
 impl FlatBuilt {
-    pub fn engine(&self) -> Engine {
+    pub(crate) fn engine(&self) -> Engine {
         match self {
             FlatBuilt::Explicit(_) => Engine::Explicit,
             FlatBuilt::Symbolic(_) => Engine::Bdd,
         }
     }
-    pub fn system(&self) -> SystemId {
+    pub(crate) fn system(&self) -> SystemId {
         match self {
             FlatBuilt::Explicit(m) => m.system,
             FlatBuilt::Symbolic(m) => m.system,
         }
     }
-    pub fn warnings(&self) -> &[Diagnostic] {
+    pub(crate) fn warnings(&self) -> &[Diagnostic] {
         match self {
             FlatBuilt::Explicit(m) => &m.warnings,
             FlatBuilt::Symbolic(m) => &m.warnings,
         }
     }
     /// Indices into `LoweredProgram::specs` of the flat specs, in the checker's order.
-    pub fn spec_ids(&self) -> Vec<usize> {
+    pub(crate) fn spec_ids(&self) -> Vec<usize> {
         match self {
             FlatBuilt::Explicit(m) => m.specs.iter().map(|s| s.spec).collect(),
             FlatBuilt::Symbolic(m) => m.specs.iter().map(|s| s.spec).collect(),
         }
     }
-    pub fn model_ref(&self) -> ModelRef<'_> {
+    pub(crate) fn model_ref(&self) -> ModelRef<'_> {
         match self {
             FlatBuilt::Explicit(m) => ModelRef::Flat(m),
             FlatBuilt::Symbolic(m) => ModelRef::Concrete(m.system),
         }
     }
     /// The `--stats` line about the state space.
-    pub fn stats_line(&self) -> String {
+    pub(crate) fn stats_line(&self) -> String {
         match self {
             FlatBuilt::Explicit(m) => {
                 format!(
@@ -97,14 +97,14 @@ impl FlatBuilt {
         }
     }
     /// `(diameter, reachable states)` for `-r`.
-    pub fn reachable(&self) -> (u64, f64) {
+    pub(crate) fn reachable(&self) -> (u64, f64) {
         match self {
             FlatBuilt::Explicit(m) => (u64::from(m.kripke.diameter()), f64::from(m.kripke.num_states)),
             FlatBuilt::Symbolic(m) => (m.diameter() as u64, m.reachable_states()),
         }
     }
     /// Checks the flat specs one at a time under `clock` (`--spec-timeout`, [`super::timeout`]).
-    pub fn check_each(&mut self, options: &CheckOptions, stages: &super::stages::Stages, clock: &SpecClock) -> Result<Decided, String> {
+    pub(crate) fn check_each(&mut self, options: &CheckOptions, stages: &super::stages::Stages, clock: &SpecClock) -> Result<Decided, String> {
         let engine = self.engine();
         let mut decided = match self {
             FlatBuilt::Explicit(m) => one_by_one(m, |m| &mut m.specs, |m| (stages.check_flat)(m, options), clock)?,
@@ -115,7 +115,7 @@ impl FlatBuilt {
     }
 
     /// Checks the flat specs with this model's engine.
-    pub fn check(&self, options: &CheckOptions, stages: &super::stages::Stages) -> Result<CheckedSpecs, String> {
+    pub(crate) fn check(&self, options: &CheckOptions, stages: &super::stages::Stages) -> Result<CheckedSpecs, String> {
         let mut checked = match self {
             FlatBuilt::Explicit(m) => (stages.check_flat)(m, options)?,
             FlatBuilt::Symbolic(m) => (stages.check_symbolic)(m, options)?,
@@ -127,32 +127,32 @@ impl FlatBuilt {
 
 /// The explicit engine's state budget under `auto` when `--max-states` is not given: past it the
 /// BDD engine is the better bet (the explicit graph would take seconds and gigabytes).
-pub const AUTO_MAX_STATES: u64 = 1 << 21;
+pub(crate) const AUTO_MAX_STATES: u64 = 1 << 21;
 
 /// Models whose domains allow at most this many states (and no more than the budget) are built
 /// explicitly at once: the explicit build of such a model costs no more than a BDD probe.
-pub const AUTO_NOMINAL_STATES: u64 = 1 << 18;
+pub(crate) const AUTO_NOMINAL_STATES: u64 = 1 << 18;
 
 /// Generated successors per state of the state budget that `auto`'s explicit builds may spend:
 /// models whose states have hundreds of successors (free inputs written as unassigned state
 /// variables, as in NuSMV's `syncarb10.smv`: 1,024 per state) reach the state budget only after
 /// hundreds of millions of transitions, i.e. a minute, where the BDD engine needs 0.1 s.
-pub const AUTO_TRANSITIONS_PER_STATE: u64 = 16;
+pub(crate) const AUTO_TRANSITIONS_PER_STATE: u64 = 16;
 
 /// The budget of `auto`'s explicit builds: `--max-states` (default [`AUTO_MAX_STATES`]) states
 /// and [`AUTO_TRANSITIONS_PER_STATE`] times as many generated successors.
-pub fn auto_limits(limits: &BuildLimits) -> BuildLimits {
+pub(crate) fn auto_limits(limits: &BuildLimits) -> BuildLimits {
     let states = limits.max_states.unwrap_or(AUTO_MAX_STATES);
     BuildLimits { max_states: Some(states), max_transitions: Some(states.saturating_mul(AUTO_TRANSITIONS_PER_STATE)), ..*limits }
 }
 
 /// Builds the flat model with the engine `--engine` selects for flat models.
-pub fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
+pub(crate) fn build(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<FlatBuilt, Diagnostics> {
     build_noted(program, limits, options).map(|(m, _)| m)
 }
 
 /// [`build`], with `auto`'s reasons for its choice (a `--stats` line) when it chose.
-pub fn build_noted(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<(FlatBuilt, Option<String>), Diagnostics> {
+pub(crate) fn build_noted(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) -> Result<(FlatBuilt, Option<String>), Diagnostics> {
     let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
     match options.engine.flat() {
         Engine::Bdd => symbolic().map(|m| (m, None)),
@@ -255,21 +255,21 @@ fn needs_bdd(program: &LoweredProgram) -> bool {
 /// The state budget of `auto`'s first, small explicit attempt on a model whose domains allow
 /// more states than [`AUTO_NOMINAL_STATES`] (with [`AUTO_TRANSITIONS_PER_STATE`] successors per
 /// state of it).
-pub const AUTO_FIRST_STATES: u64 = 1 << 15;
+pub(crate) const AUTO_FIRST_STATES: u64 = 1 << 15;
 
 /// The BDD probe gives up (and the explicit engine builds the model) once it has cost more than
 /// this many times the explicit build of the states it has found, as estimated from the first
 /// attempt.
-pub const AUTO_PROBE_FACTOR: f64 = 2.0;
+pub(crate) const AUTO_PROBE_FACTOR: f64 = 2.0;
 
 /// A finished probe hands the model to the explicit engine when the explicit build of its
 /// states is estimated to cost at most this many times the probe: the BDD engine's checking
 /// costs a multiple of its reachability, the explicit engine's a fraction of its build.
-pub const AUTO_EXPLICIT_FACTOR: f64 = 2.0;
+pub(crate) const AUTO_EXPLICIT_FACTOR: f64 = 2.0;
 
 /// The number of states the variables' domains allow (INVAR, INIT and TRANS ignored): an upper
 /// bound on the reachable states, as a float (it overflows every integer on large models).
-pub fn nominal_states(program: &LoweredProgram) -> f64 {
+pub(crate) fn nominal_states(program: &LoweredProgram) -> f64 {
     let Some(system) = program.flat.and_then(|s| program.systems.get(s as usize)) else { return 0.0 };
     let vars = system.vars.iter().filter(|v| v.kind != crate::ir::VarKind::Input);
     vars.map(|v| v.domain.table_len().map_or(f64::INFINITY, |n| n.max(1) as f64)).product()
@@ -279,7 +279,7 @@ pub fn nominal_states(program: &LoweredProgram) -> f64 {
 /// the other engine (under `clock` when given). `Ok(line)` for `--stats` when they agree on every
 /// spec both decided (or the other engine cannot build the model: said in the line); `Err` names
 /// the first spec they disagree on.
-pub fn verify(
+pub(crate) fn verify(
     program: &LoweredProgram,
     first: &FlatBuilt,
     verdicts: &[Option<bool>],

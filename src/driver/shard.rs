@@ -23,7 +23,7 @@ pub fn parse(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// Keeps the specs of shard `i` of `n` (in their file order).
-pub fn select(specs: &mut Vec<LoweredSpec>, (i, n): (usize, usize)) {
+pub(crate) fn select(specs: &mut Vec<LoweredSpec>, (i, n): (usize, usize)) {
     let mut order: Vec<usize> = (0..specs.len()).collect();
     order.sort_by_key(|&k| match specs[k].kind {
         SpecKind::Ltl => 1,

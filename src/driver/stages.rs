@@ -15,13 +15,13 @@ use crate::symbolic::SymbolicModel;
 use crate::syntax::ast::TerminationRule;
 
 /// Parses, resolves and lowers a file (`--termination` overrides the file's directive).
-pub type LoadFn = fn(&SourceFile, Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics);
+pub(crate) type LoadFn = fn(&SourceFile, Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics);
 /// Checks the specs of a flat model, one outcome per `FlatModel::specs` entry.
-pub type CheckFlatFn = fn(&FlatModel, &CheckOptions) -> Result<CheckedSpecs, String>;
+pub(crate) type CheckFlatFn = fn(&FlatModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 /// Checks the flat model's specs on BDDs, one outcome per `SymbolicModel::specs` entry.
-pub type CheckSymbolicFn = fn(&SymbolicModel, &CheckOptions) -> Result<CheckedSpecs, String>;
+pub(crate) type CheckSymbolicFn = fn(&SymbolicModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 /// Checks the procedure specs, one outcome per `RksModel::specs` entry.
-pub type CheckRksFn = fn(&RksModel, &CheckOptions) -> Result<CheckedSpecs, String>;
+pub(crate) type CheckRksFn = fn(&RksModel, &CheckOptions) -> Result<CheckedSpecs, String>;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Stages {
@@ -39,18 +39,18 @@ impl Stages {
 }
 
 /// The flat model's specs with the flat engine ([`flat::checker::Explicit`]).
-pub fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
+pub(crate) fn check_flat(model: &FlatModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     flat::checker::Explicit.check(model, &model.specs, &run_options(options))
 }
 
 /// The flat model's specs with the BDD engine ([`crate::check::bdd::Symbolic`]).
-pub fn check_symbolic(model: &SymbolicModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
+pub(crate) fn check_symbolic(model: &SymbolicModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     crate::check::bdd::Symbolic.check(model, &model.specs, &run_options(options))
 }
 
 /// The procedure specs with `--engine` ([`Procedures`]); with `--verify` every verdict is checked
 /// again by an engine of the other family ([`crate::check::Engine::verifier`], [`Verified`]).
-pub fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
+pub(crate) fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<CheckedSpecs, String> {
     let run_options = RunOptions { threads: 0, ..run_options(options) };
     let engine = options.engine.procedures();
     let run = || match options.verify {

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 /// The outcomes of one model's specs (in the model's spec order), each decided or not.
 #[derive(Debug, Default)]
-pub struct Decided {
+pub(crate) struct Decided {
     /// `Err` for a spec left undecided.
     pub outcomes: Vec<Result<SpecOutcome, Unknown>>,
     pub stats: Stats,
@@ -33,7 +33,7 @@ impl From<CheckedSpecs> for Decided {
 
 /// Checks the specs of `model` (the list `specs` reaches) one at a time under `clock`.
 /// Counters are summed over the specs; `Err` is a checker's failure (no verdict at all).
-pub fn one_by_one<M: Sync, S: Clone>(
+pub(crate) fn one_by_one<M: Sync, S: Clone>(
     model: &mut M,
     specs: fn(&mut M) -> &mut Vec<S>,
     check: impl Fn(&M) -> Result<CheckedSpecs, String> + Sync,

@@ -15,20 +15,20 @@ use rustc_hash::FxHashMap;
 
 /// The states to label: a row-major arena of value-index vectors, or packed values.
 #[derive(Clone, Copy, Debug)]
-pub enum StateSet<'a> {
+pub(crate) enum StateSet<'a> {
     Rows { arena: &'a [u32], width: usize, count: usize },
     Packed(&'a StateValues),
 }
 
 impl StateSet<'_> {
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         match self {
             StateSet::Rows { count, .. } => *count,
             StateSet::Packed(v) => v.len(),
         }
     }
 
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         match self {
             StateSet::Rows { width, .. } => *width,
             StateSet::Packed(v) => v.width(),
@@ -37,7 +37,7 @@ impl StateSet<'_> {
 
     /// State `s`'s value indices written into `out` (`width()` long).
     #[inline]
-    pub fn get_into(&self, s: usize, out: &mut [u32]) {
+    pub(crate) fn get_into(&self, s: usize, out: &mut [u32]) {
         match self {
             StateSet::Rows { arena, width, .. } => out.copy_from_slice(&arena[s * width..(s + 1) * width]),
             StateSet::Packed(v) => v.get_into(s as u32, out),
@@ -46,7 +46,7 @@ impl StateSet<'_> {
 
     /// The value index of variable `var` in state `s`.
     #[inline]
-    pub fn value(&self, s: usize, var: usize) -> u32 {
+    pub(crate) fn value(&self, s: usize, var: usize) -> u32 {
         match self {
             StateSet::Rows { arena, width, .. } => arena[s * width + var],
             StateSet::Packed(v) => v.value(s as u32, var),
@@ -55,7 +55,7 @@ impl StateSet<'_> {
 }
 
 /// Labels states with atoms, caching per-variable value indexes.
-pub struct AtomLabeller<'a> {
+pub(crate) struct AtomLabeller<'a> {
     system: &'a System,
     domains: &'a DomainIndex,
     states: StateSet<'a>,
@@ -66,12 +66,12 @@ pub struct AtomLabeller<'a> {
 }
 
 impl<'a> AtomLabeller<'a> {
-    pub fn new(system: &'a System, domains: &'a DomainIndex, states: StateSet<'a>) -> AtomLabeller<'a> {
+    pub(crate) fn new(system: &'a System, domains: &'a DomainIndex, states: StateSet<'a>) -> AtomLabeller<'a> {
         AtomLabeller { system, domains, states, by_value: FxHashMap::default(), ev: Evaluator::new(&system.vars) }
     }
 
     /// The states satisfying `atom`, or the first state where evaluating it fails.
-    pub fn label(&mut self, atom: &Expr) -> Result<FixedBitSet, (usize, EvalError)> {
+    pub(crate) fn label(&mut self, atom: &Expr) -> Result<FixedBitSet, (usize, EvalError)> {
         if let Some(bits) = self.structural(atom, 0) {
             return Ok(bits);
         }
@@ -176,7 +176,7 @@ impl<'a> AtomLabeller<'a> {
 /// `Some((x, buckets))` when `atom` holds exactly in the states whose value of `x` is in one of
 /// `buckets` (bucket `i` < the domain's length: value index `i`; bucket = the length: `EXIT`, in
 /// procedure modules). The patterns are `x = c`, `x != c`, `x in {c1, …}`, `x` and `!x`.
-pub fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
+pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
     let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
         let len = system.vars.get(var as usize)?.domain.table_len()?;
         let mut bs: Vec<usize> = values

@@ -17,7 +17,7 @@
 
 /// Why a reservation failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutOfMemory {
+pub(crate) enum OutOfMemory {
     /// The budget would be exceeded: `needed` bytes in use at the peak of the growth.
     Budget { needed: u64 },
     /// The allocator refused `bytes` more bytes.
@@ -26,37 +26,37 @@ pub enum OutOfMemory {
 
 /// Bytes reserved by the tracked arrays, against an optional limit.
 #[derive(Clone, Debug, Default)]
-pub struct MemoryBudget {
+pub(crate) struct MemoryBudget {
     limit: Option<u64>,
     used: u64,
 }
 
 impl MemoryBudget {
-    pub fn new(limit: Option<u64>) -> MemoryBudget {
+    pub(crate) fn new(limit: Option<u64>) -> MemoryBudget {
         MemoryBudget { limit, used: 0 }
     }
 
-    pub fn limit(&self) -> Option<u64> {
+    pub(crate) fn limit(&self) -> Option<u64> {
         self.limit
     }
 
     /// Bytes reserved by the tracked arrays now.
-    pub fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.used
     }
 
     /// Counts `bytes` already reserved outside this module (initial capacities).
-    pub fn account(&mut self, bytes: u64) {
+    pub(crate) fn account(&mut self, bytes: u64) {
         self.used += bytes;
     }
 
     /// Returns `bytes` that were freed.
-    pub fn release(&mut self, bytes: u64) {
+    pub(crate) fn release(&mut self, bytes: u64) {
         self.used = self.used.saturating_sub(bytes);
     }
 
     /// Whether `bytes` more can be live at the same time as everything accounted.
-    pub fn need(&self, bytes: u64) -> Result<(), OutOfMemory> {
+    pub(crate) fn need(&self, bytes: u64) -> Result<(), OutOfMemory> {
         let needed = self.used.saturating_add(bytes);
         match self.limit {
             Some(limit) if needed > limit => Err(OutOfMemory::Budget { needed }),
@@ -67,7 +67,7 @@ impl MemoryBudget {
     /// Room for `additional` more elements in `v`, growing it to at least twice its capacity
     /// when it is full.
     #[inline]
-    pub fn reserve<T>(&mut self, v: &mut Vec<T>, additional: usize) -> Result<(), OutOfMemory> {
+    pub(crate) fn reserve<T>(&mut self, v: &mut Vec<T>, additional: usize) -> Result<(), OutOfMemory> {
         if v.capacity() - v.len() >= additional {
             return Ok(());
         }
@@ -76,7 +76,7 @@ impl MemoryBudget {
 
     /// `v.push(x)` within the budget.
     #[inline]
-    pub fn push<T>(&mut self, v: &mut Vec<T>, x: T) -> Result<(), OutOfMemory> {
+    pub(crate) fn push<T>(&mut self, v: &mut Vec<T>, x: T) -> Result<(), OutOfMemory> {
         self.reserve(v, 1)?;
         v.push(x);
         Ok(())
@@ -96,7 +96,7 @@ impl MemoryBudget {
     }
 
     /// A new vector of `n` copies of `value`, within the budget.
-    pub fn filled<T: Clone>(&mut self, n: usize, value: T) -> Result<Vec<T>, OutOfMemory> {
+    pub(crate) fn filled<T: Clone>(&mut self, n: usize, value: T) -> Result<Vec<T>, OutOfMemory> {
         let bytes = n as u64 * std::mem::size_of::<T>() as u64;
         self.need(bytes)?;
         let mut v = Vec::new();
@@ -108,7 +108,7 @@ impl MemoryBudget {
 }
 
 /// Bytes reserved by a vector.
-pub fn reserved<T>(v: &Vec<T>) -> u64 {
+pub(crate) fn reserved<T>(v: &Vec<T>) -> u64 {
     v.capacity() as u64 * std::mem::size_of::<T>() as u64
 }
 
@@ -135,7 +135,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// A size for messages: `1.5 GiB`, `512.0 MiB`, `900 bytes`.
-pub fn format_size(bytes: u64) -> String {
+pub(crate) fn format_size(bytes: u64) -> String {
     const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
     for (unit, shift) in UNITS {
         if bytes >= 1u64 << shift {
@@ -146,9 +146,9 @@ pub fn format_size(bytes: u64) -> String {
 }
 
 /// The default budget: this fraction of the memory the system reports as available.
-pub const DEFAULT_FRACTION: f64 = 0.8;
+pub(crate) const DEFAULT_FRACTION: f64 = 0.8;
 /// The default budget when the available memory cannot be read (not Linux, no `/proc`).
-pub const FALLBACK_BYTES: u64 = 4 << 30;
+pub(crate) const FALLBACK_BYTES: u64 = 4 << 30;
 
 /// The default `--max-memory`: 80 % of `MemAvailable` in `/proc/meminfo`, else 4 GiB.
 pub fn default_limit() -> u64 {

@@ -10,36 +10,36 @@ use crate::lowering::program::System;
 use crate::source::Span;
 
 /// `case` with no true branch in a reachable state.
-pub const E_CASE: &str = "E0501";
+pub(crate) const E_CASE: &str = "E0501";
 /// An assignment gives a value outside the variable's range.
-pub const E_RANGE: &str = "E0502";
+pub(crate) const E_RANGE: &str = "E0502";
 /// Another evaluation error (division by zero, overflow, …).
-pub const E_EVAL: &str = "E0503";
+pub(crate) const E_EVAL: &str = "E0503";
 /// Assignments depend on each other in a cycle.
-pub const E_CYCLE: &str = "E0504";
+pub(crate) const E_CYCLE: &str = "E0504";
 /// More reachable states than `--max-states`.
-pub const E_LIMIT: &str = "E0505";
+pub(crate) const E_LIMIT: &str = "E0505";
 /// The state space outgrows `--max-memory`, or the allocator refuses memory for it.
-pub const E_MEMORY: &str = "E0508";
+pub(crate) const E_MEMORY: &str = "E0508";
 /// Evaluating a specification's or fairness constraint's atom fails in a reachable state.
-pub const E_ATOM: &str = "E0506";
+pub(crate) const E_ATOM: &str = "E0506";
 /// Procedure module well-formedness (entry, calls, exits).
-pub const E_PROC: &str = "E0507";
+pub(crate) const E_PROC: &str = "E0507";
 /// States without successors.
-pub const W_DEADLOCK: &str = "W0501";
+pub(crate) const W_DEADLOCK: &str = "W0501";
 /// No initial state.
-pub const W_NO_INIT: &str = "W0502";
+pub(crate) const W_NO_INIT: &str = "W0502";
 /// A label holds at a call state (ignored: calls carry no labels).
-pub const W_CALL_LABEL: &str = "W0503";
+pub(crate) const W_CALL_LABEL: &str = "W0503";
 /// No (initial) state has an infinite fair path, so every CTL spec holds vacuously (reported by
 /// the driver from the flat checker's result; NuSMV prints "Fair states set … is empty").
-pub const W_VACUOUS: &str = "W0504";
+pub(crate) const W_VACUOUS: &str = "W0504";
 
 /// Longest path printed in full; longer ones show their first and last states.
 const PATH_SHOWN: usize = 12;
 
 /// The numbered states of a path, one per line, eliding the middle of long paths.
-pub fn path_note(path: &[String]) -> String {
+pub(crate) fn path_note(path: &[String]) -> String {
     let mut out = format!("path from an initial state ({} states):", path.len());
     for (i, s) in path.iter().enumerate() {
         if path.len() > PATH_SHOWN && i == PATH_SHOWN / 2 {
@@ -54,7 +54,7 @@ pub fn path_note(path: &[String]) -> String {
 }
 
 /// Where a step error happened: in which state (for successors) and how it was reached.
-pub struct ErrorContext {
+pub(crate) struct ErrorContext {
     /// `Some(state)` while computing successors of `state`; `None` for initial states.
     pub state: Option<String>,
     pub path: Vec<String>,
@@ -63,7 +63,7 @@ pub struct ErrorContext {
 }
 
 /// A diagnostic for an error raised while enumerating initial states or successors.
-pub fn step_error(err: &StepError, system: &System, names: &Names, ctx: &ErrorContext) -> Diagnostic {
+pub(crate) fn step_error(err: &StepError, system: &System, names: &Names, ctx: &ErrorContext) -> Diagnostic {
     let what = err.origin.describe();
     let partial = names.state(system, &err.partial);
     let mut d = match &err.kind {
@@ -111,7 +111,7 @@ pub fn step_error(err: &StepError, system: &System, names: &Names, ctx: &ErrorCo
 }
 
 /// Warning for states without successors.
-pub fn deadlock_warning(count: usize, span: Span, path: &[String]) -> Diagnostic {
+pub(crate) fn deadlock_warning(count: usize, span: Span, path: &[String]) -> Diagnostic {
     let states = if count == 1 { "1 state has".to_string() } else { format!("{count} states have") };
     let mut d = Diagnostic::warning(W_DEADLOCK, format!("{states} no successor (deadlock)"), span)
         .with_label_message("in this model")
@@ -127,7 +127,7 @@ pub fn deadlock_warning(count: usize, span: Span, path: &[String]) -> Diagnostic
 
 /// What a build had reserved when it stopped: for the `--max-states` and `--max-memory`
 /// diagnostics.
-pub struct BuildSize {
+pub(crate) struct BuildSize {
     /// States (flat models) or locations (procedure modules) built.
     pub count: u64,
     /// `"states"` or `"locations"`.
@@ -155,7 +155,7 @@ impl BuildSize {
 }
 
 /// More states than `--max-states`.
-pub fn state_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
+pub(crate) fn state_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
     let model = if size.what == "states" { "the model has" } else { "the procedure modules have" };
     let d =
         Diagnostic::error(E_LIMIT, format!("{model} more than {max} reachable {} (--max-states {max})", size.what), span).with_label_message("in this model");
@@ -164,14 +164,14 @@ pub fn state_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
 
 /// More generated successors than the work budget of `--engine auto`'s explicit attempt
 /// ([`super::build_flat::BuildLimits::max_transitions`]); same code as the state budget.
-pub fn transition_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
+pub(crate) fn transition_limit(max: u64, size: &BuildSize, span: Span) -> Diagnostic {
     let d = Diagnostic::error(E_LIMIT, format!("the model has more than {max} transitions within the explicit engine's budget"), span)
         .with_label_message("in this model");
     size.notes(d).with_help("use `--engine bdd`, or `--engine explicit` (no transition budget)")
 }
 
 /// The state space outgrew the memory budget, or the allocator refused memory.
-pub fn out_of_memory(e: OutOfMemory, size: &BuildSize, span: Span) -> Diagnostic {
+pub(crate) fn out_of_memory(e: OutOfMemory, size: &BuildSize, span: Span) -> Diagnostic {
     let d = match e {
         OutOfMemory::Budget { needed } => Diagnostic::error(
             E_MEMORY,

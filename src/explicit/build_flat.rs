@@ -405,7 +405,7 @@ fn dedup_sorted(row: &mut [u32]) -> usize {
 
 /// An input valuation that takes `from` to `to` (input variables' value indices, in variable
 /// order), for printing traces; `None` if the system has no inputs or no such valuation exists.
-pub fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Vec<u32>> {
+pub(crate) fn transition_inputs(system: &System, from: &[u32], to: &[u32]) -> Option<Vec<u32>> {
     let domains = DomainIndex::new(system);
     let input_plan = Plan::inputs(system, &domains);
     if input_plan.is_empty() {

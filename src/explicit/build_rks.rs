@@ -75,7 +75,7 @@ pub struct RksSpec {
 
 impl RksModel {
     /// The valuation of node `n` of component `c`.
-    pub fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {
+    pub(crate) fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {
         let w = program.systems[self.system_of[c as usize] as usize].vars.len();
         &self.values[c as usize][n as usize * w..(n as usize + 1) * w]
     }

@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 
 /// Conditions `0..len` of one list, indexed by value where they have a lookup form.
 #[derive(Clone, Debug, Default)]
-pub struct ConditionIndex {
+pub(crate) struct ConditionIndex {
     len: usize,
     /// Per variable with lookup conditions: `offsets[b]..offsets[b + 1]` in `conditions` are the
     /// (ascending) conditions holding when the variable's value is in bucket `b` (the last
@@ -28,7 +28,7 @@ pub struct ConditionIndex {
 }
 
 impl ConditionIndex {
-    pub fn new<'e>(system: &System, domains: &DomainIndex, conditions: impl IntoIterator<Item = &'e Expr>) -> ConditionIndex {
+    pub(crate) fn new<'e>(system: &System, domains: &DomainIndex, conditions: impl IntoIterator<Item = &'e Expr>) -> ConditionIndex {
         let mut index = ConditionIndex::default();
         let mut patterns: Vec<(VarId, Vec<(usize, u32)>)> = vec![];
         for (i, condition) in conditions.into_iter().enumerate() {
@@ -66,7 +66,7 @@ impl ConditionIndex {
     /// Calls `holds(i)` for every condition `i` that holds in `state`, in ascending order;
     /// `evaluate(i)` answers the conditions without a lookup form. The first error of either
     /// stops the scan.
-    pub fn for_each_holding<E>(
+    pub(crate) fn for_each_holding<E>(
         &self,
         state: &[u32],
         mut evaluate: impl FnMut(usize) -> Result<bool, E>,

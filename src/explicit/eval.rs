@@ -20,16 +20,16 @@ use crate::lowering::words::{self, WordError};
 use crate::source::Span;
 
 /// The value index of `EXIT` in a state vector (procedure variables only).
-pub const EXIT_INDEX: u32 = u32::MAX;
+pub(crate) const EXIT_INDEX: u32 = u32::MAX;
 /// The value index of a not-yet-computed slot of a partial state vector.
-pub const UNSET: u32 = u32::MAX - 1;
+pub(crate) const UNSET: u32 = u32::MAX - 1;
 
 /// Largest set a `lo..hi` range expression may produce.
 const MAX_RANGE_SET: i64 = 1 << 20;
 
 /// What an expression is evaluated against.
 #[derive(Clone, Copy, Debug)]
-pub struct Env<'a> {
+pub(crate) struct Env<'a> {
     /// Current values (`Var`).
     pub cur: &'a [u32],
     /// Next values (`Next`), when evaluating a transition.
@@ -40,13 +40,13 @@ pub struct Env<'a> {
 
 impl<'a> Env<'a> {
     /// A state on its own: `Next` and `EXITED` are unavailable.
-    pub fn state(cur: &'a [u32]) -> Env<'a> {
+    pub(crate) fn state(cur: &'a [u32]) -> Env<'a> {
         Env { cur, next: None, exited: None }
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EvalError {
+pub(crate) enum EvalError {
     /// No branch of the `case` (or table) at `span` holds.
     NonExhaustiveCase {
         span: Span,
@@ -92,7 +92,7 @@ fn non_word(x: Value, y: Value) -> Value {
 
 impl EvalError {
     /// A one-line description (the caller adds the state and the location).
-    pub fn describe(&self, vars: &[Variable]) -> String {
+    pub(crate) fn describe(&self, vars: &[Variable]) -> String {
         let name = |v: &VarId| vars.get(*v as usize).map_or("?", |x| x.name.as_str()).to_string();
         match self {
             EvalError::NonExhaustiveCase { .. } => "case conditions are not exhaustive".into(),
@@ -119,18 +119,18 @@ enum Ev {
 
 /// Evaluates expressions over the variables of one system. Reuse one evaluator per thread.
 #[derive(Clone, Debug)]
-pub struct Evaluator<'s> {
+pub(crate) struct Evaluator<'s> {
     vars: &'s [Variable],
     stack: Vec<Value>,
 }
 
 impl<'s> Evaluator<'s> {
-    pub fn new(vars: &'s [Variable]) -> Evaluator<'s> {
+    pub(crate) fn new(vars: &'s [Variable]) -> Evaluator<'s> {
         Evaluator { vars, stack: Vec::new() }
     }
 
     /// The value of a single-valued expression (a set with one element counts as that element).
-    pub fn value(&mut self, e: &Expr, env: &Env) -> Result<Value, EvalError> {
+    pub(crate) fn value(&mut self, e: &Expr, env: &Env) -> Result<Value, EvalError> {
         let base = self.stack.len();
         let r = self.eval(e, env).and_then(|ev| self.single(ev));
         self.stack.truncate(base);
@@ -138,13 +138,13 @@ impl<'s> Evaluator<'s> {
     }
 
     /// The value of a boolean condition.
-    pub fn bool(&mut self, e: &Expr, env: &Env) -> Result<bool, EvalError> {
+    pub(crate) fn bool(&mut self, e: &Expr, env: &Env) -> Result<bool, EvalError> {
         as_bool(self.value(e, env)?)
     }
 
     /// All values of a possibly set-valued expression, sorted and without duplicates, into `out`
     /// (cleared first).
-    pub fn values(&mut self, e: &Expr, env: &Env, out: &mut Vec<Value>) -> Result<(), EvalError> {
+    pub(crate) fn values(&mut self, e: &Expr, env: &Env, out: &mut Vec<Value>) -> Result<(), EvalError> {
         out.clear();
         let base = self.stack.len();
         let r = self.eval(e, env).map(|ev| match ev {
@@ -420,7 +420,7 @@ impl<'s> Evaluator<'s> {
     }
 }
 
-pub fn as_bool(v: Value) -> Result<bool, EvalError> {
+pub(crate) fn as_bool(v: Value) -> Result<bool, EvalError> {
     match v {
         Value::Bool(b) => Ok(b),
         v => Err(EvalError::Type { expected: "boolean", found: v }),

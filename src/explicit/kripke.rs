@@ -8,8 +8,8 @@ use super::csr::Csr;
 use super::state_values::StateValues;
 use fixedbitset::FixedBitSet;
 
-pub type StateId = u32;
-pub type PropId = u32;
+pub(crate) type StateId = u32;
+pub(crate) type PropId = u32;
 
 #[derive(Clone, Debug)]
 pub struct KripkeStructure {
@@ -29,7 +29,7 @@ pub struct KripkeStructure {
 impl KripkeStructure {
     /// Breadth-first layers from the initial states until no new state appears: NuSMV's
     /// "system diameter" (the initial states are layer 1; 0 without initial states).
-    pub fn diameter(&self) -> u32 {
+    pub(crate) fn diameter(&self) -> u32 {
         let mut seen = fixedbitset::FixedBitSet::with_capacity(self.num_states as usize);
         let mut frontier: Vec<StateId> = Vec::new();
         for &s in &self.initial {

@@ -2,22 +2,22 @@
 //! [`kripke::KripkeStructure`] for flat models, a [`rks::RecursiveKripkeStructure`] for
 //! procedure modules.
 
-pub mod atoms;
+pub(crate) mod atoms;
 pub mod budget;
-pub mod build_diag;
+pub(crate) mod build_diag;
 pub mod build_flat;
 pub mod build_rks;
-pub mod conditions;
+pub(crate) mod conditions;
 pub mod csr;
-pub mod eval;
+pub(crate) mod eval;
 pub mod kripke;
-pub mod names;
+pub(crate) mod names;
 pub(crate) mod packed_table;
 pub(crate) mod probe;
 pub mod rks;
 pub mod rks_builder;
-pub mod state_table;
+pub(crate) mod state_table;
 pub mod state_values;
-pub mod step;
+pub(crate) mod step;
 #[cfg(test)]
 pub mod test_support;

@@ -10,23 +10,23 @@ use std::fmt::Write;
 
 /// The name tables needed to print values.
 #[derive(Clone, Copy, Debug)]
-pub struct Names<'a> {
+pub(crate) struct Names<'a> {
     pub symbols: &'a [String],
     pub exit_names: &'a [String],
 }
 
 impl<'a> Names<'a> {
-    pub fn of(program: &'a LoweredProgram) -> Names<'a> {
+    pub(crate) fn of(program: &'a LoweredProgram) -> Names<'a> {
         Names { symbols: &program.symbols, exit_names: &program.exit_names }
     }
 
-    pub fn value(&self, v: Value) -> String {
+    pub(crate) fn value(&self, v: Value) -> String {
         let mut s = String::new();
         self.write_value(&mut s, v);
         s
     }
 
-    pub fn write_value(&self, out: &mut String, v: Value) {
+    pub(crate) fn write_value(&self, out: &mut String, v: Value) {
         let mut name = |names: &[String], i: u32| match names.get(i as usize) {
             Some(name) => out.push_str(name),
             None => {
@@ -47,14 +47,14 @@ impl<'a> Names<'a> {
     }
 
     /// The value of variable `var` stored as index `idx` in a state vector.
-    pub fn var_value(&self, var: &Variable, idx: u32) -> String {
+    pub(crate) fn var_value(&self, var: &Variable, idx: u32) -> String {
         let mut s = String::new();
         self.write_var_value(&mut s, var, idx);
         s
     }
 
     /// [`Names::var_value`], appended to `out`.
-    pub fn write_var_value(&self, out: &mut String, var: &Variable, idx: u32) {
+    pub(crate) fn write_var_value(&self, out: &mut String, var: &Variable, idx: u32) {
         match idx {
             EXIT_INDEX => out.push_str("EXIT"),
             UNSET => out.push('?'),
@@ -67,7 +67,7 @@ impl<'a> Names<'a> {
 
     /// `x = 1, state = s2` for the given variables of a state vector (all state variables when
     /// `only` is `None`; input variables are skipped).
-    pub fn state(&self, system: &System, values: &[u32]) -> String {
+    pub(crate) fn state(&self, system: &System, values: &[u32]) -> String {
         let mut out = String::new();
         for (i, var) in system.vars.iter().enumerate() {
             if var.kind == crate::ir::VarKind::Input || values.get(i) == Some(&UNSET) {
@@ -87,7 +87,7 @@ impl<'a> Names<'a> {
     }
 
     /// An expression of `system` in NuSMV syntax.
-    pub fn expr(&self, system: &System, e: &Expr) -> String {
+    pub(crate) fn expr(&self, system: &System, e: &Expr) -> String {
         let mut out = String::new();
         self.write_expr(&mut out, system, e, LOWEST);
         out
@@ -202,7 +202,7 @@ impl<'a> Names<'a> {
 const LOWEST: u8 = 100;
 
 /// A structural hash of an expression (equal expressions hash equally), for interning atoms.
-pub fn expr_hash(e: &Expr) -> u64 {
+pub(crate) fn expr_hash(e: &Expr) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     let mut stack = vec![e];

@@ -87,7 +87,7 @@ impl Labels {
         out
     }
     /// The nodes labelled with `p`, or `None` if there are none.
-    pub fn get(&self, p: usize) -> Option<&FixedBitSet> {
+    pub(crate) fn get(&self, p: usize) -> Option<&FixedBitSet> {
         let p = PropId::try_from(p).ok()?;
         self.ids.binary_search(&p).ok().map(|i| &self.sets[i])
     }

@@ -13,7 +13,7 @@ use std::hash::Hasher;
 const EMPTY: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
-pub struct StateTable {
+pub(crate) struct StateTable {
     width: usize,
     arena: Vec<u32>,
     /// Slots hold state ids or `EMPTY`; the length is a power of two.
@@ -22,26 +22,26 @@ pub struct StateTable {
 }
 
 impl StateTable {
-    pub fn new(width: usize) -> StateTable {
+    pub(crate) fn new(width: usize) -> StateTable {
         StateTable { width, arena: Vec::new(), slots: vec![EMPTY; 64], len: 0 }
     }
 
-    pub fn len(&self) -> u32 {
+    pub(crate) fn len(&self) -> u32 {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The vector of state `id`.
-    pub fn get(&self, id: u32) -> &[u32] {
+    pub(crate) fn get(&self, id: u32) -> &[u32] {
         let start = id as usize * self.width;
         &self.arena[start..start + self.width]
     }
 
     /// All vectors, row-major in id order.
-    pub fn arena(&self) -> &[u32] {
+    pub(crate) fn arena(&self) -> &[u32] {
         &self.arena
     }
 
@@ -53,7 +53,7 @@ impl StateTable {
     }
 
     /// The id of `state`, inserting it if new; `true` when it was inserted.
-    pub fn insert(&mut self, state: &[u32]) -> (u32, bool) {
+    pub(crate) fn insert(&mut self, state: &[u32]) -> (u32, bool) {
         debug_assert_eq!(state.len(), self.width);
         if (self.len as usize + 1) * 2 > self.slots.len() {
             self.grow(vec![EMPTY; self.slots.len() * 2]);
@@ -63,7 +63,7 @@ impl StateTable {
 
     /// [`StateTable::insert`] within `budget` (which must already count [`Self::reserved_bytes`]).
     #[inline]
-    pub fn try_insert(&mut self, state: &[u32], budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+    pub(crate) fn try_insert(&mut self, state: &[u32], budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
         debug_assert_eq!(state.len(), self.width);
         if (self.len as usize + 1) * 2 > self.slots.len() {
             let slots = budget.filled(self.slots.len() * 2, EMPTY)?;
@@ -75,7 +75,7 @@ impl StateTable {
     }
 
     /// Bytes reserved by the arena and the hash slots.
-    pub fn reserved_bytes(&self) -> u64 {
+    pub(crate) fn reserved_bytes(&self) -> u64 {
         super::budget::reserved(&self.arena) + super::budget::reserved(&self.slots)
     }
 

@@ -53,7 +53,7 @@ impl StateValues {
     }
 
     /// Number of states.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.count as usize
     }
 
@@ -63,20 +63,20 @@ impl StateValues {
     }
 
     /// Variables per state.
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.layout.width()
     }
 
     /// State `s`'s value indices written into `out` (`width()` long).
     #[inline]
-    pub fn get_into(&self, s: u32, out: &mut [u32]) {
+    pub(crate) fn get_into(&self, s: u32, out: &mut [u32]) {
         let w = self.layout.words();
         let start = s as usize * w;
         self.layout.unpack(&self.arena[start..start + w], out);
     }
 
     /// State `s`'s value indices.
-    pub fn row(&self, s: u32) -> Vec<u32> {
+    pub(crate) fn row(&self, s: u32) -> Vec<u32> {
         let mut out = vec![0; self.width()];
         self.get_into(s, &mut out);
         out
@@ -84,13 +84,13 @@ impl StateValues {
 
     /// The value index of variable `var` in state `s`.
     #[inline]
-    pub fn value(&self, s: u32, var: usize) -> u32 {
+    pub(crate) fn value(&self, s: u32, var: usize) -> u32 {
         let w = self.layout.words();
         self.layout.field(&self.arena[s as usize * w..(s as usize + 1) * w], var)
     }
 
     /// Bytes held.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         super::budget::reserved(&self.arena)
     }
 }

@@ -51,7 +51,7 @@ thread_local! {
 
 /// How `Var` and `Next` are read while evaluating an expression of a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frame {
+pub(crate) enum Frame {
     Init,
     Trans,
     NextInvar,
@@ -59,7 +59,7 @@ pub enum Frame {
 
 /// Which statement an assignment or constraint is (for messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     InitAssign,
     NextAssign,
     InvarAssign,
@@ -70,7 +70,7 @@ pub enum Origin {
 }
 
 impl Origin {
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Origin::InitAssign => "init assignment",
             Origin::NextAssign => "next assignment",
@@ -84,7 +84,7 @@ impl Origin {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StepErrorKind {
+pub(crate) enum StepErrorKind {
     Eval(EvalError),
     /// An assignment produced a value outside the variable's domain.
     OutOfRange {
@@ -99,7 +99,7 @@ pub enum StepErrorKind {
 
 /// An error while enumerating: what, where (the statement's span), and the partial vector.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepError {
+pub(crate) struct StepError {
     pub kind: StepErrorKind,
     pub origin: Origin,
     pub span: Span,
@@ -109,12 +109,12 @@ pub struct StepError {
 
 /// Value → index maps of each variable's domain (hash maps for enumerations).
 #[derive(Clone, Debug)]
-pub struct DomainIndex {
+pub(crate) struct DomainIndex {
     enums: Vec<Option<FxHashMap<Value, u32>>>,
 }
 
 impl DomainIndex {
-    pub fn new(system: &System) -> DomainIndex {
+    pub(crate) fn new(system: &System) -> DomainIndex {
         let enums = system
             .vars
             .iter()
@@ -126,7 +126,7 @@ impl DomainIndex {
         DomainIndex { enums }
     }
 
-    pub fn index_of(&self, system: &System, var: VarId, value: Value) -> Option<u32> {
+    pub(crate) fn index_of(&self, system: &System, var: VarId, value: Value) -> Option<u32> {
         match &self.enums[var as usize] {
             Some(map) => map.get(&value).copied(),
             None => system.vars[var as usize].domain.index_of(value).map(|i| i as u32),
@@ -195,7 +195,7 @@ struct Check<'p> {
 
 /// Reusable buffers for running plans (one per plan per thread).
 #[derive(Clone, Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     vec: Vec<u32>,
     candidates: Vec<Vec<u32>>,
     pos: Vec<usize>,
@@ -223,7 +223,7 @@ pub struct Scratch {
 }
 
 #[derive(Clone, Debug)]
-pub struct Plan<'p> {
+pub(crate) struct Plan<'p> {
     system: &'p System,
     domains: &'p DomainIndex,
     slots: Vec<Slot<'p>>,
@@ -249,7 +249,7 @@ pub struct Plan<'p> {
 
 impl<'p> Plan<'p> {
     /// Initial states: `init(x)`/`x :=` assignments or the domain, filtered by `INIT` and `INVAR`.
-    pub fn init(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
+    pub(crate) fn init(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
         let spans = &system.spans;
         let mut slots = vec![];
         for (v, var) in system.vars.iter().enumerate() {
@@ -287,7 +287,7 @@ impl<'p> Plan<'p> {
     /// Successors of a state (whose input slots hold the chosen inputs): `next(x)` assignments,
     /// `x :=` assignments in the next state, the current value for frozen variables, the domain
     /// otherwise; filtered by `TRANS` and `INVAR`.
-    pub fn next(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
+    pub(crate) fn next(system: &'p System, domains: &'p DomainIndex) -> Result<Plan<'p>, StepError> {
         let spans = &system.spans;
         let mut slots = vec![];
         for (v, var) in system.vars.iter().enumerate() {
@@ -326,7 +326,7 @@ impl<'p> Plan<'p> {
     }
 
     /// Input valuations: every combination of the input variables' domains.
-    pub fn inputs(system: &'p System, domains: &'p DomainIndex) -> Plan<'p> {
+    pub(crate) fn inputs(system: &'p System, domains: &'p DomainIndex) -> Plan<'p> {
         let slots = (system.vars.iter().enumerate())
             .filter(|(_, var)| var.kind == VarKind::Input)
             .map(|(v, var)| Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
@@ -397,7 +397,7 @@ impl<'p> Plan<'p> {
     }
 
     /// Whether the system has input variables.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
 
@@ -536,7 +536,7 @@ impl<'p> Plan<'p> {
     /// Emits every complete vector until `emit` breaks (then returns `Ok`). `cur` is the current state (with inputs) for `Trans`
     /// frames; `base` gives the values of the slots the plan does not assign; `exited` is the
     /// value of `EXITED` (returns of calls).
-    pub fn run(
+    pub(crate) fn run(
         &self,
         scratch: &mut Scratch,
         ev: &mut Evaluator,

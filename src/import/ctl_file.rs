@@ -13,7 +13,7 @@ use crate::source::{SourceFile, Span};
 
 /// One formula to become a `SPEC`.
 #[derive(Clone, Debug)]
-pub struct SpecSource {
+pub(crate) struct SpecSource {
     pub formula: Ctl<String>,
     /// The formula as written (for a comment above the `SPEC`).
     pub text: String,
@@ -26,7 +26,7 @@ pub struct SpecSource {
     pub from_ctl_file: bool,
 }
 
-pub fn read(file: &SourceFile) -> Result<Vec<SpecSource>, Diagnostics> {
+pub(crate) fn read(file: &SourceFile) -> Result<Vec<SpecSource>, Diagnostics> {
     let mut diags = Diagnostics::new();
     let mut specs = Vec::new();
     let mut heading = Vec::new();
@@ -387,7 +387,7 @@ fn describe(tok: &Tok, _span: Span) -> String {
 }
 
 /// Prints a formula in `.smv` syntax, atoms mapped through `atom`.
-pub fn to_smv(f: &Ctl<String>, atom: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn to_smv(f: &Ctl<String>, atom: &dyn Fn(&str) -> String) -> String {
     let p = |g: &Ctl<String>| paren(g, atom);
     match f {
         Ctl::True => "TRUE".into(),

@@ -10,13 +10,13 @@ use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
 #[derive(Clone, Debug)]
-pub struct JVal {
+pub(crate) struct JVal {
     pub kind: JKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum JKind {
+pub(crate) enum JKind {
     Null,
     Bool(bool),
     Num,
@@ -27,7 +27,7 @@ pub enum JKind {
 }
 
 impl JVal {
-    pub fn kind_name(&self) -> &'static str {
+    pub(crate) fn kind_name(&self) -> &'static str {
         match self.kind {
             JKind::Null => "null",
             JKind::Bool(_) => "a boolean",
@@ -37,25 +37,25 @@ impl JVal {
             JKind::Obj(_) => "an object",
         }
     }
-    pub fn get(&self, key: &str) -> Option<&JVal> {
+    pub(crate) fn get(&self, key: &str) -> Option<&JVal> {
         match &self.kind {
             JKind::Obj(members) => members.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
             _ => None,
         }
     }
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.kind {
             JKind::Str(s) => Some(s),
             _ => None,
         }
     }
-    pub fn as_array(&self) -> Option<&[JVal]> {
+    pub(crate) fn as_array(&self) -> Option<&[JVal]> {
         match &self.kind {
             JKind::Arr(items) => Some(items),
             _ => None,
         }
     }
-    pub fn as_bool(&self) -> Option<bool> {
+    pub(crate) fn as_bool(&self) -> Option<bool> {
         match self.kind {
             JKind::Bool(b) => Some(b),
             _ => None,
@@ -64,7 +64,7 @@ impl JVal {
 }
 
 /// Parses a whole file; a syntax error is one diagnostic (code `E0801`).
-pub fn parse(file: &SourceFile) -> Result<JVal, Diagnostic> {
+pub(crate) fn parse(file: &SourceFile) -> Result<JVal, Diagnostic> {
     if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&file.text) {
         let offset = offset_of(file, e.line(), e.column());
         let message = e.to_string();

@@ -7,16 +7,16 @@
 //! (PDSolver); the last two share the pushdown-to-RSM construction in [`pds_to_rsm`].
 
 pub mod cli;
-pub mod ctl_file;
-pub mod json;
-pub mod names;
-pub mod pdmu;
-pub mod pds;
-pub mod pds_to_rsm;
+pub(crate) mod ctl_file;
+pub(crate) mod json;
+pub(crate) mod names;
+pub(crate) mod pdmu;
+pub(crate) mod pds;
+pub(crate) mod pds_to_rsm;
 pub mod procedures;
-pub mod rsm;
-pub mod rsm_json;
-pub mod smv_writer;
+pub(crate) mod rsm;
+pub(crate) mod rsm_json;
+pub(crate) mod smv_writer;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{SourceFile, Span};
@@ -32,7 +32,7 @@ pub enum ImportFormat {
 }
 
 impl ImportFormat {
-    pub fn cli_name(self) -> &'static str {
+    pub(crate) fn cli_name(self) -> &'static str {
         match self {
             ImportFormat::RsmJson => "rsm-json",
             ImportFormat::Pds => "pds",

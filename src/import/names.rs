@@ -14,7 +14,7 @@ use rustc_hash::FxHashSet;
 const RESERVED_EXTRA: &[&str] = &["AU", "EU", "EXITED", "W", "cos", "exp", "floor", "ln", "loop", "main", "pc", "pi", "sin", "tan", "trap"];
 
 /// The identifier a name becomes before clash resolution.
-pub fn sanitize(name: &str) -> String {
+pub(crate) fn sanitize(name: &str) -> String {
     let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
@@ -23,7 +23,7 @@ pub fn sanitize(name: &str) -> String {
 }
 
 #[derive(Clone, Debug)]
-pub struct Namer {
+pub(crate) struct Namer {
     used: FxHashSet<String>,
     /// `(source name, identifier)` for every name that had to change.
     pub renamed: Vec<(String, String)>,
@@ -31,7 +31,7 @@ pub struct Namer {
 
 impl Namer {
     /// Renames that the sanitising rule alone does not explain (keywords, clashes).
-    pub fn unusual_renames(&self) -> impl Iterator<Item = &(String, String)> {
+    pub(crate) fn unusual_renames(&self) -> impl Iterator<Item = &(String, String)> {
         self.renamed.iter().filter(|(src, id)| sanitize(src) != *id)
     }
 }
@@ -44,16 +44,16 @@ impl Default for Namer {
 
 impl Namer {
     /// A namespace in which the reserved words are taken.
-    pub fn new() -> Namer {
+    pub(crate) fn new() -> Namer {
         Namer { used: KEYWORDS.iter().chain(RESERVED_EXTRA).map(|s| s.to_string()).collect(), renamed: Vec::new() }
     }
     /// A fresh identifier for `source`, recorded in [`Namer::renamed`] if it differs.
-    pub fn fresh(&mut self, source: &str) -> String {
+    pub(crate) fn fresh(&mut self, source: &str) -> String {
         self.fresh_avoiding(source, None)
     }
     /// Like [`Namer::fresh`], also avoiding the identifiers taken in `outer` (an enclosing
     /// namespace whose names must not be shadowed).
-    pub fn fresh_avoiding(&mut self, source: &str, outer: Option<&Namer>) -> String {
+    pub(crate) fn fresh_avoiding(&mut self, source: &str, outer: Option<&Namer>) -> String {
         let base = sanitize(source);
         let mut ident = base.clone();
         let mut k = 2;

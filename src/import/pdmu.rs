@@ -17,7 +17,7 @@ use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{SourceFile, Span};
 
-pub struct Pdmu {
+pub(crate) struct Pdmu {
     pub pds: Pds,
     /// Variables mentioned by the μ-property, in order of first mention.
     pub mu_variables: Vec<String>,
@@ -32,7 +32,7 @@ enum Section {
     Propositions,
 }
 
-pub fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
+pub(crate) fn read(file: &SourceFile) -> Result<(Pdmu, Vec<Diagnostic>), Diagnostics> {
     let mut diags = Diagnostics::new();
     let mut pds = Pds::new("PDSolver PDMU");
     let mut variables: Vec<String> = Vec::new();
@@ -205,7 +205,7 @@ fn collect_mu_variables(body: &str, out: &mut Vec<String>) {
 impl Pdmu {
     /// `AG((def__v | usedef__v) -> EF(use__v | usedef__v))` for the μ-property's variables, then
     /// for every other variable.
-    pub fn usedef_specs(&self) -> Vec<SpecSource> {
+    pub(crate) fn usedef_specs(&self) -> Vec<SpecSource> {
         let mut out = Vec::new();
         let others: Vec<&String> = self.variables.iter().filter(|v| !self.mu_variables.contains(v)).collect();
         for (k, v) in self.mu_variables.iter().chain(others.iter().copied()).enumerate() {

@@ -105,7 +105,7 @@ struct AtomsLine {
     items: Vec<(String, Option<String>, Span)>,
 }
 
-pub fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
+pub(crate) fn read(file: &SourceFile) -> Result<(Pds, Vec<Diagnostic>), Diagnostics> {
     let mut diags = Diagnostics::new();
     let mut pds = Pds::new("PuMoC PDS");
     let mut initial: Option<((String, String), Span)> = None;
@@ -270,7 +270,7 @@ fn resolve_atoms(pds: &mut Pds, lines: Vec<AtomsLine>) -> Vec<Diagnostic> {
     warnings
 }
 
-pub fn push_label(labels: &mut Vec<String>, atom: &str) {
+pub(crate) fn push_label(labels: &mut Vec<String>, atom: &str) {
     if !labels.iter().any(|l| l == atom) {
         labels.push(atom.to_string());
     }

@@ -16,7 +16,7 @@ use super::rsm::{Component, Node, Returns, Rsm, RsmBox, Target};
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Debug, Default)]
-pub struct Pds {
+pub(crate) struct Pds {
     pub states: Vec<String>,
     pub symbols: Vec<String>,
     pub rules: Vec<Rule>,
@@ -32,7 +32,7 @@ pub struct Pds {
 }
 
 #[derive(Clone, Debug)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub from: (u32, u32),
     pub to_state: u32,
     /// 0, 1 or 2 symbols, top first.
@@ -40,10 +40,10 @@ pub struct Rule {
 }
 
 impl Pds {
-    pub fn new(format_name: &str) -> Pds {
+    pub(crate) fn new(format_name: &str) -> Pds {
         Pds { format_name: format_name.to_string(), ..Pds::default() }
     }
-    pub fn state(&mut self, name: &str) -> u32 {
+    pub(crate) fn state(&mut self, name: &str) -> u32 {
         if let Some(&i) = self.state_index.get(name) {
             return i;
         }
@@ -53,7 +53,7 @@ impl Pds {
         self.state_index.insert(name.to_string(), i);
         i
     }
-    pub fn symbol(&mut self, name: &str) -> u32 {
+    pub(crate) fn symbol(&mut self, name: &str) -> u32 {
         if let Some(&i) = self.symbol_index.get(name) {
             return i;
         }
@@ -63,10 +63,10 @@ impl Pds {
         self.symbol_index.insert(name.to_string(), i);
         i
     }
-    pub fn find_state(&self, name: &str) -> Option<u32> {
+    pub(crate) fn find_state(&self, name: &str) -> Option<u32> {
         self.state_index.get(name).copied()
     }
-    pub fn find_symbol(&self, name: &str) -> Option<u32> {
+    pub(crate) fn find_symbol(&self, name: &str) -> Option<u32> {
         self.symbol_index.get(name).copied()
     }
     fn head_name(&self, (p, g): (u32, u32)) -> String {
@@ -84,7 +84,7 @@ impl Pds {
     }
 }
 
-pub fn translate(pds: &Pds) -> Rsm {
+pub(crate) fn translate(pds: &Pds) -> Rsm {
     let mut comp = Component::default();
     let mut node_of: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     let head = |h: (u32, u32), comp: &mut Component, node_of: &mut FxHashMap<(u32, u32), usize>| -> usize {

@@ -34,7 +34,7 @@ pub enum EntryExit {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LocKind {
+pub(crate) enum LocKind {
     /// The component's node.
     Node(usize),
     /// The virtual exit location of exit node `n` (`n` itself stays an ordinary location).
@@ -44,13 +44,13 @@ pub enum LocKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Succ {
+pub(crate) enum Succ {
     Loc(usize),
     Call(usize),
 }
 
 #[derive(Clone, Debug)]
-pub struct Loc {
+pub(crate) struct Loc {
     pub kind: LocKind,
     pub succ: Vec<Succ>,
     /// For exits: the exit node of the component this location stands for.
@@ -58,7 +58,7 @@ pub struct Loc {
 }
 
 #[derive(Clone, Debug)]
-pub struct CallState {
+pub(crate) struct CallState {
     pub rbox: usize,
     /// The callee's node the call enters.
     pub entry: usize,
@@ -68,7 +68,7 @@ pub struct CallState {
 }
 
 #[derive(Clone, Debug)]
-pub struct Procedure {
+pub(crate) struct Procedure {
     pub component: usize,
     pub entry: usize,
     /// Location 0 is the entry.
@@ -79,16 +79,16 @@ pub struct Procedure {
 }
 
 impl Procedure {
-    pub fn exit_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn exit_nodes(&self) -> impl Iterator<Item = usize> + '_ {
         self.exits.iter().filter_map(|&l| self.locs[l].exit_of)
     }
-    pub fn is_deadlock(&self, l: usize) -> bool {
+    pub(crate) fn is_deadlock(&self, l: usize) -> bool {
         self.locs[l].succ.is_empty() && self.locs[l].exit_of.is_none()
     }
 }
 
 /// All procedures reachable from the initial node; procedure 0 is the initial one.
-pub fn split(rsm: &Rsm, entry_exit: EntryExit) -> Vec<Procedure> {
+pub(crate) fn split(rsm: &Rsm, entry_exit: EntryExit) -> Vec<Procedure> {
     let mut index: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut procs: Vec<Procedure> = Vec::new();
     let mut callers: Vec<FxHashSet<usize>> = Vec::new();

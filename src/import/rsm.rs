@@ -11,7 +11,7 @@
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Debug, Default)]
-pub struct Rsm {
+pub(crate) struct Rsm {
     pub components: Vec<Component>,
     pub initial_component: usize,
     pub initial_node: usize,
@@ -22,7 +22,7 @@ pub struct Rsm {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Component {
+pub(crate) struct Component {
     pub name: String,
     pub nodes: Vec<Node>,
     pub boxes: Vec<RsmBox>,
@@ -31,7 +31,7 @@ pub struct Component {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Node {
+pub(crate) struct Node {
     pub name: String,
     pub labels: Vec<String>,
     pub is_entry: bool,
@@ -43,7 +43,7 @@ pub struct Node {
 
 /// A transition target inside a component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
+pub(crate) enum Target {
     Node(usize),
     /// The call node `(box, entry)`: enter the box's callee at its node `entry`.
     Call {
@@ -53,7 +53,7 @@ pub enum Target {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct RsmBox {
+pub(crate) struct RsmBox {
     pub name: String,
     pub callee: usize,
     /// The callee's entries this box may be entered at (RSMCheck's `call_nodes`; informational
@@ -63,7 +63,7 @@ pub struct RsmBox {
 }
 
 #[derive(Clone, Debug)]
-pub enum Returns {
+pub(crate) enum Returns {
     /// Explicit return nodes `(box, exit)`: the callee's exit node and the return node's successors.
     Explicit(Vec<(usize, Vec<Target>)>),
     /// PDS: the box pushed stack symbol `symbol`; an exit popping to state `q` continues at the
@@ -80,7 +80,7 @@ impl Default for Returns {
 impl Rsm {
     /// The successors of return node `(rbox, exit)` in component `comp` (empty if the box has no
     /// return node for that exit).
-    pub fn return_targets(&self, comp: usize, rbox: usize, exit: usize) -> Vec<Target> {
+    pub(crate) fn return_targets(&self, comp: usize, rbox: usize, exit: usize) -> Vec<Target> {
         let c = &self.components[comp];
         let b = &c.boxes[rbox];
         match &b.returns {
@@ -95,10 +95,10 @@ impl Rsm {
         }
     }
 
-    pub fn node_count(&self) -> usize {
+    pub(crate) fn node_count(&self) -> usize {
         self.components.iter().map(|c| c.nodes.len()).sum()
     }
-    pub fn box_count(&self) -> usize {
+    pub(crate) fn box_count(&self) -> usize {
         self.components.iter().map(|c| c.boxes.len()).sum()
     }
 }

@@ -14,7 +14,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{SourceFile, Span};
 use rustc_hash::FxHashMap;
 
-pub fn read(file: &SourceFile) -> Result<Rsm, Diagnostics> {
+pub(crate) fn read(file: &SourceFile) -> Result<Rsm, Diagnostics> {
     let mut diags = Diagnostics::new();
     let root = match json::parse(file) {
         Ok(v) => v,

@@ -15,7 +15,7 @@ use crate::source::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
-pub struct SourceNames {
+pub(crate) struct SourceNames {
     pub model: String,
     pub ctl: Option<String>,
     pub format: ImportFormat,
@@ -77,7 +77,13 @@ fn node_name_labels(rsm: &Rsm) -> FxHashSet<&str> {
 
 /// Prints the procedures as `.smv` text. Node-name labels ([`node_name_labels`]) that no spec
 /// uses are left out unless `node_labels` is set.
-pub fn write(rsm: &Rsm, procs: &[Procedure], specs: &[SpecSource], source: &SourceNames, node_labels: bool) -> (String, Stats, Vec<(String, Span, bool)>) {
+pub(crate) fn write(
+    rsm: &Rsm,
+    procs: &[Procedure],
+    specs: &[SpecSource],
+    source: &SourceNames,
+    node_labels: bool,
+) -> (String, Stats, Vec<(String, Span, bool)>) {
     let in_specs: FxHashSet<&str> = specs.iter().flat_map(|s| s.atoms.iter().map(|(a, _)| a.as_str())).collect();
     let mut omitted = if node_labels { FxHashSet::default() } else { node_name_labels(rsm) };
     omitted.retain(|lab| !in_specs.contains(lab));

@@ -7,13 +7,13 @@
 //! The pipeline is one-way: `syntax` → `semantics` → `lowering` → `explicit`/`symbolic` →
 //! `check` → `report`; a stage imports earlier stages and `ir`, never a later one.
 
-pub mod id;
-pub mod kinds;
-pub mod operators;
-pub mod ops;
-pub mod value;
-pub mod word_values;
-pub mod words;
+pub(crate) mod id;
+pub(crate) mod kinds;
+pub(crate) mod operators;
+pub(crate) mod ops;
+pub(crate) mod value;
+pub(crate) mod word_values;
+pub(crate) mod words;
 
 pub use kinds::{SpecKind, TerminationRule, VarKind};
 pub use operators::{BinOp, Builtin, UnOp};

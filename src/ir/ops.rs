@@ -9,7 +9,7 @@ use crate::ir::{BinOp, Builtin, UnOp, Value};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalError {
+pub(crate) enum EvalError {
     DivisionByZero,
     Overflow,
     /// Operand values of the wrong kind (a typing bug or `EXIT` where a number was needed).
@@ -40,7 +40,7 @@ impl fmt::Display for EvalError {
     }
 }
 
-pub fn unary(op: UnOp, a: Value) -> Result<Value, EvalError> {
+pub(crate) fn unary(op: UnOp, a: Value) -> Result<Value, EvalError> {
     match (op, a) {
         (_, Value::Word { .. }) => Ok(words::unary(op, a)?),
         (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
@@ -50,7 +50,7 @@ pub fn unary(op: UnOp, a: Value) -> Result<Value, EvalError> {
 }
 
 /// A binary operator on two single values (`In` is not handled here: it needs sets).
-pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
+pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
     use BinOp::*;
     use Value::{Bool, Int};
     if matches!(a, Value::Word { .. }) {
@@ -84,7 +84,7 @@ pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
 }
 
 /// A built-in function on single values.
-pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, EvalError> {
+pub(crate) fn builtin(f: Builtin, args: &[Value]) -> Result<Value, EvalError> {
     use Value::{Bool, Int};
     if matches!(f, Builtin::Word1) || matches!(args, [Value::Word { .. }]) {
         return Ok(words::builtin(f, args)?);

@@ -67,11 +67,11 @@ impl Domain {
     }
     /// The number of values when it is small enough for per-value tables (`case` tables, the
     /// index of states by value): wide word domains are evaluated instead.
-    pub fn table_len(&self) -> Option<usize> {
+    pub(crate) fn table_len(&self) -> Option<usize> {
         Some(self.len()).filter(|&n| n <= MAX_TABLE_DOMAIN)
     }
     /// The value at an index (not including EXIT).
-    pub fn value(&self, index: usize) -> Value {
+    pub(crate) fn value(&self, index: usize) -> Value {
         match self {
             Domain::Boolean => Value::Bool(index == 1),
             Domain::Range { lo, .. } => Value::Int(lo + index as i64),
@@ -86,7 +86,7 @@ impl Domain {
         }
     }
     /// The index of a value, if it is in the domain.
-    pub fn index_of(&self, value: Value) -> Option<usize> {
+    pub(crate) fn index_of(&self, value: Value) -> Option<usize> {
         match (self, value) {
             (Domain::Boolean, Value::Bool(b)) => Some(b as usize),
             (Domain::Range { lo, hi }, Value::Int(i)) if (*lo..=*hi).contains(&i) => Some((i - lo) as usize),

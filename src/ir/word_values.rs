@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use std::sync::RwLock;
 
 /// Most distinct values one wide word variable may take (indices 0 .. this).
-pub const MAX_WIDE_VALUES: usize = (u32::MAX - 2) as usize;
+pub(crate) const MAX_WIDE_VALUES: usize = (u32::MAX - 2) as usize;
 
 #[derive(Debug, Default)]
 struct Table {
@@ -31,13 +31,13 @@ pub struct WordValues {
 
 impl WordValues {
     /// The bit pattern with index `i`, if that index was handed out.
-    pub fn bits(&self, i: usize) -> Option<u64> {
+    pub(crate) fn bits(&self, i: usize) -> Option<u64> {
         let t = self.table.read().unwrap_or_else(|e| e.into_inner());
         t.bits.get(i).copied()
     }
 
     /// The index of `bits`, numbering it if it is new; `None` once the table is full.
-    pub fn index(&self, bits: u64) -> Option<usize> {
+    pub(crate) fn index(&self, bits: u64) -> Option<usize> {
         if let Some(&i) = self.table.read().unwrap_or_else(|e| e.into_inner()).index.get(&bits) {
             return Some(i as usize);
         }

@@ -21,10 +21,10 @@ use crate::ir::{BinOp, Builtin, UnOp, Value};
 /// Widest word variable whose value index is its bit pattern: a state stores each variable's
 /// value index in 32 bits, two of which patterns are reserved (unset slots and `EXIT`). Wider
 /// variables number their values instead ([`super::word_values`]).
-pub const MAX_VAR_WIDTH: u8 = 31;
+pub(crate) const MAX_VAR_WIDTH: u8 = 31;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WordError {
+pub(crate) enum WordError {
     DivisionByZero,
     /// A shift amount outside 0..=width.
     ShiftOutOfRange,
@@ -35,12 +35,12 @@ pub enum WordError {
 }
 
 /// All ones in the low `width` bits.
-pub fn mask(width: u8) -> u64 {
+pub(crate) fn mask(width: u8) -> u64 {
     if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }
 }
 
 /// The two's-complement value of a `width`-bit pattern.
-pub fn sign_extend(bits: u64, width: u8) -> i64 {
+pub(crate) fn sign_extend(bits: u64, width: u8) -> i64 {
     let shift = 64 - u32::from(width.clamp(1, 64));
     ((bits << shift) as i64) >> shift
 }
@@ -54,7 +54,7 @@ fn number(bits: u64, width: u8, signed: bool) -> i128 {
     if signed { i128::from(sign_extend(bits, width)) } else { i128::from(bits) }
 }
 
-pub fn unary(op: UnOp, v: Value) -> Result<Value, WordError> {
+pub(crate) fn unary(op: UnOp, v: Value) -> Result<Value, WordError> {
     let Value::Word { bits, width, signed } = v else { return Err(WordError::BadOperand) };
     Ok(match op {
         UnOp::Not => word(!bits, width, signed),
@@ -64,7 +64,7 @@ pub fn unary(op: UnOp, v: Value) -> Result<Value, WordError> {
 
 /// A binary operator with at least one word operand (`In` and `Eq`/`Ne` on equal types are
 /// plain value comparisons).
-pub fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, WordError> {
+pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, WordError> {
     let Value::Word { bits: a, width, signed } = x else { return Err(WordError::BadOperand) };
     if let BinOp::Shl | BinOp::Shr = op {
         return shift(op, a, width, signed, y);
@@ -124,7 +124,7 @@ fn shift(op: BinOp, a: u64, width: u8, signed: bool, amount: Value) -> Result<Va
 }
 
 /// The word built-in functions, and `toint`/`bool` of a word.
-pub fn builtin(f: Builtin, args: &[Value]) -> Result<Value, WordError> {
+pub(crate) fn builtin(f: Builtin, args: &[Value]) -> Result<Value, WordError> {
     match (f, args) {
         (Builtin::Word1, [Value::Bool(b)]) => Ok(word(u64::from(*b), 1, false)),
         (_, [Value::Word { bits, width, signed }]) => {

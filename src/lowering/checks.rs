@@ -15,7 +15,7 @@ use crate::lowering::fold::const_set;
 use crate::lowering::program::{Domain, System, Value};
 use crate::semantics::checked::CheckedSystem;
 
-pub fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[String], diags: &mut Vec<Diagnostic>) {
+pub(crate) fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[String], diags: &mut Vec<Diagnostic>) {
     let lists = [(&sys.init_assign, &checked.init_assign), (&sys.next_assign, &checked.next_assign), (&sys.invar_assign, &checked.invar_assign)];
     for (lowered, typed) in lists {
         for (v, (e, t)) in lowered.iter().zip(typed.iter()).enumerate() {
@@ -41,9 +41,9 @@ pub fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbols: &[S
 }
 
 /// Widest word variable whose values the builder enumerates (the same bound as ranges).
-pub const MAX_ENUMERATED_WORD: u8 = 24;
+pub(crate) const MAX_ENUMERATED_WORD: u8 = 24;
 
-pub fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
     for (v, var) in sys.vars.iter().enumerate() {
         let Domain::Word { width, signed, .. } = var.domain else { continue };
         if width <= MAX_ENUMERATED_WORD || sys.invar_assign[v].is_some() {
@@ -69,7 +69,7 @@ pub fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-pub fn single_entry(checked: &CheckedSystem, sys: &System, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn single_entry(checked: &CheckedSystem, sys: &System, diags: &mut Vec<Diagnostic>) {
     if checked.has_init_constraints {
         return; // INIT constraints: decided by the state-space builder.
     }

@@ -44,7 +44,7 @@ struct Lowered {
     copied: usize,
 }
 
-pub struct Lowerer<'c> {
+pub(crate) struct Lowerer<'c> {
     pub sys: &'c CheckedSystem,
     /// Global labels (`LoweredProgram::labels`).
     pub labels: &'c [String],
@@ -63,14 +63,14 @@ pub struct Lowerer<'c> {
 }
 
 /// Largest number of expression nodes DEFINE expansion may allocate for one system.
-pub const NODE_BUDGET: usize = 4_000_000;
+pub(crate) const NODE_BUDGET: usize = 4_000_000;
 /// Largest number of nodes the DEFINE uses of one system may expand to (shared bodies counted
 /// at every use): a bound on the work of evaluating every expression once.
-pub const MAX_EXPANDED_NODES: usize = 64_000_000;
+pub(crate) const MAX_EXPANDED_NODES: usize = 64_000_000;
 /// Deepest expression a DEFINE may expand to.
-pub const MAX_EXPANDED_DEPTH: usize = 2000;
+pub(crate) const MAX_EXPANDED_DEPTH: usize = 2000;
 /// Smallest DEFINE body (in nodes) that is shared rather than copied into every use.
-pub const SHARE_MIN_NODES: usize = 64;
+pub(crate) const SHARE_MIN_NODES: usize = 64;
 
 /// Tree size (shared bodies expanded, saturating), depth, and nodes not inside a shared body
 /// of `e` (iterative: `e` may be deep). `shared` gives the size and depth of shared bodies.
@@ -115,7 +115,7 @@ fn measure(e: &Expr, shared: &FxHashMap<*const Expr, (usize, usize)>) -> (usize,
 }
 
 impl<'c> Lowerer<'c> {
-    pub fn new(sys: &'c CheckedSystem, labels: &'c [String]) -> Self {
+    pub(crate) fn new(sys: &'c CheckedSystem, labels: &'c [String]) -> Self {
         Lowerer {
             sys,
             labels,
@@ -130,12 +130,12 @@ impl<'c> Lowerer<'c> {
     }
 
     /// `t` read in the current state.
-    pub fn lower(&mut self, t: &TExpr) -> Expr {
+    pub(crate) fn lower(&mut self, t: &TExpr) -> Expr {
         self.lower_in(t, Frame::Current)
     }
 
     /// `t` read in a transition (`TRANS`, the right-hand side of `next(x) :=`).
-    pub fn lower_step(&mut self, t: &TExpr) -> Expr {
+    pub(crate) fn lower_step(&mut self, t: &TExpr) -> Expr {
         self.lower_in(t, self.step_frame())
     }
 
@@ -144,7 +144,7 @@ impl<'c> Lowerer<'c> {
     }
 
     /// The lowered body of DEFINE `d` read in the current state.
-    pub fn define(&mut self, d: u32) -> Expr {
+    pub(crate) fn define(&mut self, d: u32) -> Expr {
         self.define_in(d, Frame::Current)
     }
 

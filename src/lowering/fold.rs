@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 const TRUE: Expr = Expr::Const(Value::Bool(true));
 const FALSE: Expr = Expr::Const(Value::Bool(false));
 
-pub fn unary(op: UnOp, a: Expr) -> Result<Expr, EvalError> {
+pub(crate) fn unary(op: UnOp, a: Expr) -> Result<Expr, EvalError> {
     Ok(match (op, a) {
         (op, Expr::Const(v)) => Expr::Const(ops::unary(op, v)?),
         (UnOp::Not, Expr::Unary(UnOp::Not, inner)) => *inner,
@@ -18,7 +18,7 @@ pub fn unary(op: UnOp, a: Expr) -> Result<Expr, EvalError> {
     })
 }
 
-pub fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
+pub(crate) fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
     use BinOp::*;
     if let (Expr::Const(x), Expr::Const(y)) = (&a, &b)
         && op != In
@@ -45,7 +45,7 @@ pub fn binary(op: BinOp, a: Expr, b: Expr) -> Result<Expr, EvalError> {
 }
 
 /// The values of a constant set expression (`{1, 2}`, `3`, `0..4`), if it is constant.
-pub fn const_set(e: &Expr) -> Option<Vec<Value>> {
+pub(crate) fn const_set(e: &Expr) -> Option<Vec<Value>> {
     match e {
         Expr::Const(v) => Some(vec![*v]),
         Expr::Set(xs) => {
@@ -65,7 +65,7 @@ pub fn const_set(e: &Expr) -> Option<Vec<Value>> {
     }
 }
 
-pub fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
+pub(crate) fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
     match c {
         Expr::Const(Value::Bool(true)) => a,
         Expr::Const(Value::Bool(false)) => b,
@@ -75,7 +75,7 @@ pub fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
 
 /// Drops branches whose condition is constant `FALSE` and everything after a constant `TRUE`
 /// condition. `Ok(e)` if the first remaining branch is unconditional, else the branches.
-pub fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
+pub(crate) fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
     let mut out: Vec<(Expr, Expr)> = Vec::with_capacity(branches.len());
     for (c, v) in branches {
         match c {
@@ -94,7 +94,7 @@ pub fn case(branches: Vec<(Expr, Expr)>) -> Result<Expr, Vec<(Expr, Expr)>> {
 }
 
 /// `{a, {b, c}}` → `{a, b, c}`, duplicate constants removed (linear time for constants).
-pub fn set(xs: Vec<Expr>) -> Expr {
+pub(crate) fn set(xs: Vec<Expr>) -> Expr {
     let mut out: Vec<Expr> = Vec::with_capacity(xs.len());
     let mut consts: FxHashSet<Value> = FxHashSet::with_capacity_and_hasher(xs.len(), Default::default());
     let mut add = |x: Expr, out: &mut Vec<Expr>| {
@@ -115,7 +115,7 @@ pub fn set(xs: Vec<Expr>) -> Expr {
     Expr::Set(out)
 }
 
-pub fn builtin(f: Builtin, args: Vec<Expr>) -> Result<Expr, EvalError> {
+pub(crate) fn builtin(f: Builtin, args: Vec<Expr>) -> Result<Expr, EvalError> {
     let consts: Option<Vec<Value>> = args.iter().map(|a| if let Expr::Const(v) = a { Some(*v) } else { None }).collect();
     Ok(match consts {
         Some(vs) => Expr::Const(ops::builtin(f, &vs)?),

@@ -11,7 +11,7 @@ use crate::ltl::Ltl;
 use crate::semantics::checked::{TExpr, TKind};
 
 /// The LTL formula of a spec body.
-pub fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
+pub(crate) fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
     if let Some(label) = bare_label(l, t) {
         return Ltl::Atom(SpecAtom::Label(label));
     }

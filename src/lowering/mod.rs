@@ -9,15 +9,15 @@
 //! | [`spec`] | specifications → `Ctl<SpecAtom>` |
 //! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
-pub use crate::ir::{ops, words};
+pub(crate) use crate::ir::{ops, words};
 
-pub mod checks;
-pub mod expr;
-pub mod fold;
-pub mod ltl_spec;
+pub(crate) mod checks;
+pub(crate) mod expr;
+pub(crate) mod fold;
+pub(crate) mod ltl_spec;
 pub mod program;
-pub mod spec;
-pub mod table;
+pub(crate) mod spec;
+pub(crate) mod table;
 
 use crate::ctl::Ctl;
 use crate::diagnostics::Diagnostic;

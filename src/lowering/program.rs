@@ -141,7 +141,7 @@ impl Expr {
     /// Pushes the direct subexpressions onto `out` (operands left to right, `case` condition
     /// before value, table entries then fallback, a shared body as itself): the one list of
     /// children that the iterative walkers of later stages pop from.
-    pub fn push_children<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+    pub(crate) fn push_children<'a>(&'a self, out: &mut Vec<&'a Expr>) {
         match self {
             Expr::Const(_) | Expr::Var(_) | Expr::Next(_) | Expr::Exited => {}
             Expr::Unary(_, a) => out.push(a),
@@ -158,7 +158,7 @@ impl Expr {
     }
 
     /// True if the expression reads (the current or next value of) a variable satisfying `pred`.
-    pub fn reads_var(&self, pred: &dyn Fn(VarId) -> bool) -> bool {
+    pub(crate) fn reads_var(&self, pred: &dyn Fn(VarId) -> bool) -> bool {
         match self {
             Expr::Const(_) | Expr::Exited => false,
             Expr::Var(v) | Expr::Next(v) => pred(*v),

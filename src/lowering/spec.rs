@@ -12,7 +12,7 @@ use crate::lowering::program::{BinOp, SpecAtom, UnOp, Value};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::syntax::ast::CtlOp;
 
-pub fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
+pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
     if let Some(label) = bare_label(l, t) {
         return Ctl::Atom(SpecAtom::Label(label));
     }
@@ -58,7 +58,7 @@ pub fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
 }
 
 /// The label of a bare DEFINE name in a procedure module.
-pub fn bare_label(l: &Lowerer, t: &TExpr) -> Option<u32> {
+pub(crate) fn bare_label(l: &Lowerer, t: &TExpr) -> Option<u32> {
     match &t.kind {
         TKind::Define(d) if l.sys.is_procedure => l.sys.defines[*d as usize].label,
         TKind::ForeignLabel(name) => l.labels.iter().position(|x| x == name).map(|i| i as u32),

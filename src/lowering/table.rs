@@ -61,7 +61,7 @@ fn split_test(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>, Option
 /// whose rest is absent, preceded by the branches admitting `v` whose rest must still be checked
 /// (a smaller `case`, compiled again), followed by the `TRUE` branch. Values no branch admits
 /// have no entry and use the fallback.
-pub fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Expr {
+pub(crate) fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]) -> Expr {
     let (conditional, has_default) = match branches.last() {
         Some((Expr::Const(Value::Bool(true)), _)) => (branches.len() - 1, true),
         _ => (branches.len(), false),

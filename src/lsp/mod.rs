@@ -15,7 +15,7 @@
 //! reported by `xmv-rs check`.
 
 mod convert;
-pub mod grammar;
+pub(crate) mod grammar;
 mod index;
 
 use crate::source::SourceFile;
@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// How long edits must pause before a changed file is analysed again.
-pub const DEBOUNCE: Duration = Duration::from_millis(200);
+pub(crate) const DEBOUNCE: Duration = Duration::from_millis(200);
 
 /// Runs the server on stdin/stdout until the client says `exit`. Returns the process exit code
 /// (0 after a `shutdown` request, 1 otherwise, as the protocol asks).
@@ -66,7 +66,7 @@ struct Document {
 
 /// Handshake, then the message loop. `Err` is a protocol failure (the client went away
 /// without `shutdown`/`exit`, or sent something that is not the protocol).
-pub fn serve(connection: &Connection) -> Result<(), String> {
+pub(crate) fn serve(connection: &Connection) -> Result<(), String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     connection.initialize(caps).map_err(|e| e.to_string())?;
     let mut docs: BTreeMap<String, (lsp::Uri, Document)> = BTreeMap::new();

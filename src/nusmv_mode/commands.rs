@@ -22,10 +22,10 @@ pub(crate) struct Args {
 }
 
 impl Args {
-    pub fn flag(&self, c: char) -> bool {
+    pub(crate) fn flag(&self, c: char) -> bool {
         self.flags.contains(&c)
     }
-    pub fn value(&self, c: char) -> Option<&str> {
+    pub(crate) fn value(&self, c: char) -> Option<&str> {
         self.values.iter().rev().find(|(k, _)| *k == c).map(|(_, v)| v.as_str())
     }
 }

@@ -62,7 +62,7 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 /// [`main`] with its streams given (tests).
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write, input: &mut dyn std::io::BufRead) -> i32 {
+pub(crate) fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write, input: &mut dyn std::io::BufRead) -> i32 {
     let program = args.first().map(String::as_str).unwrap_or("NuSMV");
     let cl = match options::parse(args.get(1..).unwrap_or(&[])) {
         Ok(cl) => cl,

@@ -92,7 +92,7 @@ pub(crate) enum Which {
 }
 
 impl<'w> Session<'w> {
-    pub fn new(out: &'w mut dyn Write, err: &'w mut dyn Write) -> Session<'w> {
+    pub(crate) fn new(out: &'w mut dyn Write, err: &'w mut dyn Write) -> Session<'w> {
         let mut env = BTreeMap::new();
         for (k, v) in [("counter_examples", "1"), ("verbose_level", "0"), ("forward_search", "1")] {
             env.insert(k.to_string(), v.to_string());
@@ -116,26 +116,26 @@ impl<'w> Session<'w> {
         }
     }
 
-    pub fn set(&mut self, name: &str, value: &str) {
+    pub(crate) fn set(&mut self, name: &str, value: &str) {
         self.env.insert(name.to_string(), value.to_string());
     }
-    pub fn unset(&mut self, name: &str) {
+    pub(crate) fn unset(&mut self, name: &str) {
         self.env.remove(name);
     }
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.env.get(name).map(String::as_str)
     }
     /// A boolean variable: set to anything but `0`/`false`/`off`.
-    pub fn flag(&self, name: &str) -> bool {
+    pub(crate) fn flag(&self, name: &str) -> bool {
         self.get(name).is_some_and(|v| !matches!(v, "0" | "false" | "off" | "FALSE"))
     }
     /// The language options NuSMV's variables select: `use_ansi_c_div_op` off (`-old_div_op`)
     /// gives the old `/` and `mod`.
-    pub fn language(&self) -> crate::semantics::LanguageOptions {
+    pub(crate) fn language(&self) -> crate::semantics::LanguageOptions {
         let old_div_op = self.get("use_ansi_c_div_op").is_some_and(|v| matches!(v, "0" | "false" | "off" | "FALSE"));
         crate::semantics::LanguageOptions { old_div_op }
     }
-    pub fn variables(&self) -> impl Iterator<Item = (&String, &String)> {
+    pub(crate) fn variables(&self) -> impl Iterator<Item = (&String, &String)> {
         self.env.iter()
     }
 
@@ -159,7 +159,7 @@ impl<'w> Session<'w> {
     }
 
     /// `reset`: forgets the model, its state space and the traces (the variables stay).
-    pub fn reset(&mut self) -> Status {
+    pub(crate) fn reset(&mut self) -> Status {
         self.stage = Stage::None;
         self.loaded = None;
         self.built = None;
@@ -170,7 +170,7 @@ impl<'w> Session<'w> {
     }
 
     /// `read_model [-i FILE]`.
-    pub fn read_model(&mut self, file: Option<&str>) -> Status {
+    pub(crate) fn read_model(&mut self, file: Option<&str>) -> Status {
         if let Some(f) = file {
             self.set("input_file", f);
         }
@@ -210,7 +210,7 @@ impl<'w> Session<'w> {
         Ok(())
     }
 
-    pub fn flatten_hierarchy(&mut self) -> Status {
+    pub(crate) fn flatten_hierarchy(&mut self) -> Status {
         if let Err(s) = self.may_step(Stage::Read, Stage::Flattened, "The hierarchy has already been flattened.") {
             return s;
         }
@@ -218,7 +218,7 @@ impl<'w> Session<'w> {
         0
     }
 
-    pub fn encode_variables(&mut self) -> Status {
+    pub(crate) fn encode_variables(&mut self) -> Status {
         if let Err(s) = self.may_step(Stage::Flattened, Stage::Encoded, "The variables appear to be already built.") {
             return s;
         }
@@ -227,7 +227,7 @@ impl<'w> Session<'w> {
     }
 
     /// `build_model` (`build_flat_model` and `build_boolean_model` are no-ops after `encode_variables`).
-    pub fn build_model(&mut self) -> Status {
+    pub(crate) fn build_model(&mut self) -> Status {
         if let Err(s) = self.may_step(Stage::Encoded, Stage::Built, "A model appears to be already built from file.") {
             return s;
         }
@@ -247,7 +247,7 @@ impl<'w> Session<'w> {
     }
 
     /// `go`: read, flatten, encode and build, skipping the steps already done.
-    pub fn go(&mut self) -> Status {
+    pub(crate) fn go(&mut self) -> Status {
         for stage in [Stage::Read, Stage::Flattened, Stage::Encoded, Stage::Built] {
             if self.stage >= stage {
                 continue;
@@ -266,7 +266,7 @@ impl<'w> Session<'w> {
     }
 
     /// `show_property` (and `-lp`): NuSMV's property list.
-    pub fn show_property(&mut self) -> Status {
+    pub(crate) fn show_property(&mut self) -> Status {
         if let Err(s) = self.need(Stage::Flattened) {
             return s;
         }
@@ -294,7 +294,7 @@ impl<'w> Session<'w> {
 
     /// `check_ctlspec`, `check_invar`, `check_ltlspec`, `check_property`: with `index`, one
     /// property; with `formula`, a formula checked on the model; else every property of `which`.
-    pub fn check(&mut self, which: Which, index: Option<usize>, formula: Option<&str>) -> Status {
+    pub(crate) fn check(&mut self, which: Which, index: Option<usize>, formula: Option<&str>) -> Status {
         if let Err(s) = self.need(Stage::Built) {
             return s;
         }
@@ -446,7 +446,7 @@ impl<'w> Session<'w> {
     }
 
     /// `compute_reachable`.
-    pub fn compute_reachable(&mut self) -> Status {
+    pub(crate) fn compute_reachable(&mut self) -> Status {
         if let Err(s) = self.need(Stage::Built) {
             return s;
         }
@@ -460,7 +460,7 @@ impl<'w> Session<'w> {
     }
 
     /// `print_reachable_states [-v]` (and `-r`'s lines without the frame when `framed` is false).
-    pub fn print_reachable(&mut self, states: bool, framed: bool) -> Status {
+    pub(crate) fn print_reachable(&mut self, states: bool, framed: bool) -> Status {
         if let Err(s) = self.need(Stage::Built) {
             return s;
         }
@@ -500,7 +500,7 @@ impl<'w> Session<'w> {
     }
 
     /// `-ctt` / `check_fsm`: whether every reachable state has a successor.
-    pub fn check_fsm(&mut self) -> Status {
+    pub(crate) fn check_fsm(&mut self) -> Status {
         if let Err(s) = self.need(Stage::Built) {
             return s;
         }
@@ -530,7 +530,7 @@ impl<'w> Session<'w> {
     }
 
     /// `show_traces [-v] [-a] [N]`.
-    pub fn show_traces(&mut self, args: &Args) -> Status {
+    pub(crate) fn show_traces(&mut self, args: &Args) -> Status {
         if self.traces.is_empty() {
             // A message, but status 0 (as NuSMV).
             self.fail("There are no traces currently available.");

@@ -22,10 +22,10 @@ use crate::source::SourceFile;
 use serde::Serialize;
 
 /// The name in the document's `schema` field.
-pub const SCHEMA_NAME: &str = "xmv-rs-check";
+pub(crate) const SCHEMA_NAME: &str = "xmv-rs-check";
 /// The document's `version`: raised when a field changes meaning or disappears (adding fields
 /// keeps it).
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -106,7 +106,7 @@ fn trace_json(view: &TraceView) -> TraceJson<'_> {
 }
 
 /// The run as one pretty-printed JSON document (with a final newline).
-pub fn render_document(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) -> String {
+pub(crate) fn render_document(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) -> String {
     let document = Document {
         schema: SCHEMA_NAME,
         version: SCHEMA_VERSION,

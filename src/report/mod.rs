@@ -3,18 +3,18 @@
 //! Checkers return [`crate::check::trace::Trace`]s of ids; [`view`] maps them to names and values;
 //! [`text`], [`json`] and [`sarif`] format a list of [`SpecReport`]s (one per spec, in file order).
 
-pub mod json;
-pub mod sarif;
-pub mod text;
-pub mod view;
+pub(crate) mod json;
+pub(crate) mod sarif;
+pub(crate) mod text;
+pub(crate) mod view;
 
 use crate::ir::SpecKind;
 
-pub use crate::api::{Unknown, Verdict};
+pub(crate) use crate::api::{Unknown, Verdict};
 
 /// Everything printed about one spec.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SpecReport {
+pub(crate) struct SpecReport {
     pub kind: SpecKind,
     pub name: Option<String>,
     /// The formula as NuSMV prints it.

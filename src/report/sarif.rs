@@ -32,12 +32,12 @@ use serde_sarif::sarif;
 use std::collections::BTreeMap;
 
 /// The SARIF version written.
-pub const SARIF_VERSION: &str = "2.1.0";
+pub(crate) const SARIF_VERSION: &str = "2.1.0";
 /// The schema the log names (`$schema`).
-pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The run as a pretty-printed SARIF log (with a final newline).
-pub fn render_sarif(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) -> String {
+pub(crate) fn render_sarif(file: &SourceFile, reports: &[SpecReport], run: &RunOutput) -> String {
     let diagnostics: Vec<DiagnosticData> = run.diagnostics.iter().map(|d| d.to_data(file)).collect();
     let uri = file_uri(&file.name);
     let mut rules: Vec<String> = vec![];

@@ -29,7 +29,7 @@ use crate::ir::SpecKind;
 use std::fmt::Write;
 
 /// The verdict line of a spec, without the newline.
-pub fn verdict_line(r: &SpecReport) -> String {
+pub(crate) fn verdict_line(r: &SpecReport) -> String {
     let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
     let verdict = match r.verdict {
         Verdict::True => "true".to_string(),
@@ -63,13 +63,13 @@ pub fn render_text(reports: &[SpecReport]) -> String {
 /// The text report (as the test-only `render_text` builds it) one spec at a time, so that a spec's trace view can be dropped as soon as
 /// it is written (a run with hundreds of long traces keeps one view, not all).
 #[derive(Default)]
-pub struct TextReport {
+pub(crate) struct TextReport {
     out: String,
     traces: usize,
 }
 
 impl TextReport {
-    pub fn push(&mut self, r: &SpecReport) {
+    pub(crate) fn push(&mut self, r: &SpecReport) {
         self.out.push_str(&verdict_line(r));
         self.out.push('\n');
         if let Some(view) = &r.trace {
@@ -77,7 +77,7 @@ impl TextReport {
             self.out.push_str(&trace_text_for(view, self.traces, r.kind));
         }
     }
-    pub fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         self.out
     }
 }
@@ -90,13 +90,13 @@ pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String 
 }
 
 /// One trace of a spec of kind `spec` in NuSMV's batch format.
-pub fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> String {
+pub(crate) fn trace_text_for(view: &TraceView, trace_no: usize, spec: SpecKind) -> String {
     trace_text_styled(view, trace_no, spec, &TraceStyle::BATCH)
 }
 
 /// How a trace is laid out: after a verdict (NuSMV's batch output) or by `show_traces [-v]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceStyle {
+pub(crate) struct TraceStyle {
     /// The `-- as demonstrated by the following execution sequence` line first.
     pub header: bool,
     /// Before each `name = value` line.
@@ -106,21 +106,21 @@ pub struct TraceStyle {
 }
 
 impl TraceStyle {
-    pub const BATCH: TraceStyle = TraceStyle { header: true, indent: "  ", all_values: false };
-    pub const SHOW: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: false };
-    pub const SHOW_VERBOSE: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: true };
+    pub(crate) const BATCH: TraceStyle = TraceStyle { header: true, indent: "  ", all_values: false };
+    pub(crate) const SHOW: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: false };
+    pub(crate) const SHOW_VERBOSE: TraceStyle = TraceStyle { header: false, indent: "      ", all_values: true };
 }
 
 /// One trace of a spec of kind `spec` in a given [`TraceStyle`]. LTL lassos mark, as NuSMV 2.5.4
 /// does for its LTL traces (computed loop-backs), every step whose state equals the last one
 /// with `-- Loop starts here`, not only the step where the loop closes.
-pub fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle) -> String {
+pub(crate) fn trace_text_styled(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle) -> String {
     trace_text_from(view, trace_no, spec, style, 0)
 }
 
 /// [`trace_text_styled`] from step `first` (0-based) on, that step printed in full (NuSMV's
 /// `simulate -p`/`-v` print a trace from the step before the simulation's start).
-pub fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle, first: usize) -> String {
+pub(crate) fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind, style: &TraceStyle, first: usize) -> String {
     let mut out = String::new();
     if style.header {
         out.push_str("-- as demonstrated by the following execution sequence\n");
@@ -194,7 +194,7 @@ fn write_changed(out: &mut String, now: &[(String, String)], before: Option<&[(S
 /// NuSMV's `-r` line: `reachable states: N (2^x) out of M (2^y)`. NuSMV prints both counts with
 /// C's `%g` (`3.93216e+06` past six digits); `exact` prints them as integers while they are exact
 /// (`xmv-rs check -r`), the drop-in mode passes `false` to match NuSMV byte for byte.
-pub fn reachable_line(reachable: f64, total: f64, exact: bool) -> String {
+pub(crate) fn reachable_line(reachable: f64, total: f64, exact: bool) -> String {
     let count = |x: f64| if exact { g6_int(x) } else { g6(x) };
     format!("reachable states: {} (2^{}) out of {} (2^{})", count(reachable), g6(reachable.log2()), count(total), g6(total.log2()))
 }
@@ -202,7 +202,7 @@ pub fn reachable_line(reachable: f64, total: f64, exact: bool) -> String {
 /// A number the way C's `%g` prints it (6 significant digits, no trailing zeros): the exponent
 /// that decides between the fixed and the scientific form is the one of the rounded `%.5e` form
 /// (so `999999.5` prints `1e+06`, as in C).
-pub fn g6(x: f64) -> String {
+pub(crate) fn g6(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
             "nan".into()

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 /// The model a trace refers to.
 #[derive(Clone, Copy, Debug)]
-pub enum ModelRef<'a> {
+pub(crate) enum ModelRef<'a> {
     Flat(&'a FlatModel),
     Rks(&'a RksModel),
     /// A flat model checked without a state graph (the BDD engine): its traces carry their
@@ -54,7 +54,7 @@ pub struct StepView {
 }
 
 /// Builds the printable form of `trace`.
-pub fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> TraceView {
+pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trace) -> TraceView {
     let names = Names::of(program);
     // Which DEFINEs each step shows, and in what order: computed once per system.
     let mut layouts: Vec<Option<DefineLayout>> = (0..program.systems.len()).map(|_| None).collect();

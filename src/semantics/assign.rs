@@ -13,7 +13,7 @@ use crate::source::Span;
 use crate::syntax::ast::{AssignKind, VarKind};
 use rustc_hash::FxHashSet;
 
-pub struct Slot {
+pub(crate) struct Slot {
     pub value: TExpr,
     /// The whole assignment.
     pub span: Span,
@@ -22,7 +22,7 @@ pub struct Slot {
 }
 
 #[derive(Default)]
-pub struct Assignments {
+pub(crate) struct Assignments {
     pub init: Vec<Option<Slot>>,
     pub next: Vec<Option<Slot>>,
     pub invar: Vec<Option<Slot>>,
@@ -32,13 +32,13 @@ pub struct Assignments {
 }
 
 impl Assignments {
-    pub fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         let none = || (0..n).map(|_| None).collect();
         Assignments { init: none(), next: none(), invar: none(), other_processes_next: (0..n).map(|_| vec![]).collect() }
     }
 
     /// Records `kind(v) := value`, reporting rule violations.
-    pub fn record(&mut self, flat: &Flattened, v: u32, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
+    pub(crate) fn record(&mut self, flat: &Flattened, v: u32, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
         let var = &flat.vars[v as usize];
         let name = &var.name;
         if var.kind == VarKind::Input {
@@ -121,18 +121,18 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
 }
 
 /// Which variables an expression reads, now and in the next state (through DEFINEs).
-pub struct Reads<'d> {
+pub(crate) struct Reads<'d> {
     defines: &'d [TExpr],
     memo: Vec<Option<(Vec<u32>, Vec<u32>)>>,
 }
 
 impl<'d> Reads<'d> {
-    pub fn new(defines: &'d [TExpr]) -> Self {
+    pub(crate) fn new(defines: &'d [TExpr]) -> Self {
         Reads { defines, memo: vec![None; defines.len()] }
     }
 
     /// `(current, next)` variables read by `t`.
-    pub fn of(&mut self, t: &TExpr) -> (Vec<u32>, Vec<u32>) {
+    pub(crate) fn of(&mut self, t: &TExpr) -> (Vec<u32>, Vec<u32>) {
         let (mut cur, mut nxt) = (FxHashSet::default(), FxHashSet::default());
         self.walk(t, false, &mut cur, &mut nxt, 0);
         let mut cur: Vec<u32> = cur.into_iter().collect();
@@ -178,7 +178,7 @@ impl<'d> Reads<'d> {
 }
 
 /// Reports cycles in a dependency graph over variables (`edges[x]` = variables `x` depends on).
-pub fn report_cycles(vars: &[Variable], edges: &[Vec<u32>], spans: &[Option<Span>], what: &str, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn report_cycles(vars: &[Variable], edges: &[Vec<u32>], spans: &[Option<Span>], what: &str, diags: &mut Vec<Diagnostic>) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,

@@ -11,7 +11,7 @@ use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
 
-pub type DefineId = u32;
+pub(crate) type DefineId = u32;
 
 #[derive(Clone, Debug)]
 pub struct CheckedProgram {
@@ -129,14 +129,14 @@ pub enum TKind {
 }
 
 impl TExpr {
-    pub fn new(kind: TKind, ty: Ty, span: Span) -> TExpr {
+    pub(crate) fn new(kind: TKind, ty: Ty, span: Span) -> TExpr {
         TExpr { kind, ty, span }
     }
-    pub fn error(span: Span) -> TExpr {
+    pub(crate) fn error(span: Span) -> TExpr {
         TExpr { kind: TKind::Error, ty: Ty::Error, span }
     }
     /// Calls `f` on every direct subexpression.
-    pub fn for_each_child<'s>(&'s self, mut f: impl FnMut(&'s TExpr)) {
+    pub(crate) fn for_each_child<'s>(&'s self, mut f: impl FnMut(&'s TExpr)) {
         match &self.kind {
             TKind::Const(_) | TKind::Var(_) | TKind::Define(_) | TKind::Exited | TKind::ForeignLabel(_) | TKind::Error => {}
             TKind::Next(a) | TKind::Unary(_, a) | TKind::Ctl(_, a) => f(a),

@@ -18,7 +18,7 @@ fn not_constant(e: &Expr, why: &str) -> Diagnostic {
 }
 
 /// Evaluates `e` in instance `inst` to an integer.
-pub fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) -> Result<i64, Diagnostic> {
+pub(crate) fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) -> Result<i64, Diagnostic> {
     if depth > MAX_DEPTH {
         return Err(not_constant(e, "too deeply nested"));
     }

@@ -2,7 +2,7 @@
 //! operators, `EXITED`. A [`Ctx`] carries those permissions through name resolution.
 
 #[derive(Clone, Copy, Debug)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     /// Shown in messages: "not allowed {where_}" (e.g. `in INIT`).
     pub where_: &'static str,
     pub next: bool,
@@ -20,19 +20,19 @@ pub struct Ctx {
 const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, ltl: false, exited: false, in_next: false, spec: false };
 
 impl Ctx {
-    pub const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
-    pub const INIT: Ctx = Ctx { where_: "in INIT", ..NONE };
-    pub const INVAR: Ctx = Ctx { where_: "in INVAR", ..NONE };
-    pub const TRANS: Ctx = Ctx { where_: "in TRANS", next: true, input: true, exited: true, ..NONE };
-    pub const INIT_RHS: Ctx = Ctx { where_: "in an `init()` assignment", ..NONE };
-    pub const NEXT_RHS: Ctx = Ctx { where_: "in a `next()` assignment", next: true, input: true, exited: true, ..NONE };
-    pub const INVAR_RHS: Ctx = Ctx { where_: "in an invariant assignment `x := e`", ..NONE };
-    pub const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
-    pub const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
-    pub const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
-    pub const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
+    pub(crate) const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
+    pub(crate) const INIT: Ctx = Ctx { where_: "in INIT", ..NONE };
+    pub(crate) const INVAR: Ctx = Ctx { where_: "in INVAR", ..NONE };
+    pub(crate) const TRANS: Ctx = Ctx { where_: "in TRANS", next: true, input: true, exited: true, ..NONE };
+    pub(crate) const INIT_RHS: Ctx = Ctx { where_: "in an `init()` assignment", ..NONE };
+    pub(crate) const NEXT_RHS: Ctx = Ctx { where_: "in a `next()` assignment", next: true, input: true, exited: true, ..NONE };
+    pub(crate) const INVAR_RHS: Ctx = Ctx { where_: "in an invariant assignment `x := e`", ..NONE };
+    pub(crate) const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
+    pub(crate) const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
+    pub(crate) const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
+    pub(crate) const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
     /// Input variables are allowed: see `CheckedSystem::step_inputs`.
-    pub const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", input: true, ..NONE };
-    pub const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };
-    pub const EXIT: Ctx = Ctx { where_: "in an EXIT condition", ..NONE };
+    pub(crate) const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", input: true, ..NONE };
+    pub(crate) const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };
+    pub(crate) const EXIT: Ctx = Ctx { where_: "in an EXIT condition", ..NONE };
 }

@@ -12,10 +12,10 @@ use crate::syntax::ast::Expr;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 
-pub type InstId = u32;
+pub(crate) type InstId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Member {
+pub(crate) enum Member {
     Var(u32),
     Define(u32),
     Instance(InstId),
@@ -26,7 +26,7 @@ pub enum Member {
     Broken,
 }
 
-pub struct Instance<'a> {
+pub(crate) struct Instance<'a> {
     pub module: ModId,
     /// `""` for the root, else the dotted instance path.
     pub path: String,
@@ -38,25 +38,25 @@ pub struct Instance<'a> {
     pub process: u32,
 }
 
-pub enum DefBody<'a> {
+pub(crate) enum DefBody<'a> {
     Ast(&'a Expr),
     /// `running` of process k: `_process_selector_ = <name of k>`.
     Running(u32),
 }
 
-pub struct DefineSlot<'a> {
+pub(crate) struct DefineSlot<'a> {
     pub name: String,
     pub inst: InstId,
     pub body: DefBody<'a>,
     pub span: Span,
 }
 
-pub struct ArrayInfo {
+pub(crate) struct ArrayInfo {
     pub lo: i64,
     pub elems: Vec<Member>,
 }
 
-pub struct Flattened<'a> {
+pub(crate) struct Flattened<'a> {
     pub instances: Vec<Instance<'a>>,
     pub vars: Vec<Variable>,
     pub var_ty: Vec<Ty>,
@@ -78,25 +78,25 @@ pub struct Flattened<'a> {
 }
 
 impl<'a> Flattened<'a> {
-    pub fn qualified(&self, inst: InstId, name: &str) -> String {
+    pub(crate) fn qualified(&self, inst: InstId, name: &str) -> String {
         let path = &self.instances[inst as usize].path;
         if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
     }
     /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
-    pub fn running(&self, k: u32, span: Span) -> Option<TExpr> {
+    pub(crate) fn running(&self, k: u32, span: Span) -> Option<TExpr> {
         let sel = self.selector?;
         let sym = self.symbols.get(self.process_name(k).as_str()).copied()?;
         let lhs = TExpr::new(TKind::Var(sel), Ty::Sym, span);
         let rhs = TExpr::new(TKind::Const(Value::Sym(sym)), Ty::Sym, span);
         Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
     }
-    pub fn process_name(&self, k: u32) -> String {
+    pub(crate) fn process_name(&self, k: u32) -> String {
         if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1] as usize].path.clone() }
     }
 }
 
 /// The type of a variable with this domain.
-pub fn domain_type(d: &Domain) -> Ty {
+pub(crate) fn domain_type(d: &Domain) -> Ty {
     match d {
         Domain::Boolean => Ty::Bool,
         Domain::Range { .. } => Ty::Int,

@@ -19,7 +19,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Domain, Value, Variable};
 use crate::semantics::consteval;
-pub use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
+pub(crate) use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
 use crate::semantics::interner::Interner;
 use crate::semantics::modules::{ModId, ModuleTable};
 use crate::semantics::paths;
@@ -31,7 +31,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 
 /// Largest number of values of a range variable, and of elements of an array.
-pub const MAX_DOMAIN: i64 = 1 << 24;
+pub(crate) const MAX_DOMAIN: i64 = 1 << 24;
 const MAX_ARRAY: i64 = 1 << 20;
 
 /// The width of a declared word variable (`word[N]`), checked: 1..=64 as in NuSMV.
@@ -47,7 +47,7 @@ pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Ve
     Some((width as u8, signed))
 }
 
-pub struct Flattener<'a, 't> {
+pub(crate) struct Flattener<'a, 't> {
     pub table: &'t ModuleTable<'a>,
     pub syms: &'t mut Interner,
     pub diags: &'t mut Vec<Diagnostic>,
@@ -59,7 +59,7 @@ pub struct Flattener<'a, 't> {
 }
 
 /// Flattens the instance tree rooted at `root`.
-pub fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
+pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let out = Flattened {
         instances: vec![],
         vars: vec![],

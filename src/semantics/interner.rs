@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug, Default)]
-pub struct Interner {
+pub(crate) struct Interner {
     pub names: Vec<String>,
     ids: FxHashMap<u64, SmallVec<[u32; 1]>>,
 }
@@ -20,7 +20,7 @@ fn hash(name: &str) -> u64 {
 }
 
 impl Interner {
-    pub fn intern(&mut self, name: &str) -> u32 {
+    pub(crate) fn intern(&mut self, name: &str) -> u32 {
         let h = hash(name);
         if let Some(id) = self.find(h, name) {
             return id;
@@ -31,7 +31,7 @@ impl Interner {
         id
     }
 
-    pub fn get(&self, name: &str) -> Option<u32> {
+    pub(crate) fn get(&self, name: &str) -> Option<u32> {
         self.find(hash(name), name)
     }
 

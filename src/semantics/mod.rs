@@ -24,24 +24,24 @@
 //! All diagnostics of a file are collected (duplicates from several instances of one module are
 //! reported once); the caller stops before lowering when there are errors.
 
-pub mod assign;
-pub mod checked;
-pub mod consteval;
-pub mod context;
-pub mod flattened;
+pub(crate) mod assign;
+pub(crate) mod checked;
+pub(crate) mod consteval;
+pub(crate) mod context;
+pub(crate) mod flattened;
 pub(crate) mod index_bounds;
-pub mod instances;
-pub mod interner;
-pub mod modules;
-pub mod operators;
+pub(crate) mod instances;
+pub(crate) mod interner;
+pub(crate) mod modules;
+pub(crate) mod operators;
 pub(crate) mod paths;
-pub mod print;
-pub mod resolve;
-pub mod suggest;
-pub mod system;
-pub mod types;
+pub(crate) mod print;
+pub(crate) mod resolve;
+pub(crate) mod suggest;
+pub(crate) mod system;
+pub(crate) mod types;
 
-pub use checked::CheckedProgram;
+pub(crate) use checked::CheckedProgram;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::SystemId;
@@ -53,7 +53,7 @@ use system::Globals;
 
 /// Choices of NuSMV's language that its command line makes (the drop-in mode's options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LanguageOptions {
+pub(crate) struct LanguageOptions {
     /// NuSMV's `-old_div_op`: integer `/` rounds down when the remainder is negative
     /// (`a / b - (a mod b < 0)`) and `mod` adds the divisor to a negative remainder, instead of
     /// ANSI C's truncation; words keep their semantics. Applied when resolving, so every engine
@@ -67,7 +67,7 @@ pub fn check(program: &ast::Program) -> (CheckedProgram, Vec<Diagnostic>) {
 }
 
 /// [`check`] with NuSMV's language options.
-pub fn check_with(program: &ast::Program, language: LanguageOptions) -> (CheckedProgram, Vec<Diagnostic>) {
+pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (CheckedProgram, Vec<Diagnostic>) {
     let mut diags = vec![];
     let table = modules::build(program, &mut diags);
     let mut g = Globals {

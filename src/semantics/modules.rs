@@ -13,9 +13,9 @@ use crate::source::Span;
 use crate::syntax::ast::{Expr, ExprKind, Module, Program, Section, TypeSpec};
 use rustc_hash::FxHashMap;
 
-pub type ModId = usize;
+pub(crate) type ModId = usize;
 
-pub struct ModuleTable<'a> {
+pub(crate) struct ModuleTable<'a> {
     pub modules: Vec<&'a Module>,
     pub by_name: FxHashMap<&'a str, ModId>,
     pub is_procedure: Vec<bool>,
@@ -26,19 +26,19 @@ pub struct ModuleTable<'a> {
 }
 
 impl<'a> ModuleTable<'a> {
-    pub fn get(&self, name: &str) -> Option<ModId> {
+    pub(crate) fn get(&self, name: &str) -> Option<ModId> {
         self.by_name.get(name).copied()
     }
-    pub fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
+    pub(crate) fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
         self.modules.iter().map(|m| m.name.name.as_str())
     }
-    pub fn procedures(&self) -> impl Iterator<Item = ModId> + '_ {
+    pub(crate) fn procedures(&self) -> impl Iterator<Item = ModId> + '_ {
         (0..self.modules.len()).filter(|&m| self.is_procedure[m])
     }
 }
 
 /// Builds the table, reporting duplicate modules, bad instantiations and instantiation cycles.
-pub fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> ModuleTable<'a> {
+pub(crate) fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> ModuleTable<'a> {
     let mut modules = Vec::new();
     let mut by_name: FxHashMap<&str, ModId> = FxHashMap::default();
     for m in &program.modules {
@@ -89,7 +89,7 @@ fn classify_procedures(table: &mut ModuleTable) {
 }
 
 /// Every expression written in a module (assignments, constraints, defines, specs, calls).
-pub fn module_exprs(m: &Module) -> impl Iterator<Item = &Expr> {
+pub(crate) fn module_exprs(m: &Module) -> impl Iterator<Item = &Expr> {
     m.sections.iter().flat_map(|s| -> Vec<&Expr> {
         match s {
             Section::Define { defs, .. } => defs.iter().map(|d| &d.expr).collect(),
@@ -106,7 +106,7 @@ pub fn module_exprs(m: &Module) -> impl Iterator<Item = &Expr> {
 }
 
 /// Whether any expression of `m` mentions `EXIT` (one walk stack for the whole module).
-pub fn module_mentions_exit_value(m: &Module) -> bool {
+pub(crate) fn module_mentions_exit_value(m: &Module) -> bool {
     let mut stack = Vec::new();
     module_exprs(m).any(|e| mentions_exit_with(e, &mut stack))
 }
@@ -125,7 +125,7 @@ fn mentions_exit_with<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) -> bool {
 }
 
 /// Pushes the direct subexpressions of an AST expression (for iterative walks).
-pub fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
+pub(crate) fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Word { .. } | ExprKind::Name(_) | ExprKind::Error => {}
         ExprKind::BitSelect(w, h, l) => {
@@ -156,7 +156,7 @@ pub fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
 }
 
 /// `(instance name span, module name, args, target)` of every module instance declared in `m`.
-pub fn instance_decls(m: &Module) -> impl Iterator<Item = (&TypeSpec, Span)> {
+pub(crate) fn instance_decls(m: &Module) -> impl Iterator<Item = (&TypeSpec, Span)> {
     m.sections.iter().flat_map(|s| match s {
         Section::Var { decls, .. } => decls.iter().map(|d| (&d.ty, d.name.span)).collect::<Vec<_>>(),
         _ => vec![],

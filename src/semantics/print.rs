@@ -12,7 +12,7 @@ use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, UnaryOp};
 
 /// The formula exactly as NuSMV prints it: a top-level `E [ a U b ] ` keeps NuSMV's trailing
 /// blank, so its verdict line reads `E [ a U b ]   is true` like NuSMV's (three spaces).
-pub fn formula(e: &Expr) -> String {
+pub(crate) fn formula(e: &Expr) -> String {
     let mut out = String::new();
     print(e, 0, &mut out, 0);
     out

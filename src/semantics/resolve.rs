@@ -24,10 +24,10 @@ use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 mod words;
 
 /// Deeper expressions are rejected instead of risking the stack.
-pub const MAX_DEPTH: usize = 1000;
+pub(crate) const MAX_DEPTH: usize = 1000;
 
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Flags {
+pub(crate) struct Flags {
     pub next: bool,
     pub input: Option<u32>,
     pub exited: bool,
@@ -46,7 +46,7 @@ enum Target {
     Broken,
 }
 
-pub struct Resolver<'a, 'f> {
+pub(crate) struct Resolver<'a, 'f> {
     pub flat: &'f Flattened<'a>,
     pub table: &'f ModuleTable<'a>,
     pub is_procedure: bool,
@@ -70,7 +70,7 @@ pub struct Resolver<'a, 'f> {
 }
 
 impl<'a, 'f> Resolver<'a, 'f> {
-    pub fn new(flat: &'f Flattened<'a>, table: &'f ModuleTable<'a>, is_procedure: bool, diags: &'f mut Vec<Diagnostic>) -> Self {
+    pub(crate) fn new(flat: &'f Flattened<'a>, table: &'f ModuleTable<'a>, is_procedure: bool, diags: &'f mut Vec<Diagnostic>) -> Self {
         let defines = flat.defines.iter().map(|_| DefState::Todo).collect();
         Resolver {
             flat,
@@ -91,7 +91,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     /// Resolves every DEFINE and returns them in declaration order.
-    pub fn finish_defines(&mut self) -> Vec<(TExpr, Flags)> {
+    pub(crate) fn finish_defines(&mut self) -> Vec<(TExpr, Flags)> {
         for d in 0..self.defines.len() {
             self.ensure_define(d as u32, self.flat.defines[d].span);
         }
@@ -106,7 +106,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     /// Resolves a variable reference used as an assignment target.
-    pub fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(u32, Span)> {
+    pub(crate) fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(u32, Span)> {
         match self.target(e, inst, Ctx::TARGET) {
             Target::Expr(TExpr { kind: TKind::Var(v), span, .. }) => Some((v, span)),
             Target::Broken | Target::Expr(TExpr { kind: TKind::Error, .. }) => None,
@@ -128,7 +128,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
         }
     }
 
-    pub fn resolve(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> TExpr {
+    pub(crate) fn resolve(&mut self, e: &Expr, inst: InstId, ctx: Ctx) -> TExpr {
         if self.depth >= MAX_DEPTH {
             if !self.depth_reported {
                 self.depth_reported = true;

@@ -17,7 +17,7 @@ use crate::syntax::ast::{Section, Spec, SpecKind, VarKind};
 use rustc_hash::FxHashMap;
 
 /// Program-wide tables shared by all systems.
-pub struct Globals<'a> {
+pub(crate) struct Globals<'a> {
     pub symbols: Interner,
     pub labels: Interner,
     pub exit_names: Interner,
@@ -36,7 +36,7 @@ pub struct Globals<'a> {
 /// Step 1 of a system, run for all systems in order before the others: the procedure-parameter
 /// check and flattening. Flattening is the only step that interns symbols, so running the
 /// flattenings in system order gives the same symbol ids as building systems one by one.
-pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals<'_>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
+pub(crate) fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals<'_>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
     if is_procedure && let Some(p) = module.params.first() {
@@ -49,7 +49,7 @@ pub fn flatten_root<'a>(table: &ModuleTable<'a>, root: ModId, g: &mut Globals<'_
 }
 
 /// A system resolved by [`resolve_system`], before its global names are interned.
-pub struct Resolved {
+pub(crate) struct Resolved {
     pub sys: CheckedSystem,
     pub specs: Vec<CheckedSpec>,
     /// In diagnostic order.
@@ -63,7 +63,7 @@ pub struct Resolved {
 
 /// Step 2: resolution, typing and assignment checks of one flattened system. It only reads
 /// the program-wide tables, so systems can be resolved in parallel.
-pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Flattened, g: &Globals<'_>) -> Resolved {
+pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Flattened, g: &Globals<'_>) -> Resolved {
     let is_procedure = table.is_procedure[root];
     let module = table.modules[root];
     let mut diags = vec![];
@@ -112,7 +112,7 @@ pub fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, flat: &Fla
 
 /// Step 3, in system order: interns the system's labels and new exit names (the ids are those
 /// of building the systems one by one) and records its uses of foreign labels.
-pub fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
+pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
     for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
         if *wanted {
             d.label = Some(g.labels.intern(&d.name));

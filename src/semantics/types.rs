@@ -42,7 +42,7 @@ pub enum Scalar {
 
 impl Ty {
     /// The element type: sets give their elements, scalars themselves.
-    pub fn scalar(self) -> Option<Scalar> {
+    pub(crate) fn scalar(self) -> Option<Scalar> {
         Some(match self {
             Ty::Bool => Scalar::Bool,
             Ty::Int => Scalar::Int,
@@ -55,7 +55,7 @@ impl Ty {
             Ty::Error => return None,
         })
     }
-    pub fn from_scalar(s: Scalar) -> Ty {
+    pub(crate) fn from_scalar(s: Scalar) -> Ty {
         match s {
             Scalar::Bool => Ty::Bool,
             Scalar::Int => Ty::Int,
@@ -66,28 +66,28 @@ impl Ty {
             Scalar::Word { width, signed } => Ty::Word { width, signed },
         }
     }
-    pub fn is_set(self) -> bool {
+    pub(crate) fn is_set(self) -> bool {
         matches!(self, Ty::Set(_))
     }
-    pub fn is_error(self) -> bool {
+    pub(crate) fn is_error(self) -> bool {
         self == Ty::Error
     }
     /// Boolean (or already-reported error, or `EXIT`, which a boolean variable may hold).
-    pub fn is_bool(self) -> bool {
+    pub(crate) fn is_bool(self) -> bool {
         matches!(self, Ty::Bool | Ty::Error | Ty::Exit)
     }
-    pub fn is_int(self) -> bool {
+    pub(crate) fn is_int(self) -> bool {
         matches!(self, Ty::Int | Ty::Error)
     }
     /// The width and signedness of a word type.
-    pub fn word(self) -> Option<(u8, bool)> {
+    pub(crate) fn word(self) -> Option<(u8, bool)> {
         match self {
             Ty::Word { width, signed } => Some((width, signed)),
             _ => None,
         }
     }
     /// The type of a set of values of this type (a set stays a set).
-    pub fn to_set(self) -> Ty {
+    pub(crate) fn to_set(self) -> Ty {
         match self.scalar() {
             Some(s) => Ty::Set(s),
             None => Ty::Error,
@@ -96,7 +96,7 @@ impl Ty {
 }
 
 /// The common scalar type of two operands of `=`, `union`, `case` branches…, if any.
-pub fn unify_scalar(a: Scalar, b: Scalar) -> Option<Scalar> {
+pub(crate) fn unify_scalar(a: Scalar, b: Scalar) -> Option<Scalar> {
     use Scalar::*;
     match (a, b) {
         _ if a == b => Some(a),
@@ -107,7 +107,7 @@ pub fn unify_scalar(a: Scalar, b: Scalar) -> Option<Scalar> {
 }
 
 /// Like [`unify_scalar`] but for set-valued unions (`{a, 1}` is an integer-symbolic set).
-pub fn unify_for_union(a: Scalar, b: Scalar) -> Option<Scalar> {
+pub(crate) fn unify_for_union(a: Scalar, b: Scalar) -> Option<Scalar> {
     match (a, b) {
         (Scalar::Int, Scalar::Sym) | (Scalar::Sym, Scalar::Int) => Some(Scalar::IntSym),
         _ => unify_scalar(a, b),
@@ -115,7 +115,7 @@ pub fn unify_for_union(a: Scalar, b: Scalar) -> Option<Scalar> {
 }
 
 /// The common type of two values (scalars or sets); a set wins over a scalar.
-pub fn unify(a: Ty, b: Ty, mixed_ok: bool) -> Option<Ty> {
+pub(crate) fn unify(a: Ty, b: Ty, mixed_ok: bool) -> Option<Ty> {
     if a.is_error() {
         return Some(b);
     }
@@ -155,7 +155,7 @@ impl fmt::Display for Ty {
 }
 
 /// "a boolean", "an integer", "a set of …".
-pub fn with_article(t: Ty) -> String {
+pub(crate) fn with_article(t: Ty) -> String {
     let s = t.to_string();
     let vowel = s.starts_with(['a', 'e', 'i', 'o', 'u', 'E']);
     format!("{} {s}", if vowel { "an" } else { "a" })

@@ -49,7 +49,7 @@ pub(crate) fn mark_reads(e: &Expr, out: &mut [bool]) {
 }
 
 impl Dependencies {
-    pub fn of(system: &System) -> Dependencies {
+    pub(crate) fn of(system: &System) -> Dependencies {
         let n = system.vars.len();
         let mut deps = Vec::with_capacity(n);
         let mut mark = vec![false; n];
@@ -70,7 +70,7 @@ impl Dependencies {
     }
 
     /// The cone of `seeds` (a mask of variables): the base, the seeds, closed under dependencies.
-    pub fn cone(&self, seeds: &[bool]) -> Vec<bool> {
+    pub(crate) fn cone(&self, seeds: &[bool]) -> Vec<bool> {
         let mut cone = vec![false; self.deps.len()];
         let mut stack: Vec<usize> = (0..self.deps.len()).filter(|&v| self.base[v] || seeds.get(v).copied().unwrap_or(false)).collect();
         while let Some(v) = stack.pop() {
@@ -84,7 +84,7 @@ impl Dependencies {
     }
 
     /// Whether `cone` holds every state variable (then it is the whole model).
-    pub fn is_whole(&self, cone: &[bool]) -> bool {
+    pub(crate) fn is_whole(&self, cone: &[bool]) -> bool {
         self.state.iter().zip(cone).all(|(&s, &c)| !s || c)
     }
 }

@@ -78,7 +78,7 @@ fn bits_for(len: usize) -> usize {
 impl Encoding {
     /// Allocates the variables of `system` in the static order `order` (position → variable, a
     /// permutation). `nodes`: capacity of the node table; `threads`: oxidd's worker threads.
-    pub fn new(system: &System, order: &[usize], nodes: usize, threads: u32) -> SymResult<Encoding> {
+    pub(crate) fn new(system: &System, order: &[usize], nodes: usize, threads: u32) -> SymResult<Encoding> {
         let mut lens = Vec::with_capacity(system.vars.len());
         for v in &system.vars {
             let len = v.domain.table_len().ok_or_else(|| {
@@ -151,22 +151,22 @@ impl Encoding {
         })
     }
 
-    pub fn t(&self) -> Bdd {
+    pub(crate) fn t(&self) -> Bdd {
         self.t.clone()
     }
-    pub fn f(&self) -> Bdd {
+    pub(crate) fn f(&self) -> Bdd {
         self.f.clone()
     }
-    pub fn num_vars(&self) -> usize {
+    pub(crate) fn num_vars(&self) -> usize {
         self.kinds.len()
     }
-    pub fn num_bdd_vars(&self) -> u32 {
+    pub(crate) fn num_bdd_vars(&self) -> u32 {
         self.vars.len() as u32
     }
-    pub fn domain_len(&self, v: VarId) -> usize {
+    pub(crate) fn domain_len(&self, v: VarId) -> usize {
         self.lens[v as usize]
     }
-    pub fn is_input(&self, v: VarId) -> bool {
+    pub(crate) fn is_input(&self, v: VarId) -> bool {
         self.kinds[v as usize] == VarKind::Input
     }
 
@@ -179,7 +179,7 @@ impl Encoding {
     }
 
     /// `v = index` on the given copy (a cube).
-    pub fn value_is(&self, v: VarId, copy: Copy, index: usize) -> SymResult<Bdd> {
+    pub(crate) fn value_is(&self, v: VarId, copy: Copy, index: usize) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
         let mut r = self.t();
         for (i, &b) in bits.iter().enumerate().rev() {
@@ -191,7 +191,7 @@ impl Encoding {
     }
 
     /// `v < len(domain)` on the given copy: the valid encodings.
-    pub fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
+    pub(crate) fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
         let len = self.lens[v as usize];
         if len >= 1usize << bits.len() {
@@ -207,7 +207,7 @@ impl Encoding {
     }
 
     /// The cube of the bits of `vars` on one copy.
-    pub fn cube_of(&self, vars: impl Iterator<Item = VarId>, copy: Copy) -> SymResult<Bdd> {
+    pub(crate) fn cube_of(&self, vars: impl Iterator<Item = VarId>, copy: Copy) -> SymResult<Bdd> {
         let mut c = self.t();
         for v in vars {
             for &b in self.bits(v, copy) {
@@ -218,7 +218,7 @@ impl Encoding {
     }
 
     /// `x' = x` for a state variable (frozen variables).
-    pub fn unchanged(&self, v: VarId) -> SymResult<Bdd> {
+    pub(crate) fn unchanged(&self, v: VarId) -> SymResult<Bdd> {
         let mut r = self.t();
         for (&c, &n) in self.cur_bits[v as usize].iter().zip(&self.next_bits[v as usize]) {
             r = r.and(&self.vars[c as usize].equiv(&self.vars[n as usize])?)?;
@@ -227,17 +227,17 @@ impl Encoding {
     }
 
     /// Renames next-state bits to current-state bits (`f` must not read current bits).
-    pub fn to_cur(&self, f: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn to_cur(&self, f: &Bdd) -> SymResult<Bdd> {
         Ok(f.substitute(&self.next_to_cur)?)
     }
 
     /// Renames current-state bits to next-state bits (`f` must not read next bits).
-    pub fn to_next(&self, f: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn to_next(&self, f: &Bdd) -> SymResult<Bdd> {
         Ok(f.substitute(&self.cur_to_next)?)
     }
 
     /// The state (all variables' current copies, inputs at index 0) as a cube.
-    pub fn state_cube(&self, values: &[u32]) -> SymResult<Bdd> {
+    pub(crate) fn state_cube(&self, values: &[u32]) -> SymResult<Bdd> {
         let mut r = self.t();
         for v in 0..self.num_vars() as VarId {
             if !self.is_input(v) {
@@ -251,7 +251,7 @@ impl Encoding {
     /// declaration order (variables as declared, bits from the most significant one, 0 first),
     /// value indices per variable, inputs 0; don't-care bits are 0 (so the index stays in the
     /// domain when `set` implies the domain constraints). `None` if `set` is empty.
-    pub fn pick_state(&self, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
+    pub(crate) fn pick_state(&self, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
         let only_cur = set.exists(&self.next_cube.and(&self.input_cube)?)?;
         if !self.declaration_order {
             return self.least_state(only_cur);
@@ -296,14 +296,14 @@ impl Encoding {
     }
 
     /// The number of states in `set` (a BDD over current state bits).
-    pub fn count_states(&self, set: &Bdd) -> f64 {
+    pub(crate) fn count_states(&self, set: &Bdd) -> f64 {
         let mut cache = oxidd::util::SatCountCache::<oxidd::util::num::F64, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>::default();
         let all = set.sat_count(self.num_bdd_vars(), &mut cache).0;
         all / 2f64.powi((self.num_bdd_vars() - self.state_bits) as i32)
     }
 
     /// Current node count of the manager.
-    pub fn node_count(&self) -> usize {
+    pub(crate) fn node_count(&self) -> usize {
         self.manager.with_manager_shared(|m| m.num_inner_nodes())
     }
 }

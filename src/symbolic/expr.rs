@@ -49,27 +49,27 @@ pub(crate) struct SymEval<'e> {
 const MAX_RANGE: i64 = 1 << 16;
 
 impl<'e> SymEval<'e> {
-    pub fn new(enc: &'e Encoding, vars: &'e [Variable]) -> SymEval<'e> {
+    pub(crate) fn new(enc: &'e Encoding, vars: &'e [Variable]) -> SymEval<'e> {
         SymEval { enc, vars, ctx: enc.t(), errors: vec![], var_cache: FxHashMap::default() }
     }
 
-    pub fn encoding(&self) -> &'e Encoding {
+    pub(crate) fn encoding(&self) -> &'e Encoding {
         self.enc
     }
 
     /// The errors recorded since the last call, as one region per message.
-    pub fn take_errors(&mut self) -> Vec<(String, Bdd)> {
+    pub(crate) fn take_errors(&mut self) -> Vec<(String, Bdd)> {
         std::mem::take(&mut self.errors)
     }
 
     /// Where a boolean expression is true.
-    pub fn bool(&mut self, e: &Expr) -> SymResult<Bdd> {
+    pub(crate) fn bool(&mut self, e: &Expr) -> SymResult<Bdd> {
         let s = self.eval(e)?;
         self.as_bool(s)
     }
 
     /// The values of an expression with their guards.
-    pub fn cases(&mut self, e: &Expr) -> SymResult<Vec<(Value, Bdd)>> {
+    pub(crate) fn cases(&mut self, e: &Expr) -> SymResult<Vec<(Value, Bdd)>> {
         let s = self.eval(e)?;
         self.as_cases(s)
     }
@@ -134,7 +134,7 @@ impl<'e> SymEval<'e> {
         Ok(cases)
     }
 
-    pub fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
+    pub(crate) fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
         match e {
             Expr::Const(Value::Bool(b)) => Ok(Sym::Bool(if *b { self.enc.t() } else { self.enc.f() })),
             Expr::Const(v) => Ok(Sym::Cases(vec![(*v, self.enc.t())])),

@@ -34,7 +34,7 @@ pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;
 /// A failure of the symbolic engine: a message for the user (the node table is full, a domain is
 /// too large to enumerate, an evaluation error in a reachable state).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SymbolicError(pub String);
+pub(crate) struct SymbolicError(pub String);
 
 impl From<oxidd::error::OutOfMemory> for SymbolicError {
     fn from(_: oxidd::error::OutOfMemory) -> SymbolicError {

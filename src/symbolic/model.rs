@@ -274,7 +274,7 @@ impl SymbolicModel {
     }
 
     /// [`SymbolicModel::build`] under a [`Probe`]: `Ok(None)` when the probe gives up.
-    pub fn build_probe(
+    pub(crate) fn build_probe(
         program: &LoweredProgram,
         max_memory: Option<u64>,
         threads: usize,
@@ -542,17 +542,17 @@ impl SymbolicModel {
     }
 
     /// Number of reachable states (NuSMV's figure, a satisfying-assignment count).
-    pub fn reachable_states(&self) -> f64 {
+    pub(crate) fn reachable_states(&self) -> f64 {
         self.enc.count_states(&self.reach)
     }
 
     /// Breadth-first layers from the initial states (NuSMV's "system diameter").
-    pub fn diameter(&self) -> usize {
+    pub(crate) fn diameter(&self) -> usize {
         self.rings.len()
     }
 
     /// BDD variables (current, next and input bits), transition parts and clusters.
-    pub fn shape(&self) -> (u32, usize, usize) {
+    pub(crate) fn shape(&self) -> (u32, usize, usize) {
         (self.enc.num_bdd_vars(), self.trans.parts, self.trans.clusters())
     }
 }

@@ -25,7 +25,7 @@ pub(crate) struct Reduced {
 
 impl Reduced {
     /// The model restricted to `cone` (a mask of its variables).
-    pub fn of(model: &SymbolicModel, cone: &[bool]) -> SymResult<Reduced> {
+    pub(crate) fn of(model: &SymbolicModel, cone: &[bool]) -> SymResult<Reduced> {
         let enc = &model.enc;
         let n = enc.num_vars();
         let inside = |p: &&Part| (0..n).all(|v| cone[v] || !(p.cur[v] || p.next[v]));

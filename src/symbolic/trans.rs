@@ -63,7 +63,7 @@ fn global_constraints_first(enc: &Encoding, parts: Vec<Part>) -> Vec<Part> {
 }
 
 impl TransRel {
-    pub fn new(enc: &Encoding, parts: Vec<Part>) -> SymResult<TransRel> {
+    pub(crate) fn new(enc: &Encoding, parts: Vec<Part>) -> SymResult<TransRel> {
         let n = enc.num_vars();
         let count = parts.len();
         let mut grouped: Vec<Part> = vec![];
@@ -104,12 +104,12 @@ impl TransRel {
         Ok(TransRel { clusters, image_all, pre_all, parts: count })
     }
 
-    pub fn clusters(&self) -> usize {
+    pub(crate) fn clusters(&self) -> usize {
         self.clusters.len()
     }
 
     /// The successors of `from` (a set over current bits), over current bits.
-    pub fn image(&self, enc: &Encoding, from: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn image(&self, enc: &Encoding, from: &Bdd) -> SymResult<Bdd> {
         if self.clusters.is_empty() {
             let any = from.exists(&self.image_all)?;
             return Ok(any);
@@ -122,7 +122,7 @@ impl TransRel {
     }
 
     /// The states with a successor in `to` (a set over current bits), over current bits.
-    pub fn preimage(&self, enc: &Encoding, to: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn preimage(&self, enc: &Encoding, to: &Bdd) -> SymResult<Bdd> {
         let target = enc.to_next(to)?;
         if self.clusters.is_empty() {
             return Ok(target.exists(&self.pre_all)?);
@@ -135,7 +135,7 @@ impl TransRel {
     }
 
     /// Whether some transition from `from` satisfies `region` (over current, input and next bits).
-    pub fn some_transition(&self, from: &Bdd, region: &Bdd) -> SymResult<bool> {
+    pub(crate) fn some_transition(&self, from: &Bdd, region: &Bdd) -> SymResult<bool> {
         let mut acc = from.and(region)?;
         for c in &self.clusters {
             acc = acc.and(&c.bdd)?;

@@ -301,7 +301,7 @@ pub enum BinaryOp {
 
 impl BinaryOp {
     /// The operator as NuSMV spells it.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinaryOp::And => "&",
             BinaryOp::Or => "|",

@@ -20,14 +20,14 @@ pub const MAX_NESTING: usize = 10_000;
 /// Runs `f` (a pest parse and AST build of a chunk nested `depth` deep) on a stack large
 /// enough for that depth: pest and the builder recurse a few KiB per nesting level in debug
 /// builds. Shallow chunks (almost all) run on the caller's stack; a fresh stack costs time.
-pub fn with_stack_for<T>(depth: usize, f: impl FnOnce() -> T) -> T {
+pub(super) fn with_stack_for<T>(depth: usize, f: impl FnOnce() -> T) -> T {
     const PER_LEVEL: usize = 48 << 10;
     let needed = (depth + 8) * PER_LEVEL;
     stacker::maybe_grow(needed, needed * 2, f)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChunkKind {
+pub(super) enum ChunkKind {
     /// `TERMINATION trap;`
     Termination,
     /// `MODULE name(params)`
@@ -43,7 +43,7 @@ pub enum ChunkKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct Chunk {
+pub(super) struct Chunk {
     pub kind: ChunkKind,
     /// Byte range of the chunk's text: from its keyword to the next chunk's keyword.
     pub start: usize,
@@ -102,7 +102,7 @@ fn chunk_kind_at(text: &str, toks: &[Tok], i: usize) -> Option<ChunkKind> {
 }
 
 /// Cuts the token list into chunks covering the whole text.
-pub fn split(text: &str, toks: &[Tok]) -> Vec<Chunk> {
+pub(super) fn split(text: &str, toks: &[Tok]) -> Vec<Chunk> {
     let mut chunks: Vec<Chunk> = Vec::new();
     for i in 0..toks.len() {
         let Some(kind) = chunk_kind_at(text, toks, i) else {
@@ -139,7 +139,7 @@ fn closer_of(open: &str) -> &'static str {
 
 /// Checks delimiter balance and nesting depth of one chunk's tokens: the deepest nesting, or
 /// the first problem found.
-pub fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
+pub(super) fn check_brackets(text: &str, toks: &[Tok]) -> Result<usize, Diagnostic> {
     let mut stack: Vec<Tok> = Vec::new();
     let mut deepest = 0;
     for &t in toks {

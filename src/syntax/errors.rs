@@ -128,7 +128,7 @@ fn is_infix(rule: Rule) -> bool {
 }
 
 /// The user-facing list of expected things, deduplicated, in a fixed order.
-pub fn expected_list(positives: &[Rule]) -> Vec<&'static str> {
+pub(super) fn expected_list(positives: &[Rule]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for &r in positives {
         if let Some(d) = describe_rule(r).filter(|d| !out.contains(d)) {
@@ -153,7 +153,7 @@ fn join_alternatives(items: &[&str]) -> String {
 }
 
 /// How the token at a syntax error is named in the message.
-pub fn describe_token(text: &str, tok: Option<&Tok>) -> String {
+pub(super) fn describe_token(text: &str, tok: Option<&Tok>) -> String {
     let Some(t) = tok else { return "end of file".to_string() };
     let s = &text[t.span.range()];
     match t.kind {
@@ -167,7 +167,7 @@ pub fn describe_token(text: &str, tok: Option<&Tok>) -> String {
 
 /// A syntax error at byte `pos` of the file, where the parser tried `positives`.
 /// `toks` is the whole file's token list; `chunk_end` is where the chunk being parsed ends.
-pub fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, positives: &[Rule]) -> Diagnostic {
+pub(super) fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usize, positives: &[Rule]) -> Diagnostic {
     let idx = toks.partition_point(|t| (t.span.start as usize) < pos);
     let found = toks.get(idx);
     let prev = idx.checked_sub(1).and_then(|i| toks.get(i));

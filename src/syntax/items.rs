@@ -14,7 +14,7 @@ use crate::source::Span;
 use pest::Parser;
 
 #[derive(Clone, Copy)]
-pub enum ListKind {
+pub(super) enum ListKind {
     Var(VarKind),
     Define,
     Assign,
@@ -23,7 +23,7 @@ pub enum ListKind {
 }
 
 /// The list section a keyword introduces, if any.
-pub fn list_kind(keyword: &str) -> Option<ListKind> {
+pub(super) fn list_kind(keyword: &str) -> Option<ListKind> {
     Some(match keyword {
         "VAR" => ListKind::Var(VarKind::State),
         "IVAR" => ListKind::Var(VarKind::Input),
@@ -60,7 +60,7 @@ fn split_items(text: &str, toks: &[Tok]) -> Vec<(usize, usize)> {
 }
 
 /// Parses a list-section chunk whose keyword is `toks[chunk.first_tok]`.
-pub fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKind, fast: bool, diags: &mut Vec<Diagnostic>) -> Section {
+pub(super) fn parse_list_section(text: &str, toks: &[Tok], chunk: &Chunk, kind: ListKind, fast: bool, diags: &mut Vec<Diagnostic>) -> Section {
     let keyword_tok = toks[chunk.first_tok];
     let item_toks = &toks[chunk.first_tok + 1..chunk.end_tok];
     let span = Span::new(chunk.start, item_toks.last().unwrap_or(&keyword_tok).span.end as usize);

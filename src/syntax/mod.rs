@@ -14,12 +14,12 @@ mod errors;
 mod fast;
 mod isa;
 mod items;
-pub mod parser;
+pub(crate) mod parser;
 mod piece;
 pub(crate) mod precedence;
 mod scan;
 pub mod sexpr;
-pub mod words;
+pub(crate) mod words;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};

@@ -23,17 +23,17 @@ use std::sync::LazyLock;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/smv.pest"]
-pub struct SmvParser;
+pub(crate) struct SmvParser;
 
 /// Deepest expression tree accepted (every operator, bracket and `case` is one level).
-pub const MAX_EXPR_DEPTH: u32 = 1000;
+pub(crate) const MAX_EXPR_DEPTH: u32 = 1000;
 
 /// Largest integer constant: NuSMV accepts −(2^31−1) … 2^31−1.
-pub const MAX_INT: i64 = i32::MAX as i64;
+pub(crate) const MAX_INT: i64 = i32::MAX as i64;
 
 /// NuSMV 2.6 precedence, loosest first (see README "Operator precedence"), built from the one
 /// table of [`super::precedence`] that the fast path reads too.
-pub fn pratt() -> &'static PrattParser<Rule> {
+pub(crate) fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         LEVELS.iter().fold(PrattParser::new(), |pratt, &(fixity, ops)| {
             let op = |o: Operator| match fixity {
@@ -103,7 +103,7 @@ fn rule_of(op: Operator) -> Rule {
 }
 
 /// One `…;` item of a list section.
-pub enum Item {
+pub(crate) enum Item {
     Var(VarDecl),
     Define(Define),
     Assign(Assign),
@@ -116,18 +116,18 @@ type Built = (Expr, u32);
 const POISONED: u32 = u32::MAX;
 
 /// Converts pest pairs of one chunk into AST nodes.
-pub struct Builder {
+pub(crate) struct Builder {
     /// Byte offset of the chunk in the file.
     base: usize,
     diags: RefCell<Vec<Diagnostic>>,
 }
 
 impl Builder {
-    pub fn new(base: usize) -> Builder {
+    pub(crate) fn new(base: usize) -> Builder {
         Builder { base, diags: RefCell::new(Vec::new()) }
     }
 
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+    pub(crate) fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diags.into_inner()
     }
 
@@ -152,12 +152,12 @@ impl Builder {
     // ------------------------------------------------------------------ top level
 
     /// `TERMINATION rule;` → the rule name and its span.
-    pub fn termination(&self, chunk: Pair<Rule>) -> Option<Ident> {
+    pub(crate) fn termination(&self, chunk: Pair<Rule>) -> Option<Ident> {
         chunk.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.ident(&p))
     }
 
     /// `MODULE name(params)` → name and parameters.
-    pub fn module_header(&self, chunk: Pair<Rule>) -> (Ident, Vec<Ident>) {
+    pub(crate) fn module_header(&self, chunk: Pair<Rule>) -> (Ident, Vec<Ident>) {
         let mut name = None;
         let mut params = Vec::new();
         for p in chunk.into_inner() {
@@ -172,7 +172,7 @@ impl Builder {
     }
 
     /// `section_chunk` → the section.
-    pub fn section_chunk(&self, chunk: Pair<Rule>) -> Option<Section> {
+    pub(crate) fn section_chunk(&self, chunk: Pair<Rule>) -> Option<Section> {
         let section = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
         Some(self.section(section))
     }
@@ -203,7 +203,7 @@ impl Builder {
     }
 
     /// One item of a list section (`var_item`, `define_item`, …).
-    pub fn item(&self, chunk: Pair<Rule>) -> Option<Item> {
+    pub(crate) fn item(&self, chunk: Pair<Rule>) -> Option<Item> {
         let p = chunk.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
         let span = self.span(&p);
         Some(match p.as_rule() {
@@ -359,7 +359,7 @@ impl Builder {
     // ------------------------------------------------------------------ expressions
 
     /// Any expression rule (`expr`, `until_operand`, `bound`, `var_ref`) → an AST expression.
-    pub fn expr(&self, p: Pair<Rule>) -> Expr {
+    pub(crate) fn expr(&self, p: Pair<Rule>) -> Expr {
         self.build(p).0
     }
 
@@ -607,7 +607,7 @@ fn children(p: Pair<'_, Rule>, rule: Rule) -> impl Iterator<Item = Pair<'_, Rule
 }
 
 /// Named punctuation and keyword tokens: present in the parse tree only for error messages.
-pub fn is_token(rule: Rule) -> bool {
+pub(crate) fn is_token(rule: Rule) -> bool {
     use Rule::*;
     matches!(
         rule,

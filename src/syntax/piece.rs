@@ -15,7 +15,7 @@ use crate::source::Span;
 use pest::Parser;
 
 /// What one chunk contributes to the program.
-pub enum Piece {
+pub(super) enum Piece {
     /// Nothing (an error, already reported, or a stray or unsupported chunk).
     Nothing,
     Module(Module),
@@ -27,7 +27,7 @@ pub enum Piece {
 }
 
 /// Parses one chunk; `module_before` tells whether a `MODULE` chunk comes earlier in the file.
-pub fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, module_before: bool, fast: bool, diags: &mut Vec<Diagnostic>) -> Piece {
+pub(super) fn parse_chunk(text: &str, toks: &[Tok], chunk: &Chunk, module_before: bool, fast: bool, diags: &mut Vec<Diagnostic>) -> Piece {
     let chunk_toks = &toks[chunk.first_tok..chunk.end_tok];
     let Some(first) = chunk_toks.first() else { return Piece::Nothing };
     let keyword = &text[first.span.range()];

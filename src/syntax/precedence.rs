@@ -6,7 +6,7 @@
 
 /// How an operator of a level combines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fixity {
+pub(crate) enum Fixity {
     Left,
     Right,
     Prefix,
@@ -16,7 +16,7 @@ pub enum Fixity {
 /// Every operator of the expression grammar (each is one `op_…` rule of `grammar/smv.pest`,
 /// or `dot_access`, `index`, `bit_select`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operator {
+pub(crate) enum Operator {
     Implies,
     Iff,
     /// `a ? b : c`
@@ -71,7 +71,7 @@ pub enum Operator {
 use Operator::*;
 
 /// The precedence levels, loosest first.
-pub const LEVELS: &[(Fixity, &[Operator])] = &[
+pub(crate) const LEVELS: &[(Fixity, &[Operator])] = &[
     (Fixity::Right, &[Implies]),
     (Fixity::Left, &[Iff]),
     (Fixity::Right, &[Ite]),
@@ -111,7 +111,7 @@ const fn level(op: Operator) -> usize {
 }
 
 /// The binding power pest's `PrattParser` gives `op`: 10 · (its level + 1).
-pub const fn binding_power(op: Operator) -> u32 {
+pub(crate) const fn binding_power(op: Operator) -> u32 {
     10 * (level(op) as u32 + 1)
 }
 

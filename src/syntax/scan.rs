@@ -11,7 +11,7 @@
 use crate::source::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TokKind {
+pub(super) enum TokKind {
     /// An identifier or keyword.
     Word,
     /// Digits, possibly followed by identifier characters (`12`, `0ud8_11`).
@@ -23,13 +23,13 @@ pub enum TokKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tok {
+pub(super) struct Tok {
     pub kind: TokKind,
     pub span: Span,
 }
 
 #[derive(Debug, Default)]
-pub struct Scan {
+pub(super) struct Scan {
     pub toks: Vec<Tok>,
     /// The opening `/--` of a block comment that is never closed.
     pub unterminated_comment: Option<Span>,
@@ -115,7 +115,7 @@ const PIECES: usize = 8;
 /// A big file without block comments is cut into pieces after newlines and the pieces are
 /// scanned in parallel: no token or `--` comment contains a newline, so the sequential scan is
 /// at the start of a token at every such cut, and the pieces' tokens are exactly its tokens.
-pub fn scan(text: &str) -> Scan {
+pub(super) fn scan(text: &str) -> Scan {
     if text.len() < PARALLEL_MIN_BYTES || !crate::par::is_parallel() || text.contains("/--") {
         let mut out = Scan::default();
         scan_range(text, 0, text.len(), &mut out);
@@ -191,7 +191,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// The reserved words of the language (NuSMV 2.6 plus `CALL`, `EXIT`, `TERMINATION`); must agree
 /// with the `keyword` rule of the grammar.
-pub const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "MODULE",
     "DEFINE",
     "MDEFINE",
@@ -291,7 +291,7 @@ pub const KEYWORDS: &[&str] = &[
 const MAX_KEYWORD_LEN: usize = 11;
 
 /// Called for every identifier of the file: a length test, then one hash lookup.
-pub fn is_keyword(word: &str) -> bool {
+pub(super) fn is_keyword(word: &str) -> bool {
     static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> = std::sync::OnceLock::new();
     word.len() <= MAX_KEYWORD_LEN && SET.get_or_init(|| KEYWORDS.iter().copied().collect()).contains(word)
 }

@@ -10,18 +10,18 @@
 //! NuSMV's messages.
 
 /// Widest word NuSMV 2.5.4 accepts.
-pub const MAX_WORD_WIDTH: u32 = 64;
+pub(crate) const MAX_WORD_WIDTH: u32 = 64;
 
 /// A parsed word constant: the bit pattern (only the low `width` bits may be set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WordLit {
+pub(crate) struct WordLit {
     pub bits: u64,
     pub width: u8,
     pub signed: bool,
 }
 
 /// Parses the text of a `word_lit` token; `Err` carries a message saying what is wrong.
-pub fn parse_word_lit(text: &str) -> Result<WordLit, String> {
+pub(crate) fn parse_word_lit(text: &str) -> Result<WordLit, String> {
     let rest = text.strip_prefix('0').ok_or_else(|| "a word constant starts with `0`".to_string())?;
     let (signed, rest) = match rest.as_bytes().first() {
         Some(b's') => (true, &rest[1..]),
@@ -67,7 +67,7 @@ pub fn parse_word_lit(text: &str) -> Result<WordLit, String> {
 
 /// A word value as NuSMV 2.5.4 prints it in traces and specifications: `0ud8_5`, and for
 /// signed words the decimal value with its sign, `0sd4_7` or `-0sd4_3`.
-pub fn write_word(out: &mut String, bits: u64, width: u8, signed: bool) {
+pub(crate) fn write_word(out: &mut String, bits: u64, width: u8, signed: bool) {
     use std::fmt::Write;
     let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     let bits = bits & mask;

@@ -28,7 +28,7 @@ pub(crate) struct ConeVerdicts {
 
 impl ConeVerdicts {
     /// No spec decided on a cone.
-    pub fn none(specs: usize) -> ConeVerdicts {
+    pub(super) fn none(specs: usize) -> ConeVerdicts {
         ConeVerdicts { verdicts: vec![None; specs], cones: 0, fairness: None }
     }
 }

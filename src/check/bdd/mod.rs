@@ -116,7 +116,7 @@ impl<'m> Labels<'m> {
     }
 
     /// The states satisfying a literal.
-    pub fn lit(&self, lit: Lit) -> SymResult<Bdd> {
+    pub(crate) fn lit(&self, lit: Lit) -> SymResult<Bdd> {
         let Some(set) = &self.sets[lit.node() as usize] else {
             return Err(SymbolicError("internal error: a subformula's set was not computed".into()));
         };
@@ -124,7 +124,7 @@ impl<'m> Labels<'m> {
     }
 
     /// `E[hold U target]` without fairness (backward, frontier by frontier).
-    pub fn until(&self, hold: &Bdd, target: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn until(&self, hold: &Bdd, target: &Bdd) -> SymResult<Bdd> {
         let mut z = target.clone();
         let mut frontier = target.clone();
         while frontier.satisfiable() {
@@ -137,7 +137,7 @@ impl<'m> Labels<'m> {
     }
 
     /// Fair `EG s`: states with an infinite path in `s` visiting every constraint infinitely often.
-    pub fn eg_fair(&self, s: &Bdd) -> SymResult<Bdd> {
+    pub(crate) fn eg_fair(&self, s: &Bdd) -> SymResult<Bdd> {
         let mut z = s.clone();
         loop {
             crate::check::deadline::poll();
@@ -160,7 +160,7 @@ impl<'m> Labels<'m> {
         }
     }
 
-    pub fn holds_at(&self, lit: Lit, state: &Bdd) -> SymResult<bool> {
+    pub(crate) fn holds_at(&self, lit: Lit, state: &Bdd) -> SymResult<bool> {
         Ok(self.lit(lit)?.and(state)?.satisfiable())
     }
 }

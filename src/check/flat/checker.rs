@@ -11,7 +11,7 @@ use crate::explicit::kripke::PropId;
 
 /// Explicit fair labelling of a [`FlatModel`]'s Kripke structure.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Explicit;
+pub(crate) struct Explicit;
 
 impl Checker for Explicit {
     type Model = FlatModel;

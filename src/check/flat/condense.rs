@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `EF` answers over one transition graph: a search for the first query, the condensation after.
 #[derive(Default)]
-pub struct Reachability {
+pub(crate) struct Reachability {
     queried: AtomicBool,
     condensation: OnceLock<Condensation>,
 }
@@ -25,7 +25,7 @@ pub struct Reachability {
 impl Reachability {
     /// The states of the graph (`succ`, with `pred` its reverse) with a path (of length ≥ 0) to
     /// a state of `targets`.
-    pub fn can_reach(&self, succ: &Csr, pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
+    pub(crate) fn can_reach(&self, succ: &Csr, pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
         if let Some(c) = self.condensation.get() {
             return c.can_reach(targets);
         }
@@ -50,14 +50,14 @@ fn backward(pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
     reach
 }
 
-pub struct Condensation {
+pub(crate) struct Condensation {
     comp_of: Vec<u32>,
     /// Component successor lists; Tarjan numbers components so that successors have smaller ids.
     dag: Csr,
 }
 
 impl Condensation {
-    pub fn new(succ: &Csr) -> Condensation {
+    pub(crate) fn new(succ: &Csr) -> Condensation {
         let n = succ.len();
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
@@ -101,7 +101,7 @@ impl Condensation {
     }
 
     /// The states with a path (of length ≥ 0) to a state of `targets`.
-    pub fn can_reach(&self, targets: &FixedBitSet) -> FixedBitSet {
+    pub(crate) fn can_reach(&self, targets: &FixedBitSet) -> FixedBitSet {
         let n = self.comp_of.len();
         let mut reach = vec![false; self.dag.len()];
         for v in targets.ones() {

@@ -25,7 +25,7 @@ use std::hash::{Hash, Hasher};
 
 const NOT_STORED: u32 = u32::MAX;
 
-pub struct Labelling<'k> {
+pub(crate) struct Labelling<'k> {
     kripke: &'k KripkeStructure,
     arena: Arena,
     constraints: Vec<Constraint<'k>>,
@@ -43,7 +43,7 @@ pub struct Labelling<'k> {
 
 impl<'k> Labelling<'k> {
     /// Computes the fair states under the `FAIRNESS`/`JUSTICE` constraints.
-    pub fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &Fairness<'k>) -> Labelling<'k> {
+    pub(crate) fn new(kripke: &'k KripkeStructure, arena: Arena, fairness: &Fairness<'k>) -> Labelling<'k> {
         let n = num_states(kripke);
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
@@ -57,21 +57,21 @@ impl<'k> Labelling<'k> {
         Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
     }
 
-    pub fn kripke(&self) -> &'k KripkeStructure {
+    pub(crate) fn kripke(&self) -> &'k KripkeStructure {
         self.kripke
     }
-    pub fn arena(&self) -> &Arena {
+    pub(crate) fn arena(&self) -> &Arena {
         &self.arena
     }
-    pub fn fair(&self) -> &FixedBitSet {
+    pub(crate) fn fair(&self) -> &FixedBitSet {
         &self.fair
     }
-    pub fn constraints(&self) -> &[Constraint<'k>] {
+    pub(crate) fn constraints(&self) -> &[Constraint<'k>] {
         &self.constraints
     }
 
     /// Labels every node of the arena, level by level, on the current rayon pool.
-    pub fn compute_all(&mut self) {
+    pub(crate) fn compute_all(&mut self) {
         let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); self.arena.max_level() as usize + 1];
         for id in 0..self.arena.len() as NodeId {
             by_level[self.arena.level(id) as usize].push(id);
@@ -127,7 +127,7 @@ impl<'k> Labelling<'k> {
     }
 
     /// The satisfaction set of a node (it must have been computed).
-    pub fn node_set(&self, id: NodeId) -> &FixedBitSet {
+    pub(crate) fn node_set(&self, id: NodeId) -> &FixedBitSet {
         match self.arena.node(id) {
             Node::True => &self.all,
             Node::Atom(p) => &self.kripke.props[p as usize],
@@ -140,7 +140,7 @@ impl<'k> Labelling<'k> {
     }
 
     /// The satisfaction set of a literal, as a fresh set over all states.
-    pub fn lit_set(&self, lit: Lit) -> FixedBitSet {
+    pub(crate) fn lit_set(&self, lit: Lit) -> FixedBitSet {
         let mut set = self.node_set(lit.node()).clone();
         set.grow(num_states(self.kripke));
         if lit.is_negated() {
@@ -149,11 +149,11 @@ impl<'k> Labelling<'k> {
         set
     }
 
-    pub fn holds_at(&self, lit: Lit, s: StateId) -> bool {
+    pub(crate) fn holds_at(&self, lit: Lit, s: StateId) -> bool {
         self.node_set(lit.node()).contains(s as usize) != lit.is_negated()
     }
 
-    pub fn is_fair(&self, s: StateId) -> bool {
+    pub(crate) fn is_fair(&self, s: StateId) -> bool {
         self.fair.contains(s as usize)
     }
 }

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 /// Builds explanations; caches, per `EG` node, the SCCs of its satisfaction set (shared by all
 /// traces and threads).
-pub struct Explainer<'l, 'k> {
+pub(crate) struct Explainer<'l, 'k> {
     lab: &'l Labelling<'k>,
     eg_cycles: Vec<OnceLock<FairCycles>>,
 }
@@ -34,12 +34,12 @@ struct FairCycles {
 }
 
 impl<'l, 'k> Explainer<'l, 'k> {
-    pub fn new(lab: &'l Labelling<'k>) -> Self {
+    pub(crate) fn new(lab: &'l Labelling<'k>) -> Self {
         Explainer { lab, eg_cycles: (0..lab.arena().len()).map(|_| OnceLock::new()).collect() }
     }
 
     /// A path from `start` (where `lit` must hold) and its optional loop start.
-    pub fn explain(&self, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
+    pub(crate) fn explain(&self, start: StateId, lit: Lit) -> (Vec<StateId>, Option<usize>) {
         explain(self, start, lit)
     }
 

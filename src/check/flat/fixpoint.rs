@@ -16,7 +16,7 @@ use fixedbitset::FixedBitSet;
 
 /// A `FAIRNESS`/`JUSTICE` constraint: a fair path must visit the set infinitely often.
 #[derive(Clone, Copy, Debug)]
-pub enum Constraint<'a> {
+pub(crate) enum Constraint<'a> {
     /// A set of states.
     States(&'a FixedBitSet),
     /// A set of transitions, as indices into `succ.targets` (NuSMV's constraints over inputs,
@@ -24,7 +24,7 @@ pub enum Constraint<'a> {
     Transitions(&'a FixedBitSet),
 }
 
-pub fn num_states(k: &KripkeStructure) -> usize {
+pub(crate) fn num_states(k: &KripkeStructure) -> usize {
     k.num_states as usize
 }
 
@@ -34,7 +34,7 @@ fn state_graph(k: &KripkeStructure) -> CsrGraph<'_> {
 
 /// States with at least one successor in `target`. When `target` is most of the graph, the
 /// states outside it are visited instead: a state is dropped once all its successors are outside.
-pub fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
+pub(crate) fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
     let n = num_states(k);
     let mut result = FixedBitSet::with_capacity(n);
     if target.count_ones(..) * 2 < n {
@@ -64,7 +64,7 @@ pub fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree: &[u32
 /// `hold` states into `target`. When the candidates (`hold ∖ target`) are fewer than the targets,
 /// they are scanned for a successor in the result and newly added states wake up their
 /// candidate predecessors; otherwise a backward breadth-first search runs from the targets.
-pub fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet) -> FixedBitSet {
+pub(crate) fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet) -> FixedBitSet {
     let mut candidates = hold.clone();
     candidates.difference_with(&target);
     if candidates.count_ones(..) < target.count_ones(..) {
@@ -97,7 +97,7 @@ fn backward_within(k: &KripkeStructure, mask: &FixedBitSet, seeds: FixedBitSet) 
 /// each state's successors in the candidate set and peeling states whose count drops to zero.
 /// `out_degree[v]` is the number of successors of `v`; when `mask` is most of the graph the
 /// counts start from it and only the states outside `mask` are visited.
-pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
+pub(crate) fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
     let n = num_states(k);
     let g = state_graph(k);
     let mut result = mask.clone();
@@ -126,7 +126,7 @@ pub fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u3
 /// Fair `EG mask` (Emerson–Lei via SCCs): the states of `mask` that can reach, inside `mask`, a
 /// nontrivial strongly connected component of the `mask` subgraph that meets every constraint.
 /// From such a component a path can cycle forever visiting each constraint infinitely often.
-pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint]) -> FixedBitSet {
+pub(crate) fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint]) -> FixedBitSet {
     let sccs = components(&k.succ, mask);
     let fair = fair_components(k, &sccs, constraints);
     let mut seeds = FixedBitSet::with_capacity(num_states(k));
@@ -140,7 +140,7 @@ pub fn always_fair(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Const
 
 /// For each component: nontrivial and meeting every constraint (a fair path can cycle in it). A
 /// component meets a transition constraint through a transition with both ends inside it.
-pub fn fair_components(k: &KripkeStructure, sccs: &Components, constraints: &[Constraint]) -> Vec<bool> {
+pub(crate) fn fair_components(k: &KripkeStructure, sccs: &Components, constraints: &[Constraint]) -> Vec<bool> {
     // met[c] = number of leading constraints (in order) that component c meets.
     let mut met = vec![0u32; sccs.count()];
     let mut meet = |c: u32, i: usize| {
@@ -169,7 +169,7 @@ pub fn fair_components(k: &KripkeStructure, sccs: &Components, constraints: &[Co
 }
 
 /// Fair `EG mask` under the given constraints (no constraints: every infinite path is fair).
-pub fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint], out_degree: &[u32]) -> FixedBitSet {
+pub(crate) fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Constraint], out_degree: &[u32]) -> FixedBitSet {
     if constraints.is_empty() { always_infinite(k, mask, out_degree) } else { always_fair(k, mask, constraints) }
 }
 

@@ -14,33 +14,33 @@ use crate::explicit::kripke::PropId;
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
-pub type NodeId = u32;
+pub(crate) type NodeId = u32;
 
 /// A node reference with a negation bit: `node << 1 | negated`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Lit(u32);
+pub(crate) struct Lit(u32);
 
 impl Lit {
-    pub const TRUE: Lit = Lit(0);
-    pub const FALSE: Lit = Lit(1);
+    pub(crate) const TRUE: Lit = Lit(0);
+    pub(crate) const FALSE: Lit = Lit(1);
 
-    pub fn positive(node: NodeId) -> Lit {
+    pub(crate) fn positive(node: NodeId) -> Lit {
         Lit(node << 1)
     }
-    pub fn node(self) -> NodeId {
+    pub(crate) fn node(self) -> NodeId {
         self.0 >> 1
     }
-    pub fn is_negated(self) -> bool {
+    pub(crate) fn is_negated(self) -> bool {
         self.0 & 1 == 1
     }
-    pub fn negate(self) -> Lit {
+    pub(crate) fn negate(self) -> Lit {
         Lit(self.0 ^ 1)
     }
 }
 
 /// A core operator; its operands are literals of nodes created earlier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Node {
+pub(crate) enum Node {
     True,
     Atom(PropId),
     And(Lit, Lit),
@@ -54,7 +54,7 @@ pub enum Node {
 
 impl Node {
     /// The operand literals, in order.
-    pub fn operands(&self) -> impl Iterator<Item = Lit> {
+    pub(crate) fn operands(&self) -> impl Iterator<Item = Lit> {
         let (a, b) = match *self {
             Node::True | Node::Atom(_) => (None, None),
             Node::EX(a) | Node::EG(a) => (Some(a), None),
@@ -66,7 +66,7 @@ impl Node {
 
 /// The shared formula DAG. Node 0 is `True`; nodes only refer to smaller ids.
 #[derive(Clone, Debug)]
-pub struct Arena {
+pub(crate) struct Arena {
     nodes: Vec<Node>,
     /// Height in the DAG: atoms and `True` are 0, an operator is one more than its operands.
     levels: Vec<u32>,
@@ -83,22 +83,22 @@ impl Default for Arena {
 // once the type is `pub(crate)`, tools/visibility/sweep.sh).
 #[allow(clippy::len_without_is_empty)]
 impl Arena {
-    pub fn new() -> Arena {
+    pub(crate) fn new() -> Arena {
         let mut arena = Arena { nodes: Vec::new(), levels: Vec::new(), index: FxHashMap::default() };
         arena.intern(Node::True);
         arena
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
-    pub fn node(&self, id: NodeId) -> Node {
+    pub(crate) fn node(&self, id: NodeId) -> Node {
         self.nodes[id as usize]
     }
-    pub fn level(&self, id: NodeId) -> u32 {
+    pub(crate) fn level(&self, id: NodeId) -> u32 {
         self.levels[id as usize]
     }
-    pub fn max_level(&self) -> u32 {
+    pub(crate) fn max_level(&self) -> u32 {
         self.levels.iter().copied().max().unwrap_or(0)
     }
 
@@ -114,11 +114,11 @@ impl Arena {
         Lit::positive(id)
     }
 
-    pub fn atom(&mut self, p: PropId) -> Lit {
+    pub(crate) fn atom(&mut self, p: PropId) -> Lit {
         self.intern(Node::Atom(p))
     }
 
-    pub fn and(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn and(&mut self, a: Lit, b: Lit) -> Lit {
         if a == Lit::FALSE || b == Lit::FALSE || a == b.negate() {
             return Lit::FALSE;
         }
@@ -131,25 +131,25 @@ impl Arena {
         self.intern(Node::And(a.min(b), a.max(b)))
     }
 
-    pub fn or(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn or(&mut self, a: Lit, b: Lit) -> Lit {
         self.and(a.negate(), b.negate()).negate()
     }
 
-    pub fn ex(&mut self, a: Lit) -> Lit {
+    pub(crate) fn ex(&mut self, a: Lit) -> Lit {
         if a == Lit::FALSE {
             return Lit::FALSE;
         }
         self.intern(Node::EX(a))
     }
 
-    pub fn eu(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn eu(&mut self, a: Lit, b: Lit) -> Lit {
         if b == Lit::FALSE {
             return Lit::FALSE;
         }
         self.intern(Node::EU(a, b))
     }
 
-    pub fn eg(&mut self, a: Lit) -> Lit {
+    pub(crate) fn eg(&mut self, a: Lit) -> Lit {
         if a == Lit::FALSE {
             return Lit::FALSE;
         }
@@ -158,7 +158,7 @@ impl Arena {
 
     /// Lowers a spec into the arena and returns its literal: through the shared DAG, whose
     /// nodes (children first) are read into and-inverter nodes in creation order.
-    pub fn lower(&mut self, formula: &Ctl<PropId>) -> Lit {
+    pub(crate) fn lower(&mut self, formula: &Ctl<PropId>) -> Lit {
         let mut b = DagBuilder::default();
         let root = b.lower(formula);
         let dag = b.finish();

@@ -10,14 +10,14 @@ use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
 
 /// Breadth-first order of the reachable states with parent links.
-pub struct Reachability {
+pub(crate) struct Reachability {
     /// `rank[s]`: position of `s` in breadth-first order, `u32::MAX` if unreachable.
     rank: Vec<u32>,
     parent: Vec<StateId>,
 }
 
 impl Reachability {
-    pub fn new(k: &KripkeStructure) -> Reachability {
+    pub(crate) fn new(k: &KripkeStructure) -> Reachability {
         let n = k.num_states as usize;
         let mut rank = vec![u32::MAX; n];
         let mut parent = vec![u32::MAX; n];
@@ -44,12 +44,12 @@ impl Reachability {
         Reachability { rank, parent }
     }
 
-    pub fn is_reachable(&self, s: StateId) -> bool {
+    pub(crate) fn is_reachable(&self, s: StateId) -> bool {
         self.rank[s as usize] != u32::MAX
     }
 
     /// The path from an initial state to `s` along breadth-first parents.
-    pub fn path_to(&self, s: StateId) -> Vec<StateId> {
+    pub(crate) fn path_to(&self, s: StateId) -> Vec<StateId> {
         let mut path = vec![s];
         let mut cur = s;
         while self.parent[cur as usize] != u32::MAX {

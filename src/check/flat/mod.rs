@@ -32,14 +32,14 @@
 //! - a finite path whose last state occurs earlier is returned as the lasso it is (NuSMV prints
 //!   `-- Loop starts here` for such paths too).
 
-pub mod checker;
-pub mod condense;
-pub mod eval;
-pub mod explain;
-pub mod fixpoint;
-pub mod formula;
-pub mod invar;
-pub mod paths;
+pub(crate) mod checker;
+pub(crate) mod condense;
+pub(crate) mod eval;
+pub(crate) mod explain;
+pub(crate) mod fixpoint;
+pub(crate) mod formula;
+pub(crate) mod invar;
+pub(crate) mod paths;
 
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;

@@ -14,7 +14,7 @@ thread_local! {
 /// Shortest path `[from, …, t]` with `target(t)`, every state after `from` satisfying `allowed`
 /// (the target too). With `at_least_one_step`, `from` itself does not count as reached, so the
 /// result is a genuine cycle when `target(from)`.
-pub fn shortest_path(
+pub(crate) fn shortest_path(
     k: &KripkeStructure,
     from: StateId,
     allowed: impl Fn(StateId) -> bool,
@@ -75,7 +75,7 @@ fn unwind(parent: &[u32], from: StateId, to: StateId) -> Vec<StateId> {
 /// A lasso from `from` staying inside `inside`, assuming every state of `inside` has a successor
 /// in `inside` (true for `EG` sets without fairness constraints): a depth-first walk that closes
 /// the loop as soon as a successor lies on the current path. Returns the path and loop start.
-pub fn closed_walk(k: &KripkeStructure, from: StateId, inside: impl Fn(StateId) -> bool) -> Option<(Vec<StateId>, usize)> {
+pub(crate) fn closed_walk(k: &KripkeStructure, from: StateId, inside: impl Fn(StateId) -> bool) -> Option<(Vec<StateId>, usize)> {
     PARENT.with(|cell| {
         // Reuses the parent array as "position on the current path, or visited-and-left" marks.
         let mut mark = cell.borrow_mut();

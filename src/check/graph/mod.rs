@@ -14,7 +14,7 @@
 //! predicates. Sets are [`FixedBitSet`]s over the node numbers; results are sets, so they do not
 //! depend on the order the worklists are processed in. Long loops poll the check's deadline.
 
-pub mod scc;
+pub(crate) mod scc;
 
 use crate::check::deadline;
 use crate::explicit::csr::Csr;

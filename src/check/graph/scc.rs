@@ -23,15 +23,15 @@ const FIRST_DONE: u32 = u32::MAX - 1;
 
 /// Component of every masked state (`NONE` outside the mask), numbered in the order Tarjan
 /// completes them (reverse topological order of the condensation).
-pub struct Components {
+pub(crate) struct Components {
     pub of_state: Vec<u32>,
     pub nontrivial: Vec<bool>,
 }
 
 impl Components {
-    pub const NONE: u32 = u32::MAX;
+    pub(crate) const NONE: u32 = u32::MAX;
 
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.nontrivial.len()
     }
 }
@@ -44,7 +44,7 @@ struct Frame {
     edge: u32,
 }
 
-pub fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
+pub(crate) fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
     let n = succ.len();
     assert!(n < (FIRST_DONE / 2) as usize, "too many states for 32-bit component numbers");
     // rindex[v]: UNVISITED; a live index ≤ n; or FIRST_DONE - (its component).

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 /// Sizes of the work done for a batch of LTL specs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LtlStats {
+pub(crate) struct LtlStats {
     /// Automaton states, summed over the specs.
     pub automaton_states: u64,
     /// Product states built, summed over the specs.
@@ -52,7 +52,7 @@ pub fn check_ltl(kripke: &KripkeStructure, specs: &[&Ltl<PropId>], fairness: &[P
 }
 
 /// Sums the sizes of a batch.
-pub fn stats(outcomes: &[LtlOutcome]) -> LtlStats {
+pub(crate) fn stats(outcomes: &[LtlOutcome]) -> LtlStats {
     LtlStats {
         automaton_states: outcomes.iter().map(|o| o.automaton_states as u64).sum(),
         product_states: outcomes.iter().map(|o| o.product_states as u64).sum(),

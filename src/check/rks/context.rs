@@ -25,14 +25,14 @@ crate::index_type! {
 }
 
 /// A context held by value: no heap allocation up to 32 entries.
-pub type Ctx = SmallVec<[Kleene; 32]>;
+pub(crate) type Ctx = SmallVec<[Kleene; 32]>;
 
 /// Longest context packed into one word.
-pub const PACKED_MAX: usize = 31;
+pub(crate) const PACKED_MAX: usize = 31;
 
 /// The context as one word (entry `i` in bits `2i..2i+2`, a marker bit above the last entry),
 /// if it has at most [`PACKED_MAX`] entries.
-pub fn pack(v: &[Kleene]) -> Option<u64> {
+pub(crate) fn pack(v: &[Kleene]) -> Option<u64> {
     if v.len() > PACKED_MAX {
         return None;
     }
@@ -47,10 +47,10 @@ pub struct Contexts {
 }
 
 impl Contexts {
-    pub fn new(num_nodes: usize) -> Contexts {
+    pub(crate) fn new(num_nodes: usize) -> Contexts {
         Contexts { short: IdVec::from_elem(FxHashMap::default(), num_nodes), long: IdVec::from_elem(FxHashMap::default(), num_nodes), vecs: IdVec::new() }
     }
-    pub fn intern(&mut self, f: FId, v: &[Kleene]) -> CtxId {
+    pub(crate) fn intern(&mut self, f: FId, v: &[Kleene]) -> CtxId {
         if let Some(id) = self.lookup(f, v) {
             return id;
         }
@@ -61,7 +61,7 @@ impl Contexts {
         };
         id
     }
-    pub fn lookup(&self, f: FId, v: &[Kleene]) -> Option<CtxId> {
+    pub(crate) fn lookup(&self, f: FId, v: &[Kleene]) -> Option<CtxId> {
         match pack(v) {
             Some(k) => self.short[f].get(&k).copied(),
             None => self.long[f].get(v).copied(),
@@ -74,7 +74,7 @@ impl Contexts {
 
 /// Positions of `f`'s own assumption (one per exit) in a context of `f`; empty unless `f` is
 /// `EG`/`EU`.
-pub fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item = usize> {
     let w = fm.width(f);
     let own = fm.op(f).is_fixpoint();
     (0..if own { exits } else { 0 }).map(move |k| k * w + w - 1)
@@ -82,7 +82,7 @@ pub fn top_positions(fm: &Formula, f: FId, exits: usize) -> impl Iterator<Item =
 
 /// The context of `g` contained in context `ctx` of `f` (over `exits` exits).
 #[inline]
-pub fn restrict(fm: &Formula, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> Ctx {
+pub(crate) fn restrict(fm: &Formula, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> Ctx {
     if f == g {
         return ctx.into();
     }
@@ -100,7 +100,7 @@ pub fn restrict(fm: &Formula, f: FId, g: FId, ctx: &[Kleene], exits: usize) -> C
 
 /// True if `ctx` has `M` somewhere other than at `f`'s own top positions: such a context says
 /// too little to be labelled (FIX-3), lookups under it give `M`.
-pub fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> bool {
+pub(crate) fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> bool {
     let w = fm.width(f);
     if w == 0 {
         return false;
@@ -110,14 +110,14 @@ pub fn has_inner_maybe(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> bo
 }
 
 /// Number of `M`s at `f`'s own top positions in `ctx`.
-pub fn count_top_maybes(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> usize {
+pub(crate) fn count_top_maybes(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> usize {
     top_positions(fm, f, exits).filter(|&i| ctx[i] == Kleene::Unknown).count()
 }
 
 /// Calls `each` with every `T`/`F` context covered by `ctx` (every way of fixing its `M` tops),
 /// in a fixed order, until `each` returns false; returns false if it did. Requires
 /// `!has_inner_maybe`.
-pub fn each_completion(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize, mut each: impl FnMut(&[Kleene]) -> bool) -> bool {
+pub(crate) fn each_completion(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize, mut each: impl FnMut(&[Kleene]) -> bool) -> bool {
     let ms: SmallVec<[usize; 8]> = top_positions(fm, f, exits).filter(|&i| ctx[i] == Kleene::Unknown).collect();
     let mut v: Ctx = ctx.into();
     for bits in 0..(1usize << ms.len()) {
@@ -132,7 +132,7 @@ pub fn each_completion(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize, mut e
 }
 
 /// The `T`/`F` contexts covered by `ctx`, see [`each_completion`].
-pub fn completions(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> Vec<Ctx> {
+pub(crate) fn completions(fm: &Formula, f: FId, ctx: &[Kleene], exits: usize) -> Vec<Ctx> {
     let mut out = Vec::new();
     each_completion(fm, f, ctx, exits, |c| {
         out.push(c.into());

@@ -16,7 +16,7 @@ use crate::explicit::rks::PropId;
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
-pub use crate::check::formula::{FormulaId as FId, Op};
+pub(crate) use crate::check::formula::{FormulaId as FId, Op};
 
 /// The shared DAG ([`Dag`], reached through `Deref`) with each node's context dependencies.
 #[derive(Clone, Debug)]
@@ -47,7 +47,7 @@ impl Formula {
 
     /// One DAG for several formulas (identical subformulas shared); returns their roots.
     /// [`Formula::root`] is the first one.
-    pub fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
+    pub(crate) fn from_ctls(ctls: &[&Ctl<PropId>]) -> (Formula, Vec<FId>) {
         Formula::build(ctls, DagBuilder::new(IFF))
     }
 
@@ -55,7 +55,7 @@ impl Formula {
     /// `never` holds (it labels no location of the model, so it is false in every configuration
     /// and in the termination state) becomes `false`, and constants propagate through the
     /// operators.
-    pub fn from_ctls_folded(ctls: &[&Ctl<PropId>], never: &dyn Fn(PropId) -> bool) -> (Formula, Vec<FId>) {
+    pub(crate) fn from_ctls_folded(ctls: &[&Ctl<PropId>], never: &dyn Fn(PropId) -> bool) -> (Formula, Vec<FId>) {
         Formula::build(ctls, DagBuilder::folding(IFF, never))
     }
 
@@ -94,25 +94,25 @@ impl Formula {
         (Formula { dag, root, deps, proj }, roots)
     }
 
-    pub fn width(&self, f: FId) -> usize {
+    pub(crate) fn width(&self, f: FId) -> usize {
         self.deps[f].len()
     }
 
     /// True if no temporal operator is below `f` (`deps(f)` is empty): its value in a
     /// location depends on the location's labels only, never on a context.
-    pub fn is_static(&self, f: FId) -> bool {
+    pub(crate) fn is_static(&self, f: FId) -> bool {
         self.deps[f].is_empty()
     }
 
     /// Positions in `deps(f)` of the elements of `deps(g)`, for `g` a child of `f` or in
     /// `deps(f)` (`g ≠ f`, `g` not static).
-    pub fn projection(&self, f: FId, g: FId) -> &[u32] {
+    pub(crate) fn projection(&self, f: FId, g: FId) -> &[u32] {
         &self.proj[&(f, g)]
     }
 
     /// Value of `f` in a state that loops forever with the labels `has(p)` (the termination
     /// state `l_term` with no labels, or an exit under the loop rule): `ica` of thesis §3.3.3.
-    pub fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
+    pub(crate) fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
         self.dag.values_in_loop(f, has)[f]
     }
 }

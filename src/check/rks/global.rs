@@ -20,7 +20,7 @@ pub fn run(core: &mut Core, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Kleene>)
 }
 
 /// [`run`] for the formula rooted at `root` of a shared DAG.
-pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Kleene>) -> Kleene {
+pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn Fn(FId) -> Vec<Kleene>) -> Kleene {
     let fm = core.fm;
     for f in fm.sub_dag(root) {
         if fm.is_static(f) {

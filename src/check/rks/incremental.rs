@@ -46,7 +46,7 @@ pub fn run(core: &mut Core, init: ComponentId, icc: &[Kleene]) -> Kleene {
 }
 
 /// [`run`] for the formula rooted at `root` of a shared DAG; `icc` is `root`'s initial context.
-pub fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Kleene]) -> Kleene {
+pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Kleene]) -> Kleene {
     label(core, root, init, icc, Mode::Partly);
     core.get(root, init, icc, 0)
 }

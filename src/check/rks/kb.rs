@@ -11,10 +11,10 @@ use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashMap;
 
-pub type PairId = u32;
+pub(crate) type PairId = u32;
 
 /// The pairs one (possibly `M`-topped) context stands for: inline up to four.
-pub type PairList = smallvec::SmallVec<[PairId; 4]>;
+pub(crate) type PairList = smallvec::SmallVec<[PairId; 4]>;
 
 #[derive(Clone, Debug)]
 pub struct Pair {
@@ -36,12 +36,12 @@ pub struct Kb {
 }
 
 impl Kb {
-    pub fn new(fm: &Formula) -> Kb {
+    pub(crate) fn new(fm: &Formula) -> Kb {
         Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: Vec::new(), index: FxHashMap::default(), packed: FxHashMap::default(), checked: Vec::new() }
     }
 
     /// The pair of a `T`/`F` context, if it was created.
-    pub fn find(&self, f: FId, comp: ComponentId, ctx: &[Kleene]) -> Option<PairId> {
+    pub(crate) fn find(&self, f: FId, comp: ComponentId, ctx: &[Kleene]) -> Option<PairId> {
         if let Some(k) = pack(ctx) {
             return self.packed.get(&(f, comp, k)).copied();
         }
@@ -50,7 +50,7 @@ impl Kb {
     }
 
     /// The pair of a `T`/`F` context, created with all values `M` if new.
-    pub fn find_or_create(&mut self, f: FId, comp: ComponentId, ctx: &[Kleene], num_nodes: usize) -> PairId {
+    pub(crate) fn find_or_create(&mut self, f: FId, comp: ComponentId, ctx: &[Kleene], num_nodes: usize) -> PairId {
         let c = self.ctxs.intern(f, ctx);
         if let Some(&p) = self.index.get(&(c, comp)) {
             return p;
@@ -65,7 +65,7 @@ impl Kb {
         id
     }
 
-    pub fn ctx_of(&self, p: PairId) -> &[Kleene] {
+    pub(crate) fn ctx_of(&self, p: PairId) -> &[Kleene] {
         self.ctxs.get(self.pairs[p as usize].ctx)
     }
 }

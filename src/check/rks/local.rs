@@ -25,7 +25,7 @@ mod fixpoint;
 mod pass;
 mod pool;
 
-pub use pass::LocalPass;
+pub(crate) use pass::LocalPass;
 
 use super::RksStats;
 use super::context::{count_top_maybes, each_completion, has_inner_maybe};
@@ -38,7 +38,7 @@ use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
 /// How to read a node's values under one context.
-pub enum View {
+pub(crate) enum View {
     True,
     Prop(PropId),
     /// A propositional node (no temporal operator below it): its values per component are
@@ -75,10 +75,10 @@ pub struct Core<'a> {
 /// ternary, like Dubslaff et al.'s contexts: their values hold for every completion, and a
 /// call whose context gets refined during a fixpoint moves to the refined pair, which inherits
 /// the known values of the coarser one.
-pub const MAX_ENUMERATED_MAYBES: usize = 4;
+pub(crate) const MAX_ENUMERATED_MAYBES: usize = 4;
 
 /// Values per location of one component, inline for small components.
-pub type Vals = SmallVec<[Kleene; 64]>;
+pub(crate) type Vals = SmallVec<[Kleene; 64]>;
 
 impl<'a> Core<'a> {
     pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula) -> Core<'a> {
@@ -121,18 +121,18 @@ impl<'a> Core<'a> {
         }
     }
 
-    pub fn comp(&self, s: ComponentId) -> &'a Component {
+    pub(crate) fn comp(&self, s: ComponentId) -> &'a Component {
         &self.rks.components[s as usize]
     }
-    pub fn exits(&self, s: ComponentId) -> usize {
+    pub(crate) fn exits(&self, s: ComponentId) -> usize {
         self.rks.components[s as usize].exits.len()
     }
-    pub fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
+    pub(crate) fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
         let k = self.exit_of[s as usize][n as usize];
         (k != u32::MAX).then_some(k as usize)
     }
 
-    pub fn resolve(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> View {
+    pub(crate) fn resolve(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> View {
         match self.fm.op(g) {
             Op::True => View::True,
             Op::Prop(p) => View::Prop(p),
@@ -163,16 +163,16 @@ impl<'a> Core<'a> {
     }
 
     /// Number of `M`s at `g`'s own top positions in `ctx`.
-    pub fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> usize {
+    pub(crate) fn top_maybes(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> usize {
         count_top_maybes(self.fm, g, ctx, self.exits(s))
     }
 
     /// True if `ctx` is stored as it is (more `M` tops than are enumerated).
-    pub fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> bool {
+    pub(crate) fn is_exact_ternary(&self, g: FId, s: ComponentId, ctx: &[Kleene]) -> bool {
         self.top_maybes(g, s, ctx) > self.max_enumerated_maybes
     }
 
-    pub fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Kleene {
+    pub(crate) fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Kleene {
         match v {
             View::True => Kleene::True,
             View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
@@ -191,7 +191,7 @@ impl<'a> Core<'a> {
     }
 
     /// Every location of pair `p` decided.
-    pub fn is_complete(&self, p: PairId) -> bool {
+    pub(crate) fn is_complete(&self, p: PairId) -> bool {
         let pair = &self.kb.pairs[p as usize];
         let comp = self.comp(pair.comp);
         pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(l as NodeId))

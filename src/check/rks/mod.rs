@@ -16,15 +16,15 @@
 //! chapter-4 engine, [`summary`] the summary engine (the default), [`trace`] witnesses and
 //! counterexamples.
 
-pub mod context;
+pub(crate) mod context;
 pub mod formula;
 pub mod global;
 pub mod incremental;
-pub mod kb;
+pub(crate) mod kb;
 pub(crate) mod lanes;
 pub mod local;
-pub mod summary;
-pub mod trace;
+pub(crate) mod summary;
+pub(crate) mod trace;
 
 use crate::check::kleene::Kleene;
 use crate::check::trace::Trace;
@@ -76,7 +76,7 @@ impl RksStats {
     }
 
     /// The counters by name, as `--stats` prints them.
-    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+    pub(crate) fn counters(&self) -> Vec<(&'static str, u64)> {
         vec![
             ("context pairs created", self.context_pairs_created),
             ("context pairs checked", self.context_pairs_checked),
@@ -86,7 +86,7 @@ impl RksStats {
     }
 
     /// The work counted since `before` (counters only grow).
-    pub fn since(&self, before: &RksStats) -> RksStats {
+    pub(crate) fn since(&self, before: &RksStats) -> RksStats {
         RksStats {
             context_pairs_created: self.context_pairs_created - before.context_pairs_created,
             context_pairs_checked: self.context_pairs_checked - before.context_pairs_checked,
@@ -179,7 +179,7 @@ fn formula_dag(rks: &RecursiveKripkeStructure, ctls: &[&Ctl<PropId>], opts: &Rks
 
 /// Specs per shared knowledge base in [`check_many`] (specs checked one at a time). Fixed, so
 /// that the work split (and hence every statistic) does not depend on the number of threads.
-pub const SPECS_PER_BATCH: usize = 32;
+pub(crate) const SPECS_PER_BATCH: usize = 32;
 
 /// Checks many specs on one model. With the summary engine, specs of the same shape are solved
 /// together, up to 64 per [`lanes::LaneSummary`] (see [`lanes::plan`]); the other specs (and

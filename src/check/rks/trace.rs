@@ -23,14 +23,14 @@ use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKrip
 use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 
-pub mod until;
+pub(crate) mod until;
 
 pub(crate) use crate::check::walk::has_trace;
 
 /// What a trace needs from a checker: the exact (two-valued) values of the goal's subformulas
 /// under `T`/`F` contexts, and the contexts of calls. Implemented by a knowledge base in which
 /// the global engine labelled every reachable pair, and by the summary engine.
-pub trait Labelling<'a> {
+pub(crate) trait Labelling<'a> {
     fn rks(&self) -> &'a RecursiveKripkeStructure;
     fn fm(&self) -> &'a Formula;
     /// Where `h` holds in component `s` under its context `ctx` (calls: false).
@@ -74,7 +74,7 @@ impl<'a> Labelling<'a> for Core<'a> {
 
 /// Builds the witness or counterexample of `formula` (checked with verdict `holds`), if the
 /// spec has a trace-bearing shape. Labels the formula globally in a fresh knowledge base.
-pub fn explain(
+pub(crate) fn explain(
     rks: &RecursiveKripkeStructure,
     fm: &Formula,
     root: FId,
@@ -89,7 +89,7 @@ pub fn explain(
 }
 
 /// [`explain`] from labels that are already known (or computed on demand) by `labels`.
-pub fn explain_with<'a>(
+pub(crate) fn explain_with<'a>(
     labels: &dyn Labelling<'a>,
     root: FId,
     init: ComponentId,

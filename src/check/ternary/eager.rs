@@ -8,7 +8,7 @@ use super::model::Model;
 use super::refine::refine;
 use crate::check::kleene::Kleene;
 
-pub fn run(m: &mut Model) {
+pub(crate) fn run(m: &mut Model) {
     for f in m.phi.nodes.indices() {
         let top = f == m.phi.root;
         refine(m, f);
@@ -28,7 +28,7 @@ pub fn run(m: &mut Model) {
 }
 
 /// One `Contextualize` per box of every live copy; returns true if some box was redirected.
-pub fn contextualize_all(m: &mut Model) -> bool {
+pub(crate) fn contextualize_all(m: &mut Model) -> bool {
     let mut changed = false;
     let live = m.live.clone();
     for x in live {

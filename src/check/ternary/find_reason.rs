@@ -29,9 +29,9 @@ use crate::check::kleene::Kleene;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A node of a copy together with a formula.
-pub type Pair = (CopyId, u32, FormulaId);
+pub(crate) type Pair = (CopyId, u32, FormulaId);
 /// A box: the call node `c` of copy `y`.
-pub type BoxRef = (CopyId, u32);
+pub(crate) type BoxRef = (CopyId, u32);
 
 #[derive(Clone, Copy)]
 enum Candidate {
@@ -46,7 +46,7 @@ struct Frame {
     next: usize,
 }
 
-pub struct Search<'m, 'a> {
+pub(crate) struct Search<'m, 'a> {
     m: &'m Model<'a>,
     /// The box stack as a persistent list: (parent, box); index [`NONE`] is ε.
     stacks: Vec<(u32, BoxRef)>,
@@ -63,7 +63,7 @@ pub struct Search<'m, 'a> {
 }
 
 /// The outcome of one GetNextExpansion call.
-pub struct Expansion {
+pub(crate) struct Expansion {
     /// The box to contextualise, if one was found.
     pub b: Option<BoxRef>,
     /// `D`: the pairs on detected global dependency cycles.
@@ -73,7 +73,7 @@ pub struct Expansion {
 }
 
 impl Expansion {
-    pub fn requested_pairs(&self) -> Vec<Pair> {
+    pub(crate) fn requested_pairs(&self) -> Vec<Pair> {
         let mut pairs: Vec<Pair> = self.requested.iter().copied().collect();
         pairs.sort_unstable();
         pairs
@@ -81,7 +81,7 @@ impl Expansion {
 }
 
 /// `GetNextExpansion`: a box to contextualise, or the detected cycles `D`.
-pub fn get_next_expansion(m: &Model) -> Expansion {
+pub(crate) fn get_next_expansion(m: &Model) -> Expansion {
     let mut s = Search {
         m,
         stacks: Vec::new(),

@@ -12,14 +12,14 @@ use crate::ctl::Ctl;
 use crate::explicit::rks::PropId;
 use crate::ir::id::IdVec;
 
-pub use crate::check::formula::{FormulaId, Op};
+pub(crate) use crate::check::formula::{FormulaId, Op};
 
-pub const NO_SLOT: u32 = u32::MAX;
+pub(crate) const NO_SLOT: u32 = u32::MAX;
 
 /// The shared DAG ([`Dag`], reached through `Deref`) with the context slots of its existential
 /// subformulas.
 #[derive(Clone, Debug)]
-pub struct Formula {
+pub(crate) struct Formula {
     pub dag: Dag,
     /// Context slot of each existential subformula, [`NO_SLOT`] for the others.
     pub slot: IdVec<FormulaId, u32>,
@@ -36,7 +36,7 @@ impl std::ops::Deref for Formula {
 }
 
 impl Formula {
-    pub fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
+    pub(crate) fn from_ctl(ctl: &Ctl<PropId>) -> Formula {
         let mut b = DagBuilder::new(IffShape::NotXor);
         let root = b.lower(ctl);
         let dag = b.finish();

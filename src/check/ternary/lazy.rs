@@ -33,7 +33,7 @@ use super::refine::refine;
 use crate::check::kleene::Kleene;
 use rustc_hash::FxHashSet;
 
-pub fn run(m: &mut Model) {
+pub(crate) fn run(m: &mut Model) {
     refine_all(m);
     while !m.root_value().is_known() {
         crate::check::deadline::poll();

@@ -27,13 +27,13 @@
 //! GetNextExpansion/FindReason, [`lazy`] LazyCheck′ (with the soundness guard described there),
 //! [`witness`] witnesses and counterexamples (walked by [`crate::check::walk`]).
 
-pub mod eager;
-pub mod find_reason;
-pub mod formula;
-pub mod lazy;
-pub mod model;
-pub mod refine;
-pub mod witness;
+pub(crate) mod eager;
+pub(crate) mod find_reason;
+pub(crate) mod formula;
+pub(crate) mod lazy;
+pub(crate) mod model;
+pub(crate) mod refine;
+pub(crate) mod witness;
 
 use crate::check::kleene::Kleene;
 use crate::check::trace::Trace;

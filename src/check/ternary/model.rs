@@ -25,11 +25,11 @@ use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-pub type CopyId = u32;
-pub const NONE: u32 = u32::MAX;
+pub(crate) type CopyId = u32;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Per component: the extended-node view shared by all its copies.
-pub struct Base {
+pub(crate) struct Base {
     pub n: u32,
     pub ext: u32,
     /// Exit index of each node, [`NONE`] if not an exit.
@@ -41,7 +41,7 @@ pub struct Base {
     pub labels: Vec<FixedBitSet>,
 }
 
-pub struct Copy {
+pub(crate) struct Copy {
     pub base: ComponentId,
     /// `ctx[k * existentials + slot]`.
     pub ctx: Vec<Kleene>,
@@ -52,7 +52,7 @@ pub struct Copy {
     pub alive: bool,
 }
 
-pub struct Model<'a> {
+pub(crate) struct Model<'a> {
     pub rks: &'a RecursiveKripkeStructure,
     pub phi: Formula,
     pub bases: Vec<Base>,
@@ -108,7 +108,7 @@ impl Base {
         Base { n, ext, exit_of, ret_pred, labels }
     }
 
-    pub fn is_exit(&self, v: u32) -> bool {
+    pub(crate) fn is_exit(&self, v: u32) -> bool {
         v < self.n && self.exit_of[v as usize] != NONE
     }
 }
@@ -132,7 +132,7 @@ impl TransposeInto for Csr {
 impl<'a> Model<'a> {
     /// `Initialize` (journal Alg. 3): one all-`??` copy per component, plus the initial copy A₀
     /// whose exits get the values of the bottom-of-stack termination rule.
-    pub fn initialize(rks: &'a RecursiveKripkeStructure, initial: ComponentId, phi: Formula) -> Model<'a> {
+    pub(crate) fn initialize(rks: &'a RecursiveKripkeStructure, initial: ComponentId, phi: Formula) -> Model<'a> {
         let bases: Vec<Base> = (0..rks.components.len() as u32).map(|c| Base::new(rks, c)).collect();
         let nf = phi.len();
         let nex = phi.existentials.len();
@@ -172,38 +172,38 @@ impl<'a> Model<'a> {
         m
     }
 
-    pub fn base_of(&self, x: CopyId) -> &Base {
+    pub(crate) fn base_of(&self, x: CopyId) -> &Base {
         &self.bases[self.copies[x as usize].base as usize]
     }
     #[inline]
-    pub fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
+    pub(crate) fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
         let c = &self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f.index() * ext + v as usize]
     }
     #[inline]
-    pub fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
+    pub(crate) fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         let c = &mut self.copies[x as usize];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f.index() * ext + v as usize] = t;
     }
-    pub fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
+    pub(crate) fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
         let nex = self.phi.existentials.len();
         self.copies[x as usize].ctx[k as usize * nex + self.phi.slot[f] as usize]
     }
     /// Call index of call node `c` in copy `x`'s component.
-    pub fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
+    pub(crate) fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
         self.rks.components[self.copies[x as usize].base as usize].call_index[c as usize]
     }
-    pub fn callee(&self, x: CopyId, c: NodeId) -> CopyId {
+    pub(crate) fn callee(&self, x: CopyId, c: NodeId) -> CopyId {
         self.copies[x as usize].box_map[self.call_index(x, c) as usize]
     }
-    pub fn is_call(&self, x: CopyId, v: u32) -> bool {
+    pub(crate) fn is_call(&self, x: CopyId, v: u32) -> bool {
         let b = self.base_of(x);
         v < b.n && self.rks.components[self.copies[x as usize].base as usize].is_call(v)
     }
     /// Extended node of the return node for call node `c` of copy `x` and callee exit `k`.
-    pub fn return_node(&self, x: CopyId, c: NodeId, k: u32) -> u32 {
+    pub(crate) fn return_node(&self, x: CopyId, c: NodeId, k: u32) -> u32 {
         let comp = &self.rks.components[self.copies[x as usize].base as usize];
         let i = comp.call_index[c as usize] as usize;
         self.base_of(x).n + comp.return_offsets[i] + k
@@ -211,7 +211,7 @@ impl<'a> Model<'a> {
 
     /// The local `→₊` successors of extended node `v` (not the call → entry edge, which leaves
     /// the copy; see [`Model::callee`]).
-    pub fn local_succ(&self, x: CopyId, v: u32) -> &[NodeId] {
+    pub(crate) fn local_succ(&self, x: CopyId, v: u32) -> &[NodeId] {
         let base = self.copies[x as usize].base as usize;
         let comp = &self.rks.components[base];
         let b = &self.bases[base];
@@ -225,7 +225,7 @@ impl<'a> Model<'a> {
     }
 
     /// Calls `f(copy, node)` for every `→₊` successor of `(x, v)`.
-    pub fn for_each_succ(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
+    pub(crate) fn for_each_succ(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
         if self.is_call(x, v) {
             f(self.callee(x, v), 0);
         } else {
@@ -236,7 +236,7 @@ impl<'a> Model<'a> {
     }
 
     /// Calls `f(copy, node)` for every `→₊` predecessor of `(x, v)` among live copies.
-    pub fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
+    pub(crate) fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
         let base = self.copies[x as usize].base as usize;
         let b = &self.bases[base];
         if v >= b.n {
@@ -256,7 +256,7 @@ impl<'a> Model<'a> {
     }
 
     /// Keeps only copies reachable from A₀ through box mappings; rebuilds `live` and `callers`.
-    pub fn remove_unreachable(&mut self) {
+    pub(crate) fn remove_unreachable(&mut self) {
         let mut seen = vec![false; self.copies.len()];
         let mut stack = vec![self.initial];
         seen[self.initial as usize] = true;
@@ -290,7 +290,7 @@ impl<'a> Model<'a> {
     }
 
     /// The context a box induces: `γ_b(ex_k, φ) = ∂((b, ex_k), φ)` for existential `φ`.
-    pub fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
+    pub(crate) fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
         let callee = &self.rks.components[self.rks.components[self.copies[y as usize].base as usize].call_target[c as usize] as usize];
         let nex = self.phi.existentials.len();
         let mut ctx = vec![Kleene::Unknown; callee.exits.len() * nex];
@@ -306,7 +306,7 @@ impl<'a> Model<'a> {
     /// `Contextualize` (journal Alg. 2) for the box of call node `c` in copy `y`: maps it to a
     /// copy with the same base and an equal context, creating one if needed. Returns true if the
     /// mapping changed. Unreachable copies are removed by the caller ([`Model::remove_unreachable`]).
-    pub fn contextualize(&mut self, y: CopyId, c: NodeId) -> bool {
+    pub(crate) fn contextualize(&mut self, y: CopyId, c: NodeId) -> bool {
         let ctx = self.induced_context(y, c);
         let i = self.call_index(y, c) as usize;
         let current = self.copies[y as usize].box_map[i];
@@ -347,7 +347,7 @@ impl<'a> Model<'a> {
 
     /// Cycle resolution write: `∂(x, v, f) := t`; at an exit also `γ(v, f) := t`, re-keying the
     /// copy in the lookup table.
-    pub fn resolve(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
+    pub(crate) fn resolve(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         self.set_val(x, v, f, t);
         let b = self.base_of(x);
         if !b.is_exit(v) || self.phi.slot[f] == NO_SLOT {
@@ -366,7 +366,7 @@ impl<'a> Model<'a> {
     }
 
     /// Global resolution of `f`: every `??` of a live node becomes `value`.
-    pub fn resolve_all_unknown(&mut self, f: FormulaId, value: Kleene) {
+    pub(crate) fn resolve_all_unknown(&mut self, f: FormulaId, value: Kleene) {
         for xi in 0..self.live.len() {
             let x = self.live[xi];
             for v in 0..self.base_of(x).ext {
@@ -377,7 +377,7 @@ impl<'a> Model<'a> {
         }
     }
 
-    pub fn root_value(&self) -> Kleene {
+    pub(crate) fn root_value(&self) -> Kleene {
         self.val(self.initial, 0, self.phi.root)
     }
 }
@@ -427,7 +427,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
 }
 
 /// Truth of each subformula in the label-free self-looping trap state.
-pub fn trap_values(phi: &Formula) -> IdVec<FormulaId, bool> {
+pub(crate) fn trap_values(phi: &Formula) -> IdVec<FormulaId, bool> {
     match phi.len().checked_sub(1) {
         Some(top) => phi.values_in_loop(FormulaId::new(top), &|_| false),
         None => IdVec::new(),

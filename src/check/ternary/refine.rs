@@ -65,7 +65,7 @@ fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) ->
 }
 
 /// Refines `∂(·, f)`; returns the number of node values that became known.
-pub fn refine(m: &mut Model, f: FormulaId) -> u64 {
+pub(crate) fn refine(m: &mut Model, f: FormulaId) -> u64 {
     m.stats.refine_runs += 1;
     let op = m.phi.op(f);
     let before = unknown_count(m, f);

@@ -37,7 +37,7 @@ use crate::check::walk::SEARCH_LIMIT;
 /// configurations alone lets memory grow with their square (a depth-first descent into
 /// `a0 → call A → a0 → …` took 19 GB before this bound). A legitimate witness `d` calls deep
 /// stores about `d²/2` frames (its steps carry their stacks), so this allows `d` ≈ 5,600.
-pub const FRAME_BUDGET: usize = 16_000_000;
+pub(crate) const FRAME_BUDGET: usize = 16_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Conf {
@@ -54,7 +54,7 @@ struct Walker<'m, 'a> {
     trap: IdVec<FormulaId, bool>,
 }
 
-pub fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<Trace> {
+pub(crate) fn explain(m: &Model, formula: &Ctl<PropId>, holds: bool) -> Option<Trace> {
     walk::explain(&Walker { m, trap: super::model::trap_values(&m.phi) }, m.phi.root, formula, holds)
 }
 

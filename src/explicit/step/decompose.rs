@@ -93,7 +93,7 @@ pub(super) struct Alt<'p> {
 
 impl Alt<'_> {
     /// Holds whenever its tests do.
-    pub fn is_trivial(&self) -> bool {
+    pub(super) fn is_trivial(&self) -> bool {
         self.binds.is_empty() && self.residual.is_empty()
     }
 }
@@ -111,12 +111,12 @@ pub(super) struct Decomposer<'a, 'p> {
 }
 
 impl<'a, 'p> Decomposer<'a, 'p> {
-    pub fn new(system: &'p System, domains: &'p DomainIndex, frame: Frame, pos_of_var: &'a [usize], selectors: &'a mut Vec<&'p [(Expr, Expr)]>) -> Self {
+    pub(super) fn new(system: &'p System, domains: &'p DomainIndex, frame: Frame, pos_of_var: &'a [usize], selectors: &'a mut Vec<&'p [(Expr, Expr)]>) -> Self {
         Decomposer { system, domains, frame, pos_of_var, selectors, created: 0 }
     }
 
     /// The alternatives of `e`, or `None` if there would be too many.
-    pub fn decompose(&mut self, e: &'p Expr) -> Option<Vec<Alt<'p>>> {
+    pub(super) fn decompose(&mut self, e: &'p Expr) -> Option<Vec<Alt<'p>>> {
         self.created = 0;
         let alts = self.alts(e);
         (self.created <= TOTAL_LIMIT).then_some(alts)
@@ -126,7 +126,7 @@ impl<'a, 'p> Decomposer<'a, 'p> {
     /// `g -> a` and `g -> b` (the alternatives "`g` fails" and those of `a`, resp. `b`), so that
     /// a conjunction of guarded blocks does not multiply out. `None` if there would be too many
     /// alternatives.
-    pub fn pieces(&mut self, e: &'p Expr) -> Option<Vec<Vec<Alt<'p>>>> {
+    pub(super) fn pieces(&mut self, e: &'p Expr) -> Option<Vec<Vec<Alt<'p>>>> {
         let mut out = vec![];
         let mut work: Vec<(Vec<&'p Expr>, &'p Expr)> = vec![(vec![], e)];
         while let Some((guards, x)) = work.pop() {

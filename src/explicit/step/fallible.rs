@@ -70,12 +70,12 @@ impl<'s> Fallible<'s> {
     }
 
     /// A boolean condition that cannot fail.
-    pub fn boolean(&self, e: &Expr) -> bool {
+    pub(super) fn boolean(&self, e: &Expr) -> bool {
         self.scalar(e) == Some(Ty::Bool)
     }
 
     /// The type of a single-valued expression that cannot fail, or `None`.
-    pub fn scalar(&self, e: &Expr) -> Option<Ty> {
+    pub(super) fn scalar(&self, e: &Expr) -> Option<Ty> {
         stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.scalar_inner(e))
     }
 
@@ -219,7 +219,7 @@ impl<'s> Fallible<'s> {
     }
 
     /// The type of the members of a possibly set-valued expression that cannot fail.
-    pub fn values(&self, e: &Expr) -> Option<Ty> {
+    pub(super) fn values(&self, e: &Expr) -> Option<Ty> {
         stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.values_inner(e))
     }
 
@@ -244,7 +244,7 @@ impl<'s> Fallible<'s> {
 
     /// Whether `e` (possibly set-valued) cannot fail and every value it may take is in the
     /// domain of `var`: an assignment `var := e` that can never be out of range.
-    pub fn within(&self, e: &Expr, var: VarId) -> bool {
+    pub(super) fn within(&self, e: &Expr, var: VarId) -> bool {
         self.values(e).is_some() && self.members_within(e, var)
     }
 

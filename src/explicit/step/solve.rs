@@ -189,7 +189,7 @@ enum Simple {
 
 /// Per-state working memory of the solver (part of [`Scratch`]).
 #[derive(Clone, Debug, Default)]
-pub struct SolveScratch {
+pub(super) struct SolveScratch {
     stamp: u32,
     sel_gen: Vec<u32>,
     sel_pick: Vec<u32>,
@@ -223,7 +223,7 @@ fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitName
 
 impl<'p> Solver<'p> {
     /// The solver of a plan, if some conjunct decomposes usefully.
-    pub fn build(plan: &Plan<'p>) -> Option<Box<Solver<'p>>> {
+    pub(super) fn build(plan: &Plan<'p>) -> Option<Box<Solver<'p>>> {
         let system = plan.system;
         if plan.procedure || plan.checks.iter().all(Vec::is_empty) {
             return None;
@@ -322,7 +322,7 @@ impl<'p> Solver<'p> {
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
     #[allow(clippy::too_many_arguments)]
-    pub fn run(
+    pub(super) fn run(
         &self,
         plan: &Plan<'p>,
         scratch: &mut Scratch,
@@ -1385,16 +1385,16 @@ impl Restrict<'_, '_> {
         }
     }
 
-    pub fn has_binds(&self, pos: usize) -> bool {
+    pub(super) fn has_binds(&self, pos: usize) -> bool {
         !self.binds_at(pos).is_empty()
     }
 
-    pub fn cur_only(&self, pos: usize) -> bool {
+    pub(super) fn cur_only(&self, pos: usize) -> bool {
         self.solver.cur_only[pos]
     }
 
     /// The residuals of the chosen alternatives that become decidable at `depth`.
-    pub fn residual_holds(&self, depth: usize, vec: &[u32], ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
+    pub(super) fn residual_holds(&self, depth: usize, vec: &[u32], ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
         let s = &self.combo.res_start;
         let (Some(&a), Some(&b)) = (s.get(depth), s.get(depth + 1)) else { return Ok(true) };
         for &(alt, k) in &self.combo.residual[a as usize..b as usize] {
@@ -1418,7 +1418,7 @@ impl Restrict<'_, '_> {
     /// Candidates of a slot ranging over its domain, straight from its bindings (then filtered
     /// by all of them), in index order.
     #[allow(clippy::too_many_arguments)]
-    pub fn candidates_from_bindings(
+    pub(super) fn candidates_from_bindings(
         &self,
         plan: &Plan<'_>,
         pos: usize,
@@ -1449,7 +1449,7 @@ impl Restrict<'_, '_> {
 
     /// Keeps the candidates every binding of slot `pos` allows (order unchanged).
     #[allow(clippy::too_many_arguments)]
-    pub fn filter(
+    pub(super) fn filter(
         &self,
         plan: &Plan<'_>,
         pos: usize,

@@ -78,7 +78,7 @@ const SIMULATE_USAGE: &str = "usage: simulate [-h] [-p | -v] [-r | -i [-a]] [[-c
 
 impl Session<'_> {
     /// `pick_state`.
-    pub fn pick_state(&mut self, args: &Args) -> Status {
+    pub(crate) fn pick_state(&mut self, args: &Args) -> Status {
         if args.flag('h') {
             return self.fail(PICK_USAGE.trim_end());
         }
@@ -124,7 +124,7 @@ impl Session<'_> {
     }
 
     /// `simulate`.
-    pub fn simulate(&mut self, args: &Args) -> Status {
+    pub(crate) fn simulate(&mut self, args: &Args) -> Status {
         if args.flag('h') {
             return self.fail(SIMULATE_USAGE.trim_end());
         }

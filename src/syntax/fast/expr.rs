@@ -15,11 +15,11 @@ use crate::syntax::parser::{MAX_EXPR_DEPTH, MAX_INT};
 use crate::syntax::scan::{TokKind, is_keyword};
 
 /// An expression with the depth of its tree, as the pest builder counts it.
-pub type Built = (Expr, u32);
+pub(super) type Built = (Expr, u32);
 
 /// Which infix operators an expression rule admits (`expr`, `until_operand`, `bound`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum OpSet {
+pub(crate) enum OpSet {
     /// `expr`: every operator (the LTL binary ones make the fast path give up).
     Full,
     /// `until_operand`: no LTL binary operator, so `U` ends the operand.
@@ -31,22 +31,22 @@ pub enum OpSet {
 /// Binding powers, from the table both parsers read ([`crate::syntax::precedence`]).
 mod prec {
     use crate::syntax::precedence::{Operator, binding_power};
-    pub const IMPLIES: u32 = binding_power(Operator::Implies);
-    pub const IFF: u32 = binding_power(Operator::Iff);
-    pub const OR: u32 = binding_power(Operator::Or);
-    pub const AND: u32 = binding_power(Operator::And);
-    pub const CTL: u32 = binding_power(Operator::EX);
-    pub const EQ: u32 = binding_power(Operator::Eq);
-    pub const IN: u32 = binding_power(Operator::In);
-    pub const UNION: u32 = binding_power(Operator::Union);
-    pub const RANGE: u32 = binding_power(Operator::Range);
-    pub const SHIFT: u32 = binding_power(Operator::Shl);
-    pub const ADD: u32 = binding_power(Operator::Add);
-    pub const MUL: u32 = binding_power(Operator::Mul);
-    pub const NEG: u32 = binding_power(Operator::Neg);
-    pub const CONCAT: u32 = binding_power(Operator::Concat);
-    pub const NOT: u32 = binding_power(Operator::Not);
-    pub const POSTFIX: u32 = binding_power(Operator::Dot);
+    pub(super) const IMPLIES: u32 = binding_power(Operator::Implies);
+    pub(super) const IFF: u32 = binding_power(Operator::Iff);
+    pub(super) const OR: u32 = binding_power(Operator::Or);
+    pub(super) const AND: u32 = binding_power(Operator::And);
+    pub(super) const CTL: u32 = binding_power(Operator::EX);
+    pub(super) const EQ: u32 = binding_power(Operator::Eq);
+    pub(super) const IN: u32 = binding_power(Operator::In);
+    pub(super) const UNION: u32 = binding_power(Operator::Union);
+    pub(super) const RANGE: u32 = binding_power(Operator::Range);
+    pub(super) const SHIFT: u32 = binding_power(Operator::Shl);
+    pub(super) const ADD: u32 = binding_power(Operator::Add);
+    pub(super) const MUL: u32 = binding_power(Operator::Mul);
+    pub(super) const NEG: u32 = binding_power(Operator::Neg);
+    pub(super) const CONCAT: u32 = binding_power(Operator::Concat);
+    pub(super) const NOT: u32 = binding_power(Operator::Not);
+    pub(super) const POSTFIX: u32 = binding_power(Operator::Dot);
 }
 
 #[derive(Clone, Copy)]
@@ -70,7 +70,7 @@ impl<'t> Cursor<'t> {
     /// Parses an expression of the given rule (the whole pair sequence of `expr`, `bound`, …).
     /// Like the builder, gives up on a sequence with more than [`MAX_EXPR_DEPTH`] operators that
     /// fold recursively (prefix operators and `->`), however they nest.
-    pub fn expr(&mut self, set: OpSet) -> Option<Built> {
+    pub(crate) fn expr(&mut self, set: OpSet) -> Option<Built> {
         let outer = std::mem::replace(&mut self.folds, 0);
         let built = self.expr_bp(0, set)?;
         if self.folds > MAX_EXPR_DEPTH {
@@ -160,7 +160,7 @@ impl<'t> Cursor<'t> {
     }
 
     /// `.field` and `[index]` postfixes applied to `base` (an assignment target).
-    pub fn postfixes(&mut self, mut base: Built) -> Option<Built> {
+    pub(crate) fn postfixes(&mut self, mut base: Built) -> Option<Built> {
         while let Next::Op(led @ (Led::Dot | Led::Index)) = self.next_op(OpSet::Full) {
             base = self.led(base, led, OpSet::Full)?;
         }

@@ -13,7 +13,7 @@ use crate::syntax::parser::{Item, MAX_INT, Rule};
 use crate::syntax::scan::{Tok, TokKind};
 
 /// One `…;` item of a list section, for the entry rule `rule` (`var_item`, `define_item`, …).
-pub fn item(text: &str, toks: &[Tok], rule: Rule) -> Option<Item> {
+pub(crate) fn item(text: &str, toks: &[Tok], rule: Rule) -> Option<Item> {
     let mut c = Cursor::new(text, toks);
     let item = match rule {
         Rule::var_item => Item::Var(c.var_decl()?),
@@ -37,7 +37,7 @@ pub fn item(text: &str, toks: &[Tok], rule: Rule) -> Option<Item> {
 
 /// A `section_chunk` whose keyword is one of the constraint or CTL/invariant spec keywords;
 /// `chunk_end` is the byte offset where the chunk's text ends.
-pub fn section(text: &str, toks: &[Tok], chunk_end: usize) -> Option<Section> {
+pub(crate) fn section(text: &str, toks: &[Tok], chunk_end: usize) -> Option<Section> {
     let mut c = Cursor::new(text, toks);
     let kw = c.peek().filter(|t| t.kind == TokKind::Word)?;
     let keyword = c.str_of(kw);
@@ -72,7 +72,7 @@ pub fn section(text: &str, toks: &[Tok], chunk_end: usize) -> Option<Section> {
 }
 
 /// `MODULE name` or `MODULE name(p1, p2, …)` → name and parameters.
-pub fn module_header(text: &str, toks: &[Tok]) -> Option<(Ident, Vec<Ident>)> {
+pub(crate) fn module_header(text: &str, toks: &[Tok]) -> Option<(Ident, Vec<Ident>)> {
     let mut c = Cursor::new(text, toks);
     c.eat_word("MODULE")?;
     let name = c.ident()?;

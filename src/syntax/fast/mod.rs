@@ -22,7 +22,7 @@
 mod expr;
 mod items;
 
-pub use items::{item, module_header, section};
+pub(super) use items::{item, module_header, section};
 
 use super::scan::{Tok, TokKind, is_keyword};
 use crate::source::Span;
@@ -34,20 +34,20 @@ thread_local! {
 }
 
 /// Notes that the fast path declined the item or chunk at `span` (pest parses it instead).
-pub fn decline(span: Span) {
+pub(super) fn decline(span: Span) {
     DECLINED.with(|d| d.borrow_mut().push(span));
 }
 
 /// The declines noted on this thread since the last call (a chunk is parsed on one thread).
-pub fn take_declined() -> Vec<Span> {
+pub(super) fn take_declined() -> Vec<Span> {
     DECLINED.with(|d| std::mem::take(&mut *d.borrow_mut()))
 }
 
 /// Deepest recursion of the fast parser; deeper input goes to pest (which has its own limits).
-pub const MAX_FAST_DEPTH: u32 = 50;
+pub(super) const MAX_FAST_DEPTH: u32 = 50;
 
 /// A position in the token list of one item or section.
-pub struct Cursor<'t> {
+pub(super) struct Cursor<'t> {
     text: &'t str,
     toks: &'t [Tok],
     pos: usize,
@@ -58,7 +58,7 @@ pub struct Cursor<'t> {
 }
 
 impl<'t> Cursor<'t> {
-    pub fn new(text: &'t str, toks: &'t [Tok]) -> Cursor<'t> {
+    pub(super) fn new(text: &'t str, toks: &'t [Tok]) -> Cursor<'t> {
         Cursor { text, toks, pos: 0, depth: 0, folds: 0 }
     }
 

@@ -35,7 +35,7 @@ use rayon::prelude::*;
 /// The LTL engine for procedure modules (all `LTLSPEC`s of procedure modules, whatever
 /// `--engine` says for their CTL specs).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RksLtl;
+pub(crate) struct RksLtl;
 
 /// Sizes of one check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -98,7 +98,7 @@ impl<'a> Core<'a> {
 
     /// The pair of a stored context `ctx`, created if new; if `source`'s context is coarser
     /// (equal wherever it is not `M`), its known values are copied where this pair has `M`.
-    pub fn pair_inheriting(&mut self, f: FId, t: ComponentId, ctx: &[Kleene], source: Option<PairId>) -> PairId {
+    pub(crate) fn pair_inheriting(&mut self, f: FId, t: ComponentId, ctx: &[Kleene], source: Option<PairId>) -> PairId {
         let n = self.comp(t).num_nodes as usize;
         let q = self.kb.find_or_create(f, t, ctx, n);
         if let Some(src) = source

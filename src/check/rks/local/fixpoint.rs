@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Fixpoint rounds with at least this many pairs compute their passes in parallel.
-pub const PARALLEL_ROUND: usize = 64;
+pub(super) const PARALLEL_ROUND: usize = 64;
 
 impl<'a> Core<'a> {
     /// `labelByFixpoint` (Alg. 3.4) on the pairs `xi` of the fixpoint operator `f`, with a
@@ -25,7 +25,7 @@ impl<'a> Core<'a> {
     /// from `roots` through the final call contexts (a pair left behind by a refined call may
     /// cover contexts it was never checked for); then every call of those pairs whose context
     /// became `T`/`F` gets its pair, inheriting the decided values of the coarser one.
-    pub fn label_by_fixpoint(&mut self, f: FId, xi: &[PairId], roots: &[PairId], complete: bool, prepare: &mut dyn FnMut(&mut Core<'a>, PairId)) {
+    pub(crate) fn label_by_fixpoint(&mut self, f: FId, xi: &[PairId], roots: &[PairId], complete: bool, prepare: &mut dyn FnMut(&mut Core<'a>, PairId)) {
         assert!(self.fm.op(f).is_fixpoint(), "labelByFixpoint only on EG/EU pairs");
         self.stats.fixpoint_rounds += 1;
         let mut set: Vec<PairId> = xi.to_vec();

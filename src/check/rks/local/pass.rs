@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 /// What one local pass deduced (not yet written).
 #[derive(Default)]
-pub struct LocalPass {
+pub(crate) struct LocalPass {
     /// The deduced value per location (`M`: nothing deduced).
     pub new: Vals,
     /// Callee pairs read at the calls (back-pointers of the fixpoint).
@@ -31,7 +31,7 @@ pub struct LocalPass {
 }
 
 #[derive(Clone, Copy, Default)]
-pub struct Change {
+pub(crate) struct Change {
     pub any: bool,
     pub entry: bool,
     /// A location some call returns to changed (the pair's call contexts may have changed).
@@ -39,7 +39,7 @@ pub struct Change {
 }
 
 impl<'a> Core<'a> {
-    pub fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Kleene], fully: bool) -> bool {
+    pub(crate) fn is_labeled(&self, f: FId, s: ComponentId, ctx: &[Kleene], fully: bool) -> bool {
         let view = self.resolve(f, s, ctx);
         match view {
             View::True | View::Prop(_) | View::Static(_) => true,
@@ -55,7 +55,7 @@ impl<'a> Core<'a> {
     }
 
     /// The stored completions of `ctx`, created if new. Empty for propositional nodes.
-    pub fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> PairList {
+    pub(crate) fn pairs_of(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> PairList {
         let mut out = PairList::new();
         if self.fm.is_static(f) {
             return out;
@@ -76,7 +76,7 @@ impl<'a> Core<'a> {
 
     /// One local labelling pass of `f` in component `s` under `ctx` (Alg. 4.4). Contexts with
     /// an inner `M` are not labelled (FIX-3).
-    pub fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> Change {
+    pub(crate) fn label_local(&mut self, f: FId, s: ComponentId, ctx: &[Kleene]) -> Change {
         let e = self.exits(s);
         if self.fm.is_static(f) || has_inner_maybe(self.fm, f, ctx, e) {
             return Change::default();
@@ -88,7 +88,7 @@ impl<'a> Core<'a> {
 
     /// The values one local pass of the pairs `targets` (of `f` in `s` under `ctx`) deduces,
     /// without writing them: a function of the knowledge base only.
-    pub fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Kleene], targets: &[PairId]) -> LocalPass {
+    pub(crate) fn compute_local(&self, f: FId, s: ComponentId, ctx: &[Kleene], targets: &[PairId]) -> LocalPass {
         let comp = self.comp(s);
         let e = self.exits(s);
         let n = comp.num_nodes as usize;

@@ -10,7 +10,7 @@
 use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
 
 /// Per component, `words` words per location: bit `k` = exit `k` is reachable.
-pub struct ExitReach {
+pub(crate) struct ExitReach {
     rows: Vec<Vec<u64>>,
 }
 

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 /// What the engine needs to know about the model beyond [`Component`](crate::explicit::rks::Component): per component, built
 /// the first time a frame of that component is solved (components no spec reaches cost
 /// nothing), shared by every spec and thread.
-pub struct ModelIndex<'a> {
+pub(crate) struct ModelIndex<'a> {
     rks: &'a RecursiveKripkeStructure,
     comps: Vec<OnceLock<CompIndex>>,
     exit_reach: OnceLock<ExitReach>,
@@ -37,7 +37,7 @@ struct CompIndex {
 }
 
 impl<'a> ModelIndex<'a> {
-    pub fn new(rks: &'a RecursiveKripkeStructure) -> ModelIndex<'a> {
+    pub(crate) fn new(rks: &'a RecursiveKripkeStructure) -> ModelIndex<'a> {
         ModelIndex { rks, comps: (0..rks.components.len()).map(|_| OnceLock::new()).collect(), exit_reach: OnceLock::new() }
     }
 

@@ -50,7 +50,7 @@ mod index;
 mod quotient;
 mod solve;
 
-pub use index::ModelIndex;
+pub(crate) use index::ModelIndex;
 
 use super::RksStats;
 use super::formula::{FId, Formula, Op};
@@ -96,7 +96,7 @@ fn to_bits(ctx: &[Kleene]) -> Bits {
 }
 
 /// The summary engine as a [`Labelling`] for traces (values computed on demand).
-pub struct SummaryLabels<'e, 'a>(pub RefCell<&'e mut Summary<'a>>);
+pub(crate) struct SummaryLabels<'e, 'a>(pub RefCell<&'e mut Summary<'a>>);
 
 impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
     fn rks(&self) -> &'a RecursiveKripkeStructure {
@@ -158,7 +158,7 @@ struct Frame {
     solved: bool,
 }
 
-pub struct Summary<'a> {
+pub(crate) struct Summary<'a> {
     pub rks: &'a RecursiveKripkeStructure,
     pub fm: &'a Formula,
     ix: &'a ModelIndex<'a>,
@@ -174,7 +174,7 @@ pub struct Summary<'a> {
 }
 
 impl<'a> Summary<'a> {
-    pub fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex<'a>) -> Summary<'a> {
+    pub(crate) fn new(rks: &'a RecursiveKripkeStructure, fm: &'a Formula, ix: &'a ModelIndex<'a>) -> Summary<'a> {
         Summary {
             rks,
             fm,
@@ -191,13 +191,13 @@ impl<'a> Summary<'a> {
 
     /// The value of `root` in the initial configuration of `init` under its initial context
     /// `icc` (two-valued, see [`super::initial_context`]).
-    pub fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Kleene]) -> bool {
+    pub(crate) fn run_root(&mut self, root: FId, init: ComponentId, icc: &[Kleene]) -> bool {
         let v = self.vector(root, init, to_bits(icc));
         self.vecs[v as usize].contains(0)
     }
 
     /// Where `h` holds in component `s` under its two-valued context `ctx` (calls: false).
-    pub fn locations(&mut self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
+    pub(crate) fn locations(&mut self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
         let v = self.vector(h, s, to_bits(ctx));
         let mut out = self.vecs[v as usize].clone();
         for &c in &self.comp(s).calls {
@@ -207,7 +207,7 @@ impl<'a> Summary<'a> {
     }
 
     /// The full context of `f` (its own top included) in the callee of call `call` of `s`.
-    pub fn full_call_context(&mut self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
+    pub(crate) fn full_call_context(&mut self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
         let bits = to_bits(ctx);
         let own = self.fm.op(f).is_fixpoint().then(|| self.vector(f, s, bits.clone()));
         let deps = self.dep_vectors(f, s, &bits, own);

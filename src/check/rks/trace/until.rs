@@ -37,7 +37,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Longest witness that is materialised as a list of configurations.
-pub const MAX_TRACE_STEPS: u64 = 1_000_000;
+pub(crate) const MAX_TRACE_STEPS: u64 = 1_000_000;
 
 const NONE: u32 = u32::MAX;
 const INF: u64 = u64::MAX;
