@@ -98,10 +98,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
     // `--engine explicit` cannot check a future operator below a past one (`O (F p)`): say so at
     // the spec, before anything is built (`auto` and `bdd` check it on BDDs).
     if uses_flat && options.engine.flat() == Engine::Explicit {
-        let refused: Vec<Diagnostic> = program
-            .specs
-            .iter()
-            .filter(|s| Some(s.system) == program.flat && s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+        let refused: Vec<Diagnostic> = flat_engine::bdd_only_specs(&program)
             .map(|s| {
                 // The spec's span runs to the next token; the caret ends at its last character.
                 let text = file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");

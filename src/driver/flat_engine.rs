@@ -30,7 +30,7 @@ use crate::check::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::lowering::program::{LoweredProgram, SystemId};
+use crate::lowering::program::{LoweredProgram, LoweredSpec, SystemId};
 use crate::report::view::ModelRef;
 use crate::symbolic::{Probe, ProbeStep, SymbolicModel};
 
@@ -246,10 +246,15 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
     }
 }
 
-/// Whether a spec has a future operator below a past one (`O (F p)`), which only the BDD engine
-/// checks.
+/// The flat specs with a future operator below a past one (`O (F p)`), which only the BDD engine
+/// checks (procedure modules refuse them earlier, E0221).
+pub(crate) fn bdd_only_specs(program: &LoweredProgram) -> impl Iterator<Item = &LoweredSpec> {
+    program.specs.iter().filter(|s| Some(s.system) == program.flat && s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+}
+
+/// Whether some flat spec is one of [`bdd_only_specs`].
 fn needs_bdd(program: &LoweredProgram) -> bool {
-    program.specs.iter().any(|s| s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+    bdd_only_specs(program).next().is_some()
 }
 
 /// The state budget of `auto`'s first, small explicit attempt on a model whose domains allow

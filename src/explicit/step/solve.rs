@@ -747,6 +747,7 @@ impl<'p> Solver<'p> {
                 _ => None,
             }
         };
+        let excluded = |op: Simple| if let Simple::Out { x, .. } = op { bit(src(x)) } else { 0 };
         let mut ok = true;
         for &(var, op) in m.ops.iter() {
             let here = cur[var as usize];
@@ -762,18 +763,8 @@ impl<'p> Solver<'p> {
                         break;
                     }
                 },
-                Simple::Out { pos, x } => match one(scratch.masks[pos as usize] & !bit(src(x))) {
-                    Some(Some(v)) => v,
-                    Some(None) => {
-                        ok = false;
-                        break;
-                    }
-                    None => {
-                        restore(&m.ops, &mut scratch.row, cur);
-                        return Ok(None);
-                    }
-                },
-                Simple::Only { pos } => match one(scratch.masks[pos as usize]) {
+                // The slot's one candidate (other than `x` for `Out`).
+                Simple::Out { pos, .. } | Simple::Only { pos } => match one(scratch.masks[pos as usize] & !excluded(op)) {
                     Some(Some(v)) => v,
                     Some(None) => {
                         ok = false;
