@@ -124,6 +124,33 @@ pub fn check(rks: &RecursiveKripkeStructure, initial: ComponentId, formula: &Ctl
     check_many(rks, &[(initial, formula.clone())], opts).pop().expect("one result per spec")
 }
 
+/// A model prepared for checking: what the summary engine knows about it beyond the structure
+/// (the reverse index of return edges per component, the exit reachability of `true`), built
+/// on first use per component and shared by every spec checked through it. [`check_many`]
+/// prepares the model once per call; a caller that checks one model in many calls (the
+/// scalability grid times each formula alone) keeps one `PreparedModel` so that the index is
+/// built once per model, not once per call.
+pub struct PreparedModel<'a> {
+    rks: &'a RecursiveKripkeStructure,
+    index: ModelIndex<'a>,
+}
+
+impl<'a> PreparedModel<'a> {
+    pub fn new(rks: &'a RecursiveKripkeStructure) -> PreparedModel<'a> {
+        PreparedModel { rks, index: ModelIndex::new(rks) }
+    }
+
+    /// [`check`] on the prepared model.
+    pub fn check(&self, initial: ComponentId, formula: &Ctl<PropId>, opts: &RksOptions) -> RksResult {
+        self.check_many(&[(initial, formula.clone())], opts).pop().expect("one result per spec")
+    }
+
+    /// [`check_many`] on the prepared model.
+    pub fn check_many(&self, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
+        check_many_in(self, specs, opts)
+    }
+}
+
 /// The two engines that label a knowledge base of context pairs ([`Core`]).
 #[derive(Clone, Copy, Debug)]
 enum Labeller {
@@ -191,8 +218,14 @@ pub(crate) const SPECS_PER_BATCH: usize = 32;
 /// and traces are those of one-at-a-time checking (a lane-batched spec with a trace is
 /// re-checked alone for it; the batch's work is counted on its first spec).
 pub fn check_many(rks: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
+    check_many_in(&PreparedModel::new(rks), specs, opts)
+}
+
+/// [`check_many`] on a model whose summary index may already hold components built by earlier calls.
+fn check_many_in(model: &PreparedModel, specs: &[(ComponentId, Ctl<PropId>)], opts: &RksOptions) -> Vec<RksResult> {
+    let rks = model.rks;
     let prepared = match opts.engine {
-        RksEngine::Summary => Prepared::Summary(ModelIndex::new(rks)),
+        RksEngine::Summary => Prepared::Summary(&model.index),
         RksEngine::Global => Prepared::Context(Labeller::Global),
         RksEngine::Incremental => Prepared::Context(Labeller::Incremental),
     };
@@ -283,9 +316,9 @@ fn check_lanes(
 }
 
 /// What [`check_many`] sets up once per model for its engine.
-enum Prepared<'a> {
+enum Prepared<'p, 'a> {
     /// The summary engine's index of the model, shared by all batches.
-    Summary(ModelIndex<'a>),
+    Summary(&'p ModelIndex<'a>),
     /// A context engine: each batch labels its own knowledge base.
     Context(Labeller),
 }

@@ -71,24 +71,35 @@ impl<'a> ModelIndex<'a> {
                     }
                 }
             }
-            let mut ret_word_offs = Vec::with_capacity(c.num_nodes as usize + 1);
-            let mut ret_words: Vec<(u32, u32, u64)> = Vec::new();
-            let mut group: Vec<(u32, u32, u64)> = Vec::new();
-            ret_word_offs.push(0);
-            for r in 0..c.num_nodes as usize {
-                group.clear();
-                group.extend(ret_preds[offs[r] as usize..offs[r + 1] as usize].iter().map(|&(call, k)| {
-                    let i = c.call_index[call as usize];
-                    (k, i / 64, 1u64 << (i % 64))
-                }));
-                group.sort_unstable_by_key(|&(k, w, _)| (k, w));
-                let start = ret_words.len();
-                for &(k, w, b) in &group {
-                    match ret_words[start..].last_mut() {
-                        Some(last) if (last.0, last.1) == (k, w) => last.2 |= b,
-                        _ => ret_words.push((k, w, b)),
+            // `ret_words`: the same edges visited exit by exit, calls in order, so that each
+            // location's row arrives sorted by (exit, word) and a word is merged into the row's
+            // last entry (no per-location sort); rows are written in place, then compacted.
+            let max_exits = c.calls.iter().map(|&call| exits_of(call)).max().unwrap_or(0);
+            let mut raw: Vec<(u32, u32, u64)> = vec![(0, 0, 0); offs[c.num_nodes as usize] as usize];
+            let mut end: Vec<u32> = offs[..c.num_nodes as usize].to_vec();
+            for k in 0..max_exits {
+                for (i, &call) in c.calls.iter().enumerate() {
+                    if k >= exits_of(call) {
+                        continue;
+                    }
+                    let (w, b) = ((i / 64) as u32, 1u64 << (i % 64));
+                    for &r in c.returns(call, k) {
+                        let (start, e) = (offs[r as usize] as usize, end[r as usize] as usize);
+                        match raw[start..e].last_mut() {
+                            Some(last) if (last.0, last.1) == (k as u32, w) => last.2 |= b,
+                            _ => {
+                                raw[e] = (k as u32, w, b);
+                                end[r as usize] += 1;
+                            }
+                        }
                     }
                 }
+            }
+            let mut ret_word_offs = Vec::with_capacity(c.num_nodes as usize + 1);
+            let mut ret_words: Vec<(u32, u32, u64)> = Vec::with_capacity(raw.len());
+            ret_word_offs.push(0);
+            for r in 0..c.num_nodes as usize {
+                ret_words.extend_from_slice(&raw[offs[r] as usize..end[r] as usize]);
                 ret_word_offs.push(ret_words.len() as u32);
             }
             CompIndex { ret_pred_offs: offs, ret_preds, ret_word_offs, ret_words, rank: OnceLock::new() }
