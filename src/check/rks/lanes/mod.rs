@@ -27,14 +27,19 @@ use super::formula::{FId, Formula, Op};
 use super::summary::ModelIndex;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
 use crate::ir::TerminationRule;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// Lane words of a context: position `k * width + i` is `deps[f][i]` at exit `k`, bit `l` spec `l`.
 type Ctx = SmallVec<[u64; 4]>;
 
-type FrameId = u32;
-const NO_FRAME: FrameId = u32::MAX;
+crate::index_type! {
+    /// A fixpoint frame of one [`LaneSummary`] (position in `LaneSummary::frames`).
+    struct FrameId;
+}
+/// No callee frame (a call no `a` location leads to).
+const NO_FRAME: FrameId = FrameId::from_u32(u32::MAX);
 
 /// [`Frame::mask`] of a frame whose `a` is `true`: the model's [`ModelIndex::exit_reach`].
 const MODEL_MASK: u32 = u32::MAX;
@@ -83,7 +88,7 @@ pub(crate) struct LaneSummary<'a> {
     vec_ids: FxHashMap<(FId, ComponentId, Ctx), u32>,
     vecs: Vec<Vec<u64>>,
     frame_ids: FxHashMap<(FId, ComponentId, Ctx), FrameId>,
-    frames: Vec<Frame>,
+    frames: IdVec<FrameId, Frame>,
     masks: Vec<Vec<u64>>,
     static_masks: FxHashMap<(FId, ComponentId), u32>,
     pub(crate) stats: RksStats,
@@ -102,7 +107,7 @@ impl<'a> LaneSummary<'a> {
             vec_ids: FxHashMap::default(),
             vecs: Vec::new(),
             frame_ids: FxHashMap::default(),
-            frames: Vec::new(),
+            frames: IdVec::new(),
             masks: Vec::new(),
             static_masks: FxHashMap::default(),
             stats: RksStats::default(),
@@ -251,7 +256,7 @@ impl<'a> LaneSummary<'a> {
                     key[k * w + w - 1] = 0;
                 }
                 let fr = self.solve(g, s, key);
-                let frame = &self.frames[fr as usize];
+                let frame = &self.frames[fr];
                 let mut v = frame.base.clone();
                 if frame.uniform {
                     self.add_tops_uniform(frame, &top, &mut v);
@@ -361,14 +366,14 @@ impl<'a> LaneSummary<'a> {
         self.solve_masks(&new);
         self.solve_bases(&new);
         for &id in &new {
-            self.frames[id as usize].solved = true;
+            self.frames[id].solved = true;
         }
         self.stats.context_pairs_checked += new.len() as u64;
         new[0]
     }
 
     fn create_frame(&mut self, f: FId, s: ComponentId, ctx: Ctx) -> FrameId {
-        let id = self.frames.len() as FrameId;
+        let id = self.frames.next_id();
         let n = self.comp(s).num_nodes as usize;
         self.frame_ids.insert((f, s, ctx.clone()), id);
         let exits = self.exits(s);
@@ -402,8 +407,8 @@ impl<'a> LaneSummary<'a> {
 
     /// Computes frame `id`'s children and finds (creating) its callee frames.
     fn discover(&mut self, id: FrameId, new: &mut Vec<FrameId>) {
-        let (f, s) = (self.frames[id as usize].f, self.frames[id as usize].comp);
-        let ctx = self.frames[id as usize].ctx.clone();
+        let (f, s) = (self.frames[id].f, self.frames[id].comp);
+        let ctx = self.frames[id].ctx.clone();
         let (a, b) = operands(self.fm, f);
         let sa = self.restrict(f, a, &ctx, s);
         let va = self.vector(a, s, sa);
@@ -433,13 +438,13 @@ impl<'a> LaneSummary<'a> {
                         q
                     }
                 };
-                if !self.frames[callee as usize].solved {
-                    self.frames[callee as usize].callers.push((id, i as u32));
+                if !self.frames[callee].solved {
+                    self.frames[callee].callers.push((id, i as u32));
                 }
                 callees[i] = callee;
             }
         }
-        let fr = &mut self.frames[id as usize];
+        let fr = &mut self.frames[id];
         (fr.a, fr.b, fr.callees) = (va, vb, callees);
     }
 }

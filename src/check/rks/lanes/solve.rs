@@ -14,7 +14,7 @@ use std::collections::BinaryHeap;
 impl LaneSummary<'_> {
     /// The lanes in which callee frame `q`'s entry reaches its exit `k` on an `a`-path.
     fn entry_exit(&self, q: FrameId, k: u32) -> u64 {
-        let fr = &self.frames[q as usize];
+        let fr = &self.frames[q];
         let m = self.mask_of(fr);
         match fr.uniform {
             true if m[k as usize / 64] >> (k % 64) & 1 == 1 => self.live,
@@ -30,7 +30,7 @@ impl LaneSummary<'_> {
     /// calls (all lanes).
     fn dependents(&self, id: FrameId, m: NodeId, callers: bool, out: &mut Vec<(FrameId, NodeId, u64)>) {
         out.clear();
-        let fr = &self.frames[id as usize];
+        let fr = &self.frames[id];
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
         out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va[p as usize] != 0).map(|&p| (id, p, va[p as usize])));
         for &(c, k) in self.ix.ret_preds(fr.comp, m) {
@@ -43,17 +43,17 @@ impl LaneSummary<'_> {
             }
         }
         if callers && m == 0 {
-            out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g as usize].comp).calls[i as usize], self.live)));
+            out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g].comp).calls[i as usize], self.live)));
         }
     }
 
     /// Least fixpoint of the exit masks of the frames `new` (those not sharing a solved mask;
     /// the masks of `a = true` are the model's, see `ModelIndex::exit_reach`).
     pub(super) fn solve_masks(&mut self, new: &[FrameId]) {
-        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
+        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id].mask_shared).collect();
         let mut work: Vec<(FrameId, NodeId)> = Vec::new();
         for &id in &own {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let (e, mask) = (fr.exits, fr.mask as usize);
             for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
                 let lanes = self.vecs[fr.a as usize][x as usize];
@@ -68,7 +68,7 @@ impl LaneSummary<'_> {
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let (e, mask) = (fr.exits, fr.mask as usize);
             row.clear();
             row.extend_from_slice(&self.masks[mask][m as usize * e..(m as usize + 1) * e]);
@@ -80,9 +80,9 @@ impl LaneSummary<'_> {
             }
             if m == 0 {
                 // The entry reaches more exits in some lanes: each caller's call continues at more returns.
-                for ci in 0..self.frames[id as usize].callers.len() {
-                    let (g, i) = self.frames[id as usize].callers[ci];
-                    let gf = &self.frames[g as usize];
+                for ci in 0..self.frames[id].callers.len() {
+                    let (g, i) = self.frames[id].callers[ci];
+                    let gf = &self.frames[g];
                     let (gcomp, ge, gmask) = (self.comp(gf.comp), gf.exits, gf.mask as usize);
                     let c = gcomp.calls[i as usize];
                     let mut acc = vec![0u64; ge];
@@ -100,7 +100,7 @@ impl LaneSummary<'_> {
             }
         }
         for id in own {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let (a, _) = operands(self.fm, fr.f);
             if self.fm.is_static(a) {
                 self.static_masks.entry((a, fr.comp)).or_insert(fr.mask);
@@ -110,7 +110,7 @@ impl LaneSummary<'_> {
 
     /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
     pub(super) fn solve_bases(&mut self, new: &[FrameId]) {
-        match self.fm.op(self.frames[new[0] as usize].f) {
+        match self.fm.op(self.frames[new[0]].f) {
             Op::EG(_) => self.solve_bases_eg(new),
             _ => self.solve_bases_eu(new),
         }
@@ -121,7 +121,7 @@ impl LaneSummary<'_> {
     fn solve_bases_eu(&mut self, new: &[FrameId]) {
         let mut work = Queue::new(self, new);
         for &id in new {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let mut base = vec![0u64; comp.num_nodes as usize];
             for (node, &lanes) in self.vecs[fr.b as usize].iter().enumerate() {
@@ -132,24 +132,24 @@ impl LaneSummary<'_> {
             }
             for (i, &c) in comp.calls.iter().enumerate() {
                 let q = fr.callees[i];
-                if q != NO_FRAME && self.frames[q as usize].solved {
-                    let lanes = self.frames[q as usize].base[0];
+                if q != NO_FRAME && self.frames[q].solved {
+                    let lanes = self.frames[q].base[0];
                     if lanes != 0 {
                         base[c as usize] = lanes;
                         work.push(id, c);
                     }
                 }
             }
-            self.frames[id as usize].base = base;
+            self.frames[id].base = base;
         }
         let mut deps = Vec::new();
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let word = self.frames[id as usize].base[m as usize];
+            let word = self.frames[id].base[m as usize];
             self.dependents(id, m, true, &mut deps);
             for &(g, p, lanes) in &deps {
-                let x = &mut self.frames[g as usize].base[p as usize];
+                let x = &mut self.frames[g].base[p as usize];
                 let add = word & lanes & !*x;
                 if add != 0 {
                     *x |= add;
@@ -167,7 +167,7 @@ impl LaneSummary<'_> {
         let live = self.live;
         let mut work = Queue::new(self, new);
         for &id in new {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let va = &self.vecs[fr.a as usize];
             let alive: Vec<u64> = (0..comp.num_nodes as usize)
@@ -182,13 +182,13 @@ impl LaneSummary<'_> {
                     work.push(id, node as NodeId);
                 }
             }
-            self.frames[id as usize].base = alive;
+            self.frames[id].base = alive;
         }
         let mut deps = Vec::new();
         while let Some((id, p)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let old = self.frames[id as usize].base[p as usize];
+            let old = self.frames[id].base[p as usize];
             if old == 0 {
                 continue;
             }
@@ -196,7 +196,7 @@ impl LaneSummary<'_> {
             if now == old {
                 continue;
             }
-            self.frames[id as usize].base[p as usize] = now;
+            self.frames[id].base[p as usize] = now;
             self.dependents(id, p, true, &mut deps);
             for &(g, q, _) in &deps {
                 work.push(g, q);
@@ -206,14 +206,14 @@ impl LaneSummary<'_> {
 
     /// The lanes in which location `p` of frame `id` has a live successor.
     fn eg_support(&self, id: FrameId, p: NodeId) -> u64 {
-        let fr = &self.frames[id as usize];
+        let fr = &self.frames[id];
         let comp = self.comp(fr.comp);
         let alive = &fr.base;
         match comp.call_target[p as usize] {
             NO_CALL => comp.succ.neighbours(p).iter().fold(0, |acc, &m| acc | alive[m as usize]),
             t => {
                 let q = fr.callees[comp.call_index[p as usize] as usize];
-                let mut out = self.frames[q as usize].base[0];
+                let mut out = self.frames[q].base[0];
                 for k in 0..self.exits(t) {
                     let lanes = self.entry_exit(q, k as u32);
                     if lanes != 0 {
@@ -235,7 +235,7 @@ impl LaneSummary<'_> {
 /// that reaches it.
 struct Queue<'i> {
     /// The group's first frame; the group's frames (and frames solved while discovering it) follow.
-    first: FrameId,
+    first: usize,
     queued: Vec<fixedbitset::FixedBitSet>,
     ranks: Vec<&'i [u32]>,
     heap: BinaryHeap<Reverse<(u32, u32, NodeId)>>,
@@ -243,26 +243,26 @@ struct Queue<'i> {
 
 impl<'i> Queue<'i> {
     fn new(engine: &LaneSummary<'i>, new: &[FrameId]) -> Queue<'i> {
-        let first = new.iter().copied().min().unwrap_or(0);
-        let mut queued = vec![fixedbitset::FixedBitSet::new(); engine.frames.len() - first as usize];
+        let first = new.iter().map(|id| id.index()).min().unwrap_or(0);
+        let mut queued = vec![fixedbitset::FixedBitSet::new(); engine.frames.len() - first];
         let mut ranks: Vec<&'i [u32]> = vec![&[]; queued.len()];
         for &id in new {
-            let s = engine.frames[id as usize].comp;
-            queued[(id - first) as usize].grow(engine.comp(s).num_nodes as usize);
-            ranks[(id - first) as usize] = engine.ix.rank(s);
+            let s = engine.frames[id].comp;
+            queued[id.index() - first].grow(engine.comp(s).num_nodes as usize);
+            ranks[id.index() - first] = engine.ix.rank(s);
         }
         Queue { first, queued, ranks, heap: BinaryHeap::new() }
     }
     fn push(&mut self, id: FrameId, node: NodeId) {
-        let i = (id - self.first) as usize;
+        let i = id.index() - self.first;
         if !self.queued[i].put(node as usize) {
-            self.heap.push(Reverse((u32::MAX - id, self.ranks[i][node as usize], node)));
+            self.heap.push(Reverse((u32::MAX - id.as_u32(), self.ranks[i][node as usize], node)));
         }
     }
     fn pop(&mut self) -> Option<(FrameId, NodeId)> {
         let Reverse((f, _, node)) = self.heap.pop()?;
-        let id = u32::MAX - f;
-        self.queued[(id - self.first) as usize].set(node as usize, false);
+        let id = FrameId::from_u32(u32::MAX - f);
+        self.queued[id.index() - self.first].set(node as usize, false);
         Some((id, node))
     }
 }

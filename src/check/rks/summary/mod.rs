@@ -57,6 +57,7 @@ use super::formula::{FId, Formula, Op};
 use super::trace::Labelling;
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
+use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -118,8 +119,12 @@ impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
     }
 }
 
-type FrameId = u32;
-const NO_FRAME: FrameId = u32::MAX;
+crate::index_type! {
+    /// A fixpoint frame of one [`Summary`] (position in `Summary::frames`).
+    struct FrameId;
+}
+/// No callee frame (a call no `a` location leads to).
+const NO_FRAME: FrameId = FrameId::from_u32(u32::MAX);
 
 /// One fixpoint frame: `EG`/`EU` node `f` in component `comp` under a context without top.
 struct Frame {
@@ -165,7 +170,7 @@ pub(crate) struct Summary<'a> {
     vec_ids: FxHashMap<(FId, ComponentId, Bits), u32>,
     vecs: Vec<FixedBitSet>,
     frame_ids: FxHashMap<(FId, ComponentId, Bits), FrameId>,
-    frames: Vec<Frame>,
+    frames: IdVec<FrameId, Frame>,
     masks: Vec<Vec<u64>>,
     /// Solved masks of frames whose `a` is static, by (`a`, component): they depend on
     /// nothing else (callee masks are those of the same `a`).
@@ -182,7 +187,7 @@ impl<'a> Summary<'a> {
             vec_ids: FxHashMap::default(),
             vecs: Vec::new(),
             frame_ids: FxHashMap::default(),
-            frames: Vec::new(),
+            frames: IdVec::new(),
             masks: Vec::new(),
             static_masks: FxHashMap::default(),
             stats: RksStats::default(),
@@ -339,7 +344,7 @@ impl<'a> Summary<'a> {
                     }
                 }
                 let fr = self.solve(g, s, key);
-                let frame = &self.frames[fr as usize];
+                let frame = &self.frames[fr];
                 let mut v = frame.base.clone();
                 if top.iter().any(|&t| t != 0) {
                     let mask = &self.masks[frame.mask as usize];
@@ -395,7 +400,7 @@ impl<'a> Summary<'a> {
     fn solve(&mut self, f: FId, s: ComponentId, key: Bits) -> FrameId {
         let lookup = (f, s, key);
         if let Some(&id) = self.frame_ids.get(&lookup) {
-            debug_assert!(self.frames[id as usize].solved, "a node's frames are solved before its parents read them");
+            debug_assert!(self.frames[id].solved, "a node's frames are solved before its parents read them");
             return id;
         }
         let (f, s, key) = lookup;
@@ -414,7 +419,7 @@ impl<'a> Summary<'a> {
         self.solve_bases(&reps);
         self.copy_solutions(&new, &rep);
         for &id in &new {
-            let fr = &mut self.frames[id as usize];
+            let fr = &mut self.frames[id];
             fr.solved = true;
             fr.live = Vec::new();
             fr.sent = Bits::new();
@@ -424,7 +429,7 @@ impl<'a> Summary<'a> {
     }
 
     fn create_frame(&mut self, f: FId, s: ComponentId, ctx: Bits) -> FrameId {
-        let id = self.frames.len() as FrameId;
+        let id = self.frames.next_id();
         let n = self.comp(s).num_nodes as usize;
         self.frame_ids.insert((f, s, ctx.clone()), id);
         let words = self.exits(s).div_ceil(64);
@@ -457,8 +462,8 @@ impl<'a> Summary<'a> {
 
     /// Computes frame `id`'s children and finds (creating) its callee frames.
     fn discover(&mut self, id: FrameId, new: &mut Vec<FrameId>) {
-        let (f, s) = (self.frames[id as usize].f, self.frames[id as usize].comp);
-        let ctx = self.frames[id as usize].ctx.clone();
+        let (f, s) = (self.frames[id].f, self.frames[id].comp);
+        let ctx = self.frames[id].ctx.clone();
         let (a, b) = operands(self.fm, f);
         let sa = self.restrict(f, a, &ctx, s);
         let va = self.vector(a, s, sa);
@@ -488,13 +493,13 @@ impl<'a> Summary<'a> {
                         q
                     }
                 };
-                if !self.frames[callee as usize].solved {
-                    self.frames[callee as usize].callers.push((id, i as u32));
+                if !self.frames[callee].solved {
+                    self.frames[callee].callers.push((id, i as u32));
                 }
                 callees[i] = callee;
             }
         }
-        let fr = &mut self.frames[id as usize];
+        let fr = &mut self.frames[id];
         (fr.a, fr.b, fr.callees) = (va, vb, callees);
     }
 }

@@ -23,7 +23,7 @@ fn callee_key(class: &FxHashMap<FrameId, u32>, q: FrameId) -> u64 {
         NO_FRAME => u64::MAX,
         q => match class.get(&q) {
             Some(&c) => u64::from(c),
-            None => 1 << 32 | u64::from(q),
+            None => 1 << 32 | u64::from(q.as_u32()),
         },
     }
 }
@@ -39,7 +39,7 @@ impl Summary<'_> {
         let mut keys0: FxHashMap<(u32, u32, u32), u32> = FxHashMap::default();
         let mut class: FxHashMap<FrameId, u32> = FxHashMap::default();
         for &id in new {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let n = content.len() as u32;
             let a = *content.entry(&self.vecs[fr.a as usize]).or_insert(n);
             let n = content.len() as u32;
@@ -53,7 +53,7 @@ impl Summary<'_> {
             let mut keys: FxHashMap<(u32, Vec<u64>), u32> = FxHashMap::default();
             let mut next: FxHashMap<FrameId, u32> = FxHashMap::default();
             for &id in new {
-                let callees = self.frames[id as usize].callees.iter().map(|&q| callee_key(&class, q)).collect();
+                let callees = self.frames[id].callees.iter().map(|&q| callee_key(&class, q)).collect();
                 let n = keys.len() as u32;
                 next.insert(id, *keys.entry((class[&id], callees)).or_insert(n));
             }
@@ -77,15 +77,15 @@ impl Summary<'_> {
             })
             .collect();
         for &id in new {
-            self.frames[id as usize].callers.clear();
+            self.frames[id].callers.clear();
         }
         for &r in &reps {
-            for i in 0..self.frames[r as usize].callees.len() {
-                let q = self.frames[r as usize].callees[i];
+            for i in 0..self.frames[r].callees.len() {
+                let q = self.frames[r].callees[i];
                 if let Some(&c) = class.get(&q) {
                     let qr = rep_of_class[c as usize];
-                    self.frames[r as usize].callees[i] = qr;
-                    self.frames[qr as usize].callers.push((r, i as u32));
+                    self.frames[r].callees[i] = qr;
+                    self.frames[qr].callers.push((r, i as u32));
                 }
             }
         }
@@ -99,8 +99,8 @@ impl Summary<'_> {
             if id == r {
                 continue;
             }
-            let (mask, base) = (self.frames[r as usize].mask, self.frames[r as usize].base.clone());
-            let fr = &mut self.frames[id as usize];
+            let (mask, base) = (self.frames[r].mask, self.frames[r].base.clone());
+            let fr = &mut self.frames[id];
             if !fr.mask_shared {
                 self.masks[fr.mask as usize] = Vec::new();
             }

@@ -20,31 +20,31 @@ impl Summary<'_> {
     /// entry rows.
     pub(super) fn init_entry_rows(&mut self, reps: &[FrameId]) {
         for &id in reps {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize])).max().unwrap_or(0);
             let cw = comp.calls.len().div_ceil(64);
             let mut live = vec![0u64; exits * cw];
             for (i, &q) in fr.callees.iter().enumerate() {
                 if q != NO_FRAME {
-                    let callee = &self.frames[q as usize];
+                    let callee = &self.frames[q];
                     for k in ones(&self.masks[callee.mask as usize][..callee.words]) {
                         set_bit(&mut live[k * cw..], i);
                     }
                 }
             }
-            let fr = &mut self.frames[id as usize];
+            let fr = &mut self.frames[id];
             (fr.live, fr.call_words) = (live, cw);
         }
     }
 
     /// Frame `id`'s entry row grew: adds its call to its callers' `live` words of its exits.
     fn entry_grew(&mut self, id: FrameId) {
-        let fr = &self.frames[id as usize];
+        let fr = &self.frames[id];
         let (mask, w) = (fr.mask as usize, fr.words);
-        for ci in 0..self.frames[id as usize].callers.len() {
-            let (g, i) = self.frames[id as usize].callers[ci];
-            let caller = &mut self.frames[g as usize];
+        for ci in 0..self.frames[id].callers.len() {
+            let (g, i) = self.frames[id].callers[ci];
+            let caller = &mut self.frames[g];
             for k in ones(&self.masks[mask][..w]) {
                 set_bit(&mut caller.live[k * caller.call_words..], i as usize);
             }
@@ -58,10 +58,10 @@ impl Summary<'_> {
     /// edges of the frames times the exits; the queue ([`MaskQueue`]) merges the exits that
     /// reach a waiting location before it is propagated.
     pub(super) fn solve_masks(&mut self, new: &[FrameId]) {
-        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id as usize].mask_shared).collect();
-        let mut work = MaskQueue::new(&own, |id| self.comp(self.frames[id as usize].comp).num_nodes as usize);
+        let own: Vec<FrameId> = new.iter().copied().filter(|&id| !self.frames[id].mask_shared).collect();
+        let mut work = MaskQueue::new(&own, |id| self.comp(self.frames[id].comp).num_nodes as usize);
         for &id in &own {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let (va, w) = (&self.vecs[fr.a as usize], fr.words);
             for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
                 if va.contains(x as usize) {
@@ -79,7 +79,7 @@ impl Summary<'_> {
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let (w, va) = (fr.words, &self.vecs[fr.a as usize]);
             let mask = &mut self.masks[fr.mask as usize];
@@ -99,14 +99,14 @@ impl Summary<'_> {
                 // The entry reaches more exits: each caller's call continues at more returns.
                 // Only the exits not sent before: the returns through the others reach the call
                 // as dependents of their locations.
-                let fr = &mut self.frames[id as usize];
+                let fr = &mut self.frames[id];
                 fr.sent.resize(w, 0);
                 delta.clear();
                 delta.extend(row.iter().zip(&fr.sent).map(|(r, s)| r & !s));
                 fr.sent.copy_from_slice(&row);
-                for ci in 0..self.frames[id as usize].callers.len() {
-                    let (g, i) = self.frames[id as usize].callers[ci];
-                    let gf = &self.frames[g as usize];
+                for ci in 0..self.frames[id].callers.len() {
+                    let (g, i) = self.frames[id].callers[ci];
+                    let gf = &self.frames[g];
                     let (gcomp, gw) = (self.comp(gf.comp), gf.words);
                     let gmask = &mut self.masks[gf.mask as usize];
                     let c = gcomp.calls[i as usize];
@@ -126,7 +126,7 @@ impl Summary<'_> {
             }
         }
         for id in own {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let (a, _) = operands(self.fm, fr.f);
             if self.fm.is_static(a) {
                 self.static_masks.entry((a, fr.comp)).or_insert(fr.mask);
@@ -136,7 +136,7 @@ impl Summary<'_> {
 
     /// `base` of the frames `new`: least fixpoint for `EU`, greatest for `EG`.
     pub(super) fn solve_bases(&mut self, new: &[FrameId]) {
-        match self.fm.op(self.frames[new[0] as usize].f) {
+        match self.fm.op(self.frames[new[0]].f) {
             Op::EG(_) => self.solve_bases_eg(new),
             _ => self.solve_bases_eu(new),
         }
@@ -150,7 +150,7 @@ impl Summary<'_> {
         let mut bases: Vec<FixedBitSet> = Vec::with_capacity(new.len());
         let mut work: Vec<(FrameId, NodeId)> = Vec::new();
         for &id in new {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
             for node in self.vecs[fr.b as usize].ones() {
@@ -161,7 +161,7 @@ impl Summary<'_> {
             }
             for (i, &c) in comp.calls.iter().enumerate() {
                 let q = fr.callees[i];
-                if q != NO_FRAME && self.frames[q as usize].solved && self.frames[q as usize].base.contains(0) {
+                if q != NO_FRAME && self.frames[q].solved && self.frames[q].base.contains(0) {
                     base.insert(c as usize);
                     work.push((id, c));
                 }
@@ -172,7 +172,7 @@ impl Summary<'_> {
         while let Some((id, m)) = work.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let base = &mut bases[group.pos(id)];
             for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
@@ -182,7 +182,7 @@ impl Summary<'_> {
             });
             if m == 0 {
                 for &(g, i) in &fr.callers {
-                    let c = self.comp(self.frames[g as usize].comp).calls[i as usize];
+                    let c = self.comp(self.frames[g].comp).calls[i as usize];
                     if !bases[group.pos(g)].put(c as usize) {
                         work.push((g, c));
                     }
@@ -190,7 +190,7 @@ impl Summary<'_> {
             }
         }
         for (&id, base) in new.iter().zip(bases) {
-            self.frames[id as usize].base = base;
+            self.frames[id].base = base;
         }
     }
 
@@ -202,7 +202,7 @@ impl Summary<'_> {
         let group = Group::new(new);
         let mut alive: Vec<FixedBitSet> = Vec::with_capacity(new.len());
         for &id in new {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let va = &self.vecs[fr.a as usize];
             let mut live = FixedBitSet::with_capacity(comp.num_nodes as usize);
@@ -220,7 +220,7 @@ impl Summary<'_> {
         let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
         let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
         for (pos, &id) in new.iter().enumerate() {
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let live = &alive[pos];
             let mut cnt = vec![0u32; comp.num_nodes as usize];
@@ -232,7 +232,7 @@ impl Summary<'_> {
                         let q = fr.callees[i];
                         let callee_entry = match group.get(q) {
                             Some(qp) => alive[qp].contains(0),
-                            None => self.frames[q as usize].base.contains(0),
+                            None => self.frames[q].base.contains(0),
                         };
                         usize::from(callee_entry)
                             + (0..self.exits(t))
@@ -255,7 +255,7 @@ impl Summary<'_> {
         while let Some((id, m)) = dead.pop() {
             crate::check::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let fr = &self.frames[id as usize];
+            let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let pos = group.pos(id);
             let (live, cnt) = (&mut alive[pos], &mut counts[pos]);
@@ -270,7 +270,7 @@ impl Summary<'_> {
             });
             if m == 0 {
                 for &(g, i) in &fr.callers {
-                    let c = self.comp(self.frames[g as usize].comp).calls[i as usize] as usize;
+                    let c = self.comp(self.frames[g].comp).calls[i as usize] as usize;
                     let gp = group.pos(g);
                     if alive[gp].contains(c) {
                         counts[gp][c] -= 1;
@@ -283,7 +283,7 @@ impl Summary<'_> {
             }
         }
         for (&id, live) in new.iter().zip(alive) {
-            self.frames[id as usize].base = live;
+            self.frames[id].base = live;
         }
     }
 }
@@ -311,26 +311,26 @@ fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedB
 /// The positions of a group's frames in the slice they were given in (frame ids are dense and
 /// a group's are close together, so a vector indexed by id minus the smallest; no hashing).
 struct Group {
-    lo: FrameId,
+    lo: usize,
     position: Vec<u32>,
 }
 
 impl Group {
     fn new(frames: &[FrameId]) -> Group {
-        let lo = frames.iter().copied().min().unwrap_or(0);
-        let mut position = vec![u32::MAX; frames.iter().map(|&id| (id - lo) as usize + 1).max().unwrap_or(0)];
-        for (pos, &id) in frames.iter().enumerate() {
-            position[(id - lo) as usize] = pos as u32;
+        let lo = frames.iter().map(|id| id.index()).min().unwrap_or(0);
+        let mut position = vec![u32::MAX; frames.iter().map(|id| id.index() - lo + 1).max().unwrap_or(0)];
+        for (pos, id) in frames.iter().enumerate() {
+            position[id.index() - lo] = pos as u32;
         }
         Group { lo, position }
     }
     /// The position of `id`, a frame of the group.
     fn pos(&self, id: FrameId) -> usize {
-        self.position[(id - self.lo) as usize] as usize
+        self.position[id.index() - self.lo] as usize
     }
     /// The position of `id` if it is a frame of the group.
     fn get(&self, id: FrameId) -> Option<usize> {
-        let p = *self.position.get(id.checked_sub(self.lo)? as usize)?;
+        let p = *self.position.get(id.index().checked_sub(self.lo)?)?;
         (p != u32::MAX).then_some(p as usize)
     }
 }
@@ -356,24 +356,24 @@ struct MaskQueue {
     queue: std::collections::VecDeque<(FrameId, NodeId)>,
     /// Per frame of the group (by id minus `lo`; `u32::MAX` for other frames): its offset in `queued`.
     offset: Vec<u32>,
-    lo: FrameId,
+    lo: usize,
     queued: FixedBitSet,
 }
 
 impl MaskQueue {
     fn new(frames: &[FrameId], nodes: impl Fn(FrameId) -> usize) -> MaskQueue {
-        let lo = frames.iter().copied().min().unwrap_or(0);
-        let hi = frames.iter().copied().max().map_or(0, |h| h + 1);
-        let mut offset = vec![u32::MAX; (hi - lo) as usize];
+        let lo = frames.iter().map(|id| id.index()).min().unwrap_or(0);
+        let hi = frames.iter().map(|id| id.index() + 1).max().unwrap_or(0);
+        let mut offset = vec![u32::MAX; hi - lo];
         let mut total = 0usize;
         for &id in frames {
-            offset[(id - lo) as usize] = total as u32;
+            offset[id.index() - lo] = total as u32;
             total += nodes(id);
         }
         MaskQueue { queue: Default::default(), offset, lo, queued: FixedBitSet::with_capacity(total) }
     }
     fn push(&mut self, id: FrameId, m: NodeId) {
-        let o = self.offset[(id - self.lo) as usize];
+        let o = self.offset[id.index() - self.lo];
         debug_assert!(o != u32::MAX, "only the group's own masks change");
         if !self.queued.put(o as usize + m as usize) {
             self.queue.push_back((id, m));
@@ -381,7 +381,7 @@ impl MaskQueue {
     }
     fn pop(&mut self) -> Option<(FrameId, NodeId)> {
         let (id, m) = self.queue.pop_front()?;
-        self.queued.set(self.offset[(id - self.lo) as usize] as usize + m as usize, false);
+        self.queued.set(self.offset[id.index() - self.lo] as usize + m as usize, false);
         Some((id, m))
     }
 }
