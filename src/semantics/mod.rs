@@ -28,6 +28,7 @@ pub(crate) mod assign;
 pub(crate) mod checked;
 pub(crate) mod consteval;
 pub(crate) mod context;
+pub(crate) mod flat_model;
 pub(crate) mod flattened;
 pub(crate) mod index_bounds;
 pub(crate) mod instances;
