@@ -74,7 +74,9 @@ struct Walk<'a> {
     assign_order: Vec<u32>,
     defines: Vec<(String, DefineText<'a>)>,
     constants: Vec<String>,
-    assigns: FxHashMap<u32, [Option<(&'a Expr, InstId)>; 3]>,
+    /// Per variable: its `init()`, invariant and `next()` assignments (several `next()`s when
+    /// processes assign one variable through parameters).
+    assigns: FxHashMap<u32, [Vec<(&'a Expr, InstId)>; 3]>,
     init: Vec<(&'a Expr, InstId)>,
     invar: Vec<(&'a Expr, InstId)>,
     trans: Vec<(&'a Expr, InstId)>,
@@ -160,7 +162,7 @@ impl<'a, 't> Writer<'a, 't> {
                                 AssignKind::Invariant => 1,
                                 AssignKind::Next => 2,
                             };
-                            self.walk.assigns.entry(v).or_default()[slot] = Some((&a.value, inst));
+                            self.walk.assigns.entry(v).or_default()[slot].push((&a.value, inst));
                         }
                     }
                 }
@@ -302,6 +304,7 @@ impl<'a, 't> Writer<'a, 't> {
             ExprKind::Range(a, b) => ExprKind::Range(f(a), f(b)),
             ExprKind::Next(a) => ExprKind::Next(f(a)),
             ExprKind::Init(a) => ExprKind::Init(f(a)),
+            ExprKind::Call(g, xs) if g.name == "count" && !xs.is_empty() => return count_as_sum(all(xs), span),
             ExprKind::Call(g, xs) => ExprKind::Call(g.clone(), all(xs)),
             ExprKind::Ctl(op, a) => ExprKind::Ctl(*op, f(a)),
             ExprKind::Until { universal, lhs, rhs } => ExprKind::Until { universal: *universal, lhs: f(lhs), rhs: f(rhs) },
@@ -457,19 +460,21 @@ impl<'a, 't> Writer<'a, 't> {
             let var = &self.flat.vars[v as usize].name;
             o.push_str("ASSIGN\n");
             for (slot, lhs) in [(0, format!("init({var})")), (1, var.clone()), (2, format!("next({var})"))] {
-                let Some((e, inst)) = slots[slot] else { continue };
+                let Some(&(e, inst)) = slots[slot].last() else { continue };
                 let mut rhs = self.flatten(e, inst, true, 0);
                 if slot == 2 && has_processes {
-                    let k = self.flat.instances[inst as usize].process;
-                    let keep = Expr { kind: ExprKind::Name(var.clone()), span: rhs.span };
+                    // One branch per process assigning it, the last assignment first (NuSMV).
                     let span = rhs.span;
-                    rhs = Expr {
-                        kind: ExprKind::Case(vec![
-                            CaseBranch { condition: self.running(k, span), value: rhs, span },
-                            CaseBranch { condition: Expr { kind: ExprKind::Bool(true), span }, value: keep, span },
-                        ]),
-                        span,
-                    };
+                    let mut branches: Vec<CaseBranch> = (slots[slot].iter().rev())
+                        .map(|&(e, inst)| CaseBranch {
+                            condition: self.running(self.flat.instances[inst as usize].process, span),
+                            value: self.flatten(e, inst, true, 0),
+                            span,
+                        })
+                        .collect();
+                    let keep = Expr { kind: ExprKind::Name(var.clone()), span };
+                    branches.push(CaseBranch { condition: Expr { kind: ExprKind::Bool(true), span }, value: keep, span });
+                    rhs = Expr { kind: ExprKind::Case(branches), span };
                 }
                 o.push_str(&format!("{lhs} := {};\n", print::formula(&rhs)));
             }
@@ -587,6 +592,21 @@ impl<'a, 't> Writer<'a, 't> {
             None => text,
         }
     }
+}
+
+/// `count(a, b, c)` as NuSMV's parser writes it: `case c : 1; TRUE : 0; esac + (case b : 1; …
+/// esac + case a : 1; … esac)`.
+fn count_as_sum(args: Vec<Expr>, span: Span) -> Expr {
+    let one = |c: Expr| Expr {
+        kind: ExprKind::Case(vec![
+            CaseBranch { condition: c, value: Expr { kind: ExprKind::Int(1), span }, span },
+            CaseBranch { condition: Expr { kind: ExprKind::Bool(true), span }, value: Expr { kind: ExprKind::Int(0), span }, span },
+        ]),
+        span,
+    };
+    let mut args = args.into_iter();
+    let first = args.next().map(one).unwrap_or(Expr { kind: ExprKind::Int(0), span });
+    args.fold(first, |sum, a| Expr { kind: ExprKind::Binary(BinaryOp::Add, Box::new(one(a)), Box::new(sum)), span })
 }
 
 /// `a , b` split at the comma outside brackets and parentheses.
