@@ -20,10 +20,16 @@
 //!   `COMPASSION` keep DEFINE names; `INIT`/`INVAR`/`TRANS` are split at their top-level `&`,
 //!   `TRUE` parts dropped; `FAIRNESS` is written `JUSTICE` when there are `COMPASSION`s.
 //!
-//! Not repeated: the daggifier (NuSMV's default shares repeated subexpressions as `__exprN`
-//! DEFINEs, listed in a pointer-hashed order; the output here is NuSMV's with
-//! `-disable_daggifier`, the same model); `PSLSPEC`s are written, in NuSMV's comment block, as
-//! their source text rather than NuSMV's reprinting.
+//! Not repeated (the model written means the same; its text differs):
+//! * the daggifier: NuSMV's default shares repeated subexpressions as `__exprN` DEFINEs, listed
+//!   in a pointer-hashed order; the output here is NuSMV's with `-disable_daggifier`;
+//! * `PSLSPEC`s are written, in NuSMV's comment block, as their source text on one line (with
+//!   NuSMV's ` IN inst`), not reprinted by NuSMV's PSL printer;
+//! * chains of more than 64 operands of `&`, `|`, `xor`, `xnor` are grouped as the parser
+//!   balanced them ([`crate::syntax::chains`]), NuSMV nests them to the left;
+//! * NuSMV's parser rewrites `toint(b)` of a boolean to `case b : 1; TRUE : 0; esac` and drops
+//!   `bool(b)` of a boolean; they are written as in the source here (`count` is expanded as
+//!   NuSMV does).
 
 use crate::ir::{Domain, Value};
 use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
@@ -55,7 +61,13 @@ pub(crate) fn write(program: &Program, source: &str, input_name: &str) -> Result
     let Some(root) = table.flat else { return Err("xmv-rs: the file has no module to flatten".into()) };
     let mut syms = Interner::default();
     let flat = instances::flatten(&table, root, false, &mut syms, &mut diags);
-    let mut w = Writer { table: &table, flat: &flat, syms: &syms, source, walk: Walk::default() };
+    let mut defines_by_body = FxHashMap::default();
+    for (id, d) in flat.defines.iter().enumerate() {
+        if let DefBody::Ast(body) = d.body {
+            defines_by_body.insert((d.inst, body as *const Expr), id as u32);
+        }
+    }
+    let mut w = Writer { table: &table, flat: &flat, syms: &syms, source, walk: Walk::default(), defines_by_body };
     w.visit(0);
     Ok(w.render(input_name))
 }
@@ -104,6 +116,8 @@ struct Writer<'a, 't> {
     syms: &'t Interner,
     source: &'t str,
     walk: Walk<'a>,
+    /// The DEFINE declared in an instance by a body of the parse tree.
+    defines_by_body: FxHashMap<(InstId, *const Expr), u32>,
 }
 
 impl<'a, 't> Writer<'a, 't> {
@@ -124,7 +138,9 @@ impl<'a, 't> Writer<'a, 't> {
             if let Section::Define { defs, .. } = s {
                 for d in defs.iter().rev() {
                     let qualified = self.flat.qualified(inst, &d.name.name);
-                    match self.member(inst, &d.name.name) {
+                    // A DEFINE named by a path (`left.ack := e`) is a member of another instance.
+                    let by_body = self.defines_by_body.get(&(inst, &d.expr as *const Expr)).map(|&id| Member::Define(id));
+                    match by_body.or_else(|| self.member(inst, &d.name.name)) {
                         Some(Member::Define(id)) => self.walk.defines.push((self.flat.defines[id as usize].name.clone(), DefineText::Define(id))),
                         Some(Member::Array(_)) => self.walk.defines.push((qualified, DefineText::Array(&d.expr, inst))),
                         _ => {}
@@ -218,6 +234,7 @@ impl<'a, 't> Writer<'a, 't> {
             return None;
         }
         let found = match &e.kind {
+            ExprKind::Name(n) if n == "self" => Some((Member::Instance(inst), inst)),
             ExprKind::Name(n) => self.member(inst, n).map(|m| (m, inst)),
             ExprKind::Dot(a, f) => match self.resolve(a, inst, hops + 1) {
                 Some((Member::Instance(j), _)) => self.member(j, &f.name).map(|m| (m, j)),
@@ -547,13 +564,16 @@ impl<'a, 't> Writer<'a, 't> {
                  --- However, the PSL properties had been dumped here for user's convenience,\n\
                  --- as the occurred in the original model. \n",
             );
-            for (_, name, body, _) in psl {
+            for (_, name, body, inst) in psl {
                 o.push_str("-- PSLSPEC\n--   ");
                 if let Some(n) = name {
                     o.push_str(&format!("NAME {n} := "));
                 }
                 if let SpecBody::Text(span) = body {
                     o.push_str(&self.body_text(*span));
+                }
+                if *inst != 0 {
+                    o.push_str(&format!(" IN {}", self.flat.instances[*inst as usize].path));
                 }
                 o.push_str("\n\n");
             }
@@ -564,6 +584,8 @@ impl<'a, 't> Writer<'a, 't> {
     /// The source text of a `PSLSPEC`/`COMPUTE` body on one line, without its `:=` and `;`.
     fn body_text(&self, span: Span) -> String {
         let text = self.source.get(span.start as usize..span.end as usize).unwrap_or_default();
+        let code: Vec<&str> = text.lines().map(|l| l.split_once("--").map_or(l, |(code, _)| code)).collect();
+        let text = code.join(" ");
         let text = text.trim().trim_start_matches(":=").trim().trim_end_matches(';');
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
