@@ -111,9 +111,9 @@ fn interactive_mode_reads_commands_from_stdin() {
 #[test]
 fn refused_and_unsupported_options_say_so() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
-    for (option, word) in [("-bmc", "bounded model checking"), ("-sat_solver", "SAT"), ("-ofm", "flattened model")] {
+    for (option, word) in [("-bmc", "bounded model checking"), ("-sat_solver", "SAT"), ("-obm", "boolean model")] {
         let mut args = vec![option.to_string()];
-        if option == "-sat_solver" || option == "-ofm" {
+        if option == "-sat_solver" || option == "-obm" {
             args.push("x".into());
         }
         args.push("counter.smv".into());

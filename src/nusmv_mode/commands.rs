@@ -8,7 +8,7 @@
 //! `check_property [-c|-i|-l|-s|-q] [-n N]`, `show_property`, `check_fsm`,
 //! `compute_reachable`, `print_reachable_states [-v]`, `show_traces [-v] [-a] [N]`,
 //! `pick_state [-v] [-r] [-c C]`, `simulate [-p | -v] [-r] [-c C | -t C] [-k N]`,
-//! `set [NAME [VALUE]]`, `unset NAME`, `reset`, `echo WORDS`, `source FILE`, `help`, `quit`.
+//! `write_flat_model [-o FILE]`, `set [NAME [VALUE]]`, `unset NAME`, `reset`, `echo WORDS`, `source FILE`, `help`, `quit`.
 
 use super::session::{Session, Status, Which};
 use crate::syntax::ast::SpecKind;
@@ -144,7 +144,11 @@ pub(crate) const COMMANDS: &[&str] = &[
     "simulate",
     "source",
     "unset",
+    "write_flat_model",
 ];
+
+/// `write_flat_model -h`, as NuSMV 2.5.4 prints it.
+const WRITE_FLAT_MODEL_USAGE: &str = "usage: write_flat_model [-h] [-A] [-m] [-o filename]\n  -h \t\tPrints the command usage.\n  -o filename\tWrites output to \"filename\"\n  -A Write the model using variables and defines rewriting to make it anonimized.\n  -m Disable printing of key map when writing anonimized model\n";
 
 /// Runs one command; `source` is handled by the caller ([`super::shell`]) and never reaches here.
 pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
@@ -159,6 +163,7 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "show_property" => opts("hcilsqun:P:m:o:F:"),
         "pick_state" => opts("hvriac:s:"),
         "simulate" => opts("hpvriac:t:k:"),
+        "write_flat_model" => opts("hAmo:"),
         _ => Ok(Args { positional: rest.to_vec(), ..Args::default() }),
     };
     let args = match parsed {
@@ -206,6 +211,11 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "show_traces" => session.show_traces(&args),
         "pick_state" => session.pick_state(&args),
         "simulate" => session.simulate(&args),
+        "write_flat_model" if args.flag('h') || !args.positional.is_empty() => {
+            let _ = write!(session.err, "{WRITE_FLAT_MODEL_USAGE}");
+            1
+        }
+        "write_flat_model" => session.write_flat_model(args.value('o'), args.flag('A')),
         "set" => set(session, &args.positional),
         "unset" => {
             for name in &args.positional {

@@ -3,7 +3,7 @@
 //!
 //! [`wanted`] decides from the program name (`NuSMV`, `nusmv`, through a symlink or a copy) or
 //! the argument shape (`xmv-rs [options] FILE.smv`, no subcommand); [`main`] then runs NuSMV's
-//! batch sequence (`cinitBatchMain`: read, flatten, `-lp`, encode, build, `-ctt`, the checks by
+//! batch sequence (`cinitBatchMain`: read, flatten, `-lp`, encode, `-ofm`, build, `-ctt`, the checks by
 //! type or `-n`, `-r`), or `-source FILE` / `-int` with NuSMV's commands ([`commands`]).
 //! Stdout carries a banner in NuSMV's shape (`*** ` lines and a blank line, naming xmv-rs), then
 //! NuSMV's verdict and trace layout. Exit statuses are NuSMV's: 0 whenever the checks ran,
@@ -113,7 +113,14 @@ fn batch(session: &mut Session, list_properties: bool) -> i32 {
     if list_properties {
         return session.show_property();
     }
-    if session.encode_variables() != 0 || session.build_model() != 0 {
+    if session.encode_variables() != 0 {
+        return 1;
+    }
+    // NuSMV writes the flat model after `build_flat_model`, before the BDDs are built.
+    if session.get("output_flatten_model_file").is_some() && session.write_flat_model(None, false) != 0 {
+        return 1;
+    }
+    if session.build_model() != 0 {
         return 1;
     }
     // NuSMV refuses these two in batch mode together with -coi (it builds one FSM per property).

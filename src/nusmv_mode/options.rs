@@ -74,7 +74,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-noaffinity", None, Ignored, "BDD affinity clustering"),
     opt!("-o", Some("ov_file"), Ignored, "BDD variable order output file (not written)"),
     opt!("-obm", Some("bn_file"), Refused, "xmv-rs has no boolean model to print"),
-    opt!("-ofm", Some("fn_file"), Refused, "xmv-rs does not print the flattened model yet"),
+    opt!("-ofm", Some("fn_file"), Implemented, "output_flatten_model_file=$: writes the flattened model to fn_file (as NuSMV with -disable_daggifier)"),
     opt!("-ojeba", Some("str"), Ignored, "BDD language-emptiness algorithm for LTL"),
     opt!("-old", None, Ignored, "backward compatibility with NuSMV 2.4 syntax details"),
     opt!("-old_div_op", None, Implemented, "use_ansi_c_div_op=0: integer / rounds down and mod is non-negative for a positive divisor, as before NuSMV 2.4"),
@@ -200,6 +200,7 @@ fn apply(cl: &mut CommandLine, name: &str, value: Option<String>) -> Result<(), 
             _ => return Err(Refusal(format!("The command line option \"-n\" needs a property index, not \"{value}\""))),
         },
         "-r" => env.push(("print_reachable", "1".into())),
+        "-ofm" => env.push(("output_flatten_model_file", value)),
         "-old_div_op" => env.push(("use_ansi_c_div_op", "0".into())),
         "-s" => {}
         "-v" => match value.parse::<u32>() {

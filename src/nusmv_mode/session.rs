@@ -27,6 +27,7 @@ use crate::syntax::ast::{SpecKind, VarKind};
 use std::collections::BTreeMap;
 use std::io::Write;
 
+mod flat_model;
 mod simulate;
 
 /// A command's status, as NuSMV's commands return it.

@@ -17,6 +17,7 @@
 //! | [`assign`] | single-assignment rules and combinational cycles |
 //! | [`system`] | one system: sections, calls, exits, specs |
 //! | [`print`] | specifications printed as NuSMV prints them |
+//! | [`flat_model`] | the flattened model as NuSMV's `write_flat_model` writes it (drop-in `-ofm`) |
 //!
 //! Imports go one way: `flattened` ← `paths`, `consteval` ← `instances` ← `system`, and
 //! `resolve` reads all of them; the types shared with later stages come from [`crate::ir`].
@@ -28,6 +29,7 @@ pub(crate) mod assign;
 pub(crate) mod checked;
 pub(crate) mod consteval;
 pub(crate) mod context;
+pub(crate) mod flat_model;
 pub(crate) mod flattened;
 pub(crate) mod index_bounds;
 pub(crate) mod instances;

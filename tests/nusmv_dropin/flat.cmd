@@ -1,0 +1,8 @@
+read_model -i hierarchy.smv
+flatten_hierarchy
+write_flat_model
+encode_variables
+build_model
+check_ctlspec
+check_invar
+quit

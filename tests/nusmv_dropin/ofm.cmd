@@ -1,0 +1,4 @@
+go
+write_flat_model -o /nonexistent-dir/flat.smv
+check_invar
+quit
