@@ -39,7 +39,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         entries.push(Some(if succ.len() == 1 { succ.pop().unwrap_or(sym(0)) } else { Expr::Set(succ) }));
     }
     let pc = Variable { name: "pc".into(), domain: Domain::Enum((0..n).map(Value::Sym).collect()), kind: VarKind::State, span: Span::default() };
-    let table = Expr::Table { var: 0, entries, fallback: None, span: Span::default() };
+    let table = Expr::Table { var: VarId::new(0), entries, fallback: None, span: Span::default() };
     let system = System {
         name: "main".into(),
         span: Span::default(),
@@ -62,10 +62,10 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
     let specs = (0..specs)
         .map(|_| {
             let atom = if rng.below(2) == 0 {
-                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(sym(rng.below(n as u64) as u32)))
+                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(0))), Box::new(sym(rng.below(n as u64) as u32)))
             } else {
                 let set = (0..3).map(|_| sym(rng.below(n as u64) as u32)).collect();
-                Expr::Binary(BinOp::In, Box::new(Expr::Var(0)), Box::new(Expr::Set(set)))
+                Expr::Binary(BinOp::In, Box::new(Expr::Var(VarId::new(0))), Box::new(Expr::Set(set)))
             };
             LoweredSpec {
                 kind: SpecKind::Ctl,

@@ -105,10 +105,10 @@ fn program() -> impl Strategy<Value = String> {
 fn check_expr(e: &Expr, nvars: usize, p: &LoweredProgram, sys: usize) {
     let vars = &p.systems[sys].vars;
     match e {
-        Expr::Var(v) | Expr::Next(v) => assert!((*v as usize) < nvars),
+        Expr::Var(v) | Expr::Next(v) => assert!(v.index() < nvars),
         Expr::Table { var, entries, fallback, .. } => {
-            assert!((*var as usize) < nvars);
-            assert_eq!(entries.len(), vars[*var as usize].domain.len());
+            assert!(var.index() < nvars);
+            assert_eq!(entries.len(), vars[var.index()].domain.len());
             entries.iter().flatten().for_each(|x| check_expr(x, nvars, p, sys));
             if let Some(f) = fallback {
                 check_expr(f, nvars, p, sys);
@@ -144,7 +144,7 @@ fn check_well_formed(p: &LoweredProgram) {
             assert!((c.target as usize) < p.systems.len() && p.systems[c.target as usize].is_procedure);
         }
         for l in s.define_labels.iter().flatten() {
-            assert!((*l as usize) < p.labels.len());
+            assert!(l.index() < p.labels.len());
         }
     }
     for spec in &p.specs {
@@ -154,7 +154,7 @@ fn check_well_formed(p: &LoweredProgram) {
         for a in atoms {
             match a {
                 SpecAtom::State(e) => check_expr(&e, p.systems[spec.system as usize].vars.len(), p, spec.system as usize),
-                SpecAtom::Label(l) => assert!((l as usize) < p.labels.len()),
+                SpecAtom::Label(l) => assert!(l.index() < p.labels.len()),
             }
         }
         let _: &Ctl<SpecAtom> = &spec.formula;

@@ -171,7 +171,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     for (i, spec) in program.specs.iter().enumerate() {
         let Some(c) = component_of.get(spec.system as usize).copied().flatten() else { continue };
         let mut prop = |a: &SpecAtom| match a {
-            SpecAtom::Label(l) => *l,
+            SpecAtom::Label(l) => l.as_u32(),
             SpecAtom::State(e) => *extra_ids.entry((c, format!("{e:?}"))).or_insert_with(|| {
                 extra.push((c, e.clone()));
                 num_labels + extra.len() as PropId - 1
@@ -638,7 +638,7 @@ fn component_props(
             );
         }
         bits.difference_with(&calls);
-        props.push((label, bits));
+        props.push((label.as_u32(), bits));
     }
     for (i, (owner, atom)) in extra.iter().enumerate() {
         if *owner != c {

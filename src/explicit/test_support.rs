@@ -55,11 +55,11 @@ pub fn sym(s: SymId) -> Expr {
 pub fn boolean(b: bool) -> Expr {
     Expr::Const(Value::Bool(b))
 }
-pub fn var(v: VarId) -> Expr {
-    Expr::Var(v)
+pub fn var(v: u32) -> Expr {
+    Expr::Var(VarId::from_u32(v))
 }
-pub fn next(v: VarId) -> Expr {
-    Expr::Next(v)
+pub fn next(v: u32) -> Expr {
+    Expr::Next(VarId::from_u32(v))
 }
 pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b))
@@ -122,7 +122,7 @@ pub fn listing_5_2() -> LoweredProgram {
     foo.calls = vec![CallEntry { target: 1, condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
     let define = |name: &str, expr: Expr| NamedExpr { name: name.into(), expr, span: Span::new(40, 41) };
     foo.defines = vec![define("p", bin(BinOp::In, var(0), set(vec![Expr::Const(Value::Exit)]))), define("q", bin(BinOp::In, var(0), set(vec![sym(0)])))];
-    foo.define_labels = vec![Some(0), Some(1)];
+    foo.define_labels = vec![Some(LabelId::new(0)), Some(LabelId::new(1))];
     let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(Value::Sym).collect()))]);
     bar.uses_exit_value = true;
     bar.init_assign[0] = Some(sym(2));
@@ -143,9 +143,12 @@ pub fn listing_5_2() -> LoweredProgram {
         define("x", bin(BinOp::In, var(0), set(vec![exit]))),
         define("y", bin(BinOp::In, var(0), set(vec![sym(2)]))),
     ];
-    bar.define_labels = vec![Some(1), Some(2), Some(3)];
+    bar.define_labels = vec![Some(LabelId::new(1)), Some(LabelId::new(2)), Some(LabelId::new(3))];
     let mut p = program(vec![foo, bar], &["f1", "f2", "b1", "b2", "b3", "b4", "b5"]);
     p.labels = vec!["p".into(), "q".into(), "x".into(), "y".into()];
-    p.specs = vec![spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))), "EF p"), spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1")];
+    p.specs = vec![
+        spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(0))))), "EF p"),
+        spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1"),
+    ];
     p
 }

@@ -6,6 +6,17 @@
 use crate::ir::VarKind;
 use crate::source::Span;
 
+crate::index_type! {
+    /// A variable of one state machine (index into `System::vars`, the `*_assign` vectors, a
+    /// state's values; the same number in the checked and the lowered program).
+    pub struct VarId;
+}
+
+crate::index_type! {
+    /// A global label of procedure modules (a DEFINE name; index into `LoweredProgram::labels`).
+    pub struct LabelId;
+}
+
 /// A state machine of the program: the flat model or one procedure module.
 pub type SystemId = u32;
 /// A symbolic constant (index into `LoweredProgram::symbols`).

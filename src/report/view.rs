@@ -159,7 +159,7 @@ struct DefineLayout {
 
 impl DefineLayout {
     fn of(system: &System) -> DefineLayout {
-        let is_input = |v: VarId| system.vars.get(v as usize).is_some_and(|x| x.kind == VarKind::Input);
+        let is_input = |v: VarId| system.vars.get(v.index()).is_some_and(|x| x.kind == VarKind::Input);
         let (with_inputs, with_state) = nusmv_define_order(system).into_iter().partition(|&d| system.defines[d].expr.reads_var(&is_input));
         DefineLayout { with_state, with_inputs }
     }

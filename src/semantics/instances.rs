@@ -17,7 +17,7 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Domain, Value, Variable};
+use crate::ir::{Domain, Value, VarId, Variable};
 use crate::semantics::consteval;
 pub(crate) use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
 use crate::semantics::interner::Interner;
@@ -231,7 +231,7 @@ impl<'a, 't> Flattener<'a, 't> {
             return Member::Array(aid);
         }
         let Some(domain) = self.domain(id, ty) else { return Member::Broken };
-        let v = self.out.vars.len() as u32;
+        let v = VarId::new(self.out.vars.len());
         self.out.var_ty.push(domain_type(&domain));
         self.out.vars.push(Variable { name: qualified, domain, kind, span });
         self.out.var_inst.push(id);
@@ -336,7 +336,7 @@ impl<'a, 't> Flattener<'a, 't> {
             }
             declared_by.insert((owner, key.clone()), id);
             match member {
-                Member::Var(v) => self.out.vars[v as usize].name = qualified,
+                Member::Var(v) => self.out.vars[v.index()].name = qualified,
                 Member::Define(d) => self.out.defines[d as usize].name = qualified,
                 _ => {}
             }
@@ -425,7 +425,7 @@ impl<'a, 't> Flattener<'a, 't> {
             let id = self.syms.get(s).unwrap_or(0);
             self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
-        let v = self.out.vars.len() as u32;
+        let v = VarId::new(self.out.vars.len());
         let span = self.table.modules[self.out.instances[0].module].name.span;
         let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
         self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });
