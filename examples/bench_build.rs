@@ -28,7 +28,7 @@ impl Rng {
 
 fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
     let mut rng = Rng(seed | 1);
-    let sym = |i: u32| Expr::Const(Value::Sym(i));
+    let sym = |i: u32| Expr::Const(Value::Sym(SymId::from_u32(i)));
     let mut entries = Vec::with_capacity(n as usize);
     for i in 0..n {
         // a chain keeps every value reachable; plus up to two random jumps
@@ -38,7 +38,12 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         }
         entries.push(Some(if succ.len() == 1 { succ.pop().unwrap_or(sym(0)) } else { Expr::Set(succ) }));
     }
-    let pc = Variable { name: "pc".into(), domain: Domain::Enum((0..n).map(Value::Sym).collect()), kind: VarKind::State, span: Span::default() };
+    let pc = Variable {
+        name: "pc".into(),
+        domain: Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect()),
+        kind: VarKind::State,
+        span: Span::default(),
+    };
     let table = Expr::Table { var: VarId::new(0), entries, fallback: None, span: Span::default() };
     let system = System {
         name: "main".into(),

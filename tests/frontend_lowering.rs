@@ -2,7 +2,7 @@
 //! constant folding, case tables, spec atoms and spec text (as NuSMV 2.5.4 prints it).
 
 use xmv_rs::ctl::Ctl;
-use xmv_rs::lowering::program::{BinOp, Domain, Expr, LabelId, LoweredProgram, SpecAtom, System, Value, VarId};
+use xmv_rs::lowering::program::{BinOp, Domain, Expr, LabelId, LoweredProgram, SpecAtom, SymId, System, Value, VarId};
 use xmv_rs::source::SourceFile;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -25,7 +25,7 @@ fn var(sys: &System, name: &str) -> VarId {
 }
 
 fn sym(p: &LoweredProgram, name: &str) -> Value {
-    Value::Sym(p.symbols.iter().position(|s| s == name).unwrap_or_else(|| panic!("no symbol {name}")) as u32)
+    Value::Sym(SymId::new(p.symbols.iter().position(|s| s == name).unwrap_or_else(|| panic!("no symbol {name}"))))
 }
 
 fn flat(p: &LoweredProgram) -> &System {

@@ -109,6 +109,7 @@ impl ConditionIndex {
 mod tests {
     use super::*;
     use crate::explicit::test_support::{procedure, syms};
+    use crate::ir::SymId;
     use crate::lowering::program::{Domain, Value};
 
     fn system() -> System {
@@ -135,11 +136,11 @@ mod tests {
         let s = system();
         let d = DomainIndex::new(&s);
         let pc = || Box::new(Expr::Var(VarId::new(0)));
-        let sym = |i| Box::new(Expr::Const(Value::Sym(i)));
+        let sym = |i| Box::new(Expr::Const(Value::Sym(SymId::new(i))));
         let conditions = [
             Expr::Binary(BinOp::Eq, pc(), sym(1)),
             Expr::Var(VarId::new(1)), // evaluated
-            Expr::Binary(BinOp::In, pc(), Box::new(Expr::Set(vec![Expr::Const(Value::Sym(1)), Expr::Const(Value::Sym(3))]))),
+            Expr::Binary(BinOp::In, pc(), Box::new(Expr::Set(vec![Expr::Const(Value::Sym(SymId::new(1))), Expr::Const(Value::Sym(SymId::new(3)))]))),
             Expr::Binary(BinOp::Ne, pc(), sym(3)),
             Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(1))), Box::new(Expr::Const(Value::Bool(true)))),
             Expr::Binary(BinOp::Eq, pc(), Box::new(Expr::Const(Value::Exit))),
@@ -155,7 +156,8 @@ mod tests {
     fn the_first_error_stops_the_scan() {
         let s = system();
         let d = DomainIndex::new(&s);
-        let conditions = [Expr::Var(VarId::new(1)), Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(0))), Box::new(Expr::Const(Value::Sym(0))))];
+        let conditions =
+            [Expr::Var(VarId::new(1)), Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(0))), Box::new(Expr::Const(Value::Sym(SymId::new(0)))))];
         let index = ConditionIndex::new(&s, &d, &conditions);
         let mut seen = vec![];
         let r = index.for_each_holding(

@@ -39,7 +39,7 @@ impl<'a> Names<'a> {
             Value::Int(i) => {
                 let _ = write!(out, "{i}");
             }
-            Value::Sym(s) => name(self.symbols, s),
+            Value::Sym(s) => name(self.symbols, s.as_u32()),
             Value::Exit => out.push_str("EXIT"),
             Value::ExitName(x) => name(self.exit_names, x),
             Value::Word { bits, width, signed } => crate::syntax::words::write_word(out, bits, width, signed),

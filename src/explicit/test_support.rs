@@ -49,8 +49,8 @@ pub fn spec(system: SystemId, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec
 pub fn int(i: i64) -> Expr {
     Expr::Const(Value::Int(i))
 }
-pub fn sym(s: SymId) -> Expr {
-    Expr::Const(Value::Sym(s))
+pub fn sym(s: u32) -> Expr {
+    Expr::Const(Value::Sym(SymId::from_u32(s)))
 }
 pub fn boolean(b: bool) -> Expr {
     Expr::Const(Value::Bool(b))
@@ -77,7 +77,7 @@ pub fn case(branches: Vec<(Expr, Expr)>, span: Span) -> Expr {
     Expr::Case { branches, span }
 }
 pub fn syms(n: u32) -> Domain {
-    Domain::Enum((0..n).map(Value::Sym).collect())
+    Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect())
 }
 
 /// Thesis Listing 5.1 (digest §7.11): 12 reachable states, 16 transitions.
@@ -115,7 +115,7 @@ pub fn procedure(name: &str, vars: &[(&str, Domain)]) -> System {
 /// the other), so only the entry-side locations exist.
 pub fn listing_5_2() -> LoweredProgram {
     // symbols: f1 f2 b1 b2 b3 b4 b5 = 0..6
-    let mut foo = procedure("foo", &[("state", Domain::Enum(vec![Value::Sym(0), Value::Sym(1)]))]);
+    let mut foo = procedure("foo", &[("state", Domain::Enum(vec![Value::Sym(SymId::new(0)), Value::Sym(SymId::new(1))]))]);
     foo.uses_exit_value = true;
     foo.init_assign[0] = Some(sym(0));
     foo.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), Expr::Const(Value::Exit))], Span::new(5, 6)));
@@ -123,7 +123,7 @@ pub fn listing_5_2() -> LoweredProgram {
     let define = |name: &str, expr: Expr| NamedExpr { name: name.into(), expr, span: Span::new(40, 41) };
     foo.defines = vec![define("p", bin(BinOp::In, var(0), set(vec![Expr::Const(Value::Exit)]))), define("q", bin(BinOp::In, var(0), set(vec![sym(0)])))];
     foo.define_labels = vec![Some(LabelId::new(0)), Some(LabelId::new(1))];
-    let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(Value::Sym).collect()))]);
+    let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(|i| Value::Sym(SymId::new(i))).collect()))]);
     bar.uses_exit_value = true;
     bar.init_assign[0] = Some(sym(2));
     let exit = Expr::Const(Value::Exit);

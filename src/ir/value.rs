@@ -19,8 +19,10 @@ crate::index_type! {
 
 /// A state machine of the program: the flat model or one procedure module.
 pub type SystemId = u32;
-/// A symbolic constant (index into `LoweredProgram::symbols`).
-pub type SymId = u32;
+crate::index_type! {
+    /// A symbolic constant (index into `LoweredProgram::symbols`).
+    pub struct SymId;
+}
 /// An exit name (index into `LoweredProgram::exit_names`; `EXIT` is 0).
 pub type ExitNameId = u32;
 

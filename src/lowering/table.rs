@@ -127,6 +127,7 @@ mod tests {
     //! A table must give, for every value of its variable, what first-match evaluation of the
     //! original `case` gives. A tiny evaluator over the `case`/table subset is the oracle.
     use super::*;
+    use crate::ir::SymId;
     use crate::ir::VarKind;
     use proptest::prelude::*;
 
@@ -166,7 +167,7 @@ mod tests {
         prop_oneof![
             Just(Domain::Boolean),
             (-3i64..3, 0i64..6).prop_map(|(lo, n)| Domain::Range { lo, hi: lo + n }),
-            (1u32..6).prop_map(|n| Domain::Enum((0..n).map(Value::Sym).collect())),
+            (1u32..6).prop_map(|n| Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect())),
         ]
     }
 

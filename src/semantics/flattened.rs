@@ -3,7 +3,7 @@
 //! arrays. Built by [`super::instances`]; read by constant evaluation ([`super::consteval`]),
 //! path lookup ([`super::paths`]) and the resolver ([`super::resolve`]).
 
-use crate::ir::{BinOp, Domain, Value, VarId, Variable};
+use crate::ir::{BinOp, Domain, SymId, Value, VarId, Variable};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::modules::ModId;
 use crate::semantics::types::Ty;
@@ -69,7 +69,7 @@ pub(crate) struct Flattened<'a> {
     /// The selector is a state variable (see the module comment).
     pub selector_in_state: bool,
     /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
-    pub symbols: FxHashMap<Cow<'a, str>, u32>,
+    pub symbols: FxHashMap<Cow<'a, str>, SymId>,
     /// Symbolic constants declared per module (for the variable/constant ambiguity check).
     pub module_symbols: FxHashMap<ModId, FxHashSet<&'a str>>,
     /// Some member is named by a path (`x[3]`, `a.b` where `a` is no instance): uses of dotted

@@ -17,7 +17,7 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Domain, Value, VarId, Variable};
+use crate::ir::{Domain, SymId, Value, VarId, Variable};
 use crate::semantics::consteval;
 pub(crate) use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
 use crate::semantics::interner::Interner;
@@ -265,7 +265,7 @@ impl<'a, 't> Flattener<'a, 't> {
                 let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
-                        EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
+                        EnumValue::Symbol(s) => Value::Sym(SymId::from_u32(self.syms.intern(&s.name))),
                         EnumValue::Int(i, _) => Value::Int(*i),
                     };
                     if seen.insert(value) {
@@ -386,7 +386,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
         self.out.symbols.reserve(names.len());
         for name in names {
-            let id = self.syms.intern(name);
+            let id = SymId::from_u32(self.syms.intern(name));
             self.out.symbols.insert(Cow::Borrowed(name), id);
             set.insert(name);
         }
@@ -420,9 +420,9 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         let n = self.out.processes.len() as u32;
         let names: Vec<String> = (0..=n).map(|k| self.out.process_name(k)).collect();
-        let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
+        let values = names.iter().map(|s| Value::Sym(SymId::from_u32(self.syms.intern(s)))).collect();
         for s in &names {
-            let id = self.syms.get(s).unwrap_or(0);
+            let id = SymId::from_u32(self.syms.get(s).unwrap_or(0));
             self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
         let v = VarId::new(self.out.vars.len());

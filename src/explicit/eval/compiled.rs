@@ -22,7 +22,7 @@
 //! stack is a fixed array (programs needing more are not compiled).
 
 use super::super::step::Frame;
-use crate::lowering::program::{BinOp, Builtin, Domain, Expr, UnOp, Value, VarId, Variable};
+use crate::lowering::program::{BinOp, Builtin, Domain, Expr, SymId, UnOp, Value, VarId, Variable};
 
 /// Deepest operand stack a program may use.
 const MAX_STACK: usize = 16;
@@ -44,7 +44,7 @@ impl Kind {
         match self {
             Kind::Bool => Value::Bool(code != 0),
             Kind::Int => Value::Int(code),
-            Kind::Sym => Value::Sym(code as u32),
+            Kind::Sym => Value::Sym(SymId::from_u32(code as u32)),
         }
     }
 }
@@ -387,7 +387,7 @@ fn constant(v: Value) -> Option<(i64, Kind)> {
     match v {
         Value::Bool(b) => Some((i64::from(b), Kind::Bool)),
         Value::Int(i) => Some((i, Kind::Int)),
-        Value::Sym(s) => Some((i64::from(s), Kind::Sym)),
+        Value::Sym(s) => Some((i64::from(s.as_u32()), Kind::Sym)),
         _ => None,
     }
 }

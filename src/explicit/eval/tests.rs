@@ -1,10 +1,14 @@
 use super::*;
-use crate::ir::VarKind;
+use crate::ir::{SymId, VarKind};
 use crate::lowering::program::Domain;
 
 fn vars() -> Vec<Variable> {
     let var = |name: &str, domain| Variable { name: name.into(), domain, kind: VarKind::State, span: Span::default() };
-    vec![var("b", Domain::Boolean), var("n", Domain::Range { lo: -3, hi: 7 }), var("s", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Int(5)]))]
+    vec![
+        var("b", Domain::Boolean),
+        var("n", Domain::Range { lo: -3, hi: 7 }),
+        var("s", Domain::Enum(vec![Value::Sym(SymId::new(0)), Value::Sym(SymId::new(1)), Value::Int(5)])),
+    ]
 }
 
 fn int(i: i64) -> Expr {
@@ -53,7 +57,7 @@ fn variables_read_their_domain_values() {
     let vars = vars();
     let env = Env { cur: &st, next: Some(&[0, 0, 1]), exited: Some(3) };
     let mut ev = Evaluator::new(&vars);
-    assert_eq!(ev.value(&Expr::Next(VarId::new(2)), &env), Ok(Value::Sym(1)));
+    assert_eq!(ev.value(&Expr::Next(VarId::new(2)), &env), Ok(Value::Sym(SymId::new(1))));
     assert_eq!(ev.value(&Expr::Exited, &env), Ok(Value::ExitName(3)));
     assert_eq!(eval_value(&Expr::Exited, &st), Err(EvalError::ExitedUnavailable));
 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::explicit::eval::{EXIT_INDEX, Env, Evaluator, UNSET};
-use crate::ir::VarKind;
+use crate::ir::{SymId, VarKind};
 use crate::source::Span;
 
 fn vars() -> Vec<Variable> {
@@ -8,11 +8,11 @@ fn vars() -> Vec<Variable> {
     vec![
         var("b", Domain::Boolean),
         var("n", Domain::Range { lo: -3, hi: 4 }),
-        var("s", Domain::Enum(vec![Value::Sym(7), Value::Sym(2), Value::Sym(9)])),
+        var("s", Domain::Enum(vec![Value::Sym(SymId::new(7)), Value::Sym(SymId::new(2)), Value::Sym(SymId::new(9))])),
         var("k", Domain::Enum(vec![Value::Int(0), Value::Int(5), Value::Int(-2)])),
         var("c", Domain::Boolean),
         // Mixed enumerations are left to the evaluator.
-        var("m", Domain::Enum(vec![Value::Sym(7), Value::Int(1)])),
+        var("m", Domain::Enum(vec![Value::Sym(SymId::new(7)), Value::Int(1)])),
     ]
 }
 
@@ -43,7 +43,7 @@ impl Gen {
                 _ => read(self, VarId::new(1)),
             },
             Kind::Sym => match self.next(3) {
-                0 => Expr::Const(Value::Sym([7, 2, 9, 4][self.next(4) as usize])),
+                0 => Expr::Const(Value::Sym(SymId::new([7, 2, 9, 4][self.next(4) as usize]))),
                 _ => read(self, VarId::new(2)),
             },
         }
