@@ -75,7 +75,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
             LoweredSpec {
                 kind: SpecKind::Ctl,
                 name: None,
-                system: 0,
+                system: SystemId::new(0),
                 formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))),
                 ltl: None,
                 text: String::new(),
@@ -85,7 +85,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         .collect();
     LoweredProgram {
         systems: vec![system],
-        flat: Some(0),
+        flat: Some(SystemId::new(0)),
         symbols: (0..n).map(|i| format!("l{i}")).collect(),
         labels: vec![],
         exit_names: vec!["EXIT".into()],

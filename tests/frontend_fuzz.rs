@@ -141,19 +141,19 @@ fn check_well_formed(p: &LoweredProgram) {
         all.chain(&s.init).chain(&s.trans).chain(&s.invar).chain(&s.fairness).for_each(|e| check_expr(e, n, p, i));
         s.defines.iter().for_each(|d| check_expr(&d.expr, n, p, i));
         for c in &s.calls {
-            assert!((c.target as usize) < p.systems.len() && p.systems[c.target as usize].is_procedure);
+            assert!(c.target.index() < p.systems.len() && p.systems[c.target.index()].is_procedure);
         }
         for l in s.define_labels.iter().flatten() {
             assert!(l.index() < p.labels.len());
         }
     }
     for spec in &p.specs {
-        assert!((spec.system as usize) < p.systems.len());
+        assert!(spec.system.index() < p.systems.len());
         let mut atoms = vec![];
         spec.formula.map_atoms(&mut |a: &SpecAtom| atoms.push(a.clone()));
         for a in atoms {
             match a {
-                SpecAtom::State(e) => check_expr(&e, p.systems[spec.system as usize].vars.len(), p, spec.system as usize),
+                SpecAtom::State(e) => check_expr(&e, p.systems[spec.system.index()].vars.len(), p, spec.system.index()),
                 SpecAtom::Label(l) => assert!(l.index() < p.labels.len()),
             }
         }

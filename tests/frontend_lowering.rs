@@ -29,7 +29,7 @@ fn sym(p: &LoweredProgram, name: &str) -> Value {
 }
 
 fn flat(p: &LoweredProgram) -> &System {
-    &p.systems[p.flat.expect("flat model") as usize]
+    &p.systems[p.flat.expect("flat model").index()]
 }
 
 const MUTEX: &str = "
@@ -179,7 +179,7 @@ SPEC AG v
             "x < 3",
         ]
     );
-    assert!(p.specs.iter().all(|s| s.system == 0));
+    assert!(p.specs.iter().all(|s| s.system.index() == 0));
     assert!(matches!(p.specs[8].formula, Ctl::Atom(SpecAtom::State(_))), "INVARSPEC is one atom");
     // The instance's spec reads the instance's variable.
     let v = var(flat(&p), "u.v");
@@ -345,7 +345,7 @@ SPEC EF done_label
     assert_eq!(p.exit_names, ["EXIT", "done", "error"]);
     let (main, parse) = (&p.systems[0], &p.systems[1]);
     assert_eq!(main.calls.len(), 1);
-    assert_eq!(main.calls[0].target, 1);
+    assert_eq!(main.calls[0].target.index(), 1);
     assert_eq!(parse.exits.iter().map(|e| e.name).collect::<Vec<_>>(), [1, 2]);
     assert!(!parse.uses_exit_value);
     assert_eq!(main.define_labels, [Some(LabelId::new(0))]);
@@ -365,7 +365,7 @@ SPEC EF done_label
         f => panic!("{f:?}"),
     }
     assert_eq!(p.specs[1].formula, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(0))))));
-    assert_eq!(p.specs[1].system, 1);
+    assert_eq!(p.specs[1].system.index(), 1);
     // The command line overrides the file's directive.
     let file = SourceFile::new("t.smv", "TERMINATION loop;\nMODULE main\nVAR x : boolean;\n");
     let (q, _) = xmv_rs::frontend::load(&file, Some(TerminationRule::Trap));
@@ -407,7 +407,7 @@ ASSIGN
 #[test]
 fn single_module_without_main_is_the_flat_model() {
     let p = load("MODULE counter\nVAR x : 0..2;\nASSIGN init(x) := 0; next(x) := (x + 1) mod 3;\nSPEC AG x < 3\n");
-    assert_eq!(p.flat, Some(0));
+    assert_eq!(p.flat.map(|s| s.index()), Some(0));
     assert_eq!(p.systems[0].name, "counter");
     assert_eq!(p.specs.len(), 1);
 }

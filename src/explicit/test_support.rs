@@ -30,7 +30,7 @@ pub fn system(name: &str, vars: &[(&str, Domain)]) -> System {
 }
 
 pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
-    let flat = systems.iter().position(|s| !s.is_procedure).map(|i| i as SystemId);
+    let flat = systems.iter().position(|s| !s.is_procedure).map(SystemId::new);
     LoweredProgram {
         systems,
         flat,
@@ -42,8 +42,8 @@ pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
     }
 }
 
-pub fn spec(system: SystemId, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
-    LoweredSpec { kind: SpecKind::Ctl, name: None, system, formula, ltl: None, text: text.into(), span: Span::default() }
+pub fn spec(system: u32, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
+    LoweredSpec { kind: SpecKind::Ctl, name: None, system: SystemId::from_u32(system), formula, ltl: None, text: text.into(), span: Span::default() }
 }
 
 pub fn int(i: i64) -> Expr {
@@ -119,7 +119,7 @@ pub fn listing_5_2() -> LoweredProgram {
     foo.uses_exit_value = true;
     foo.init_assign[0] = Some(sym(0));
     foo.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), Expr::Const(Value::Exit))], Span::new(5, 6)));
-    foo.calls = vec![CallEntry { target: 1, condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
+    foo.calls = vec![CallEntry { target: SystemId::new(1), condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
     let define = |name: &str, expr: Expr| NamedExpr { name: name.into(), expr, span: Span::new(40, 41) };
     foo.defines = vec![define("p", bin(BinOp::In, var(0), set(vec![Expr::Const(Value::Exit)]))), define("q", bin(BinOp::In, var(0), set(vec![sym(0)])))];
     foo.define_labels = vec![Some(LabelId::new(0)), Some(LabelId::new(1))];
@@ -137,7 +137,7 @@ pub fn listing_5_2() -> LoweredProgram {
         ],
         Span::new(7, 8),
     ));
-    bar.calls = vec![CallEntry { target: 0, condition: bin(BinOp::In, var(0), set(vec![sym(3), sym(5)])), span: Span::new(50, 51) }];
+    bar.calls = vec![CallEntry { target: SystemId::new(0), condition: bin(BinOp::In, var(0), set(vec![sym(3), sym(5)])), span: Span::new(50, 51) }];
     bar.defines = vec![
         define("q", bin(BinOp::In, var(0), set(vec![sym(2), sym(3), exit.clone()]))),
         define("x", bin(BinOp::In, var(0), set(vec![exit]))),

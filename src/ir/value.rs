@@ -17,8 +17,11 @@ crate::index_type! {
     pub struct LabelId;
 }
 
-/// A state machine of the program: the flat model or one procedure module.
-pub type SystemId = u32;
+crate::index_type! {
+    /// A state machine of the program: the flat model or one procedure module (index into
+    /// `LoweredProgram::systems`).
+    pub struct SystemId;
+}
 crate::index_type! {
     /// A symbolic constant (index into `LoweredProgram::symbols`).
     pub struct SymId;

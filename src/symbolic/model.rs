@@ -285,7 +285,7 @@ impl SymbolicModel {
             diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
             return Err(diags);
         };
-        let system = &program.systems[system_id as usize];
+        let system = &program.systems[system_id.index()];
         let threads = threads.max(1);
         match Self::build_in(program, system_id, system, max_memory, threads as u32, probe) {
             Ok(Ok(m)) => Ok(m),

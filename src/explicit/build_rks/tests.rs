@@ -27,7 +27,7 @@ fn readme_multi_exit() -> LoweredProgram {
         vec![(eq(var(0), sym(0)), sym(1)), (and(eq(var(0), sym(1)), exited(1)), sym(2)), (and(eq(var(0), sym(1)), exited(2)), sym(3)), (boolean(true), var(0))],
         Span::default(),
     ));
-    main.calls = vec![CallEntry { target: 0, condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
+    main.calls = vec![CallEntry { target: SystemId::new(0), condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
     let mut p = program(vec![parse, main], &["s0", "c", "after_ok", "handler", "start", "ok", "bad"]);
     p.exit_names = vec!["EXIT".into(), "done".into(), "error".into()];
     p
@@ -91,7 +91,7 @@ fn simple_call(target_returns_to_call: bool) -> LoweredProgram {
     main.init_assign[0] = Some(sym(0));
     let after_call = if target_returns_to_call { sym(1) } else { sym(2) };
     main.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), after_call), (boolean(true), var(0))], Span::default()));
-    main.calls = vec![CallEntry { target: 1, condition: eq(var(0), sym(1)), span: Span::new(3, 4) }];
+    main.calls = vec![CallEntry { target: SystemId::new(1), condition: eq(var(0), sym(1)), span: Span::new(3, 4) }];
     let mut sub = procedure("sub", &[("s", Domain::Enum(vec![Value::Sym(SymId::new(3))])), ("t", Domain::Boolean)]);
     sub.uses_exit_value = true;
     sub.init_assign[0] = Some(sym(3));
