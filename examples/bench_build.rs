@@ -28,7 +28,7 @@ impl Rng {
 
 fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
     let mut rng = Rng(seed | 1);
-    let sym = |i: u32| Expr::Const(Value::Sym(i));
+    let sym = |i: u32| Expr::Const(Value::Sym(SymId::from_u32(i)));
     let mut entries = Vec::with_capacity(n as usize);
     for i in 0..n {
         // a chain keeps every value reachable; plus up to two random jumps
@@ -38,8 +38,13 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         }
         entries.push(Some(if succ.len() == 1 { succ.pop().unwrap_or(sym(0)) } else { Expr::Set(succ) }));
     }
-    let pc = Variable { name: "pc".into(), domain: Domain::Enum((0..n).map(Value::Sym).collect()), kind: VarKind::State, span: Span::default() };
-    let table = Expr::Table { var: 0, entries, fallback: None, span: Span::default() };
+    let pc = Variable {
+        name: "pc".into(),
+        domain: Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect()),
+        kind: VarKind::State,
+        span: Span::default(),
+    };
+    let table = Expr::Table { var: VarId::new(0), entries, fallback: None, span: Span::default() };
     let system = System {
         name: "main".into(),
         span: Span::default(),
@@ -62,15 +67,15 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
     let specs = (0..specs)
         .map(|_| {
             let atom = if rng.below(2) == 0 {
-                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(sym(rng.below(n as u64) as u32)))
+                Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(0))), Box::new(sym(rng.below(n as u64) as u32)))
             } else {
                 let set = (0..3).map(|_| sym(rng.below(n as u64) as u32)).collect();
-                Expr::Binary(BinOp::In, Box::new(Expr::Var(0)), Box::new(Expr::Set(set)))
+                Expr::Binary(BinOp::In, Box::new(Expr::Var(VarId::new(0))), Box::new(Expr::Set(set)))
             };
             LoweredSpec {
                 kind: SpecKind::Ctl,
                 name: None,
-                system: 0,
+                system: SystemId::new(0),
                 formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))),
                 ltl: None,
                 text: String::new(),
@@ -80,7 +85,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         .collect();
     LoweredProgram {
         systems: vec![system],
-        flat: Some(0),
+        flat: Some(SystemId::new(0)),
         symbols: (0..n).map(|i| format!("l{i}")).collect(),
         labels: vec![],
         exit_names: vec!["EXIT".into()],

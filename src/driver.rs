@@ -154,7 +154,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
     let mut outcomes: Vec<Option<Filed>> = vec![None; program.specs.len()];
     if let Some(m) = flat.as_mut().filter(|m| !m.spec_ids().is_empty()) {
         let ids = m.spec_ids().into_iter();
-        let span = program.systems[m.system() as usize].span;
+        let span = program.systems[m.system().index()].span;
         let warn = |w: String| {
             Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span).with_label_message("in this model").with_help(
                 "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
@@ -205,7 +205,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
     for i in order {
         let spec = &program.specs[i];
         let Some((outcome, time_ms, engine)) = outcomes[i].take() else { continue };
-        let system = &program.systems[spec.system as usize];
+        let system = &program.systems[spec.system.index()];
         let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
         let trace = match (options.traces, outcome.as_ref().ok().and_then(|o| o.trace.as_ref()), model) {
             (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
@@ -372,7 +372,7 @@ pub(crate) fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>,
 /// `-r`'s two lines for a flat model with `states` reachable states and the given diameter
 /// (counts as exact integers with `exact`, else with `%g` as NuSMV prints them).
 pub(crate) fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
-    let system = &program.systems[system as usize];
+    let system = &program.systems[system.index()];
     let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
     format!("system diameter: {diameter}\n{}\n", text::reachable_line(states, total, exact))
 }

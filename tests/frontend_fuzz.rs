@@ -105,10 +105,10 @@ fn program() -> impl Strategy<Value = String> {
 fn check_expr(e: &Expr, nvars: usize, p: &LoweredProgram, sys: usize) {
     let vars = &p.systems[sys].vars;
     match e {
-        Expr::Var(v) | Expr::Next(v) => assert!((*v as usize) < nvars),
+        Expr::Var(v) | Expr::Next(v) => assert!(v.index() < nvars),
         Expr::Table { var, entries, fallback, .. } => {
-            assert!((*var as usize) < nvars);
-            assert_eq!(entries.len(), vars[*var as usize].domain.len());
+            assert!(var.index() < nvars);
+            assert_eq!(entries.len(), vars[var.index()].domain.len());
             entries.iter().flatten().for_each(|x| check_expr(x, nvars, p, sys));
             if let Some(f) = fallback {
                 check_expr(f, nvars, p, sys);
@@ -141,20 +141,20 @@ fn check_well_formed(p: &LoweredProgram) {
         all.chain(&s.init).chain(&s.trans).chain(&s.invar).chain(&s.fairness).for_each(|e| check_expr(e, n, p, i));
         s.defines.iter().for_each(|d| check_expr(&d.expr, n, p, i));
         for c in &s.calls {
-            assert!((c.target as usize) < p.systems.len() && p.systems[c.target as usize].is_procedure);
+            assert!(c.target.index() < p.systems.len() && p.systems[c.target.index()].is_procedure);
         }
         for l in s.define_labels.iter().flatten() {
-            assert!((*l as usize) < p.labels.len());
+            assert!(l.index() < p.labels.len());
         }
     }
     for spec in &p.specs {
-        assert!((spec.system as usize) < p.systems.len());
+        assert!(spec.system.index() < p.systems.len());
         let mut atoms = vec![];
         spec.formula.map_atoms(&mut |a: &SpecAtom| atoms.push(a.clone()));
         for a in atoms {
             match a {
-                SpecAtom::State(e) => check_expr(&e, p.systems[spec.system as usize].vars.len(), p, spec.system as usize),
-                SpecAtom::Label(l) => assert!((l as usize) < p.labels.len()),
+                SpecAtom::State(e) => check_expr(&e, p.systems[spec.system.index()].vars.len(), p, spec.system.index()),
+                SpecAtom::Label(l) => assert!(l.index() < p.labels.len()),
             }
         }
         let _: &Ctl<SpecAtom> = &spec.formula;

@@ -2,7 +2,7 @@
 //! constant folding, case tables, spec atoms and spec text (as NuSMV 2.5.4 prints it).
 
 use xmv_rs::ctl::Ctl;
-use xmv_rs::lowering::program::{BinOp, Domain, Expr, LoweredProgram, SpecAtom, System, Value};
+use xmv_rs::lowering::program::{BinOp, Domain, Expr, LabelId, LoweredProgram, SpecAtom, SymId, System, Value, VarId};
 use xmv_rs::source::SourceFile;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -15,17 +15,21 @@ fn load(src: &str) -> LoweredProgram {
     }
 }
 
-fn var(sys: &System, name: &str) -> u32 {
-    sys.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}: {:?}", sys.vars.iter().map(|v| &v.name).collect::<Vec<_>>()))
-        as u32
+fn var(sys: &System, name: &str) -> VarId {
+    VarId::new(
+        sys.vars
+            .iter()
+            .position(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no variable {name}: {:?}", sys.vars.iter().map(|v| &v.name).collect::<Vec<_>>())),
+    )
 }
 
 fn sym(p: &LoweredProgram, name: &str) -> Value {
-    Value::Sym(p.symbols.iter().position(|s| s == name).unwrap_or_else(|| panic!("no symbol {name}")) as u32)
+    Value::Sym(SymId::new(p.symbols.iter().position(|s| s == name).unwrap_or_else(|| panic!("no symbol {name}"))))
 }
 
 fn flat(p: &LoweredProgram) -> &System {
-    &p.systems[p.flat.expect("flat model") as usize]
+    &p.systems[p.flat.expect("flat model").index()]
 }
 
 const MUTEX: &str = "
@@ -67,8 +71,8 @@ fn processes_are_flattened_nusmv_style() {
     let names: Vec<&str> = s.vars.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(names, ["semaphore", "proc1.state", "proc2.state", "_process_selector_"]);
     let sel = var(s, "_process_selector_");
-    assert_eq!(s.vars[sel as usize].domain, Domain::Enum(vec![sym(&p, "main"), sym(&p, "proc1"), sym(&p, "proc2")]));
-    assert_eq!(s.vars[sel as usize].kind, xmv_rs::syntax::ast::VarKind::Input);
+    assert_eq!(s.vars[sel.index()].domain, Domain::Enum(vec![sym(&p, "main"), sym(&p, "proc1"), sym(&p, "proc2")]));
+    assert_eq!(s.vars[sel.index()].kind, xmv_rs::syntax::ast::VarKind::Input);
     let defines: Vec<&str> = s.defines.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(defines, ["running", "proc1.running", "proc2.running"]);
     let running1 = &s.defines[1].expr;
@@ -76,7 +80,7 @@ fn processes_are_flattened_nusmv_style() {
     // proc1's next(state) only applies when proc1 runs: a table over the selector whose proc1
     // entry is proc1's own case (itself a table over proc1.state), falling back to keeping it.
     let st1 = var(s, "proc1.state");
-    match &s.next_assign[st1 as usize] {
+    match &s.next_assign[st1.index()] {
         Some(Expr::Table { var, entries, fallback, .. }) => {
             assert_eq!(*var, sel);
             assert!(entries[0].is_none() && entries[2].is_none());
@@ -87,7 +91,7 @@ fn processes_are_flattened_nusmv_style() {
     }
     // `semaphore` is assigned by both processes (call by reference): one branch per process.
     let sem = var(s, "semaphore");
-    match &s.next_assign[sem as usize] {
+    match &s.next_assign[sem.index()] {
         Some(Expr::Table { var, entries, fallback, .. }) => {
             assert_eq!(*var, sel);
             assert!(entries[0].is_none() && entries[1].is_some() && entries[2].is_some());
@@ -102,13 +106,13 @@ fn fairness_on_running_keeps_the_last_scheduled_process_in_the_state() {
     let p = load(&format!("{MUTEX}FAIRNESS\n  running\n"));
     let s = flat(&p);
     let sel = var(s, "_process_selector_");
-    assert_eq!(s.vars[sel as usize].kind, xmv_rs::syntax::ast::VarKind::State);
-    assert_eq!(s.init_assign[sel as usize], Some(Expr::Const(sym(&p, "main"))));
-    assert!(s.next_assign[sel as usize].is_none(), "chosen freely at every step");
+    assert_eq!(s.vars[sel.index()].kind, xmv_rs::syntax::ast::VarKind::State);
+    assert_eq!(s.init_assign[sel.index()], Some(Expr::Const(sym(&p, "main"))));
+    assert!(s.next_assign[sel.index()].is_none(), "chosen freely at every step");
     assert_eq!(s.fairness.len(), 2, "one FAIRNESS per process instance");
     // proc1's assignment applies when the step is proc1's: next(_process_selector_) = proc1.
     let st1 = var(s, "proc1.state");
-    match &s.next_assign[st1 as usize] {
+    match &s.next_assign[st1.index()] {
         Some(Expr::Case { branches, .. }) => {
             let guard = Expr::Binary(BinOp::Eq, Box::new(Expr::Next(sel)), Box::new(Expr::Const(sym(&p, "proc1"))));
             assert_eq!(branches[0].0, guard);
@@ -175,7 +179,7 @@ SPEC AG v
             "x < 3",
         ]
     );
-    assert!(p.specs.iter().all(|s| s.system == 0));
+    assert!(p.specs.iter().all(|s| s.system.index() == 0));
     assert!(matches!(p.specs[8].formula, Ctl::Atom(SpecAtom::State(_))), "INVARSPEC is one atom");
     // The instance's spec reads the instance's variable.
     let v = var(flat(&p), "u.v");
@@ -220,9 +224,9 @@ ASSIGN
         Box::new(Expr::Binary(BinOp::Add, Box::new(Expr::Var(shared)), Box::new(Expr::Const(Value::Int(1))))),
         Box::new(Expr::Const(Value::Int(4))),
     );
-    assert_eq!(s.next_assign[shared as usize], Some(expected.clone()));
-    assert_eq!(s.init_assign[var(s, "outer.inner.mark") as usize], Some(Expr::Const(Value::Bool(false))));
-    assert_eq!(s.init_assign[var(s, "a[1]") as usize], Some(Expr::Const(Value::Bool(true))));
+    assert_eq!(s.next_assign[shared.index()], Some(expected.clone()));
+    assert_eq!(s.init_assign[var(s, "outer.inner.mark").index()], Some(Expr::Const(Value::Bool(false))));
+    assert_eq!(s.init_assign[var(s, "a[1]").index()], Some(Expr::Const(Value::Bool(true))));
     let second = s.defines.iter().find(|d| d.name == "second").expect("define");
     assert_eq!(second.expr, expected);
     let define_names: Vec<&str> = s.defines.iter().map(|d| d.name.as_str()).collect();
@@ -256,11 +260,11 @@ ASSIGN
     );
     let s = flat(&p);
     let x = var(s, "x");
-    assert_eq!(s.vars[x as usize].domain, Domain::Range { lo: 0, hi: 3 });
-    assert_eq!(s.init_assign[x as usize], Some(Expr::Const(Value::Int(2))));
+    assert_eq!(s.vars[x.index()].domain, Domain::Range { lo: 0, hi: 3 });
+    assert_eq!(s.init_assign[x.index()], Some(Expr::Const(Value::Int(2))));
     // `case always : …` with a constant TRUE condition folds to its value.
     assert_eq!(
-        s.next_assign[x as usize],
+        s.next_assign[x.index()],
         Some(Expr::Binary(
             BinOp::Mod,
             Box::new(Expr::Binary(BinOp::Add, Box::new(Expr::Var(x)), Box::new(Expr::Const(Value::Int(1))))),
@@ -268,9 +272,9 @@ ASSIGN
         ))
     );
     let y = var(s, "c.y");
-    assert_eq!(s.vars[y as usize].domain, Domain::Range { lo: 0, hi: 8 });
-    assert_eq!(s.init_assign[y as usize], Some(Expr::Const(Value::Int(3))));
-    assert_eq!(s.init_assign[var(s, "i") as usize], Some(Expr::Var(var(s, "arr[2]"))));
+    assert_eq!(s.vars[y.index()].domain, Domain::Range { lo: 0, hi: 8 });
+    assert_eq!(s.init_assign[y.index()], Some(Expr::Const(Value::Int(3))));
+    assert_eq!(s.init_assign[var(s, "i").index()], Some(Expr::Var(var(s, "arr[2]"))));
     assert_eq!(s.defines.iter().find(|d| d.name == "always").map(|d| &d.expr), Some(&Expr::Const(Value::Bool(true))));
 }
 
@@ -296,7 +300,7 @@ DEFINE
         }
         e => panic!("{e:?}"),
     }
-    fn var_of(s: &System, k: usize) -> u32 {
+    fn var_of(s: &System, k: usize) -> VarId {
         var(s, &format!("a[{k}]"))
     }
 }
@@ -341,11 +345,11 @@ SPEC EF done_label
     assert_eq!(p.exit_names, ["EXIT", "done", "error"]);
     let (main, parse) = (&p.systems[0], &p.systems[1]);
     assert_eq!(main.calls.len(), 1);
-    assert_eq!(main.calls[0].target, 1);
+    assert_eq!(main.calls[0].target.index(), 1);
     assert_eq!(parse.exits.iter().map(|e| e.name).collect::<Vec<_>>(), [1, 2]);
     assert!(!parse.uses_exit_value);
-    assert_eq!(main.define_labels, [Some(0)]);
-    assert_eq!(parse.define_labels, [Some(0)]);
+    assert_eq!(main.define_labels, [Some(LabelId::new(0))]);
+    assert_eq!(parse.define_labels, [Some(LabelId::new(0))]);
     // EXITED appears in main's next(pc).
     let text = format!("{:?}", main.next_assign[0]);
     assert!(text.contains("Exited") && text.contains("ExitName(1)") && text.contains("ExitName(2)"), "{text}");
@@ -353,15 +357,15 @@ SPEC EF done_label
     match &p.specs[0].formula {
         Ctl::AG(f) => match &**f {
             Ctl::Implies(a, b) => {
-                assert_eq!(**a, Ctl::Atom(SpecAtom::Label(0)));
+                assert_eq!(**a, Ctl::Atom(SpecAtom::Label(LabelId::new(0))));
                 assert!(matches!(**b, Ctl::Atom(SpecAtom::State(_))));
             }
             f => panic!("{f:?}"),
         },
         f => panic!("{f:?}"),
     }
-    assert_eq!(p.specs[1].formula, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))));
-    assert_eq!(p.specs[1].system, 1);
+    assert_eq!(p.specs[1].formula, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(0))))));
+    assert_eq!(p.specs[1].system.index(), 1);
     // The command line overrides the file's directive.
     let file = SourceFile::new("t.smv", "TERMINATION loop;\nMODULE main\nVAR x : boolean;\n");
     let (q, _) = xmv_rs::frontend::load(&file, Some(TerminationRule::Trap));
@@ -392,7 +396,7 @@ ASSIGN
         Ctl::AG(f) => match &**f {
             Ctl::Implies(a, b) => {
                 assert!(matches!(**a, Ctl::Atom(SpecAtom::State(_))));
-                assert_eq!(**b, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))));
+                assert_eq!(**b, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(0))))));
             }
             f => panic!("{f:?}"),
         },
@@ -403,7 +407,7 @@ ASSIGN
 #[test]
 fn single_module_without_main_is_the_flat_model() {
     let p = load("MODULE counter\nVAR x : 0..2;\nASSIGN init(x) := 0; next(x) := (x + 1) mod 3;\nSPEC AG x < 3\n");
-    assert_eq!(p.flat, Some(0));
+    assert_eq!(p.flat.map(|s| s.index()), Some(0));
     assert_eq!(p.systems[0].name, "counter");
     assert_eq!(p.specs.len(), 1);
 }

@@ -275,7 +275,7 @@ pub(crate) const AUTO_EXPLICIT_FACTOR: f64 = 2.0;
 /// The number of states the variables' domains allow (INVAR, INIT and TRANS ignored): an upper
 /// bound on the reachable states, as a float (it overflows every integer on large models).
 pub(crate) fn nominal_states(program: &LoweredProgram) -> f64 {
-    let Some(system) = program.flat.and_then(|s| program.systems.get(s as usize)) else { return 0.0 };
+    let Some(system) = program.flat.and_then(|s| program.systems.get(s.index())) else { return 0.0 };
     let vars = system.vars.iter().filter(|v| v.kind != crate::ir::VarKind::Input);
     vars.map(|v| v.domain.table_len().map_or(f64::INFINITY, |n| n.max(1) as f64)).product()
 }

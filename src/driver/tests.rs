@@ -80,15 +80,15 @@ reachable states: 12 (2^3.58496) out of 42 (2^5.39232)
 /// Thesis Listing 5.2 with its five SPECs (digest §7.12): expected f, t, f / f, t.
 fn listing_5_2_loader(_: &SourceFile, _: Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics) {
     use crate::ctl::Ctl;
-    use crate::lowering::program::SpecAtom;
-    let label = |l| Box::new(Ctl::Atom(SpecAtom::Label(l)));
+    use crate::lowering::program::{LabelId, SpecAtom};
+    let label = |l| Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(l))));
     let mut p = listing_5_2();
     p.specs = vec![
         spec(0, Ctl::EU(label(1), label(0)), "E [ q U p ]"),
         spec(0, Ctl::EF(label(1)), "EF q"),
         spec(0, Ctl::EF(label(0)), "EF p"),
         spec(1, Ctl::EF(label(2)), "EF x"),
-        spec(1, Ctl::Atom(SpecAtom::Label(3)), "y"),
+        spec(1, Ctl::Atom(SpecAtom::Label(LabelId::new(3))), "y"),
     ];
     (Some(p), Diagnostics::new())
 }

@@ -153,11 +153,11 @@ impl<'a> AtomLabeller<'a> {
         if self.by_value.contains_key(&var) {
             return;
         }
-        let len = self.system.vars[var as usize].domain.len();
+        let len = self.system.vars[var.index()].domain.len();
         let bucket = |idx: u32| if idx == EXIT_INDEX { len } else { (idx as usize).min(len) };
         let mut offsets = vec![0u32; len + 2];
         for s in 0..self.states.count() {
-            offsets[bucket(self.states.value(s, var as usize)) + 1] += 1;
+            offsets[bucket(self.states.value(s, var.index())) + 1] += 1;
         }
         for b in 0..=len {
             offsets[b + 1] += offsets[b];
@@ -165,7 +165,7 @@ impl<'a> AtomLabeller<'a> {
         let mut fill = offsets.clone();
         let mut members = vec![0u32; self.states.count()];
         for s in 0..self.states.count() {
-            let b = bucket(self.states.value(s, var as usize));
+            let b = bucket(self.states.value(s, var.index()));
             members[fill[b] as usize] = s as u32;
             fill[b] += 1;
         }
@@ -178,7 +178,7 @@ impl<'a> AtomLabeller<'a> {
 /// procedure modules). The patterns are `x = c`, `x != c`, `x in {c1, …}`, `x` and `!x`.
 pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
     let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
-        let len = system.vars.get(var as usize)?.domain.table_len()?;
+        let len = system.vars.get(var.index())?.domain.table_len()?;
         let mut bs: Vec<usize> = values
             .iter()
             .filter_map(|&v| match v {
@@ -212,7 +212,7 @@ pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr)
             if *op == BinOp::Eq {
                 Some((x, eq))
             } else {
-                let all = system.vars[x as usize].domain.len() + system.is_procedure as usize;
+                let all = system.vars[x.index()].domain.len() + system.is_procedure as usize;
                 Some((x, (0..all).filter(|b| !eq.contains(b)).collect()))
             }
         }

@@ -79,14 +79,14 @@ pub(crate) fn step_error(err: &StepError, system: &System, names: &Names, ctx: &
         StepErrorKind::Eval(e) => Diagnostic::error(E_EVAL, format!("{} while evaluating this {what}", e.describe(&system.vars)), err.span)
             .with_label_message(e.describe(&system.vars)),
         StepErrorKind::OutOfRange { var, value } => {
-            let v = &system.vars[*var as usize];
+            let v = &system.vars[var.index()];
             Diagnostic::error(E_RANGE, format!("cannot assign value {} to variable `{}`", names.value(*value), v.name), err.span)
                 .with_label_message(format!("this {what} gives {}", names.value(*value)))
                 .with_secondary(v.span, format!("`{}` is declared here", v.name))
                 .with_help(format!("widen the type of `{}` or keep the assigned value within it", v.name))
         }
         StepErrorKind::Cycle { var } => {
-            let name = &system.vars[*var as usize].name;
+            let name = &system.vars[var.index()].name;
             return Diagnostic::error(E_CYCLE, format!("the assignment of `{name}` depends on itself"), err.span)
                 .with_label_message("part of a cycle of assignments")
                 .with_help("break the cycle: an assignment may read `next(y)` only if `next(y)` does not read it back");

@@ -75,7 +75,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
         diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
         return Err(diags);
     };
-    let system = &program.systems[system_id as usize];
+    let system = &program.systems[system_id.index()];
     let names = Names::of(program);
     let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states")) {
         Ok(x) => x,

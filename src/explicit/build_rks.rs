@@ -76,7 +76,7 @@ pub struct RksSpec {
 impl RksModel {
     /// The valuation of node `n` of component `c`.
     pub(crate) fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {
-        let w = program.systems[self.system_of[c as usize] as usize].vars.len();
+        let w = program.systems[self.system_of[c as usize].index()].vars.len();
         &self.values[c as usize][n as usize * w..(n as usize + 1) * w]
     }
 }
@@ -115,15 +115,15 @@ struct Explorer<'p> {
 pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksModel, Diagnostics> {
     let mut diags = Diagnostics::new();
     let names = Names::of(program);
-    let system_of: Vec<SystemId> = (0..program.systems.len() as SystemId).filter(|&s| program.systems[s as usize].is_procedure).collect();
+    let system_of: Vec<SystemId> = (0..program.systems.len()).filter(|&s| program.systems[s].is_procedure).map(SystemId::new).collect();
     let mut component_of = vec![None; program.systems.len()];
     for (c, &s) in system_of.iter().enumerate() {
-        component_of[s as usize] = Some(c as ComponentId);
+        component_of[s.index()] = Some(c as ComponentId);
     }
-    let domains: Vec<DomainIndex> = system_of.iter().map(|&s| DomainIndex::new(&program.systems[s as usize])).collect();
+    let domains: Vec<DomainIndex> = system_of.iter().map(|&s| DomainIndex::new(&program.systems[s.index()])).collect();
     let mut explorers = vec![];
     for (c, &s) in system_of.iter().enumerate() {
-        let system = &program.systems[s as usize];
+        let system = &program.systems[s.index()];
         match entry_explorer(system, &domains[c], &names) {
             Ok(e) => explorers.push(e),
             Err(d) => diags.push(d),
@@ -169,9 +169,9 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     let num_labels = program.labels.len() as PropId;
     let mut specs = vec![];
     for (i, spec) in program.specs.iter().enumerate() {
-        let Some(c) = component_of.get(spec.system as usize).copied().flatten() else { continue };
+        let Some(c) = component_of.get(spec.system.index()).copied().flatten() else { continue };
         let mut prop = |a: &SpecAtom| match a {
-            SpecAtom::Label(l) => *l,
+            SpecAtom::Label(l) => l.as_u32(),
             SpecAtom::State(e) => *extra_ids.entry((c, format!("{e:?}"))).or_insert_with(|| {
                 extra.push((c, e.clone()));
                 num_labels + extra.len() as PropId - 1
@@ -183,7 +183,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {
-        let system = &program.systems[system_of[*c as usize] as usize];
+        let system = &program.systems[system_of[*c as usize].index()];
         prop_names.push(format!("{} IN {}", names.expr(system, e), system.name));
     }
 
@@ -445,7 +445,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
                         .with_note(diag::path_note(&self.path(c, n)))
                         .with_help("make the CALL conditions mutually exclusive"));
                 }
-                let Some(target) = self.component_of.get(entry.target as usize).copied().flatten() else {
+                let Some(target) = self.component_of.get(entry.target.index()).copied().flatten() else {
                     return Err(Diagnostic::error(diag::E_PROC, "CALL target is not a procedure module", entry.span));
                 };
                 call = Some((i, target));
@@ -638,7 +638,7 @@ fn component_props(
             );
         }
         bits.difference_with(&calls);
-        props.push((label, bits));
+        props.push((label.as_u32(), bits));
     }
     for (i, (owner, atom)) in extra.iter().enumerate() {
         if *owner != c {

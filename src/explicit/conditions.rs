@@ -49,7 +49,7 @@ impl ConditionIndex {
             }
         }
         for (var, mut pairs) in patterns {
-            let buckets = system.vars[var as usize].domain.len() + 1;
+            let buckets = system.vars[var.index()].domain.len() + 1;
             pairs.sort_unstable();
             let mut offsets = vec![0u32; buckets + 1];
             for &(b, _) in &pairs {
@@ -75,7 +75,7 @@ impl ConditionIndex {
         let mut found: SmallVec<[u32; 8]> = SmallVec::new();
         for (var, offsets, conditions) in &self.by_value {
             let buckets = offsets.len() - 1;
-            let b = match state.get(*var as usize) {
+            let b = match state.get(var.index()) {
                 Some(&EXIT_INDEX) => buckets - 1,
                 Some(&idx) => (idx as usize).min(buckets - 1),
                 None => continue,
@@ -109,6 +109,7 @@ impl ConditionIndex {
 mod tests {
     use super::*;
     use crate::explicit::test_support::{procedure, syms};
+    use crate::ir::SymId;
     use crate::lowering::program::{Domain, Value};
 
     fn system() -> System {
@@ -134,14 +135,14 @@ mod tests {
     fn lookups_and_evaluated_conditions_come_out_in_list_order() {
         let s = system();
         let d = DomainIndex::new(&s);
-        let pc = || Box::new(Expr::Var(0));
-        let sym = |i| Box::new(Expr::Const(Value::Sym(i)));
+        let pc = || Box::new(Expr::Var(VarId::new(0)));
+        let sym = |i| Box::new(Expr::Const(Value::Sym(SymId::new(i))));
         let conditions = [
             Expr::Binary(BinOp::Eq, pc(), sym(1)),
-            Expr::Var(1), // evaluated
-            Expr::Binary(BinOp::In, pc(), Box::new(Expr::Set(vec![Expr::Const(Value::Sym(1)), Expr::Const(Value::Sym(3))]))),
+            Expr::Var(VarId::new(1)), // evaluated
+            Expr::Binary(BinOp::In, pc(), Box::new(Expr::Set(vec![Expr::Const(Value::Sym(SymId::new(1))), Expr::Const(Value::Sym(SymId::new(3)))]))),
             Expr::Binary(BinOp::Ne, pc(), sym(3)),
-            Expr::Binary(BinOp::Eq, Box::new(Expr::Var(1)), Box::new(Expr::Const(Value::Bool(true)))),
+            Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(1))), Box::new(Expr::Const(Value::Bool(true)))),
             Expr::Binary(BinOp::Eq, pc(), Box::new(Expr::Const(Value::Exit))),
         ];
         let index = ConditionIndex::new(&s, &d, &conditions);
@@ -155,7 +156,8 @@ mod tests {
     fn the_first_error_stops_the_scan() {
         let s = system();
         let d = DomainIndex::new(&s);
-        let conditions = [Expr::Var(1), Expr::Binary(BinOp::Eq, Box::new(Expr::Var(0)), Box::new(Expr::Const(Value::Sym(0))))];
+        let conditions =
+            [Expr::Var(VarId::new(1)), Expr::Binary(BinOp::Eq, Box::new(Expr::Var(VarId::new(0))), Box::new(Expr::Const(Value::Sym(SymId::new(0)))))];
         let index = ConditionIndex::new(&s, &d, &conditions);
         let mut seen = vec![];
         let r = index.for_each_holding(

@@ -93,7 +93,7 @@ fn non_word(x: Value, y: Value) -> Value {
 impl EvalError {
     /// A one-line description (the caller adds the state and the location).
     pub(crate) fn describe(&self, vars: &[Variable]) -> String {
-        let name = |v: &VarId| vars.get(*v as usize).map_or("?", |x| x.name.as_str()).to_string();
+        let name = |v: &VarId| vars.get(v.index()).map_or("?", |x| x.name.as_str()).to_string();
         match self {
             EvalError::NonExhaustiveCase { .. } => "case conditions are not exhaustive".into(),
             EvalError::DivisionByZero => "division by zero".into(),
@@ -159,7 +159,7 @@ impl<'s> Evaluator<'s> {
         match idx {
             EXIT_INDEX => Ok(Value::Exit),
             UNSET => Err(EvalError::Unset(v)),
-            i => Ok(self.vars[v as usize].domain.value(i as usize)),
+            i => Ok(self.vars[v.index()].domain.value(i as usize)),
         }
     }
 
@@ -220,12 +220,12 @@ impl<'s> Evaluator<'s> {
         match e {
             Expr::Const(v) => Ok(Ev::One(*v)),
             Expr::Var(v) => {
-                let idx = env.cur.get(*v as usize).copied().unwrap_or(UNSET);
+                let idx = env.cur.get(v.index()).copied().unwrap_or(UNSET);
                 self.var_value(*v, idx).map(Ev::One)
             }
             Expr::Next(v) => {
                 let next = env.next.ok_or(EvalError::NextUnavailable(*v))?;
-                match next.get(*v as usize).copied().unwrap_or(UNSET) {
+                match next.get(v.index()).copied().unwrap_or(UNSET) {
                     UNSET => Err(EvalError::NextUnavailable(*v)),
                     idx => self.var_value(*v, idx).map(Ev::One),
                 }
@@ -259,7 +259,7 @@ impl<'s> Evaluator<'s> {
                 Err(EvalError::NonExhaustiveCase { span: *span })
             }
             Expr::Table { var, entries, fallback, span } => {
-                let idx = env.cur.get(*var as usize).copied().unwrap_or(UNSET);
+                let idx = env.cur.get(var.index()).copied().unwrap_or(UNSET);
                 if idx == UNSET {
                     return Err(EvalError::Unset(*var));
                 }

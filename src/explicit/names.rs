@@ -5,7 +5,7 @@
 //! `Table` is printed back as the `case` it came from.
 
 use super::eval::{EXIT_INDEX, UNSET};
-use crate::lowering::program::{BinOp, Builtin, Expr, LoweredProgram, System, UnOp, Value, Variable};
+use crate::lowering::program::{BinOp, Builtin, Expr, LoweredProgram, System, UnOp, Value, VarId, Variable};
 use std::fmt::Write;
 
 /// The name tables needed to print values.
@@ -39,7 +39,7 @@ impl<'a> Names<'a> {
             Value::Int(i) => {
                 let _ = write!(out, "{i}");
             }
-            Value::Sym(s) => name(self.symbols, s),
+            Value::Sym(s) => name(self.symbols, s.as_u32()),
             Value::Exit => out.push_str("EXIT"),
             Value::ExitName(x) => name(self.exit_names, x),
             Value::Word { bits, width, signed } => crate::syntax::words::write_word(out, bits, width, signed),
@@ -94,7 +94,7 @@ impl<'a> Names<'a> {
     }
 
     fn write_expr(&self, out: &mut String, sys: &System, e: &Expr, context: u8) {
-        let var_name = |v: u32| sys.vars.get(v as usize).map_or_else(|| format!("#var{v}"), |x| x.name.clone());
+        let var_name = |v: VarId| sys.vars.get(v.index()).map_or_else(|| format!("#var{v}"), |x| x.name.clone());
         let prec = precedence(e);
         let paren = prec > context;
         if paren {
@@ -140,7 +140,7 @@ impl<'a> Names<'a> {
             Expr::Table { var, entries, fallback, .. } => {
                 out.push_str("case ");
                 for (i, entry) in entries.iter().enumerate() {
-                    if let (Some(v), Some(var)) = (entry, sys.vars.get(*var as usize)) {
+                    if let (Some(v), Some(var)) = (entry, sys.vars.get(var.index())) {
                         let _ = write!(out, "{} = {} : ", var.name, self.var_value(var, i as u32));
                         self.write_expr(out, sys, v, LOWEST);
                         out.push_str("; ");

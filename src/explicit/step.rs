@@ -127,9 +127,9 @@ impl DomainIndex {
     }
 
     pub(crate) fn index_of(&self, system: &System, var: VarId, value: Value) -> Option<u32> {
-        match &self.enums[var as usize] {
+        match &self.enums[var.index()] {
             Some(map) => map.get(&value).copied(),
-            None => system.vars[var as usize].domain.index_of(value).map(|i| i as u32),
+            None => system.vars[var.index()].domain.index_of(value).map(|i| i as u32),
         }
     }
 }
@@ -259,7 +259,7 @@ impl<'p> Plan<'p> {
             let var_span = var.span;
             let slot = if let Some(e) = &system.init_assign[v] {
                 Slot {
-                    var: v as VarId,
+                    var: VarId::new(v),
                     source: Source::Expr(e),
                     frame: Frame::Init,
                     origin: Origin::InitAssign,
@@ -267,14 +267,14 @@ impl<'p> Plan<'p> {
                 }
             } else if let Some(e) = &system.invar_assign[v] {
                 Slot {
-                    var: v as VarId,
+                    var: VarId::new(v),
                     source: Source::Expr(e),
                     frame: Frame::Init,
                     origin: Origin::InvarAssign,
                     span: opt_span(&spans.invar_assign, v, var_span),
                 }
             } else {
-                Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::InitAssign, span: var_span }
+                Slot { var: VarId::new(v), source: Source::Domain, frame: Frame::Init, origin: Origin::InitAssign, span: var_span }
             };
             slots.push(slot);
         }
@@ -294,11 +294,11 @@ impl<'p> Plan<'p> {
             let var_span = var.span;
             let slot = match var.kind {
                 VarKind::Input => continue,
-                VarKind::Frozen => Slot { var: v as VarId, source: Source::Keep, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span },
+                VarKind::Frozen => Slot { var: VarId::new(v), source: Source::Keep, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span },
                 VarKind::State => {
                     if let Some(e) = &system.next_assign[v] {
                         Slot {
-                            var: v as VarId,
+                            var: VarId::new(v),
                             source: Source::Expr(e),
                             frame: Frame::Trans,
                             origin: Origin::NextAssign,
@@ -306,14 +306,14 @@ impl<'p> Plan<'p> {
                         }
                     } else if let Some(e) = &system.invar_assign[v] {
                         Slot {
-                            var: v as VarId,
+                            var: VarId::new(v),
                             source: Source::Expr(e),
                             frame: Frame::NextInvar,
                             origin: Origin::InvarAssign,
                             span: opt_span(&spans.invar_assign, v, var_span),
                         }
                     } else {
-                        Slot { var: v as VarId, source: Source::Domain, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span }
+                        Slot { var: VarId::new(v), source: Source::Domain, frame: Frame::Trans, origin: Origin::NextAssign, span: var_span }
                     }
                 }
             };
@@ -329,7 +329,7 @@ impl<'p> Plan<'p> {
     pub(crate) fn inputs(system: &'p System, domains: &'p DomainIndex) -> Plan<'p> {
         let slots = (system.vars.iter().enumerate())
             .filter(|(_, var)| var.kind == VarKind::Input)
-            .map(|(v, var)| Slot { var: v as VarId, source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
+            .map(|(v, var)| Slot { var: VarId::new(v), source: Source::Domain, frame: Frame::Init, origin: Origin::Input, span: var.span })
             .collect::<Vec<_>>();
         let checks = vec![vec![]; slots.len() + 1];
         Plan::new(system, domains, slots, checks)
@@ -407,13 +407,12 @@ impl<'p> Plan<'p> {
         let n = system.vars.len();
         let mut slot_of_var = vec![usize::MAX; n];
         for (i, s) in slots.iter().enumerate() {
-            slot_of_var[s.var as usize] = i;
+            slot_of_var[s.var.index()] = i;
         }
         let deps_of = |e: &Expr, frame: Frame| -> Vec<usize> {
             let mut vars = vec![];
             reads(e, frame, &mut vars);
-            let mut ds: Vec<usize> =
-                vars.into_iter().map(|v| slot_of_var.get(v as usize).copied().unwrap_or(usize::MAX)).filter(|&i| i != usize::MAX).collect();
+            let mut ds: Vec<usize> = vars.into_iter().map(|v| slot_of_var.get(v.index()).copied().unwrap_or(usize::MAX)).filter(|&i| i != usize::MAX).collect();
             ds.sort_unstable();
             ds.dedup();
             ds
@@ -572,7 +571,7 @@ impl<'p> Plan<'p> {
         scratch.vec.clear();
         scratch.vec.extend_from_slice(base);
         for s in &self.slots {
-            scratch.vec[s.var as usize] = UNSET;
+            scratch.vec[s.var.index()] = UNSET;
         }
         if scratch.candidates.len() < n {
             scratch.candidates.resize_with(n, Vec::new);
@@ -606,7 +605,7 @@ impl<'p> Plan<'p> {
         let mut d = 0;
         loop {
             if scratch.pos[d] == scratch.candidates[d].len() {
-                scratch.vec[self.slots[d].var as usize] = UNSET;
+                scratch.vec[(self.slots[d].var).index()] = UNSET;
                 if d == 0 {
                     return Ok(());
                 }
@@ -615,14 +614,14 @@ impl<'p> Plan<'p> {
             }
             let value = scratch.candidates[d][scratch.pos[d]];
             scratch.pos[d] += 1;
-            scratch.vec[self.slots[d].var as usize] = value;
+            scratch.vec[(self.slots[d].var).index()] = value;
             if !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }
             if d + 1 == n {
                 if emit(&scratch.vec).is_break() {
                     for s in &self.slots {
-                        scratch.vec[s.var as usize] = UNSET;
+                        scratch.vec[s.var.index()] = UNSET;
                     }
                     return Ok(());
                 }
@@ -702,7 +701,7 @@ impl<'p> Plan<'p> {
         let Some(r) = restrict else { return self.fill_plain(d, scratch, ev, cur, exited) };
         let bound = r.has_binds(d);
         if bound && matches!(self.slots[d].source, Source::Domain) {
-            let len = self.system.vars[self.slots[d].var as usize].domain.len() as u32;
+            let len = self.system.vars[(self.slots[d].var).index()].domain.len() as u32;
             let mut out = std::mem::take(&mut scratch.candidates[d]);
             out.clear();
             scratch.pos[d] = 0;
@@ -761,7 +760,7 @@ impl<'p> Plan<'p> {
     /// Computes the candidate value indices of slot `d` from its source and resets its cursor.
     fn fill_plain(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
         let slot = &self.slots[d];
-        let v = slot.var as usize;
+        let v = slot.var.index();
         let mut out = std::mem::take(&mut scratch.candidates[d]);
         out.clear();
         scratch.pos[d] = 0;
@@ -773,7 +772,7 @@ impl<'p> Plan<'p> {
             match &slot.source {
                 Source::Const(c) => extend(&mut out, slot.var, c),
                 Source::Table(t) => {
-                    let on = t.var as usize;
+                    let on = t.var.index();
                     let idx = if slot.frame == Frame::Trans { cur.get(on) } else { scratch.vec.get(on) }.copied().unwrap_or(UNSET);
                     match t.entries.get(idx as usize).and_then(Option::as_ref).or(t.fallback.as_ref()) {
                         Some(c) => extend(&mut out, slot.var, c),
@@ -783,7 +782,7 @@ impl<'p> Plan<'p> {
                 }
                 Source::MixedTable(t) => {
                     // As `Evaluator::eval` on the whole `Expr::Table`.
-                    let on = t.var as usize;
+                    let on = t.var.index();
                     let idx = if slot.frame == Frame::Trans { cur.get(on) } else { scratch.vec.get(on) }.copied().unwrap_or(UNSET);
                     let entry = match t.entries.get(idx as usize) {
                         _ if idx == UNSET => Err(StepErrorKind::Eval(EvalError::Unset(t.var))),

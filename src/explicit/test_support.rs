@@ -30,7 +30,7 @@ pub fn system(name: &str, vars: &[(&str, Domain)]) -> System {
 }
 
 pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
-    let flat = systems.iter().position(|s| !s.is_procedure).map(|i| i as SystemId);
+    let flat = systems.iter().position(|s| !s.is_procedure).map(SystemId::new);
     LoweredProgram {
         systems,
         flat,
@@ -42,24 +42,24 @@ pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
     }
 }
 
-pub fn spec(system: SystemId, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
-    LoweredSpec { kind: SpecKind::Ctl, name: None, system, formula, ltl: None, text: text.into(), span: Span::default() }
+pub fn spec(system: u32, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
+    LoweredSpec { kind: SpecKind::Ctl, name: None, system: SystemId::from_u32(system), formula, ltl: None, text: text.into(), span: Span::default() }
 }
 
 pub fn int(i: i64) -> Expr {
     Expr::Const(Value::Int(i))
 }
-pub fn sym(s: SymId) -> Expr {
-    Expr::Const(Value::Sym(s))
+pub fn sym(s: u32) -> Expr {
+    Expr::Const(Value::Sym(SymId::from_u32(s)))
 }
 pub fn boolean(b: bool) -> Expr {
     Expr::Const(Value::Bool(b))
 }
-pub fn var(v: VarId) -> Expr {
-    Expr::Var(v)
+pub fn var(v: u32) -> Expr {
+    Expr::Var(VarId::from_u32(v))
 }
-pub fn next(v: VarId) -> Expr {
-    Expr::Next(v)
+pub fn next(v: u32) -> Expr {
+    Expr::Next(VarId::from_u32(v))
 }
 pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b))
@@ -77,7 +77,7 @@ pub fn case(branches: Vec<(Expr, Expr)>, span: Span) -> Expr {
     Expr::Case { branches, span }
 }
 pub fn syms(n: u32) -> Domain {
-    Domain::Enum((0..n).map(Value::Sym).collect())
+    Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect())
 }
 
 /// Thesis Listing 5.1 (digest §7.11): 12 reachable states, 16 transitions.
@@ -115,15 +115,15 @@ pub fn procedure(name: &str, vars: &[(&str, Domain)]) -> System {
 /// the other), so only the entry-side locations exist.
 pub fn listing_5_2() -> LoweredProgram {
     // symbols: f1 f2 b1 b2 b3 b4 b5 = 0..6
-    let mut foo = procedure("foo", &[("state", Domain::Enum(vec![Value::Sym(0), Value::Sym(1)]))]);
+    let mut foo = procedure("foo", &[("state", Domain::Enum(vec![Value::Sym(SymId::new(0)), Value::Sym(SymId::new(1))]))]);
     foo.uses_exit_value = true;
     foo.init_assign[0] = Some(sym(0));
     foo.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), Expr::Const(Value::Exit))], Span::new(5, 6)));
-    foo.calls = vec![CallEntry { target: 1, condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
+    foo.calls = vec![CallEntry { target: SystemId::new(1), condition: bin(BinOp::In, var(0), set(vec![sym(1)])), span: Span::new(30, 31) }];
     let define = |name: &str, expr: Expr| NamedExpr { name: name.into(), expr, span: Span::new(40, 41) };
     foo.defines = vec![define("p", bin(BinOp::In, var(0), set(vec![Expr::Const(Value::Exit)]))), define("q", bin(BinOp::In, var(0), set(vec![sym(0)])))];
-    foo.define_labels = vec![Some(0), Some(1)];
-    let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(Value::Sym).collect()))]);
+    foo.define_labels = vec![Some(LabelId::new(0)), Some(LabelId::new(1))];
+    let mut bar = procedure("bar", &[("state", Domain::Enum((2..7).map(|i| Value::Sym(SymId::new(i))).collect()))]);
     bar.uses_exit_value = true;
     bar.init_assign[0] = Some(sym(2));
     let exit = Expr::Const(Value::Exit);
@@ -137,15 +137,18 @@ pub fn listing_5_2() -> LoweredProgram {
         ],
         Span::new(7, 8),
     ));
-    bar.calls = vec![CallEntry { target: 0, condition: bin(BinOp::In, var(0), set(vec![sym(3), sym(5)])), span: Span::new(50, 51) }];
+    bar.calls = vec![CallEntry { target: SystemId::new(0), condition: bin(BinOp::In, var(0), set(vec![sym(3), sym(5)])), span: Span::new(50, 51) }];
     bar.defines = vec![
         define("q", bin(BinOp::In, var(0), set(vec![sym(2), sym(3), exit.clone()]))),
         define("x", bin(BinOp::In, var(0), set(vec![exit]))),
         define("y", bin(BinOp::In, var(0), set(vec![sym(2)]))),
     ];
-    bar.define_labels = vec![Some(1), Some(2), Some(3)];
+    bar.define_labels = vec![Some(LabelId::new(1)), Some(LabelId::new(2)), Some(LabelId::new(3))];
     let mut p = program(vec![foo, bar], &["f1", "f2", "b1", "b2", "b3", "b4", "b5"]);
     p.labels = vec!["p".into(), "q".into(), "x".into(), "y".into()];
-    p.specs = vec![spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(0)))), "EF p"), spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1")];
+    p.specs = vec![
+        spec(0, Ctl::EF(Box::new(Ctl::Atom(SpecAtom::Label(LabelId::new(0))))), "EF p"),
+        spec(1, Ctl::Atom(SpecAtom::State(eq(var(0), sym(2)))), "state = b1"),
+    ];
     p
 }

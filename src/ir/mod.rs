@@ -17,4 +17,4 @@ pub(crate) mod words;
 
 pub use kinds::{SpecKind, TerminationRule, VarKind};
 pub use operators::{BinOp, Builtin, UnOp};
-pub use value::{Domain, ExitNameId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, Value, Variable, WideValues};
+pub use value::{Domain, ExitNameId, LabelId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, Value, VarId, Variable, WideValues};

@@ -114,6 +114,7 @@ pub(crate) fn builtin(f: Builtin, args: &[Value]) -> Result<Value, EvalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::SymId;
     use Value::*;
 
     #[test]
@@ -128,7 +129,7 @@ mod tests {
     #[test]
     fn logic_and_builtins() {
         assert_eq!(binary(BinOp::Implies, Bool(false), Bool(false)), Ok(Bool(true)));
-        assert_eq!(binary(BinOp::Eq, Sym(1), Sym(1)), Ok(Bool(true)));
+        assert_eq!(binary(BinOp::Eq, Sym(SymId::new(1)), Sym(SymId::new(1))), Ok(Bool(true)));
         assert_eq!(builtin(Builtin::Count, &[Bool(true), Bool(false), Bool(true)]), Ok(Int(2)));
         assert_eq!(builtin(Builtin::ToInt, &[Bool(true)]), Ok(Int(1)));
         assert_eq!(binary(BinOp::Shl, Int(1), Int(3)), Ok(Int(8)));

@@ -6,10 +6,26 @@
 use crate::ir::VarKind;
 use crate::source::Span;
 
-/// A state machine of the program: the flat model or one procedure module.
-pub type SystemId = u32;
-/// A symbolic constant (index into `LoweredProgram::symbols`).
-pub type SymId = u32;
+crate::index_type! {
+    /// A variable of one state machine (index into `System::vars`, the `*_assign` vectors, a
+    /// state's values; the same number in the checked and the lowered program).
+    pub struct VarId;
+}
+
+crate::index_type! {
+    /// A global label of procedure modules (a DEFINE name; index into `LoweredProgram::labels`).
+    pub struct LabelId;
+}
+
+crate::index_type! {
+    /// A state machine of the program: the flat model or one procedure module (index into
+    /// `LoweredProgram::systems`).
+    pub struct SystemId;
+}
+crate::index_type! {
+    /// A symbolic constant (index into `LoweredProgram::symbols`).
+    pub struct SymId;
+}
 /// An exit name (index into `LoweredProgram::exit_names`; `EXIT` is 0).
 pub type ExitNameId = u32;
 

@@ -109,7 +109,7 @@ fn show(v: Value, symbols: &[String]) -> String {
     match v {
         Value::Bool(b) => if b { "TRUE" } else { "FALSE" }.to_string(),
         Value::Int(i) => i.to_string(),
-        Value::Sym(s) => symbols.get(s as usize).cloned().unwrap_or_default(),
+        Value::Sym(s) => symbols.get(s.index()).cloned().unwrap_or_default(),
         Value::Exit => "EXIT".to_string(),
         Value::ExitName(n) => format!("exit {n}"),
         Value::Word { bits, width, signed } => {

@@ -213,7 +213,7 @@ impl<'c> Lowerer<'c> {
             TKind::Const(v) => Expr::Const(*v),
             TKind::Var(v) => match frame {
                 Frame::Next => Expr::Next(*v),
-                Frame::Step if self.sys.step_inputs.get(*v as usize) == Some(&true) => Expr::Next(*v),
+                Frame::Step if self.sys.step_inputs.get(v.index()) == Some(&true) => Expr::Next(*v),
                 Frame::Current | Frame::Step => Expr::Var(*v),
             },
             TKind::Define(d) => self.define_in(*d, frame),

@@ -126,6 +126,7 @@ pub(crate) fn builtin(f: Builtin, args: Vec<Expr>) -> Result<Expr, EvalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::VarId;
     use Value::*;
 
     fn int(i: i64) -> Expr {
@@ -136,19 +137,19 @@ mod tests {
     fn folds_arithmetic_and_logic() {
         let e = binary(BinOp::Add, int(2), int(3)).unwrap();
         assert_eq!(e, int(5));
-        assert_eq!(binary(BinOp::And, Expr::Var(0), TRUE).unwrap(), Expr::Var(0));
-        assert_eq!(binary(BinOp::And, Expr::Var(0), FALSE).unwrap(), FALSE);
-        assert_eq!(binary(BinOp::Implies, FALSE, Expr::Var(1)).unwrap(), TRUE);
+        assert_eq!(binary(BinOp::And, Expr::Var(VarId::new(0)), TRUE).unwrap(), Expr::Var(VarId::new(0)));
+        assert_eq!(binary(BinOp::And, Expr::Var(VarId::new(0)), FALSE).unwrap(), FALSE);
+        assert_eq!(binary(BinOp::Implies, FALSE, Expr::Var(VarId::new(1))).unwrap(), TRUE);
         assert_eq!(binary(BinOp::In, int(3), Expr::Range(Box::new(int(0)), Box::new(int(5)))).unwrap(), TRUE);
         assert_eq!(binary(BinOp::Div, int(1), int(0)), Err(EvalError::DivisionByZero));
-        assert_eq!(unary(UnOp::Not, unary(UnOp::Not, Expr::Var(2)).unwrap()).unwrap(), Expr::Var(2));
+        assert_eq!(unary(UnOp::Not, unary(UnOp::Not, Expr::Var(VarId::new(2))).unwrap()).unwrap(), Expr::Var(VarId::new(2)));
     }
 
     #[test]
     fn folds_case_branches() {
-        assert_eq!(case(vec![(FALSE, int(1)), (TRUE, int(2)), (Expr::Var(0), int(3))]), Ok(int(2)));
-        let r = case(vec![(Expr::Var(0), int(1)), (TRUE, int(2)), (Expr::Var(1), int(3))]);
-        assert_eq!(r, Err(vec![(Expr::Var(0), int(1)), (TRUE, int(2))]));
+        assert_eq!(case(vec![(FALSE, int(1)), (TRUE, int(2)), (Expr::Var(VarId::new(0)), int(3))]), Ok(int(2)));
+        let r = case(vec![(Expr::Var(VarId::new(0)), int(1)), (TRUE, int(2)), (Expr::Var(VarId::new(1)), int(3))]);
+        assert_eq!(r, Err(vec![(Expr::Var(VarId::new(0)), int(1)), (TRUE, int(2))]));
         assert_eq!(set(vec![int(1), Expr::Set(vec![int(1), int(2)])]), Expr::Set(vec![int(1), int(2)]));
     }
 }

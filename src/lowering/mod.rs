@@ -42,7 +42,7 @@ pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
     }
     // The flat model's specs in NuSMV's order (see `semantics::system`), then the procedure
     // modules' specs in file order.
-    specs.sort_by_key(|s| if checked.systems[s.system as usize].is_procedure { (1, s.span.start) } else { (0, 0) });
+    specs.sort_by_key(|s| if checked.systems[s.system.index()].is_procedure { (1, s.span.start) } else { (0, 0) });
     let program = LoweredProgram {
         systems,
         flat: checked.flat,
@@ -66,7 +66,7 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
         checks::single_entry(sys, &system, &mut l.diags);
     }
     let mut specs = vec![];
-    for s in checked.specs.iter().filter(|s| s.system as usize == id) {
+    for s in checked.specs.iter().filter(|s| s.system.index() == id) {
         let formula = match s.kind {
             SpecKind::Invar => match spec::bare_label(&l, &s.expr) {
                 Some(label) => Ctl::Atom(SpecAtom::Label(label)),

@@ -11,10 +11,7 @@ use crate::ctl::Ctl;
 use crate::ir::{SpecKind, TerminationRule};
 use crate::source::Span;
 
-pub type VarId = u32;
-pub type LabelId = u32;
-
-pub use crate::ir::{BinOp, Builtin, Domain, ExitNameId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, UnOp, Value, Variable, WideValues};
+pub use crate::ir::{BinOp, Builtin, Domain, ExitNameId, LabelId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, UnOp, Value, VarId, Variable, WideValues};
 
 #[derive(Clone, Debug)]
 pub struct LoweredProgram {

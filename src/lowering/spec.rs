@@ -8,7 +8,7 @@
 
 use crate::ctl::Ctl;
 use crate::lowering::expr::Lowerer;
-use crate::lowering::program::{BinOp, SpecAtom, UnOp, Value};
+use crate::lowering::program::{BinOp, LabelId, SpecAtom, UnOp, Value};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::syntax::ast::CtlOp;
 
@@ -58,10 +58,10 @@ pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
 }
 
 /// The label of a bare DEFINE name in a procedure module.
-pub(crate) fn bare_label(l: &Lowerer, t: &TExpr) -> Option<u32> {
+pub(crate) fn bare_label(l: &Lowerer, t: &TExpr) -> Option<LabelId> {
     match &t.kind {
         TKind::Define(d) if l.sys.is_procedure => l.sys.defines[*d as usize].label,
-        TKind::ForeignLabel(name) => l.labels.iter().position(|x| x == name).map(|i| i as u32),
+        TKind::ForeignLabel(name) => l.labels.iter().position(|x| x == name).map(LabelId::new),
         _ => None,
     }
 }

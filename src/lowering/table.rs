@@ -8,12 +8,12 @@
 //! entry for `EXIT`).
 
 use crate::lowering::fold::const_set;
-use crate::lowering::program::{BinOp, Domain, Expr, UnOp, Value, Variable};
+use crate::lowering::program::{BinOp, Domain, Expr, UnOp, Value, VarId, Variable};
 use crate::source::Span;
 use rustc_hash::FxHashMap;
 
 /// The variable and the values a condition tests for, if it has a table-able form.
-fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>)> {
+fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(VarId, Vec<Value>)> {
     match cond {
         Expr::Binary(BinOp::Eq, a, b) => match (&**a, &**b) {
             (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) => Some((*x, vec![*c])),
@@ -23,9 +23,9 @@ fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>)> {
             Expr::Var(x) => Some((*x, const_set(b)?)),
             _ => None,
         },
-        Expr::Var(x) if vars.get(*x as usize)?.domain == Domain::Boolean => Some((*x, vec![Value::Bool(true)])),
+        Expr::Var(x) if vars.get(x.index())?.domain == Domain::Boolean => Some((*x, vec![Value::Bool(true)])),
         Expr::Unary(UnOp::Not, a) => match &**a {
-            Expr::Var(x) if vars.get(*x as usize)?.domain == Domain::Boolean => Some((*x, vec![Value::Bool(false)])),
+            Expr::Var(x) if vars.get(x.index())?.domain == Domain::Boolean => Some((*x, vec![Value::Bool(false)])),
             _ => None,
         },
         _ => None,
@@ -34,7 +34,7 @@ fn test_of(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>)> {
 
 /// A condition split into a test of one variable and the rest: `x = c & rest` (the test may be
 /// anywhere in a left-nested chain of `&`). `rest` is `None` when the test is the whole condition.
-fn split_test(cond: &Expr, vars: &[Variable]) -> Option<(u32, Vec<Value>, Option<Expr>)> {
+fn split_test(cond: &Expr, vars: &[Variable]) -> Option<(VarId, Vec<Value>, Option<Expr>)> {
     if let Some((x, values)) = test_of(cond, vars) {
         return Some((x, values, None));
     }
@@ -80,7 +80,7 @@ pub(crate) fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]
         tests.push((values, rest));
     }
     let Some(var) = var else { return Expr::Case { branches, span } };
-    let domain = &vars[var as usize].domain;
+    let domain = &vars[var.index()].domain;
     if domain.table_len().is_none() {
         return Expr::Case { branches, span };
     }
@@ -127,6 +127,7 @@ mod tests {
     //! A table must give, for every value of its variable, what first-match evaluation of the
     //! original `case` gives. A tiny evaluator over the `case`/table subset is the oracle.
     use super::*;
+    use crate::ir::SymId;
     use crate::ir::VarKind;
     use proptest::prelude::*;
 
@@ -134,7 +135,7 @@ mod tests {
     fn eval(e: &Expr, state: &[Value], vars: &[Variable]) -> Option<Value> {
         Some(match e {
             Expr::Const(v) => *v,
-            Expr::Var(x) => state[*x as usize],
+            Expr::Var(x) => state[x.index()],
             Expr::Unary(UnOp::Not, a) => match eval(a, state, vars)? {
                 Value::Bool(b) => Value::Bool(!b),
                 v => v,
@@ -147,7 +148,7 @@ mod tests {
                 eval(v, state, vars)?
             }
             Expr::Table { var, entries, fallback, .. } => {
-                let i = vars[*var as usize].domain.index_of(state[*var as usize])?;
+                let i = vars[var.index()].domain.index_of(state[var.index()])?;
                 match (&entries[i], fallback) {
                     (Some(e), _) => eval(e, state, vars)?,
                     (None, Some(f)) => eval(f, state, vars)?,
@@ -166,14 +167,14 @@ mod tests {
         prop_oneof![
             Just(Domain::Boolean),
             (-3i64..3, 0i64..6).prop_map(|(lo, n)| Domain::Range { lo, hi: lo + n }),
-            (1u32..6).prop_map(|n| Domain::Enum((0..n).map(Value::Sym).collect())),
+            (1u32..6).prop_map(|n| Domain::Enum((0..n).map(|i| Value::Sym(SymId::from_u32(i))).collect())),
         ]
     }
 
     /// A condition over variable 0 (or, with `other`, over variable 1) testing some values.
     fn condition(domain: &Domain, picks: &[usize], form: u8, other: bool) -> Expr {
         let values: Vec<Value> = picks.iter().map(|&i| domain.value(i % domain.len())).collect();
-        let x = Box::new(Expr::Var(other as u32));
+        let x = Box::new(Expr::Var(VarId::new(usize::from(other))));
         match (form % 4, domain) {
             (0, _) => Expr::Binary(BinOp::Eq, x, Box::new(Expr::Const(values[0]))),
             (1, _) => Expr::Binary(BinOp::Eq, Box::new(Expr::Const(values[0])), x),

@@ -569,7 +569,7 @@ fn symbolic_deadlock(m: &crate::symbolic::SymbolicModel) -> Result<Option<Vec<u3
 
 /// `  name = value` lines of the state variables of a state (value indices per variable).
 fn state_lines(program: &LoweredProgram, system: crate::lowering::program::SystemId, values: &[u32], indent: &str) -> String {
-    let system = &program.systems[system as usize];
+    let system = &program.systems[system.index()];
     let names = crate::explicit::names::Names::of(program);
     let mut out = String::new();
     for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input) {
@@ -708,7 +708,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
     for &i in specs {
         let Some(outcome) = outcomes[i].take() else { continue };
         let spec = &program.specs[i];
-        let system = &program.systems[spec.system as usize];
+        let system = &program.systems[spec.system.index()];
         let model = if system.is_procedure { built.rks.as_ref().map(ModelRef::Rks) } else { built.flat.as_ref().map(FlatBuilt::model_ref) };
         let view = match (&outcome.trace, model) {
             (Some(t), Some(model)) if options.traces => Some(trace_view(program, model, t)),

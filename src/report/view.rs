@@ -72,10 +72,10 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
                     ModelRef::Flat(m) if step.values.is_empty() => (m.system, m.kripke.state_values(step.state).to_vec()),
                     ModelRef::Flat(m) => (m.system, step.values.clone()),
                     ModelRef::Concrete(id) => (id, step.values.clone()),
-                    ModelRef::Rks(_) => (0, vec![]),
+                    ModelRef::Rks(_) => (SystemId::new(0), vec![]),
                 };
-                let system = &program.systems[system_id as usize];
-                let layout = DefineLayout::cached(&mut layouts, program, system_id as usize);
+                let system = &program.systems[system_id.index()];
+                let layout = DefineLayout::cached(&mut layouts, program, system_id.index());
                 let inputs = match &prev {
                     Some((_, from)) => input_values(system, layout, &names, from, &values),
                     None => vec![],
@@ -91,7 +91,7 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
                     prev = None;
                     StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true }
                 } else {
-                    let system_id = m.system_of[step.component as usize] as usize;
+                    let system_id = m.system_of[step.component as usize].index();
                     let (system, layout) = (&program.systems[system_id], DefineLayout::cached(&mut layouts, program, system_id));
                     let values = m.node_values(program, step.component, step.state).to_vec();
                     let v = StepView {
@@ -159,7 +159,7 @@ struct DefineLayout {
 
 impl DefineLayout {
     fn of(system: &System) -> DefineLayout {
-        let is_input = |v: VarId| system.vars.get(v as usize).is_some_and(|x| x.kind == VarKind::Input);
+        let is_input = |v: VarId| system.vars.get(v.index()).is_some_and(|x| x.kind == VarKind::Input);
         let (with_inputs, with_state) = nusmv_define_order(system).into_iter().partition(|&d| system.defines[d].expr.reads_var(&is_input));
         DefineLayout { with_state, with_inputs }
     }

@@ -5,7 +5,7 @@
 //! `next(x) := e` (over `next` values) must not depend on each other in a cycle.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::Variable;
+use crate::ir::{VarId, Variable};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::flattened::Flattened;
 use crate::semantics::types::{Ty, unify_scalar};
@@ -38,8 +38,8 @@ impl Assignments {
     }
 
     /// Records `kind(v) := value`, reporting rule violations.
-    pub(crate) fn record(&mut self, flat: &Flattened, v: u32, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
-        let var = &flat.vars[v as usize];
+    pub(crate) fn record(&mut self, flat: &Flattened, v: VarId, kind: AssignKind, slot: Slot, target_span: Span, diags: &mut Vec<Diagnostic>) {
+        let var = &flat.vars[v.index()];
         let name = &var.name;
         if var.kind == VarKind::Input {
             diags.push(
@@ -57,17 +57,17 @@ impl Assignments {
             );
             return;
         }
-        check_value_type(var, flat.var_ty[v as usize], &slot.value, diags);
+        check_value_type(var, flat.var_ty[v.index()], &slot.value, diags);
         let (list, other, kw) = match kind {
             AssignKind::Init => (&self.init, &self.invar, "init"),
             AssignKind::Next => (&self.next, &self.invar, "next"),
             AssignKind::Invariant => (&self.invar, &self.init, ""),
         };
         let label = |k: &str| if k.is_empty() { format!("{name} :=") } else { format!("{k}({name}) :=") };
-        if let Some(first) = &list[v as usize] {
+        if let Some(first) = &list[v.index()] {
             let same_process = |s: &Slot| s.process == slot.process;
-            if kind == AssignKind::Next && !same_process(first) && !self.other_processes_next[v as usize].iter().any(same_process) {
-                self.other_processes_next[v as usize].push(slot);
+            if kind == AssignKind::Next && !same_process(first) && !self.other_processes_next[v.index()].iter().any(same_process) {
+                self.other_processes_next[v.index()].push(slot);
                 return;
             }
             diags.push(
@@ -78,10 +78,10 @@ impl Assignments {
             );
             return;
         }
-        let conflict = other[v as usize]
+        let conflict = other[v.index()]
             .as_ref()
             .map(|s| s.span)
-            .or_else(|| if kind == AssignKind::Invariant { self.next[v as usize].as_ref().map(|s| s.span) } else { None });
+            .or_else(|| if kind == AssignKind::Invariant { self.next[v.index()].as_ref().map(|s| s.span) } else { None });
         if let Some(c) = conflict {
             diags.push(
                 Diagnostic::error("E0302", format!("`{name}` has both an invariant assignment and an init/next assignment"), slot.span)
@@ -95,7 +95,7 @@ impl Assignments {
             AssignKind::Next => &mut self.next,
             AssignKind::Invariant => &mut self.invar,
         };
-        list[v as usize] = Some(slot);
+        list[v.index()] = Some(slot);
     }
 }
 
@@ -123,7 +123,7 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
 /// Which variables an expression reads, now and in the next state (through DEFINEs).
 pub(crate) struct Reads<'d> {
     defines: &'d [TExpr],
-    memo: Vec<Option<(Vec<u32>, Vec<u32>)>>,
+    memo: Vec<Option<(Vec<VarId>, Vec<VarId>)>>,
 }
 
 impl<'d> Reads<'d> {
@@ -132,17 +132,17 @@ impl<'d> Reads<'d> {
     }
 
     /// `(current, next)` variables read by `t`.
-    pub(crate) fn of(&mut self, t: &TExpr) -> (Vec<u32>, Vec<u32>) {
+    pub(crate) fn of(&mut self, t: &TExpr) -> (Vec<VarId>, Vec<VarId>) {
         let (mut cur, mut nxt) = (FxHashSet::default(), FxHashSet::default());
         self.walk(t, false, &mut cur, &mut nxt, 0);
-        let mut cur: Vec<u32> = cur.into_iter().collect();
-        let mut nxt: Vec<u32> = nxt.into_iter().collect();
+        let mut cur: Vec<VarId> = cur.into_iter().collect();
+        let mut nxt: Vec<VarId> = nxt.into_iter().collect();
         cur.sort_unstable();
         nxt.sort_unstable();
         (cur, nxt)
     }
 
-    fn walk(&mut self, t: &TExpr, under_next: bool, cur: &mut FxHashSet<u32>, nxt: &mut FxHashSet<u32>, depth: usize) {
+    fn walk(&mut self, t: &TExpr, under_next: bool, cur: &mut FxHashSet<VarId>, nxt: &mut FxHashSet<VarId>, depth: usize) {
         match &t.kind {
             TKind::Var(v) => {
                 if under_next {
@@ -178,7 +178,7 @@ impl<'d> Reads<'d> {
 }
 
 /// Reports cycles in a dependency graph over variables (`edges[x]` = variables `x` depends on).
-pub(crate) fn report_cycles(vars: &[Variable], edges: &[Vec<u32>], spans: &[Option<Span>], what: &str, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn report_cycles(vars: &[Variable], edges: &[Vec<VarId>], spans: &[Option<Span>], what: &str, diags: &mut Vec<Diagnostic>) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -196,7 +196,7 @@ pub(crate) fn report_cycles(vars: &[Variable], edges: &[Vec<u32>], spans: &[Opti
             let (x, i) = *top;
             if i < edges[x].len() {
                 top.1 += 1;
-                let y = edges[x][i] as usize;
+                let y = edges[x][i].index();
                 match mark[y] {
                     Mark::New => {
                         mark[y] = Mark::Active;

@@ -6,7 +6,7 @@
 //! cycles were rejected) so lowering can expand them once and specifications can recognise
 //! labels. Nothing here is simplified yet; that is lowering's job.
 
-use crate::ir::{BinOp, Builtin, SystemId, SystemSpans, UnOp, Value, Variable};
+use crate::ir::{BinOp, Builtin, LabelId, SystemId, SystemSpans, UnOp, Value, VarId, Variable};
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
@@ -61,7 +61,7 @@ pub struct CheckedDefine {
     pub expr: TExpr,
     pub span: Span,
     /// For top-level boolean DEFINEs of procedure modules: the global label.
-    pub label: Option<u32>,
+    pub label: Option<LabelId>,
 }
 
 #[derive(Clone, Debug)]
@@ -100,7 +100,7 @@ pub struct TExpr {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TKind {
     Const(Value),
-    Var(u32),
+    Var(VarId),
     Define(DefineId),
     /// `next(e)`; `e` contains no further `next`.
     Next(Box<TExpr>),

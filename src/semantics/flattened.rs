@@ -3,7 +3,7 @@
 //! arrays. Built by [`super::instances`]; read by constant evaluation ([`super::consteval`]),
 //! path lookup ([`super::paths`]) and the resolver ([`super::resolve`]).
 
-use crate::ir::{BinOp, Domain, Value, Variable};
+use crate::ir::{BinOp, Domain, SymId, Value, VarId, Variable};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::modules::ModId;
 use crate::semantics::types::Ty;
@@ -16,7 +16,7 @@ pub(crate) type InstId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Member {
-    Var(u32),
+    Var(VarId),
     Define(u32),
     Instance(InstId),
     Array(u32),
@@ -65,11 +65,11 @@ pub(crate) struct Flattened<'a> {
     pub arrays: Vec<ArrayInfo>,
     /// Process instances, index k-1 for process k (process 0 is the root).
     pub processes: Vec<InstId>,
-    pub selector: Option<u32>,
+    pub selector: Option<VarId>,
     /// The selector is a state variable (see the module comment).
     pub selector_in_state: bool,
     /// Symbolic constants visible in this system (enum values and CONSTANTS of its modules).
-    pub symbols: FxHashMap<Cow<'a, str>, u32>,
+    pub symbols: FxHashMap<Cow<'a, str>, SymId>,
     /// Symbolic constants declared per module (for the variable/constant ambiguity check).
     pub module_symbols: FxHashMap<ModId, FxHashSet<&'a str>>,
     /// Some member is named by a path (`x[3]`, `a.b` where `a` is no instance): uses of dotted

@@ -16,7 +16,7 @@ use crate::semantics::flattened::Flattened;
 pub(crate) fn int_bounds(flat: &Flattened, e: &TExpr) -> Option<(i64, i64)> {
     match &e.kind {
         TKind::Const(Value::Int(k)) => Some((*k, *k)),
-        TKind::Var(v) => match &flat.vars.get(*v as usize)?.domain {
+        TKind::Var(v) => match &flat.vars.get(v.index())?.domain {
             Domain::Range { lo, hi } => Some((*lo, *hi)),
             Domain::Enum(values) => {
                 let ints: Option<Vec<i64>> = values.iter().map(|v| if let Value::Int(k) = v { Some(*k) } else { None }).collect();

@@ -17,7 +17,7 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Domain, Value, Variable};
+use crate::ir::{Domain, SymId, Value, VarId, Variable};
 use crate::semantics::consteval;
 pub(crate) use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
 use crate::semantics::interner::Interner;
@@ -231,7 +231,7 @@ impl<'a, 't> Flattener<'a, 't> {
             return Member::Array(aid);
         }
         let Some(domain) = self.domain(id, ty) else { return Member::Broken };
-        let v = self.out.vars.len() as u32;
+        let v = VarId::new(self.out.vars.len());
         self.out.var_ty.push(domain_type(&domain));
         self.out.vars.push(Variable { name: qualified, domain, kind, span });
         self.out.var_inst.push(id);
@@ -265,7 +265,7 @@ impl<'a, 't> Flattener<'a, 't> {
                 let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
-                        EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
+                        EnumValue::Symbol(s) => Value::Sym(SymId::from_u32(self.syms.intern(&s.name))),
                         EnumValue::Int(i, _) => Value::Int(*i),
                     };
                     if seen.insert(value) {
@@ -336,7 +336,7 @@ impl<'a, 't> Flattener<'a, 't> {
             }
             declared_by.insert((owner, key.clone()), id);
             match member {
-                Member::Var(v) => self.out.vars[v as usize].name = qualified,
+                Member::Var(v) => self.out.vars[v.index()].name = qualified,
                 Member::Define(d) => self.out.defines[d as usize].name = qualified,
                 _ => {}
             }
@@ -386,7 +386,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
         self.out.symbols.reserve(names.len());
         for name in names {
-            let id = self.syms.intern(name);
+            let id = SymId::from_u32(self.syms.intern(name));
             self.out.symbols.insert(Cow::Borrowed(name), id);
             set.insert(name);
         }
@@ -420,12 +420,12 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         let n = self.out.processes.len() as u32;
         let names: Vec<String> = (0..=n).map(|k| self.out.process_name(k)).collect();
-        let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
+        let values = names.iter().map(|s| Value::Sym(SymId::from_u32(self.syms.intern(s)))).collect();
         for s in &names {
-            let id = self.syms.get(s).unwrap_or(0);
+            let id = SymId::from_u32(self.syms.get(s).unwrap_or(0));
             self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
-        let v = self.out.vars.len() as u32;
+        let v = VarId::new(self.out.vars.len());
         let span = self.table.modules[self.out.instances[0].module].name.span;
         let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
         self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });

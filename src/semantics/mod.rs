@@ -86,7 +86,7 @@ pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (
     let mut label_names = FxHashSet::default();
     let mut roots: Vec<modules::ModId> = table.flat.into_iter().collect();
     for m in table.procedures() {
-        g.procedure_system.insert(m, roots.len() as SystemId);
+        g.procedure_system.insert(m, SystemId::new(roots.len()));
         roots.push(m);
         let mut exits = vec![];
         for s in &table.modules[m].sections {
@@ -115,7 +115,7 @@ pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (
     for (id, &root) in roots.iter().enumerate() {
         let mut flatten_diags = vec![];
         let flat = system::flatten_root(&table, root, &mut g, &mut flatten_diags);
-        flattened.push((id as SystemId, root, flat, flatten_diags));
+        flattened.push((SystemId::new(id), root, flat, flatten_diags));
     }
     let resolved = crate::par::map_ordered(&flattened, 2, |(id, root, flat, _)| system::resolve_system(&table, *root, *id, flat, &g));
     let mut systems = vec![];
@@ -141,7 +141,7 @@ pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (
     let termination = termination(program, &mut diags);
     let checked = CheckedProgram {
         systems,
-        flat: table.flat.map(|_| 0),
+        flat: table.flat.map(|_| SystemId::new(0)),
         symbols: g.symbols.names,
         labels: g.labels.names,
         exit_names: g.exit_names.names,

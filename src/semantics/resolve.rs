@@ -8,7 +8,7 @@
 //! (`next`, inputs, `EXITED`) against the context ([`Ctx`]). Types follow [`super::types`].
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{BinOp, Builtin, UnOp, Value};
+use crate::ir::{BinOp, Builtin, UnOp, Value, VarId};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
 use crate::semantics::context::Ctx;
@@ -29,7 +29,7 @@ pub(crate) const MAX_DEPTH: usize = 1000;
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Flags {
     pub next: bool,
-    pub input: Option<u32>,
+    pub input: Option<VarId>,
     pub exited: bool,
 }
 
@@ -106,7 +106,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     /// Resolves a variable reference used as an assignment target.
-    pub(crate) fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(u32, Span)> {
+    pub(crate) fn resolve_target_var(&mut self, e: &Expr, inst: InstId) -> Option<(VarId, Span)> {
         match self.target(e, inst, Ctx::TARGET) {
             Target::Expr(TExpr { kind: TKind::Var(v), span, .. }) => Some((v, span)),
             Target::Broken | Target::Expr(TExpr { kind: TKind::Error, .. }) => None,
@@ -800,7 +800,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     fn member_target(&mut self, m: Member, inst: InstId, span: Span, ctx: Ctx) -> Target {
         match m {
             Member::Var(v) => {
-                let var = &self.flat.vars[v as usize];
+                let var = &self.flat.vars[v.index()];
                 if var.kind == VarKind::Input && (!ctx.input || ctx.in_next) {
                     let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                     self.diags.push(
@@ -810,7 +810,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     );
                     return Target::Broken;
                 }
-                Target::Expr(TExpr::new(TKind::Var(v), self.flat.var_ty[v as usize], span))
+                Target::Expr(TExpr::new(TKind::Var(v), self.flat.var_ty[v.index()], span))
             }
             Member::Define(d) => {
                 let (ty, flags) = self.ensure_define(d, span);
@@ -828,7 +828,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                     && (!ctx.input || ctx.in_next)
                 {
                     let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
-                    let input = &self.flat.vars[v as usize].name;
+                    let input = &self.flat.vars[v.index()].name;
                     let help = if Some(v) == self.flat.selector {
                         "`running` is the scheduler's input for the next step; with a FAIRNESS constraint on `running` it becomes part of the state (the process that made the last step) and may be used here"
                     } else {
@@ -913,7 +913,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             match &t.kind {
                 TKind::Next(_) => f.next = true,
                 TKind::Exited => f.exited = true,
-                TKind::Var(v) if self.flat.vars[*v as usize].kind == VarKind::Input => f.input = f.input.or(Some(*v)),
+                TKind::Var(v) if self.flat.vars[v.index()].kind == VarKind::Input => f.input = f.input.or(Some(*v)),
                 TKind::Define(d) => {
                     if let DefState::Done(_, g) = &self.defines[*d as usize] {
                         f.next |= g.next;

@@ -2,7 +2,7 @@
 //! every section of every instance, applies the assignment rules, and collects the specs.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{SystemId, Value};
+use crate::ir::{LabelId, SystemId, Value, VarId};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
 use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
 use crate::semantics::context::Ctx;
@@ -115,7 +115,7 @@ pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, fla
 pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
     for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
         if *wanted {
-            d.label = Some(g.labels.intern(&d.name));
+            d.label = Some(LabelId::from_u32(g.labels.intern(&d.name)));
         }
     }
     for (i, name) in std::mem::take(&mut r.new_exit_names) {
@@ -408,22 +408,22 @@ fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, 
     if let (Some(sel), true) = (flat.selector, flat.selector_in_state) {
         // Initially no process has moved: the selector starts at `main`.
         if let Some(main) = flat.symbols.get("main") {
-            sys.init_assign[sel as usize] = Some(TExpr::new(TKind::Const(Value::Sym(*main)), Ty::Sym, sys.span));
-            sys.spans.init_assign[sel as usize] = Some(sys.span);
+            sys.init_assign[sel.index()] = Some(TExpr::new(TKind::Const(Value::Sym(*main)), Ty::Sym, sys.span));
+            sys.spans.init_assign[sel.index()] = Some(sys.span);
         }
     }
     record_step_inputs(flat, &step_inputs, sys);
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
     sys.next_assign =
-        assigns.next.into_iter().enumerate().map(|(v, s)| s.map(|s| guard_by_process(flat, v as u32, s, std::mem::take(&mut others[v])))).collect();
+        assigns.next.into_iter().enumerate().map(|(v, s)| s.map(|s| guard_by_process(flat, VarId::new(v), s, std::mem::take(&mut others[v])))).collect();
     label_wanted
 }
 
 /// The input variables FAIRNESS constraints read (through DEFINEs too).
-fn inputs_in_fairness(flat: &Flattened, defines: &[TExpr], fairness: &[TExpr]) -> Vec<u32> {
+fn inputs_in_fairness(flat: &Flattened, defines: &[TExpr], fairness: &[TExpr]) -> Vec<VarId> {
     let mut reads = Reads::new(defines);
-    let mut inputs: Vec<u32> = fairness.iter().flat_map(|t| reads.of(t).0).filter(|&v| flat.vars[v as usize].kind == VarKind::Input).collect();
+    let mut inputs: Vec<VarId> = fairness.iter().flat_map(|t| reads.of(t).0).filter(|&v| flat.vars[v.index()].kind == VarKind::Input).collect();
     inputs.sort_unstable();
     inputs.dedup();
     inputs
@@ -431,14 +431,14 @@ fn inputs_in_fairness(flat: &Flattened, defines: &[TExpr], fairness: &[TExpr]) -
 
 /// Input variables read by FAIRNESS constraints become state variables holding the input of the
 /// step that led to the state (initially their first value); see `CheckedSystem::step_inputs`.
-fn record_step_inputs(flat: &Flattened, inputs: &[u32], sys: &mut CheckedSystem) {
+fn record_step_inputs(flat: &Flattened, inputs: &[VarId], sys: &mut CheckedSystem) {
     sys.step_inputs = vec![false; sys.vars.len()];
     for &v in inputs {
-        let var = &mut sys.vars[v as usize];
+        let var = &mut sys.vars[v.index()];
         var.kind = VarKind::State;
-        sys.step_inputs[v as usize] = true;
-        sys.init_assign[v as usize] = Some(TExpr::new(TKind::Const(var.domain.value(0)), flat.var_ty[v as usize], var.span));
-        sys.spans.init_assign[v as usize] = Some(var.span);
+        sys.step_inputs[v.index()] = true;
+        sys.init_assign[v.index()] = Some(TExpr::new(TKind::Const(var.domain.value(0)), flat.var_ty[v.index()], var.span));
+        sys.spans.init_assign[v.index()] = Some(var.span);
     }
 }
 
@@ -450,11 +450,11 @@ fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diag
     for v in 0..n {
         if let Some(s) = &assigns.invar[v] {
             let (cur, _) = reads.of(&s.value);
-            now_edges[v] = cur.into_iter().filter(|&y| assigns.invar[y as usize].is_some()).collect();
+            now_edges[v] = cur.into_iter().filter(|&y| assigns.invar[y.index()].is_some()).collect();
         }
         for s in assigns.next[v].iter().chain(&assigns.other_processes_next[v]) {
             let (_, nxt) = reads.of(&s.value);
-            next_edges[v].extend(nxt.into_iter().filter(|&y| assigns.next[y as usize].is_some()));
+            next_edges[v].extend(nxt.into_iter().filter(|&y| assigns.next[y.index()].is_some()));
         }
     }
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
@@ -465,7 +465,7 @@ fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diag
 /// With processes, `next(x) := e` written in process k means
 /// `next(x) := case _process_selector_ = k : e; TRUE : x; esac` (NuSMV's interleaving); a
 /// variable assigned in several processes gets one branch per process.
-fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) -> TExpr {
+fn guard_by_process(flat: &Flattened, v: VarId, first: Slot, others: Vec<Slot>) -> TExpr {
     if flat.selector.is_none() {
         return first.value;
     }
@@ -485,7 +485,7 @@ fn guard_by_process(flat: &Flattened, v: u32, first: Slot, others: Vec<Slot>) ->
         ty = crate::semantics::types::unify(ty, s.value.ty, true).unwrap_or(ty);
         branches.push((running, s.value));
     }
-    let keep = TExpr::new(TKind::Var(v), flat.var_ty[v as usize], span);
+    let keep = TExpr::new(TKind::Var(v), flat.var_ty[v.index()], span);
     let otherwise = TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, span);
     branches.push((otherwise, keep));
     TExpr::new(TKind::Case(branches), ty, span)

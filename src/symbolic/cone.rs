@@ -41,7 +41,7 @@ pub(crate) fn mark_reads(e: &Expr, out: &mut [bool]) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match e {
-            Expr::Var(v) | Expr::Next(v) | Expr::Table { var: v, .. } => out[*v as usize] = true,
+            Expr::Var(v) | Expr::Next(v) | Expr::Table { var: v, .. } => out[v.index()] = true,
             _ => {}
         }
         e.push_children(&mut stack);
@@ -59,7 +59,7 @@ impl Dependencies {
             for e in assignments.into_iter().flatten() {
                 mark_reads(e, &mut mark);
             }
-            deps.push((0..n).filter(|&w| mark[w] && w != v).map(|w| w as VarId).collect());
+            deps.push((0..n).filter(|&w| mark[w] && w != v).map(VarId::new).collect());
         }
         let mut base = vec![false; n];
         for e in system.trans.iter().chain(&system.invar).chain(&system.fairness) {
@@ -78,7 +78,7 @@ impl Dependencies {
                 continue;
             }
             cone[v] = true;
-            stack.extend(self.deps[v].iter().map(|&w| w as usize).filter(|&w| !cone[w]));
+            stack.extend(self.deps[v].iter().map(|&w| w.index()).filter(|&w| !cone[w]));
         }
         cone
     }
@@ -121,15 +121,15 @@ mod tests {
             ("f", VarKind::State),
             ("g", VarKind::State),
         ]);
-        s.next_assign[0] = Some(Expr::Var(1));
-        s.next_assign[1] = Some(Expr::Binary(BinOp::And, Box::new(Expr::Var(2)), Box::new(Expr::Next(0))));
-        s.init_assign[3] = Some(Expr::Var(4));
-        s.invar.push(Expr::Var(5));
-        s.fairness.push(Expr::Var(6));
-        s.invar_assign[6] = Some(Expr::Var(7));
+        s.next_assign[0] = Some(Expr::Var(VarId::new(1)));
+        s.next_assign[1] = Some(Expr::Binary(BinOp::And, Box::new(Expr::Var(VarId::new(2))), Box::new(Expr::Next(VarId::new(0)))));
+        s.init_assign[3] = Some(Expr::Var(VarId::new(4)));
+        s.invar.push(Expr::Var(VarId::new(5)));
+        s.fairness.push(Expr::Var(VarId::new(6)));
+        s.invar_assign[6] = Some(Expr::Var(VarId::new(7)));
         s.init_assign[0] = Some(Expr::Const(Value::Bool(false)));
         // INIT conjuncts do not join (the cone's initial states are the model's, projected).
-        s.init.push(Expr::Var(4));
+        s.init.push(Expr::Var(VarId::new(4)));
         let deps = Dependencies::of(&s);
         // a's cone: a, b, i (b reads i and next(a)), e (INVAR), f and g (fairness and its `:=`).
         assert_eq!(deps.cone(&mask(8, &[0])), mask(8, &[0, 1, 2, 5, 6, 7]));
@@ -144,9 +144,9 @@ mod tests {
     #[test]
     fn trans_conjuncts_join_every_cone() {
         let mut s = system(&[("x", VarKind::State), ("y", VarKind::State), ("z", VarKind::State)]);
-        s.trans.push(Expr::Binary(BinOp::Eq, Box::new(Expr::Next(1)), Box::new(Expr::Var(1))));
+        s.trans.push(Expr::Binary(BinOp::Eq, Box::new(Expr::Next(VarId::new(1))), Box::new(Expr::Var(VarId::new(1)))));
         s.next_assign[1] = None;
-        s.next_assign[0] = Some(Expr::Var(0));
+        s.next_assign[0] = Some(Expr::Var(VarId::new(0)));
         let deps = Dependencies::of(&s);
         assert_eq!(deps.cone(&mask(3, &[0])), mask(3, &[0, 1]));
         assert_eq!(deps.cone(&mask(3, &[2])), mask(3, &[1, 2]));

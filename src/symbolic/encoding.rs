@@ -164,17 +164,17 @@ impl Encoding {
         self.vars.len() as u32
     }
     pub(crate) fn domain_len(&self, v: VarId) -> usize {
-        self.lens[v as usize]
+        self.lens[v.index()]
     }
     pub(crate) fn is_input(&self, v: VarId) -> bool {
-        self.kinds[v as usize] == VarKind::Input
+        self.kinds[v.index()] == VarKind::Input
     }
 
     fn bits(&self, v: VarId, copy: Copy) -> &[VarNo] {
         match copy {
-            Copy::Cur => &self.cur_bits[v as usize],
-            Copy::Next if self.is_input(v) => &self.cur_bits[v as usize],
-            Copy::Next => &self.next_bits[v as usize],
+            Copy::Cur => &self.cur_bits[v.index()],
+            Copy::Next if self.is_input(v) => &self.cur_bits[v.index()],
+            Copy::Next => &self.next_bits[v.index()],
         }
     }
 
@@ -193,7 +193,7 @@ impl Encoding {
     /// `v < len(domain)` on the given copy: the valid encodings.
     pub(crate) fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
-        let len = self.lens[v as usize];
+        let len = self.lens[v.index()];
         if len >= 1usize << bits.len() {
             return Ok(self.t());
         }
@@ -220,7 +220,7 @@ impl Encoding {
     /// `x' = x` for a state variable (frozen variables).
     pub(crate) fn unchanged(&self, v: VarId) -> SymResult<Bdd> {
         let mut r = self.t();
-        for (&c, &n) in self.cur_bits[v as usize].iter().zip(&self.next_bits[v as usize]) {
+        for (&c, &n) in self.cur_bits[v.index()].iter().zip(&self.next_bits[v.index()]) {
             r = r.and(&self.vars[c as usize].equiv(&self.vars[n as usize])?)?;
         }
         Ok(r)
@@ -239,9 +239,9 @@ impl Encoding {
     /// The state (all variables' current copies, inputs at index 0) as a cube.
     pub(crate) fn state_cube(&self, values: &[u32]) -> SymResult<Bdd> {
         let mut r = self.t();
-        for v in 0..self.num_vars() as VarId {
+        for v in (0..self.num_vars()).map(VarId::new) {
             if !self.is_input(v) {
-                r = r.and(&self.value_is(v, Copy::Cur, values[v as usize] as usize)?)?;
+                r = r.and(&self.value_is(v, Copy::Cur, values[v.index()] as usize)?)?;
             }
         }
         Ok(r)

@@ -128,7 +128,7 @@ impl<'e> SymEval<'e> {
         if let Some(c) = self.var_cache.get(&key) {
             return Ok(c.clone());
         }
-        let domain = &self.vars[v as usize].domain;
+        let domain = &self.vars[v.index()].domain;
         let cases = (0..self.enc.domain_len(v)).map(|i| Ok((domain.value(i), self.enc.value_is(v, copy, i)?))).collect::<SymResult<Vec<_>>>()?;
         self.var_cache.insert(key, cases.clone());
         Ok(cases)
@@ -140,7 +140,7 @@ impl<'e> SymEval<'e> {
             Expr::Const(v) => Ok(Sym::Cases(vec![(*v, self.enc.t())])),
             Expr::Var(v) | Expr::Next(v) => {
                 let copy = if matches!(e, Expr::Var(_)) { Copy::Cur } else { Copy::Next };
-                if matches!(self.vars[*v as usize].domain, crate::lowering::program::Domain::Boolean) {
+                if matches!(self.vars[v.index()].domain, crate::lowering::program::Domain::Boolean) {
                     return Ok(Sym::Bool(self.enc.value_is(*v, copy, 1)?));
                 }
                 Ok(Sym::Cases(self.var_cases(*v, copy)?))

@@ -119,7 +119,7 @@ impl<'p> Builder<'p> {
     /// them exist and can be found); the caller collects them first.
     #[allow(clippy::too_many_arguments)]
     fn assignment(&mut self, enc: &Encoding, ev: &mut SymEval, v: VarId, e: &Expr, copy: Copy, span: Span, stage: Stage) -> SymResult<Bdd> {
-        let domain = &self.system.vars[v as usize].domain;
+        let domain = &self.system.vars[v.index()].domain;
         let mut r = enc.f();
         let mut outside = enc.f();
         for (value, g) in ev.cases(e)? {
@@ -130,7 +130,7 @@ impl<'p> Builder<'p> {
         }
         let failing = self.collect(ev, span, stage)?;
         if outside.satisfiable() {
-            let name = &self.system.vars[v as usize].name;
+            let name = &self.system.vars[v.index()].name;
             self.errors.push(ErrorRegion {
                 code: diag::E_RANGE,
                 message: format!("the value assigned to `{name}` is outside its range"),
@@ -232,8 +232,8 @@ fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match e {
-            Expr::Var(v) | Expr::Table { var: v, .. } => cur[*v as usize] = true,
-            Expr::Next(v) => next[*v as usize] = true,
+            Expr::Var(v) | Expr::Table { var: v, .. } => cur[v.index()] = true,
+            Expr::Next(v) => next[v.index()] = true,
             _ => {}
         }
         e.push_children(&mut stack);
@@ -285,7 +285,7 @@ impl SymbolicModel {
             diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
             return Err(diags);
         };
-        let system = &program.systems[system_id as usize];
+        let system = &program.systems[system_id.index()];
         let threads = threads.max(1);
         match Self::build_in(program, system_id, system, max_memory, threads as u32, probe) {
             Ok(Ok(m)) => Ok(m),
@@ -323,7 +323,7 @@ impl SymbolicModel {
             if system.vars[v].kind != VarKind::Input {
                 let mut only = vec![false; n];
                 only[v] = true;
-                invar_parts.push((enc.in_domain(v as VarId, Copy::Cur)?, only));
+                invar_parts.push((enc.in_domain(VarId::new(v), Copy::Cur)?, only));
             }
         }
         for (i, e) in system.invar.iter().enumerate() {
@@ -333,7 +333,7 @@ impl SymbolicModel {
         }
         for v in 0..n {
             if let Some(e) = &system.invar_assign[v] {
-                let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Cur, span_of(&spans.invar_assign, v), Stage::State)?;
+                let c = b.assignment(&enc, &mut ev, VarId::new(v), e, Copy::Cur, span_of(&spans.invar_assign, v), Stage::State)?;
                 let (mut cur, _) = reads(system, e);
                 cur[v] = true;
                 invar_parts.push((c, cur));
@@ -348,7 +348,7 @@ impl SymbolicModel {
         let mut init = invar.clone();
         for v in 0..n {
             if let Some(e) = &system.init_assign[v] {
-                let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Cur, span_of(&spans.init_assign, v), Stage::Init)?;
+                let c = b.assignment(&enc, &mut ev, VarId::new(v), e, Copy::Cur, span_of(&spans.init_assign, v), Stage::Init)?;
                 init = init.and(&c)?;
             }
         }
@@ -364,17 +364,17 @@ impl SymbolicModel {
             let var = &system.vars[v];
             let mut next_only = vec![false; n];
             next_only[v] = true;
-            let dom_next = enc.in_domain(v as VarId, Copy::Next)?;
+            let dom_next = enc.in_domain(VarId::new(v), Copy::Next)?;
             match var.kind {
                 VarKind::Input => continue,
                 VarKind::Frozen => {
                     let mut cur = vec![false; n];
                     cur[v] = true;
-                    parts.push(Part { bdd: enc.unchanged(v as VarId)?.and(&dom_next)?, cur, next: next_only });
+                    parts.push(Part { bdd: enc.unchanged(VarId::new(v))?.and(&dom_next)?, cur, next: next_only });
                 }
                 VarKind::State => {
                     if let Some(e) = &system.next_assign[v] {
-                        let c = b.assignment(&enc, &mut ev, v as VarId, e, Copy::Next, span_of(&spans.next_assign, v), Stage::Trans)?;
+                        let c = b.assignment(&enc, &mut ev, VarId::new(v), e, Copy::Next, span_of(&spans.next_assign, v), Stage::Trans)?;
                         let (cur, mut next) = reads(system, e);
                         next[v] = true;
                         parts.push(Part { bdd: c.and(&dom_next)?, cur, next });
@@ -400,7 +400,7 @@ impl SymbolicModel {
         let inputs: Vec<bool> = system.vars.iter().map(|v| v.kind == VarKind::Input).collect();
         let mut input_dom = enc.t();
         for v in (0..n).filter(|&v| inputs[v]) {
-            input_dom = input_dom.and(&enc.in_domain(v as VarId, Copy::Cur)?)?;
+            input_dom = input_dom.and(&enc.in_domain(VarId::new(v), Copy::Cur)?)?;
         }
         if !input_dom.valid() {
             parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
@@ -462,7 +462,7 @@ impl SymbolicModel {
 
         // Atoms of the specs and the fairness constraints.
         let mut zero_inputs = enc.t();
-        for v in 0..n as VarId {
+        for v in (0..n).map(VarId::new) {
             if enc.is_input(v) {
                 zero_inputs = zero_inputs.and(&enc.value_is(v, Copy::Cur, 0)?)?;
             }

@@ -30,16 +30,16 @@ impl Reduced {
         let n = enc.num_vars();
         let inside = |p: &&Part| (0..n).all(|v| cone[v] || !(p.cur[v] || p.next[v]));
         let mut parts: Vec<Part> = model.parts.iter().filter(inside).map(|p| Part { bdd: p.bdd.clone(), cur: p.cur.clone(), next: p.next.clone() }).collect();
-        let inputs: Vec<bool> = (0..n).map(|v| cone[v] && enc.is_input(v as VarId)).collect();
+        let inputs: Vec<bool> = (0..n).map(|v| cone[v] && enc.is_input(VarId::new(v))).collect();
         let mut input_dom = enc.t();
         for v in (0..n).filter(|&v| inputs[v]) {
-            input_dom = input_dom.and(&enc.in_domain(v as VarId, Copy::Cur)?)?;
+            input_dom = input_dom.and(&enc.in_domain(VarId::new(v), Copy::Cur)?)?;
         }
         if !input_dom.valid() {
             parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
         }
         let trans = TransRel::new(enc, parts)?;
-        let outside = enc.cube_of((0..n).filter(|&v| !cone[v] && !enc.is_input(v as VarId)).map(|v| v as VarId), Copy::Cur)?;
+        let outside = enc.cube_of((0..n).filter(|&v| !cone[v] && !enc.is_input(VarId::new(v))).map(VarId::new), Copy::Cur)?;
         let reach = model.reach.exists(&outside)?;
         let init = model.init.exists(&outside)?;
         Ok(Reduced { trans, init, reach })

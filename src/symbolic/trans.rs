@@ -55,7 +55,7 @@ const GLOBAL_FRACTION: f64 = 0.5;
 /// preimage to 2M nodes before the constraint cut it down to thousands); placed first, it prunes
 /// each later cluster, which then quantifies its own next variables at once.
 fn global_constraints_first(enc: &Encoding, parts: Vec<Part>) -> Vec<Part> {
-    let state_vars = (0..enc.num_vars()).filter(|&v| !enc.is_input(v as VarId)).count();
+    let state_vars = (0..enc.num_vars()).filter(|&v| !enc.is_input(VarId::new(v))).count();
     let global = |p: &Part| state_vars >= 4 && p.next.iter().filter(|&&b| b).count() as f64 >= GLOBAL_FRACTION * state_vars as f64;
     let (mut first, rest): (Vec<Part>, Vec<Part>) = parts.into_iter().partition(global);
     first.extend(rest);
@@ -87,10 +87,10 @@ impl TransRel {
         let mut clusters = Vec::with_capacity(grouped.len());
         for (i, p) in grouped.iter().enumerate().rev() {
             let first = i == 0;
-            let img = (0..n).filter(|&v| (p.cur[v] || first) && !later_cur[v]).map(|v| v as VarId);
+            let img = (0..n).filter(|&v| (p.cur[v] || first) && !later_cur[v]).map(VarId::new);
             let image_quant = enc.cube_of(img, Copy::Cur)?;
-            let state_next = (0..n).filter(|&v| !enc.is_input(v as VarId) && (p.next[v] || first) && !later_next[v]).map(|v| v as VarId);
-            let inputs = (0..n).filter(|&v| enc.is_input(v as VarId) && (p.cur[v] || first) && !later_cur[v]).map(|v| v as VarId);
+            let state_next = (0..n).filter(|&v| !enc.is_input(VarId::new(v)) && (p.next[v] || first) && !later_next[v]).map(VarId::new);
+            let inputs = (0..n).filter(|&v| enc.is_input(VarId::new(v)) && (p.cur[v] || first) && !later_cur[v]).map(VarId::new);
             let pre_quant = enc.cube_of(state_next, Copy::Next)?.and(&enc.cube_of(inputs, Copy::Cur)?)?;
             for v in 0..n {
                 later_cur[v] |= p.cur[v];

@@ -1,6 +1,7 @@
 use super::*;
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
+use crate::lowering::program::VarId;
 use crate::lowering::program::{BinOp, Domain, Value};
 use crate::source::Span;
 
@@ -238,7 +239,7 @@ fn constant_case_tables_agree_with_case_evaluation() {
         m.next_assign[0] = Some(if as_table {
             // entries for even values only; odd ones fall back to `pc + 1`-like successor
             let entries = (0..n).map(|i| (i % 2 == 0).then(|| succs(i))).collect();
-            Expr::Table { var: 0, entries, fallback: Some(Box::new(set(vec![sym(1), sym(2)]))), span }
+            Expr::Table { var: VarId::new(0), entries, fallback: Some(Box::new(set(vec![sym(1), sym(2)]))), span }
         } else {
             let mut branches: Vec<(Expr, Expr)> = (0..n).filter(|i| i % 2 == 0).map(|i| (eq(var(0), sym(i)), succs(i))).collect();
             branches.push((boolean(true), set(vec![sym(2), sym(1)])));
@@ -261,13 +262,13 @@ fn constant_table_errors_name_state_and_location() {
     // pc : {l0, l1, l2}; next(pc) := case pc = l0 : l1; pc = l1 : 7; esac (7 is out of range)
     let mut m = system("main", &[("pc", syms(3))]);
     m.init_assign[0] = Some(sym(0));
-    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(int(7)), None], fallback: None, span: Span::new(5, 6) });
+    m.next_assign[0] = Some(Expr::Table { var: VarId::new(0), entries: vec![Some(sym(1)), Some(int(7)), None], fallback: None, span: Span::new(5, 6) });
     m.spans.next_assign = vec![Some(Span::new(1, 9))];
     let err = build_flat(&program(vec![m.clone()], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("7 is out of range");
     assert_eq!(err.items[0].message, "cannot assign value 7 to variable `pc`");
     assert_eq!(err.items[0].notes[0], "in state: pc = l1");
     // pc = l2 has no entry and there is no fallback
-    m.next_assign[0] = Some(Expr::Table { var: 0, entries: vec![Some(sym(1)), Some(sym(2)), None], fallback: None, span: Span::new(5, 6) });
+    m.next_assign[0] = Some(Expr::Table { var: VarId::new(0), entries: vec![Some(sym(1)), Some(sym(2)), None], fallback: None, span: Span::new(5, 6) });
     let err = build_flat(&program(vec![m], &["l0", "l1", "l2"]), &BuildLimits::default()).expect_err("l2 has no branch");
     assert_eq!(err.items[0].code, "E0501");
     assert_eq!(err.items[0].primary_span(), Span::new(5, 6));

@@ -1,6 +1,6 @@
 use super::*;
 use crate::explicit::test_support::*;
-use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, Value};
+use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, SymId, Value};
 use crate::source::Span;
 
 fn and(a: Expr, b: Expr) -> Expr {
@@ -14,20 +14,20 @@ fn exited(name: ExitNameId) -> Expr {
 /// The README's multi-exit example: `main` calls `parse`, which exits through `done` or `error`.
 /// Symbols: s0 c after_ok handler start ok bad = 0..6; exits: EXIT done error = 0..2.
 fn readme_multi_exit() -> LoweredProgram {
-    let mut parse = procedure("parse", &[("pc", Domain::Enum(vec![Value::Sym(4), Value::Sym(5), Value::Sym(6)]))]);
+    let mut parse = procedure("parse", &[("pc", Domain::Enum(vec![Value::Sym(SymId::new(4)), Value::Sym(SymId::new(5)), Value::Sym(SymId::new(6))]))]);
     parse.init_assign[0] = Some(sym(4));
     parse.next_assign[0] = Some(case(vec![(eq(var(0), sym(4)), set(vec![sym(5), sym(6)])), (boolean(true), var(0))], Span::default()));
     parse.exits = vec![
         ExitEntry { name: 1, condition: eq(var(0), sym(5)), span: Span::new(1, 2) },
         ExitEntry { name: 2, condition: eq(var(0), sym(6)), span: Span::new(2, 3) },
     ];
-    let mut main = procedure("main", &[("pc", Domain::Enum((0..4).map(Value::Sym).collect()))]);
+    let mut main = procedure("main", &[("pc", Domain::Enum((0..4).map(|i| Value::Sym(SymId::new(i))).collect()))]);
     main.init_assign[0] = Some(sym(0));
     main.next_assign[0] = Some(case(
         vec![(eq(var(0), sym(0)), sym(1)), (and(eq(var(0), sym(1)), exited(1)), sym(2)), (and(eq(var(0), sym(1)), exited(2)), sym(3)), (boolean(true), var(0))],
         Span::default(),
     ));
-    main.calls = vec![CallEntry { target: 0, condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
+    main.calls = vec![CallEntry { target: SystemId::new(0), condition: eq(var(0), sym(1)), span: Span::new(10, 20) }];
     let mut p = program(vec![parse, main], &["s0", "c", "after_ok", "handler", "start", "ok", "bad"]);
     p.exit_names = vec!["EXIT".into(), "done".into(), "error".into()];
     p
@@ -87,12 +87,12 @@ fn listing_5_2_recursive_modules() {
 /// `sub` exits normally through the all-EXIT location; its caller continues after the call.
 fn simple_call(target_returns_to_call: bool) -> LoweredProgram {
     // symbols: a0 a1 a2 s0 = 0..3
-    let mut main = procedure("main", &[("pc", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Sym(2)]))]);
+    let mut main = procedure("main", &[("pc", Domain::Enum(vec![Value::Sym(SymId::new(0)), Value::Sym(SymId::new(1)), Value::Sym(SymId::new(2))]))]);
     main.init_assign[0] = Some(sym(0));
     let after_call = if target_returns_to_call { sym(1) } else { sym(2) };
     main.next_assign[0] = Some(case(vec![(eq(var(0), sym(0)), sym(1)), (eq(var(0), sym(1)), after_call), (boolean(true), var(0))], Span::default()));
-    main.calls = vec![CallEntry { target: 1, condition: eq(var(0), sym(1)), span: Span::new(3, 4) }];
-    let mut sub = procedure("sub", &[("s", Domain::Enum(vec![Value::Sym(3)])), ("t", Domain::Boolean)]);
+    main.calls = vec![CallEntry { target: SystemId::new(1), condition: eq(var(0), sym(1)), span: Span::new(3, 4) }];
+    let mut sub = procedure("sub", &[("s", Domain::Enum(vec![Value::Sym(SymId::new(3))])), ("t", Domain::Boolean)]);
     sub.uses_exit_value = true;
     sub.init_assign[0] = Some(sym(3));
     sub.init_assign[1] = Some(boolean(false));

@@ -22,7 +22,7 @@
 //! stack is a fixed array (programs needing more are not compiled).
 
 use super::super::step::Frame;
-use crate::lowering::program::{BinOp, Builtin, Domain, Expr, UnOp, Value, VarId, Variable};
+use crate::lowering::program::{BinOp, Builtin, Domain, Expr, SymId, UnOp, Value, VarId, Variable};
 
 /// Deepest operand stack a program may use.
 const MAX_STACK: usize = 16;
@@ -44,7 +44,7 @@ impl Kind {
         match self {
             Kind::Bool => Value::Bool(code != 0),
             Kind::Int => Value::Int(code),
-            Kind::Sym => Value::Sym(code as u32),
+            Kind::Sym => Value::Sym(SymId::from_u32(code as u32)),
         }
     }
 }
@@ -208,7 +208,7 @@ impl Program {
     #[inline]
     pub(crate) fn holds(&self, cur: &[u32], vec: &[u32]) -> Option<bool> {
         if let Some(m) = &self.mask {
-            let i = *if m.vec { vec } else { cur }.get(m.var as usize)?;
+            let i = *if m.vec { vec } else { cur }.get(m.var.index())?;
             return (i < m.len).then_some(m.holds >> i & 1 != 0);
         }
         self.run(cur, vec).map(|c| c != 0)
@@ -241,7 +241,7 @@ impl Program {
         let ops = &*self.ops;
         let index = |var: VarId, from_vec: bool| -> u32 {
             let from = if from_vec { vec } else { cur };
-            from.get(var as usize).copied().unwrap_or(u32::MAX)
+            from.get(var.index()).copied().unwrap_or(u32::MAX)
         };
         while let Some(&op) = ops.get(pc) {
             pc += 1;
@@ -387,7 +387,7 @@ fn constant(v: Value) -> Option<(i64, Kind)> {
     match v {
         Value::Bool(b) => Some((i64::from(b), Kind::Bool)),
         Value::Int(i) => Some((i, Kind::Int)),
-        Value::Sym(s) => Some((i64::from(s), Kind::Sym)),
+        Value::Sym(s) => Some((i64::from(s.as_u32()), Kind::Sym)),
         _ => None,
     }
 }
@@ -420,7 +420,7 @@ impl Compiler<'_> {
 
     /// Emits a load of `var` (from the vector being built when `vec`).
     fn load(&mut self, var: VarId, vec: bool) -> Option<Kind> {
-        match &self.vars.get(var as usize)?.domain {
+        match &self.vars.get(var.index())?.domain {
             Domain::Boolean => self.emit(Op::Load { var, vec, lo: 0, len: 2 }, 1).map(|_| Kind::Bool),
             Domain::Range { lo, hi } => {
                 let len = u32::try_from(hi.checked_sub(*lo)?.checked_add(1)?).ok()?;

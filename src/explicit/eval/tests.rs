@@ -1,10 +1,14 @@
 use super::*;
-use crate::ir::VarKind;
+use crate::ir::{SymId, VarKind};
 use crate::lowering::program::Domain;
 
 fn vars() -> Vec<Variable> {
     let var = |name: &str, domain| Variable { name: name.into(), domain, kind: VarKind::State, span: Span::default() };
-    vec![var("b", Domain::Boolean), var("n", Domain::Range { lo: -3, hi: 7 }), var("s", Domain::Enum(vec![Value::Sym(0), Value::Sym(1), Value::Int(5)]))]
+    vec![
+        var("b", Domain::Boolean),
+        var("n", Domain::Range { lo: -3, hi: 7 }),
+        var("s", Domain::Enum(vec![Value::Sym(SymId::new(0)), Value::Sym(SymId::new(1)), Value::Int(5)])),
+    ]
 }
 
 fn int(i: i64) -> Expr {
@@ -44,16 +48,16 @@ fn division_truncates_toward_zero_and_mod_is_c_remainder() {
 fn variables_read_their_domain_values() {
     // b = TRUE, n = -3 + 4 = 1, s = 5
     let st = [1, 4, 2];
-    assert_eq!(eval_value(&Expr::Var(0), &st), Ok(Value::Bool(true)));
-    assert_eq!(eval_value(&Expr::Var(1), &st), Ok(Value::Int(1)));
-    assert_eq!(eval_value(&Expr::Var(2), &st), Ok(Value::Int(5)));
-    assert_eq!(eval_value(&Expr::Var(2), &[1, 4, EXIT_INDEX]), Ok(Value::Exit));
-    assert_eq!(eval_value(&Expr::Var(2), &[1, 4, UNSET]), Err(EvalError::Unset(2)));
-    assert_eq!(eval_value(&Expr::Next(2), &st), Err(EvalError::NextUnavailable(2)));
+    assert_eq!(eval_value(&Expr::Var(VarId::new(0)), &st), Ok(Value::Bool(true)));
+    assert_eq!(eval_value(&Expr::Var(VarId::new(1)), &st), Ok(Value::Int(1)));
+    assert_eq!(eval_value(&Expr::Var(VarId::new(2)), &st), Ok(Value::Int(5)));
+    assert_eq!(eval_value(&Expr::Var(VarId::new(2)), &[1, 4, EXIT_INDEX]), Ok(Value::Exit));
+    assert_eq!(eval_value(&Expr::Var(VarId::new(2)), &[1, 4, UNSET]), Err(EvalError::Unset(VarId::new(2))));
+    assert_eq!(eval_value(&Expr::Next(VarId::new(2)), &st), Err(EvalError::NextUnavailable(VarId::new(2))));
     let vars = vars();
     let env = Env { cur: &st, next: Some(&[0, 0, 1]), exited: Some(3) };
     let mut ev = Evaluator::new(&vars);
-    assert_eq!(ev.value(&Expr::Next(2), &env), Ok(Value::Sym(1)));
+    assert_eq!(ev.value(&Expr::Next(VarId::new(2)), &env), Ok(Value::Sym(SymId::new(1))));
     assert_eq!(ev.value(&Expr::Exited, &env), Ok(Value::ExitName(3)));
     assert_eq!(eval_value(&Expr::Exited, &st), Err(EvalError::ExitedUnavailable));
 }
@@ -61,12 +65,12 @@ fn variables_read_their_domain_values() {
 #[test]
 fn sets_union_range_and_membership() {
     let st = [0, 3, 0]; // n = 0
-    let s = set(vec![int(3), Expr::Var(1), set(vec![int(1), int(3)])]);
+    let s = set(vec![int(3), Expr::Var(VarId::new(1)), set(vec![int(1), int(3)])]);
     assert_eq!(eval_values(&s, &st), Ok(vec![Value::Int(0), Value::Int(1), Value::Int(3)]));
     assert_eq!(eval_value(&s, &st), Err(EvalError::SetWhereValueNeeded));
     let r = Expr::Range(Box::new(int(2)), Box::new(int(4)));
     assert_eq!(eval_values(&r, &st), Ok(vec![Value::Int(2), Value::Int(3), Value::Int(4)]));
-    assert_eq!(eval_value(&bin(BinOp::In, Expr::Var(1), r.clone()), &st), Ok(Value::Bool(false)));
+    assert_eq!(eval_value(&bin(BinOp::In, Expr::Var(VarId::new(1)), r.clone()), &st), Ok(Value::Bool(false)));
     assert_eq!(eval_value(&bin(BinOp::In, int(3), r.clone()), &st), Ok(Value::Bool(true)));
     // subset semantics
     assert_eq!(eval_value(&bin(BinOp::In, set(vec![int(2), int(4)]), r.clone()), &st), Ok(Value::Bool(true)));
@@ -82,9 +86,9 @@ fn case_first_match_and_non_exhaustive() {
     let span = Span::new(10, 20);
     let case = Expr::Case {
         branches: vec![
-            (bin(BinOp::Gt, Expr::Var(1), int(2)), int(100)),
-            (bin(BinOp::Gt, Expr::Var(1), int(0)), set(vec![int(1), int(2)])),
-            (bin(BinOp::Gt, Expr::Var(1), int(-1)), int(0)),
+            (bin(BinOp::Gt, Expr::Var(VarId::new(1)), int(2)), int(100)),
+            (bin(BinOp::Gt, Expr::Var(VarId::new(1)), int(0)), set(vec![int(1), int(2)])),
+            (bin(BinOp::Gt, Expr::Var(VarId::new(1)), int(-1)), int(0)),
         ],
         span,
     };
@@ -97,12 +101,12 @@ fn case_first_match_and_non_exhaustive() {
 #[test]
 fn table_lookup_with_fallback_and_exit() {
     let span = Span::new(1, 2);
-    let table = Expr::Table { var: 2, entries: vec![Some(int(10)), None, Some(int(12))], fallback: None, span };
+    let table = Expr::Table { var: VarId::new(2), entries: vec![Some(int(10)), None, Some(int(12))], fallback: None, span };
     assert_eq!(eval_value(&table, &[0, 0, 0]), Ok(Value::Int(10)));
     assert_eq!(eval_value(&table, &[0, 0, 2]), Ok(Value::Int(12)));
     assert_eq!(eval_value(&table, &[0, 0, 1]), Err(EvalError::NonExhaustiveCase { span }));
     assert_eq!(eval_value(&table, &[0, 0, EXIT_INDEX]), Err(EvalError::NonExhaustiveCase { span }));
-    let with_fallback = Expr::Table { var: 2, entries: vec![Some(int(10))], fallback: Some(Box::new(int(-1))), span };
+    let with_fallback = Expr::Table { var: VarId::new(2), entries: vec![Some(int(10))], fallback: Some(Box::new(int(-1))), span };
     assert_eq!(eval_value(&with_fallback, &[0, 0, 1]), Ok(Value::Int(-1)));
     assert_eq!(eval_value(&with_fallback, &[0, 0, EXIT_INDEX]), Ok(Value::Int(-1)));
 }
@@ -122,11 +126,11 @@ fn connectives_short_circuit_and_builtins() {
     assert_eq!(eval_value(&bin(BinOp::Iff, t.clone(), f.clone()), &st), Ok(Value::Bool(false)));
     let abs = Expr::Builtin(Builtin::Abs, vec![int(-4)]);
     assert_eq!(eval_value(&abs, &st), Ok(Value::Int(4)));
-    let count = Expr::Builtin(Builtin::Count, vec![t.clone(), f, Expr::Var(0)]);
+    let count = Expr::Builtin(Builtin::Count, vec![t.clone(), f, Expr::Var(VarId::new(0))]);
     assert_eq!(eval_value(&count, &st), Ok(Value::Int(2)));
     assert_eq!(eval_value(&Expr::Builtin(Builtin::ToInt, vec![t]), &st), Ok(Value::Int(1)));
     assert_eq!(eval_value(&Expr::Builtin(Builtin::Max, vec![int(2), int(9)]), &st), Ok(Value::Int(9)));
-    let ite = Expr::Ite(Box::new(Expr::Var(0)), Box::new(int(1)), Box::new(int(2)));
+    let ite = Expr::Ite(Box::new(Expr::Var(VarId::new(0))), Box::new(int(1)), Box::new(int(2)));
     assert_eq!(eval_value(&ite, &st), Ok(Value::Int(1)));
 }
 

@@ -155,7 +155,7 @@ impl<'a, 'p> Decomposer<'a, 'p> {
     fn last_read(&self, e: &Expr) -> Option<usize> {
         let mut vars = vec![];
         reads(e, self.frame, &mut vars);
-        vars.into_iter().map(|v| self.pos_of_var.get(v as usize).copied().unwrap_or(usize::MAX)).filter(|&p| p != usize::MAX).max()
+        vars.into_iter().map(|v| self.pos_of_var.get(v.index()).copied().unwrap_or(usize::MAX)).filter(|&p| p != usize::MAX).max()
     }
 
     /// `e` is directly a variable the plan assigns (in this frame): it and its slot position.
@@ -165,7 +165,7 @@ impl<'a, 'p> Decomposer<'a, 'p> {
             (Expr::Var(v), Frame::Init | Frame::NextInvar) => *v,
             _ => return None,
         };
-        let p = *self.pos_of_var.get(v as usize)?;
+        let p = *self.pos_of_var.get(v.index())?;
         (p != usize::MAX).then_some((v, p))
     }
 
@@ -270,7 +270,7 @@ impl<'a, 'p> Decomposer<'a, 'p> {
     }
 
     fn is_boolean(&self, v: VarId) -> bool {
-        self.system.vars.get(v as usize).is_some_and(|x| x.domain == Domain::Boolean)
+        self.system.vars.get(v.index()).is_some_and(|x| x.domain == Domain::Boolean)
     }
 
     /// A conjunct that is not a connective: a test, a binding, a `count`, or a residual.
@@ -346,7 +346,7 @@ impl<'a, 'p> Decomposer<'a, 'p> {
     }
 
     fn operand(&self, x: VarId, e: &'p Expr) -> Operand<'p> {
-        let domain = |v: VarId| self.system.vars.get(v as usize).map(|x| &x.domain);
+        let domain = |v: VarId| self.system.vars.get(v.index()).map(|x| &x.domain);
         match e {
             Expr::Const(c) => Operand::Index(self.domains.index_of(self.system, x, *c)),
             Expr::Var(v) if domain(*v) == domain(x) => Operand::Copy { var: *v, next: false },
@@ -446,13 +446,15 @@ mod tests {
         let e = bin(BinOp::Or, g0, g1);
         let (alts, _) = decompose(&m, &d, &e);
         assert_eq!(alts.len(), 2);
-        assert!(matches!(alts[0].tests[..], [Test::Is { var: 0, idx: 0 }]));
-        assert!(matches!(alts[1].tests[..], [Test::Is { var: 0, idx: 1 }]));
+        let v = VarId::new;
+        assert!(matches!(alts[0].tests[..], [Test::Is { var, idx: 0 }] if var == v(0)));
+        assert!(matches!(alts[1].tests[..], [Test::Is { var, idx: 1 }] if var == v(0)));
         assert!(matches!(
             alts[0].binds[..],
-            [Bind { var: 0, rel: Rel::Eq, rhs: Operand::Index(Some(1)), .. }, Bind { var: 1, rhs: Operand::Copy { var: 1, next: false }, .. }]
+            [Bind { var: a, rel: Rel::Eq, rhs: Operand::Index(Some(1)), .. }, Bind { var: b, rhs: Operand::Copy { var: c, next: false }, .. }]
+                if (a, b, c) == (v(0), v(1), v(1))
         ));
-        assert!(matches!(alts[1].binds[2], Bind { var: 2, rel: Rel::Eq, rhs: Operand::Index(Some(1)), .. }));
+        assert!(matches!(alts[1].binds[2], Bind { var, rel: Rel::Eq, rhs: Operand::Index(Some(1)), .. } if var == v(2)));
         assert!(alts.iter().all(|a| a.residual.is_empty()));
     }
 
@@ -467,10 +469,10 @@ mod tests {
         let pieces = Decomposer::new(&m, &d, Frame::Trans, &pos, &mut selectors).pieces(&e).expect("not too many");
         assert_eq!(pieces.len(), 2);
         assert_eq!(pieces[0].len(), 2);
-        assert!(pieces[0][0].is_trivial() && matches!(pieces[0][1].binds[..], [Bind { var: 1, .. }]));
+        assert!(pieces[0][0].is_trivial() && matches!(pieces[0][1].binds[..], [Bind { var, .. }] if var == VarId::new(1)));
         assert_eq!(pieces[1].len(), 3);
-        assert!(matches!(pieces[1][1].tests[..], [Test::Is { var: 2, idx: 0 }]));
-        assert!(matches!(pieces[1][2].binds[..], [Bind { var: 2, .. }]));
+        assert!(matches!(pieces[1][1].tests[..], [Test::Is { var, idx: 0 }] if var == VarId::new(2)));
+        assert!(matches!(pieces[1][2].binds[..], [Bind { var, .. }] if var == VarId::new(2)));
     }
 
     #[test]
@@ -503,7 +505,7 @@ mod tests {
         let e = bin(BinOp::Implies, var(0), eq(next(2), var(1)));
         let (alts, _) = decompose(&m, &d, &e);
         assert_eq!(alts.len(), 2);
-        assert!(alts[0].is_trivial() && matches!(alts[0].tests[..], [Test::Is { var: 0, idx: 0 }]));
+        assert!(alts[0].is_trivial() && matches!(alts[0].tests[..], [Test::Is { var, idx: 0 }] if var == VarId::new(0)));
         // count(next(a) != a, next(b) != b, next(c) != c) = 1: three alternatives of three bindings
         let args = (0..3).map(|v| bin(BinOp::Ne, next(v), var(v))).collect();
         let e = eq(Expr::Builtin(Builtin::Count, args), int(1));

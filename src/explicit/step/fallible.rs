@@ -66,7 +66,7 @@ pub(super) struct Fallible<'s> {
 
 impl<'s> Fallible<'s> {
     fn var_ty(&self, v: VarId) -> Option<Ty> {
-        self.system.vars.get(v as usize).map(|x| domain_ty(&x.domain))
+        self.system.vars.get(v.index()).map(|x| domain_ty(&x.domain))
     }
 
     /// A boolean condition that cannot fail.
@@ -140,7 +140,7 @@ impl<'s> Fallible<'s> {
     }
 
     fn table_exhaustive(&self, var: VarId, entries: &[Option<Expr>], has_fallback: bool) -> bool {
-        has_fallback || self.system.vars.get(var as usize).is_some_and(|v| entries.len() >= v.domain.len() && entries.iter().all(Option::is_some))
+        has_fallback || self.system.vars.get(var.index()).is_some_and(|v| entries.len() >= v.domain.len() && entries.iter().all(Option::is_some))
     }
 
     fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Ty> {
@@ -249,10 +249,10 @@ impl<'s> Fallible<'s> {
     }
 
     fn members_within(&self, e: &Expr, var: VarId) -> bool {
-        let Some(target) = self.system.vars.get(var as usize).map(|v| &v.domain) else { return false };
+        let Some(target) = self.system.vars.get(var.index()).map(|v| &v.domain) else { return false };
         match e {
             Expr::Const(v) => target.index_of(*v).is_some(),
-            Expr::Var(w) | Expr::Next(w) => match self.system.vars.get(*w as usize) {
+            Expr::Var(w) | Expr::Next(w) => match self.system.vars.get(w.index()) {
                 Some(x) if x.domain == *target => true,
                 Some(x) => x.domain.len() <= MAX_RANGE as usize && (0..x.domain.len()).all(|i| target.index_of(x.domain.value(i)).is_some()),
                 None => false,
@@ -285,8 +285,8 @@ mod tests {
         let f = Fallible { system: &m };
         let plus = bin(BinOp::Add, var(0), int(1));
         assert_eq!(f.scalar(&plus), Some(Ty::Int(1, 4)));
-        assert!(!f.within(&plus, 0), "x + 1 may be 4");
-        assert!(f.within(&bin(BinOp::Mod, plus.clone(), int(4)), 0));
+        assert!(!f.within(&plus, VarId::new(0)), "x + 1 may be 4");
+        assert!(f.within(&bin(BinOp::Mod, plus.clone(), int(4)), VarId::new(0)));
         assert!(f.boolean(&eq(next(0), plus)));
         assert!(!f.boolean(&bin(BinOp::Div, int(4), var(0))), "x may be 0");
         assert!(f.scalar(&bin(BinOp::Div, var(0), int(2))).is_some());
@@ -296,8 +296,8 @@ mod tests {
         // a set where one value is needed
         assert!(!f.boolean(&eq(var(0), set(vec![int(1), int(2)]))));
         assert!(f.boolean(&bin(BinOp::In, next(0), set(vec![int(1), int(2)]))));
-        assert!(f.within(&set(vec![var(0), int(2)]), 0));
-        assert!(!f.within(&set(vec![var(0), int(5)]), 0));
+        assert!(f.within(&set(vec![var(0), int(2)]), VarId::new(0)));
+        assert!(!f.within(&set(vec![var(0), int(5)]), VarId::new(0)));
         assert!(f.boolean(&eq(Expr::Builtin(Builtin::Count, vec![var(1), not(var(1))]), int(1))));
     }
 }

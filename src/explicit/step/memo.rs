@@ -47,7 +47,7 @@ impl MemoKey {
         let mut parts = Vec::with_capacity(read.len());
         let mut size = 1usize;
         for (v, from_cur) in read {
-            let len = system.vars.get(v as usize)?.domain.len();
+            let len = system.vars.get(v.index())?.domain.len();
             if len == 0 || len > MAX_ENTRIES {
                 return None;
             }
@@ -67,7 +67,7 @@ impl MemoKey {
     pub(super) fn index(&self, cur: &[u32], vec: &[u32]) -> Option<usize> {
         let mut k = 0usize;
         for &(v, from_cur, stride, len) in &self.parts {
-            let x = *if from_cur { cur } else { vec }.get(v as usize)?;
+            let x = *if from_cur { cur } else { vec }.get(v.index())?;
             if x >= len {
                 return None;
             }

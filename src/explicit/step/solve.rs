@@ -232,7 +232,7 @@ impl<'p> Solver<'p> {
         let n = plan.slots.len();
         let mut pos_of_var = vec![usize::MAX; system.vars.len()];
         for (i, s) in plan.slots.iter().enumerate() {
-            pos_of_var[s.var as usize] = i;
+            pos_of_var[s.var.index()] = i;
         }
         // The first point, in the plain plan's evaluation order, that may fail.
         let mut frontier = (n + 1, 0usize);
@@ -301,7 +301,7 @@ impl<'p> Solver<'p> {
             .collect();
         // Masked paths: every candidate slot's candidates can be computed at once per state.
         let maskable =
-            n <= 128 && (plan.slots.iter().zip(&cur_only)).all(|(s, &c)| !c || (!slot_may_fail(&fa, s) && system.vars[s.var as usize].domain.len() <= 64));
+            n <= 128 && (plan.slots.iter().zip(&cur_only)).all(|(s, &c)| !c || (!slot_may_fail(&fa, s) && system.vars[s.var.index()].domain.len() <= 64));
         let simple = simple_paths(plan, &checks, &conjuncts, &alts, &cur_only, maskable);
         // A selector's conditions are read in the frame of the conjuncts that use it.
         let mut selector_frame = vec![Frame::Trans; selectors.len()];
@@ -366,7 +366,7 @@ impl<'p> Solver<'p> {
         for c in &self.conjuncts {
             if let Some((var, from_vec, holds)) = c.skip {
                 let view: &[u32] = if from_vec { &scratch.vec } else { cur };
-                if view.get(var as usize).is_some_and(|&i| i < 64 && holds >> i & 1 != 0) {
+                if view.get(var.index()).is_some_and(|&i| i < 64 && holds >> i & 1 != 0) {
                     continue;
                 }
             }
@@ -391,7 +391,7 @@ impl<'p> Solver<'p> {
             match &c.index {
                 Some(ix) => {
                     for (var, buckets) in &ix.levels {
-                        if let Some(bucket) = view.get(*var as usize).and_then(|&i| buckets.get(i as usize)) {
+                        if let Some(bucket) = view.get(var.index()).and_then(|&i| buckets.get(i as usize)) {
                             for &a in bucket {
                                 consider(a, ss, ev)?;
                             }
@@ -503,7 +503,7 @@ impl<'p> Solver<'p> {
         for (i, row) in rows.chunks_exact(width).enumerate() {
             let mut key = 0u128;
             for (pos, &(var, shift, bound)) in fields.iter().enumerate() {
-                let x = row[var as usize];
+                let x = row[var.index()];
                 if x >= bound {
                     return false;
                 }
@@ -525,7 +525,7 @@ impl<'p> Solver<'p> {
     /// The plain plan's emission order: slot by slot, each slot's candidate order.
     fn compare(&self, a: &[u32], b: &[u32]) -> std::cmp::Ordering {
         for (pos, &var) in self.slot_vars.iter().enumerate() {
-            let (x, y) = (a[var as usize], b[var as usize]);
+            let (x, y) = (a[var.index()], b[var.index()]);
             if x != y {
                 return match &self.rank[pos] {
                     Some(r) => r.get(x as usize).cmp(&r.get(y as usize)),
@@ -542,11 +542,11 @@ impl<'p> Solver<'p> {
             for &t in fast.iter() {
                 match t {
                     FastTest::Is { var, idx } => {
-                        if view.get(var as usize) != Some(&idx) {
+                        if view.get(var.index()) != Some(&idx) {
                             return Ok(false);
                         }
                     }
-                    FastTest::Mask { var, len, holds, fails } => match view.get(var as usize) {
+                    FastTest::Mask { var, len, holds, fails } => match view.get(var.index()) {
                         Some(&i) if i < len => {
                             if (holds >> i & 1 != 0) == fails {
                                 return Ok(false);
@@ -565,7 +565,7 @@ impl<'p> Solver<'p> {
         }
         for (t, prog) in alt.tests.iter().zip(&alt.test_progs) {
             let holds = match *t {
-                Test::Is { var, idx } => view.get(var as usize) == Some(&idx),
+                Test::Is { var, idx } => view.get(var.index()) == Some(&idx),
                 Test::Holds(e) => match prog.as_ref().and_then(|p| p.holds_in(env)) {
                     Some(h) => h,
                     None => ev.bool(e, env)?,
@@ -574,7 +574,7 @@ impl<'p> Solver<'p> {
                     Some(h) => h,
                     None => ev.bool(e, env)?,
                 },
-                Test::NoEntry { var, entries } => view.get(var as usize).is_none_or(|&i| entries.get(i as usize).is_none_or(Option::is_none)),
+                Test::NoEntry { var, entries } => view.get(var.index()).is_none_or(|&i| entries.get(i as usize).is_none_or(Option::is_none)),
                 Test::Select { sel, branch } => {
                     let s = sel as usize;
                     if ss.sel_gen[s] != ss.stamp {
@@ -624,7 +624,7 @@ impl<'p> Solver<'p> {
             Operand::Index(i) => Ok(Resolved::One(i)),
             Operand::Copy { var, next } => {
                 let from = if next || c.frame != Frame::Trans { vec } else { cur };
-                match from.get(var as usize).copied() {
+                match from.get(var.index()).copied() {
                     Some(i) if i != UNSET => Ok(Resolved::One(Some(i))),
                     _ => Err(self.error(c, EvalError::Unset(var), vec)),
                 }
@@ -680,7 +680,7 @@ impl<'p> Solver<'p> {
                     let _ = emit(&scratch.row);
                 }
                 for &(var, _) in changes.iter() {
-                    scratch.row[var as usize] = cur[var as usize];
+                    scratch.row[var.index()] = cur[var.index()];
                 }
                 return Ok(true);
             }
@@ -695,7 +695,7 @@ impl<'p> Solver<'p> {
                 let _ = emit(&scratch.vec);
             }
             for &(var, _) in ops.iter() {
-                scratch.vec[var as usize] = UNSET;
+                scratch.vec[var.index()] = UNSET;
             }
             return outcome.map(|o| o.is_some());
         }
@@ -708,7 +708,7 @@ impl<'p> Solver<'p> {
             let _ = emit(&scratch.vec);
         }
         for s in &plan.slots[..assigned] {
-            scratch.vec[s.var as usize] = UNSET;
+            scratch.vec[s.var.index()] = UNSET;
         }
         outcome.map(|o| o.is_some())
     }
@@ -737,7 +737,7 @@ impl<'p> Solver<'p> {
         }
         let src = |x: Src| match x {
             Src::Const(c) => c,
-            Src::Copy(y) => Some(cur[y as usize]),
+            Src::Copy(y) => Some(cur[y.index()]),
         };
         let bit = |x: Option<u32>| x.filter(|&x| x < 64).map_or(0, |x| 1u64 << x);
         let one = |set: u64| -> Option<Option<u32>> {
@@ -750,12 +750,12 @@ impl<'p> Solver<'p> {
         let excluded = |op: Simple| if let Simple::Out { x, .. } = op { bit(src(x)) } else { 0 };
         let mut ok = true;
         for &(var, op) in m.ops.iter() {
-            let here = cur[var as usize];
+            let here = cur[var.index()];
             let value = match op {
                 Simple::KeepIf(c) if here == c => here,
-                Simple::KeepIfSame(y) if cur[y as usize] == here => here,
+                Simple::KeepIfSame(y) if cur[y.index()] == here => here,
                 Simple::Const(c) => c,
-                Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
+                Simple::Copy { from, len } if cur[from.index()] < len => cur[from.index()],
                 Simple::In { pos, x } => match src(x) {
                     Some(x) if bit(Some(x)) & scratch.masks[pos as usize] != 0 => x,
                     _ => {
@@ -780,7 +780,7 @@ impl<'p> Solver<'p> {
                     break;
                 }
             };
-            scratch.row[var as usize] = value;
+            scratch.row[var.index()] = value;
         }
         if ok {
             let _ = emit(&scratch.row);
@@ -815,7 +815,7 @@ impl<'p> Solver<'p> {
                 u64::MAX
             };
             scratch.masks[pos] = mask;
-            if cur[s.var as usize] < 64 && mask >> cur[s.var as usize] & 1 != 0 {
+            if cur[s.var.index()] < 64 && mask >> cur[s.var.index()] & 1 != 0 {
                 keep_ok |= 1u128 << pos;
             }
         }
@@ -864,7 +864,7 @@ impl<'p> Solver<'p> {
             let here = &binds[start..j];
             let here_progs = &bind_progs[start..j];
             let slot = &plan.slots[pos];
-            let var = slot.var as usize;
+            let var = slot.var.index();
             let eq = here.iter().position(|b| b.rel == Rel::Eq);
             let resolve_eq = |this: &Self, scratch: &mut Scratch, ev: &mut Evaluator, k: usize| {
                 this.resolve(plan, alt, &here[k], here_progs[k].as_ref(), &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset)
@@ -981,7 +981,7 @@ fn keep_row(plan: &Plan<'_>, scratch: &mut Scratch, cur: &[u32]) {
     scratch.row.clear();
     scratch.row.extend_from_slice(&scratch.vec);
     for s in &plan.slots {
-        scratch.row[s.var as usize] = cur[s.var as usize];
+        scratch.row[s.var.index()] = cur[s.var.index()];
     }
 }
 
@@ -989,7 +989,7 @@ fn keep_row(plan: &Plan<'_>, scratch: &mut Scratch, cur: &[u32]) {
 #[inline]
 fn restore(ops: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) {
     for &(var, _) in ops {
-        row[var as usize] = cur[var as usize];
+        row[var.index()] = cur[var.index()];
     }
 }
 
@@ -998,13 +998,13 @@ fn restore(ops: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) {
 #[inline]
 fn apply_changes(changes: &[(VarId, Simple)], row: &mut [u32], cur: &[u32]) -> bool {
     for &(var, op) in changes {
-        let here = cur[var as usize];
+        let here = cur[var.index()];
         match op {
             Simple::Keep => {}
             Simple::KeepIf(c) if here == c => {}
-            Simple::KeepIfSame(y) if cur[y as usize] == here => {}
-            Simple::Const(c) => row[var as usize] = c,
-            Simple::Copy { from, len } if cur[from as usize] < len => row[var as usize] = cur[from as usize],
+            Simple::KeepIfSame(y) if cur[y.index()] == here => {}
+            Simple::Const(c) => row[var.index()] = c,
+            Simple::Copy { from, len } if cur[from.index()] < len => row[var.index()] = cur[from.index()],
             _ => return false,
         }
     }
@@ -1026,16 +1026,16 @@ fn simple_path(
 ) -> Result<Option<bool>, StepError> {
     let src = |x: Src| match x {
         Src::Const(c) => c,
-        Src::Copy(y) => Some(cur[y as usize]),
+        Src::Copy(y) => Some(cur[y.index()]),
     };
     for &(var, op) in ops {
-        let here = cur[var as usize];
+        let here = cur[var.index()];
         let value = match op {
             Simple::Keep => here,
             Simple::KeepIf(c) if here == c => here,
-            Simple::KeepIfSame(y) if cur[y as usize] == here => here,
+            Simple::KeepIfSame(y) if cur[y.index()] == here => here,
             Simple::Const(c) => c,
-            Simple::Copy { from, len } if cur[from as usize] < len => cur[from as usize],
+            Simple::Copy { from, len } if cur[from.index()] < len => cur[from.index()],
             Simple::In { pos, x } => {
                 plan.ensure_cached(pos as usize, scratch, ev, cur, exited, stamp)?;
                 match src(x) {
@@ -1063,7 +1063,7 @@ fn simple_path(
             }
             _ => return Ok(Some(false)),
         };
-        scratch.vec[var as usize] = value;
+        scratch.vec[var.index()] = value;
     }
     Ok(Some(true))
 }
@@ -1097,7 +1097,7 @@ fn simple_paths(
             if here.next().is_some() {
                 return None;
             }
-            let len = plan.system.vars[slot.var as usize].domain.len() as u32;
+            let len = plan.system.vars[slot.var.index()].domain.len() as u32;
             let keep = matches!(slot.source, Source::Keep);
             if !keep && !matches!(slot.source, Source::Domain) {
                 // Candidates computed once per state (`cur_only`).
@@ -1160,7 +1160,7 @@ fn simple_paths(
 fn sort_key_fields(plan: &Plan<'_>) -> Option<Box<[(VarId, u32, u32)]>> {
     let bits: Vec<u32> = (plan.slots.iter())
         .map(|s| {
-            let len = plan.system.vars[s.var as usize].domain.len().min(u32::MAX as usize) as u32;
+            let len = plan.system.vars[s.var.index()].domain.len().min(u32::MAX as usize) as u32;
             32 - len.saturating_sub(1).leading_zeros()
         })
         .collect();
@@ -1170,7 +1170,7 @@ fn sort_key_fields(plan: &Plan<'_>) -> Option<Box<[(VarId, u32, u32)]>> {
     let mut shift = 0u32;
     let mut fields = Vec::with_capacity(bits.len());
     for (s, b) in plan.slots.iter().zip(bits).rev() {
-        let len = plan.system.vars[s.var as usize].domain.len().min(u32::MAX as usize) as u32;
+        let len = plan.system.vars[s.var.index()].domain.len().min(u32::MAX as usize) as u32;
         fields.push((s.var, shift, len));
         shift += b;
     }
@@ -1208,7 +1208,7 @@ fn skip_test(alts: &[Alternative<'_>], system: &System, frame: Frame) -> Option<
     let a = alts.iter().find(|a| a.trivial && a.tests.len() == 1)?;
     match (a.tests[0], &a.test_progs[0]) {
         (Test::Is { var, idx }, _) => {
-            let len = system.vars.get(var as usize)?.domain.len();
+            let len = system.vars.get(var.index())?.domain.len();
             (idx < 64 && len <= 64).then_some((var, frame != Frame::Trans, 1u64 << idx))
         }
         (Test::Holds(_), Some(p)) => p.one_var_mask().map(|(var, vec, _, holds)| (var, vec, holds)),
@@ -1225,7 +1225,7 @@ fn useful(alts: &[Alt<'_>]) -> bool {
 fn no_slot_reads(e: &Expr, frame: Frame, pos_of_var: &[usize]) -> bool {
     let mut vars = vec![];
     reads(e, frame, &mut vars);
-    vars.iter().all(|&v| pos_of_var.get(v as usize).is_none_or(|&p| p == usize::MAX))
+    vars.iter().all(|&v| pos_of_var.get(v.index()).is_none_or(|&p| p == usize::MAX))
 }
 
 fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: &[usize]) -> Alternative<'p> {
@@ -1250,7 +1250,7 @@ fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: 
         .map(|e| {
             let mut vars = vec![];
             reads(e, frame, &mut vars);
-            let depth = vars.iter().filter_map(|&v| pos_of_var.get(v as usize).copied().filter(|&p| p != usize::MAX)).map(|p| p + 1).max().unwrap_or(0);
+            let depth = vars.iter().filter_map(|&v| pos_of_var.get(v.index()).copied().filter(|&p| p != usize::MAX)).map(|p| p + 1).max().unwrap_or(0);
             (depth as u32, e, condition(e))
         })
         .collect();
@@ -1276,7 +1276,7 @@ fn finish<'p>(system: &System, a: Alt<'p>, conj: u32, frame: Frame, pos_of_var: 
 
 /// Whether computing a slot's candidates may fail (out of range, non-exhaustive `case`, …).
 fn slot_may_fail(fa: &Fallible, s: &Slot) -> bool {
-    let domain_len = |v: VarId| fa.system.vars.get(v as usize).map_or(0, |x| x.domain.len());
+    let domain_len = |v: VarId| fa.system.vars.get(v.index()).map_or(0, |x| x.domain.len());
     match &s.source {
         Source::Domain | Source::Keep => false,
         Source::Const(c) => c.is_err(),
@@ -1302,7 +1302,7 @@ fn value_order(plan: &Plan<'_>, s: &Slot<'_>) -> Option<Vec<u32>> {
     match s.source {
         Source::Domain | Source::Keep => None,
         _ => {
-            let domain = &plan.system.vars[s.var as usize].domain;
+            let domain = &plan.system.vars[s.var.index()].domain;
             let mut by_value: Vec<(Value, u32)> = (0..domain.len()).map(|i| (domain.value(i), i as u32)).collect();
             by_value.sort_unstable();
             let mut rank = vec![0u32; domain.len()];
@@ -1328,7 +1328,7 @@ impl Index {
                         && !seen.contains(var)
                     {
                         seen.push(*var);
-                        count[*var as usize] += 1;
+                        count[var.index()] += 1;
                     }
                 }
             }
@@ -1339,7 +1339,7 @@ impl Index {
             let mut buckets: Vec<Vec<u32>> = vec![];
             rest.retain(|&a| {
                 let idx = alts[a as usize].tests.iter().find_map(|t| match t {
-                    Test::Is { var, idx } if *var as usize == best => Some(*idx),
+                    Test::Is { var, idx } if var.index() == best => Some(*idx),
                     _ => None,
                 });
                 match idx {
@@ -1353,7 +1353,7 @@ impl Index {
                     None => true,
                 }
             });
-            levels.push((best as VarId, buckets));
+            levels.push((VarId::new(best), buckets));
         }
         Index { levels, rest }
     }

@@ -59,7 +59,7 @@ impl Constraint {
     /// Whether the constraint holds on `to` (reached from `from`, for `next()`); an evaluation
     /// error counts as not holding.
     fn holds(&self, from: &[u32], to: &[u32]) -> bool {
-        let system = &self.program.systems[self.system as usize];
+        let system = &self.program.systems[self.system.index()];
         let mut ev = Evaluator::new(&system.vars);
         let env = Env { cur: from, next: Some(to), exited: None };
         ev.bool(&system.defines[self.define].expr, &env).unwrap_or(false)
@@ -240,7 +240,7 @@ impl Session<'_> {
         let (program, diags) = crate::frontend::load_with(&file, None, self.language());
         let found = program.filter(|_| !diags.has_errors()).and_then(|p| {
             let system = p.flat?;
-            let define = p.systems[system as usize].defines.iter().position(|d| d.name == CONSTRAINT_DEFINE)?;
+            let define = p.systems[system.index()].defines.iter().position(|d| d.name == CONSTRAINT_DEFINE)?;
             Some(Constraint { program: p, system, define })
         });
         match found {

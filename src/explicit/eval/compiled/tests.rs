@@ -1,6 +1,6 @@
 use super::*;
 use crate::explicit::eval::{EXIT_INDEX, Env, Evaluator, UNSET};
-use crate::ir::VarKind;
+use crate::ir::{SymId, VarKind};
 use crate::source::Span;
 
 fn vars() -> Vec<Variable> {
@@ -8,11 +8,11 @@ fn vars() -> Vec<Variable> {
     vec![
         var("b", Domain::Boolean),
         var("n", Domain::Range { lo: -3, hi: 4 }),
-        var("s", Domain::Enum(vec![Value::Sym(7), Value::Sym(2), Value::Sym(9)])),
+        var("s", Domain::Enum(vec![Value::Sym(SymId::new(7)), Value::Sym(SymId::new(2)), Value::Sym(SymId::new(9))])),
         var("k", Domain::Enum(vec![Value::Int(0), Value::Int(5), Value::Int(-2)])),
         var("c", Domain::Boolean),
         // Mixed enumerations are left to the evaluator.
-        var("m", Domain::Enum(vec![Value::Sym(7), Value::Int(1)])),
+        var("m", Domain::Enum(vec![Value::Sym(SymId::new(7)), Value::Int(1)])),
     ]
 }
 
@@ -34,17 +34,17 @@ impl Gen {
         match want {
             Kind::Bool => match self.next(4) {
                 0 => Expr::Const(Value::Bool(self.next(2) == 1)),
-                1 => read(self, 4),
-                _ => read(self, 0),
+                1 => read(self, VarId::new(4)),
+                _ => read(self, VarId::new(0)),
             },
             Kind::Int => match self.next(4) {
                 0 => Expr::Const(Value::Int(self.next(9) as i64 - 4)),
-                1 => read(self, 3),
-                _ => read(self, 1),
+                1 => read(self, VarId::new(3)),
+                _ => read(self, VarId::new(1)),
             },
             Kind::Sym => match self.next(3) {
-                0 => Expr::Const(Value::Sym([7, 2, 9, 4][self.next(4) as usize])),
-                _ => read(self, 2),
+                0 => Expr::Const(Value::Sym(SymId::new([7, 2, 9, 4][self.next(4) as usize]))),
+                _ => read(self, VarId::new(2)),
             },
         }
     }
@@ -109,7 +109,7 @@ impl Gen {
             _ => {
                 let entries = (0..self.next(4)).map(|_| if self.next(3) == 0 { None } else { Some(self.expr(want, d)) }).collect();
                 let fallback = (self.next(2) == 0).then(|| bx(self.expr(want, d)));
-                Expr::Table { var: 2, entries, fallback, span: Span::default() }
+                Expr::Table { var: VarId::new(2), entries, fallback, span: Span::default() }
             }
         }
     }
@@ -190,26 +190,26 @@ fn random_expressions_agree_with_the_evaluator() {
 fn unsupported_forms_are_not_compiled() {
     let vars = vars();
     let c = |e: &Expr| Program::compile(&vars, e, Frame::Trans).is_some();
-    assert!(!c(&Expr::Var(5)), "mixed enumeration");
+    assert!(!c(&Expr::Var(VarId::new(5))), "mixed enumeration");
     assert!(!c(&Expr::Exited));
     assert!(!c(&Expr::Set(vec![Expr::Const(Value::Int(1)), Expr::Const(Value::Int(2))])));
-    assert!(!c(&Expr::Binary(BinOp::Eq, bx(Expr::Var(0)), bx(Expr::Var(1)))), "boolean = integer");
-    assert!(!c(&Expr::Binary(BinOp::Lt, bx(Expr::Var(0)), bx(Expr::Var(4)))), "ordering on booleans");
-    assert!(Program::compile(&vars, &Expr::Next(0), Frame::Init).is_none(), "next outside a transition");
-    assert!(c(&Expr::Binary(BinOp::Eq, bx(Expr::Var(2)), bx(Expr::Next(2)))));
-    assert!(Program::condition(&vars, &Expr::Var(1), Frame::Trans).is_none(), "not a condition");
+    assert!(!c(&Expr::Binary(BinOp::Eq, bx(Expr::Var(VarId::new(0))), bx(Expr::Var(VarId::new(1))))), "boolean = integer");
+    assert!(!c(&Expr::Binary(BinOp::Lt, bx(Expr::Var(VarId::new(0))), bx(Expr::Var(VarId::new(4))))), "ordering on booleans");
+    assert!(Program::compile(&vars, &Expr::Next(VarId::new(0)), Frame::Init).is_none(), "next outside a transition");
+    assert!(c(&Expr::Binary(BinOp::Eq, bx(Expr::Var(VarId::new(2))), bx(Expr::Next(VarId::new(2))))));
+    assert!(Program::condition(&vars, &Expr::Var(VarId::new(1)), Frame::Trans).is_none(), "not a condition");
 }
 
 #[test]
 fn unset_reads_and_failing_cases_defer_to_the_evaluator() {
     let vars = vars();
-    let e = Expr::Binary(BinOp::And, bx(Expr::Var(0)), bx(Expr::Next(4)));
+    let e = Expr::Binary(BinOp::And, bx(Expr::Var(VarId::new(0))), bx(Expr::Next(VarId::new(4))));
     let p = Program::condition(&vars, &e, Frame::Trans).expect("compiles");
     assert_eq!(p.holds(&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 1, 0]), Some(true));
     // Short-circuit: the unset next value is not read.
     assert_eq!(p.holds(&[0, 0, 0, 0, 0, 0], &[0, 0, 0, 0, UNSET, 0]), Some(false));
     assert_eq!(p.holds(&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, UNSET, 0]), None);
-    let case = Expr::Case { branches: vec![(Expr::Var(0), Expr::Const(Value::Int(1)))], span: Span::default() };
+    let case = Expr::Case { branches: vec![(Expr::Var(VarId::new(0)), Expr::Const(Value::Int(1)))], span: Span::default() };
     let p = Program::compile(&vars, &case, Frame::Trans).expect("compiles");
     assert_eq!(p.value(&[1, 0, 0, 0, 0, 0], &[]), Some(Value::Int(1)));
     assert_eq!(p.value(&[0, 0, 0, 0, 0, 0], &[]), None);
