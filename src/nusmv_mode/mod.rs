@@ -71,6 +71,9 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write, inp
             return 255;
         }
     };
+    if let Some(p) = cl.partitioning {
+        crate::symbolic::trans::set_partitioning(p);
+    }
     if cl.help {
         let _ = write!(err, "{}{}", banner(), options::usage(program));
         return 2;

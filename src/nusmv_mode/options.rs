@@ -29,6 +29,7 @@ pub(crate) struct OptionSpec {
     pub note: &'static str,
 }
 
+use crate::symbolic::trans::Partitioning;
 use Status::*;
 
 macro_rules! opt {
@@ -45,7 +46,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-AG", None, Mapped, "ag_only_search=1: AG-only specs get the same verdicts from the CTL algorithm"),
     opt!("-bdd_soh", Some("heuristics"), Ignored, "BDD static ordering heuristics"),
     opt!("-coi", None, Mapped, "cone_of_influence=1: verdicts do not depend on it"),
-    opt!("-cp", Some("cp_t"), Ignored, "BDD conjunctive partitioning threshold"),
+    opt!("-cp", Some("cp_t"), Mapped, "BDD engine: threshold clustering of cp_t nodes (NuSMV's deprecated -thresh)"),
     opt!("-cpp", None, Refused, "the C preprocessor is not run; preprocess the file first"),
     opt!("-ctt", None, Implemented, "check_fsm=1: checks the totality of the transition relation"),
     opt!("-dcx", None, Implemented, "counter_examples=0: no counterexamples"),
@@ -64,12 +65,12 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-ips", None, Implemented, "ignore_pslspec=1"),
     opt!("-is", None, Implemented, "ignore_spec=1"),
     opt!("-iwl95preorder", None, Ignored, "BDD image preordering"),
-    opt!("-iwls95", Some("cp_t"), Ignored, "BDD image partitioning"),
+    opt!("-iwls95", Some("cp_t"), Mapped, "BDD engine: IWLS95 clusters of cp_t nodes, ordered by benefit per direction"),
     opt!("-keep_single_value_vars", None, Ignored, "no effect on verdicts or traces of xmv-rs"),
     opt!("-load", Some("sc_file"), Implemented, "runs the commands of sc_file (as -source)"),
     opt!("-lp", None, Implemented, "lists the properties and exits"),
     opt!("-m", Some("method"), Ignored, "BDD reordering method"),
-    opt!("-mono", None, Ignored, "BDD monolithic transition relation"),
+    opt!("-mono", None, Mapped, "BDD engine: one cluster (monolithic transition relation)"),
     opt!("-n", Some("idx"), Implemented, "prop_no=$: checks only property idx"),
     opt!("-noaffinity", None, Ignored, "BDD affinity clustering"),
     opt!("-o", Some("ov_file"), Ignored, "BDD variable order output file (not written)"),
@@ -87,7 +88,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-sin", Some("on|off"), Ignored, "expression inlining: no effect on verdicts"),
     opt!("-source", Some("sc_file"), Implemented, "runs the commands of sc_file"),
     opt!("-t", Some("tv_file"), Ignored, "BDD clustering order file"),
-    opt!("-thresh", Some("cp_t"), Ignored, "BDD conjunctive partitioning threshold"),
+    opt!("-thresh", Some("cp_t"), Mapped, "BDD engine: affinity clustering up to cp_t nodes (NuSMV's default method)"),
     opt!("-v", Some("vl"), Implemented, "verbose_level=$ (set; xmv-rs prints no extra messages yet)"),
     opt!("-bmc", None, Refused, "SAT-based bounded model checking is not supported"),
     opt!("-bmc_length", Some("k"), Refused, "SAT-based bounded model checking is not supported"),
@@ -125,6 +126,8 @@ pub(crate) struct CommandLine {
     pub quiet: bool,
     pub list_properties: bool,
     pub bdd: Vec<BddSetting>,
+    /// `-thresh`, `-cp`, `-iwls95`, `-mono`: the BDD engine's clustering (`symbolic::trans`).
+    pub partitioning: Option<Partitioning>,
 }
 
 /// Why a command line is refused: the message for stderr (the status is 255, NuSMV's).
@@ -208,6 +211,17 @@ fn apply(cl: &mut CommandLine, name: &str, value: Option<String>) -> Result<(), 
             Err(_) => return Err(Refusal(format!("The command line option \"-v\" needs a verbose level, not \"{value}\""))),
         },
         "-quiet" => cl.quiet = true,
+        "-mono" => cl.partitioning = Some(Partitioning::Monolithic),
+        "-thresh" | "-cp" | "-iwls95" => {
+            let Ok(t) = value.parse::<usize>() else {
+                return Err(Refusal(format!("The command line option \"{name}\" needs a cluster size in BDD nodes, not \"{value}\"")));
+            };
+            cl.partitioning = Some(match (name, cl.partitioning) {
+                ("-iwls95", _) => Partitioning::Iwls95(t),
+                (_, Some(Partitioning::Iwls95(_) | Partitioning::Monolithic)) => return Ok(()),
+                _ => Partitioning::Threshold(t),
+            });
+        }
         _ => {}
     }
     Ok(())

@@ -96,7 +96,10 @@ fn every_option_of_nusmv_254_is_in_the_table() {
     for name in ["-bmc", "-bmc_length", "-sat_solver", "-rin"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Refused), "{name}");
     }
-    for name in ["-dynamic", "-m", "-mono", "-thresh", "-cp", "-iwls95", "-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
+    for name in ["-mono", "-thresh", "-cp", "-iwls95"] {
+        assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Mapped), "{name}");
+    }
+    for name in ["-dynamic", "-m", "-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Ignored), "{name}");
     }
 }
@@ -285,4 +288,20 @@ fn old_division_semantics_on_bdds() {
     assert!(out.contains("reachable states: 3.93216e+06 "), "past the explicit budget: {out}");
     let (_, out, _) = session(&["NuSMV", "-dcx"], &model);
     assert_eq!(out.matches("is false").count(), 2, "ANSI C semantics without the option: {out}");
+}
+
+#[test]
+fn partitioning_options_choose_the_bdd_engines_clustering() {
+    use crate::symbolic::trans::Partitioning;
+    let chosen = |args: &[&str]| options::parse(&strings(args)).expect("accepted").partitioning;
+    assert_eq!(chosen(&["-dcx", "f.smv"]), None);
+    assert_eq!(chosen(&["-thresh", "1000", "f.smv"]), Some(Partitioning::Threshold(1000)));
+    assert_eq!(chosen(&["-cp", "200", "f.smv"]), Some(Partitioning::Threshold(200)));
+    assert_eq!(chosen(&["-iwls95", "500", "f.smv"]), Some(Partitioning::Iwls95(500)));
+    // The method is -iwls95's or -mono's whatever the order; -thresh only sets a threshold.
+    assert_eq!(chosen(&["-thresh", "10", "-iwls95", "20", "f.smv"]), Some(Partitioning::Iwls95(20)));
+    assert_eq!(chosen(&["-iwls95", "20", "-thresh", "10", "f.smv"]), Some(Partitioning::Iwls95(20)));
+    assert_eq!(chosen(&["-mono", "-thresh", "10", "f.smv"]), Some(Partitioning::Monolithic));
+    let refusal = options::parse(&strings(&["-thresh", "big", "f.smv"])).err().map(|r| r.0).unwrap_or_default();
+    assert!(refusal.contains("cluster size"), "{refusal}");
 }

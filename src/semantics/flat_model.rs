@@ -31,7 +31,7 @@
 //!   `bool(b)` of a boolean; they are written as in the source here (`count` is expanded as
 //!   NuSMV does).
 
-use crate::ir::{Domain, Value};
+use crate::ir::{Domain, Value, VarId};
 use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
 use crate::semantics::instances;
 use crate::semantics::interner::Interner;
@@ -74,7 +74,7 @@ pub(crate) fn write(program: &Program, source: &str, input_name: &str) -> Result
 
 /// A variable declaration line: a variable or a whole array.
 enum VarEntry {
-    Single(u32),
+    Single(VarId),
     Array { name: String, array: u32 },
 }
 
@@ -83,12 +83,12 @@ enum VarEntry {
 struct Walk<'a> {
     vars: Vec<(VarKind, VarEntry)>,
     /// Variables one by one (array elements too): the order of `ASSIGN` blocks.
-    assign_order: Vec<u32>,
+    assign_order: Vec<VarId>,
     defines: Vec<(String, DefineText<'a>)>,
     constants: Vec<String>,
     /// Per variable: its `init()`, invariant and `next()` assignments (several `next()`s when
     /// processes assign one variable through parameters).
-    assigns: FxHashMap<u32, [Vec<(&'a Expr, InstId)>; 3]>,
+    assigns: FxHashMap<VarId, [Vec<(&'a Expr, InstId)>; 3]>,
     init: Vec<(&'a Expr, InstId)>,
     invar: Vec<(&'a Expr, InstId)>,
     trans: Vec<(&'a Expr, InstId)>,
@@ -284,7 +284,7 @@ impl<'a, 't> Writer<'a, 't> {
                 }
             }
             match self.resolve(e, inst, hops) {
-                Some((Member::Var(v), _)) => return name(&self.flat.vars[v as usize].name),
+                Some((Member::Var(v), _)) => return name(&self.flat.vars[v.index()].name),
                 Some((Member::Define(d), _)) if expand => return self.define_body(d, span),
                 Some((Member::Define(d), _)) => return name(&self.flat.defines[d as usize].name),
                 Some((Member::Instance(j), _)) => return name(&self.flat.instances[j as usize].path),
@@ -391,7 +391,7 @@ impl<'a, 't> Writer<'a, 't> {
 
     fn value_text(&self, v: &Value) -> String {
         match v {
-            Value::Sym(s) => self.syms.names.get(*s as usize).cloned().unwrap_or_default(),
+            Value::Sym(s) => self.syms.names.get(s.index()).cloned().unwrap_or_default(),
             Value::Int(i) => i.to_string(),
             Value::Bool(b) => (if *b { "TRUE" } else { "FALSE" }).into(),
             other => format!("{other:?}"),
@@ -400,7 +400,7 @@ impl<'a, 't> Writer<'a, 't> {
 
     fn member_type(&self, m: Member) -> String {
         match m {
-            Member::Var(v) => self.type_text(&self.flat.vars[v as usize].domain),
+            Member::Var(v) => self.type_text(&self.flat.vars[v.index()].domain),
             Member::Array(a) => {
                 let info = &self.flat.arrays[a as usize];
                 let hi = info.lo + info.elems.len() as i64 - 1;
@@ -422,7 +422,7 @@ impl<'a, 't> Writer<'a, 't> {
                     continue;
                 }
                 lines.push(match entry {
-                    VarEntry::Single(v) => format!("{} : {};\n", self.flat.vars[*v as usize].name, self.member_type(Member::Var(*v))),
+                    VarEntry::Single(v) => format!("{} : {};\n", self.flat.vars[v.index()].name, self.member_type(Member::Var(*v))),
                     VarEntry::Array { name, array } => format!("{name} : {};\n", self.member_type(Member::Array(*array))),
                 });
             }
@@ -474,7 +474,7 @@ impl<'a, 't> Writer<'a, 't> {
         o.push_str("-- Assignments from layer 'model'\n");
         for &v in &self.walk.assign_order {
             let Some(slots) = self.walk.assigns.get(&v) else { continue };
-            let var = &self.flat.vars[v as usize].name;
+            let var = &self.flat.vars[v.index()].name;
             o.push_str("ASSIGN\n");
             for (slot, lhs) in [(0, format!("init({var})")), (1, var.clone()), (2, format!("next({var})"))] {
                 let Some(&(e, inst)) = slots[slot].last() else { continue };

@@ -61,13 +61,15 @@ pub(crate) struct Encoding {
 
 /// Apply-cache entries for a model of `bdd_vars` variables. oxidd allocates and initialises its
 /// direct-mapped cache when the manager is created (~20 bytes an entry) and cannot grow it, so
-/// the size is chosen here from the model: 2^16 entries (1.3 MB) up to two dozen variables,
-/// doubling every 12 variables, at most 2^22 (80 MB) from 96 variables on, and no more than the
-/// node capacity. Measured (CPU s, peak RSS, `--engine bdd`, shared machine): `gas-nq7.smv`
-/// 8.95 s with 2^18 entries, 6.40 s with 2^20, 4.59 s / 356 MB with 2^22, 4.69 s / 602 MB with
-/// 2^24; `abp8.smv` 0.9-1.1 s with 2^18 to 2^24 (146 MB to 471 MB).
+/// the size is chosen here from the model: 2^16 entries (1.3 MB) up to 15 variables, doubling
+/// every 8 variables, at most 2^22 (80 MB) from 56 variables on, and no more than the node
+/// capacity. Measured (CPU s, peak RSS, `--engine bdd`, shared machine): `gas-nq7.smv` 8.95 s
+/// with 2^18 entries, 6.40 s with 2^20, 4.59 s / 356 MB with 2^22, 4.69 s / 602 MB with 2^24;
+/// `abp8.smv` 0.9-1.1 s with 2^18 to 2^24 (146 MB to 471 MB); pyboolnet's asynchronous
+/// calzone_cellfate (56 BDD variables, `EF STEADYSTATE`, preimages of 30K-node sets) 23.6 s with
+/// 2^18 (the size of 12 variables a doubling), 13.1 s with 2^20, 6.6 s / 264 MB with 2^22.
 fn cache_entries(bdd_vars: VarNo, nodes: usize) -> usize {
-    let log = (14 + bdd_vars / 12).clamp(16, 22);
+    let log = (15 + bdd_vars / 8).clamp(16, 22);
     (1usize << log).min(nodes.max(1 << 16))
 }
 
@@ -170,7 +172,7 @@ impl Encoding {
         self.kinds[v.index()] == VarKind::Input
     }
 
-    fn bits(&self, v: VarId, copy: Copy) -> &[VarNo] {
+    pub(crate) fn bits(&self, v: VarId, copy: Copy) -> &[VarNo] {
         match copy {
             Copy::Cur => &self.cur_bits[v.index()],
             Copy::Next if self.is_input(v) => &self.cur_bits[v.index()],
