@@ -204,6 +204,13 @@ impl<I: Idx, T> FromIterator<T> for IdVec<I, T> {
     }
 }
 
+crate::index_type! {
+    /// An atomic proposition of one model: an index into the proposition table of the flat
+    /// model's Kripke structure, of the procedure modules' RKS or of the symbolic model
+    /// (`props`, `prop_names`, `atoms`), and the atom type of the specs checked on it.
+    pub struct PropId;
+}
+
 #[cfg(test)]
 mod tests {
     use super::IdVec;

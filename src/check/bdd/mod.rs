@@ -79,7 +79,7 @@ impl<'m> Labels<'m> {
     /// The sets of the nodes below `roots`, with `trans` and `reach` (the model's or a cone's);
     /// `fair`: compute the fair states (else only propositional nodes may be asked for).
     fn new(model: &'m SymbolicModel, arena: &'m Arena, trans: &'m TransRel, reach: &Bdd, roots: &[Lit], fair: bool) -> SymResult<Labels<'m>> {
-        let constraints = model.fairness.iter().map(|&p| model.atoms[p as usize].and(reach)).collect::<Result<Vec<_>, _>>()?;
+        let constraints = model.fairness.iter().map(|&p| model.atoms[p.index()].and(reach)).collect::<Result<Vec<_>, _>>()?;
         let mut l = Labels { model, arena, trans, reach: reach.clone(), fair: reach.clone(), constraints, sets: IdVec::from_elem(None, arena.len()) };
         let mut needed: IdVec<CoreNodeId, bool> = IdVec::from_elem(false, arena.len());
         let mut stack: Vec<CoreNodeId> = roots.iter().map(|r| r.node()).collect();
@@ -108,7 +108,7 @@ impl<'m> Labels<'m> {
         let reach = &self.reach;
         Ok(match self.arena.node(id) {
             Node::True => reach.clone(),
-            Node::Atom(p) => self.model.atoms[p as usize].and(reach)?,
+            Node::Atom(p) => self.model.atoms[p.index()].and(reach)?,
             Node::And(a, b) => self.lit(a)?.and(&self.lit(b)?)?,
             Node::EX(a) => self.pre(&self.lit(a)?.and(&self.fair)?)?,
             Node::EU(a, b) => self.until(&self.lit(a)?, &self.lit(b)?.and(&self.fair)?)?,

@@ -32,7 +32,8 @@
 
 use crate::check::ltl::formula::{Arena, Atom, Id, Node};
 use crate::check::ltl::past::{PastMonitor, PastNode};
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ltl::Ltl;
 use crate::symbolic::rings::StateSpace;
 use crate::symbolic::trans::TransRel;
@@ -212,7 +213,7 @@ impl<'m> Tableau<'m> {
             domain = domain.and(&sat.future(positive)?.xor(&sat.future(negative)?)?)?;
         }
         for &p in &model.fairness {
-            fairness.push(model.atoms[p as usize].and(space.reach)?);
+            fairness.push(model.atoms[p.index()].and(space.reach)?);
         }
         let init = space.init.and(&sat.future(root)?)?.and(&past_init)?.and(&domain)?;
         let refs = |vs: &[(Bdd, Bdd, VarNo, VarNo)], next: bool| -> Vec<Bdd> { vs.iter().map(|v| if next { v.1.clone() } else { v.0.clone() }).collect() };
@@ -360,7 +361,7 @@ impl Sat<'_> {
         let value = match self.arena.node(id) {
             Node::True => enc.t(),
             Node::False => enc.f(),
-            Node::Lit(Atom::Prop(p), positive) => literal(&self.model.atoms[p as usize], positive)?,
+            Node::Lit(Atom::Prop(p), positive) => literal(&self.model.atoms[p.index()], positive)?,
             Node::Lit(Atom::Past(b), positive) => literal(&self.past(b)?, positive)?,
             Node::And(a, b) => self.future(a)?.and(&self.future(b)?)?,
             Node::Or(a, b) => self.future(a)?.or(&self.future(b)?)?,
@@ -396,7 +397,7 @@ impl Sat<'_> {
                     enc.f()
                 }
             }
-            PastNode::Prop(p) => self.model.atoms[p as usize].clone(),
+            PastNode::Prop(p) => self.model.atoms[p.index()].clone(),
             PastNode::Not(a) => self.past(a)?.not()?,
             PastNode::And(a, b) => self.past(a)?.and(&self.past(b)?)?,
             PastNode::Or(a, b) => self.past(a)?.or(&self.past(b)?)?,

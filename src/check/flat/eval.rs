@@ -49,7 +49,7 @@ impl<'k> Labelling<'k> {
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
         let constraints: Vec<Constraint<'k>> = (fairness.states.iter())
-            .map(|&p| Constraint::States(&kripke.props[p as usize]))
+            .map(|&p| Constraint::States(&kripke.props[p.index()]))
             .chain(fairness.transitions.iter().map(Constraint::Transitions))
             .collect();
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
@@ -131,7 +131,7 @@ impl<'k> Labelling<'k> {
     pub(crate) fn node_set(&self, id: CoreNodeId) -> &FixedBitSet {
         match self.arena.node(id) {
             Node::True => &self.all,
-            Node::Atom(p) => &self.kripke.props[p as usize],
+            Node::Atom(p) => &self.kripke.props[p.index()],
             _ => {
                 let index = self.sets[id];
                 assert!(index != NOT_STORED, "nodes are labelled bottom-up before use");

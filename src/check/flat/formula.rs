@@ -10,7 +10,8 @@
 
 use crate::check::formula::{DagBuilder, FormulaId, Op};
 use crate::ctl::Ctl;
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
@@ -191,8 +192,8 @@ impl Arena {
 mod tests {
     use super::*;
 
-    fn atom(p: PropId) -> Box<Ctl<PropId>> {
-        Box::new(Ctl::Atom(p))
+    fn atom(p: u32) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(PropId::from_u32(p)))
     }
 
     #[test]
@@ -212,18 +213,18 @@ mod tests {
     #[test]
     fn boolean_simplifications() {
         let mut arena = Arena::new();
-        let p = arena.atom(0);
+        let p = arena.atom(PropId::new(0));
         assert_eq!(arena.and(p, p.negate()), Lit::FALSE);
         assert_eq!(arena.or(p, p.negate()), Lit::TRUE);
         assert_eq!(arena.and(p, Lit::TRUE), p);
         assert_eq!(arena.and(p, Lit::FALSE), Lit::FALSE);
-        let q = arena.atom(1);
+        let q = arena.atom(PropId::new(1));
         assert_eq!(arena.and(p, q), arena.and(q, p));
     }
 
     #[test]
     fn deep_nesting_does_not_recurse() {
-        let mut f = Ctl::Atom(0);
+        let mut f = Ctl::Atom(PropId::new(0));
         for i in 0..100_000 {
             f = if i % 2 == 0 { Ctl::EX(Box::new(f)) } else { Ctl::Not(Box::new(f)) };
         }

@@ -14,7 +14,8 @@
 //! equal formulas get equal ids.
 
 use super::past::PastMonitor;
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ltl::{Ltl, LtlOp};
 use rustc_hash::FxHashMap;
 
@@ -196,7 +197,7 @@ mod tests {
     use super::*;
 
     fn p(i: u32) -> Ltl<PropId> {
-        Ltl::Atom(i)
+        Ltl::Atom(PropId::from_u32(i))
     }
     fn un(op: LtlOp, a: Ltl<PropId>) -> Ltl<PropId> {
         Ltl::Unary(op, Box::new(a))
@@ -213,7 +214,7 @@ mod tests {
         assert_eq!(arena.nnf(&ff, false, &mut past), arena.nnf(&un(LtlOp::F, p(1)), false, &mut past));
         // ¬G p = F ¬p = ⊤ U ¬p
         let id = arena.nnf(&un(LtlOp::G, p(2)), true, &mut past).unwrap();
-        let neg = arena.lit(Atom::Prop(2), false);
+        let neg = arena.lit(Atom::Prop(PropId::new(2)), false);
         assert_eq!(arena.node(id), Node::U(TRUE, neg));
         // p ∧ ¬p = ⊥, X ⊤ = ⊤
         let contradiction = Ltl::And(Box::new(p(3)), Box::new(Ltl::Not(Box::new(p(3)))));

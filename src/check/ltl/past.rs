@@ -16,7 +16,8 @@
 //! first position; `H a`, `O a`, `a S b`, `a T b` with the usual recursions
 //! (`a S b = b ∨ (a ∧ Y (a S b))`, `a T b = b ∧ (a ∨ Z (a T b))`).
 
-use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::explicit::kripke::{KripkeStructure, StateId};
+use crate::ir::PropId;
 use crate::ltl::{Ltl, LtlOp};
 use rustc_hash::FxHashMap;
 
@@ -186,7 +187,7 @@ impl PastMonitor {
     /// The bits at a position in `state`, given the bits of the previous position (`None` at the
     /// first position).
     pub(crate) fn step(&self, previous: Option<u64>, kripke: &KripkeStructure, state: StateId) -> u64 {
-        self.step_by(previous, |p| kripke.props[p as usize].contains(state as usize))
+        self.step_by(previous, |p| kripke.props[p.index()].contains(state as usize))
     }
 
     /// [`PastMonitor::step`] at a position whose propositions `holds` gives (any structure).

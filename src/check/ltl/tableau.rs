@@ -171,9 +171,10 @@ fn until_rhs(arena: &Arena, f: Id) -> Option<Id> {
 mod tests {
     use super::*;
     use crate::check::ltl::past::PastMonitor;
+    use crate::ir::PropId;
     use crate::ltl::{Ltl, LtlOp};
 
-    fn automaton(f: &Ltl<u32>) -> Gba {
+    fn automaton(f: &Ltl<PropId>) -> Gba {
         let mut arena = Arena::new();
         let root = arena.nnf(f, false, &mut PastMonitor::default()).unwrap();
         translate(&arena, root).unwrap()
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn f_p_has_one_acceptance_set_and_a_waiting_state() {
-        let g = automaton(&Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(0))));
+        let g = automaton(&Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(PropId::new(0)))));
         assert_eq!(g.sets, 1);
         // ⊤ U p: the state promising p later (not accepting) and the state where p holds, then
         // the true-forever state.
@@ -191,10 +192,10 @@ mod tests {
 
     #[test]
     fn g_p_is_one_looping_state() {
-        let g = automaton(&Ltl::Unary(LtlOp::G, Box::new(Ltl::Atom(0))));
+        let g = automaton(&Ltl::Unary(LtlOp::G, Box::new(Ltl::Atom(PropId::new(0)))));
         assert_eq!(g.sets, 0);
         assert_eq!(g.labels.len(), 1);
         assert_eq!(g.succ[0], vec![0]);
-        assert_eq!(g.labels[0], vec![(Atom::Prop(0), true)]);
+        assert_eq!(g.labels[0], vec![(Atom::Prop(PropId::new(0)), true)]);
     }
 }

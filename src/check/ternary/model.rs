@@ -403,7 +403,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
             let value = |g: FormulaId| at[g];
             at[f] = match phi.nodes[f] {
                 Op::True => true,
-                Op::Prop(p) => base.labels[p as usize].contains(ex as usize),
+                Op::Prop(p) => base.labels[p.index()].contains(ex as usize),
                 Op::Not(a) => !value(a),
                 Op::And(a, b) => value(a) && value(b),
                 Op::Or(a, b) => value(a) || value(b),

@@ -107,7 +107,7 @@ fn pointwise(m: &mut Model, f: FormulaId, op: Op) {
             }
             let t = match op {
                 Op::True => Kleene::True,
-                Op::Prop(p) => Kleene::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
+                Op::Prop(p) => Kleene::from_bool(m.bases[base].labels[p.index()].contains(v as usize)),
                 Op::Not(a) => m.val(x, v, a).negate(),
                 Op::And(a, b) => m.val(x, v, a).min(m.val(x, v, b)),
                 Op::Or(a, b) => m.val(x, v, a).max(m.val(x, v, b)),
