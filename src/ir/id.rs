@@ -169,6 +169,10 @@ impl<I: Idx, T> IdVec<I, T> {
     pub fn raw(&self) -> &[T] {
         &self.raw
     }
+    /// The elements as a mutable slice indexed by `usize` (for `split_at_mut`).
+    pub fn raw_mut(&mut self) -> &mut [T] {
+        &mut self.raw
+    }
     /// The underlying vector.
     pub fn into_raw(self) -> Vec<T> {
         self.raw

@@ -179,7 +179,7 @@ impl<'a> Core<'a> {
             View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p).is_some_and(|b| b.contains(l as usize))),
             View::Static(g) => Kleene::from_bool(self.statics[*g][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
-                let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
+                let mut it = ps.iter().map(|&p| self.kb.pairs[p].vals[l as usize]);
                 let first = it.next().unwrap_or(Kleene::Unknown);
                 it.fold(first, Kleene::join)
             }
@@ -193,7 +193,7 @@ impl<'a> Core<'a> {
 
     /// Every location of pair `p` decided.
     pub(crate) fn is_complete(&self, p: PairId) -> bool {
-        let pair = &self.kb.pairs[p as usize];
+        let pair = &self.kb.pairs[p];
         let comp = self.comp(pair.comp);
         pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(l as NodeId))
     }
