@@ -107,7 +107,7 @@ impl Runs for Walker<'_, '_> {
 
 impl Walker<'_, '_> {
     fn base(&self, x: CopyId) -> ComponentId {
-        self.m.copies[x as usize].base as ComponentId
+        self.m.copies[x].base as ComponentId
     }
 
     fn value(&self, f: FormulaId, c: &Conf) -> Kleene {
