@@ -132,7 +132,7 @@ fn validate_traces(text: &str) -> usize {
         if spec.invariant {
             let e = explicit.specs.iter().find(|s| s.spec == spec.spec).expect("same specs");
             let xmv_rs::ctl::Ctl::Atom(p) = e.formula else { continue };
-            assert!(!k.props[p as usize].contains(ids[ids.len() - 1] as usize), "the invariant holds at the end of its counterexample:\n{text}");
+            assert!(!k.props[p.index()].contains(ids[ids.len() - 1] as usize), "the invariant holds at the end of its counterexample:\n{text}");
         }
         traces += 1;
     }

@@ -29,6 +29,7 @@ use xmv_rs::check::ltl::check_ltl;
 use xmv_rs::check::trace::SpecOutcome;
 use xmv_rs::driver::{CheckOptions, Engine, run_check, stages::Stages};
 use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
+use xmv_rs::ir::PropId;
 use xmv_rs::ltl::Ltl;
 use xmv_rs::source::SourceFile;
 use xmv_rs::symbolic::SymbolicModel;
@@ -52,10 +53,10 @@ fn bdd_ltl_agrees_with_explicit_ltl_and_its_counterexamples_replay() {
     for case in 0..cases(150) {
         let mut m: Model = model(&mut rng, 6);
         m.edge_fairness.clear();
-        let specs: Vec<Ltl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 3, true)).collect();
+        let specs: Vec<Ltl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 3, true)).collect();
         let text = kripke_smv(&m, &specs);
-        let fairness: Vec<u32> = m.fairness.iter().map(|&p| p as u32).collect();
-        let refs: Vec<&Ltl<u32>> = specs.iter().collect();
+        let fairness: Vec<PropId> = m.fairness.iter().map(|&p| PropId::new(p)).collect();
+        let refs: Vec<&Ltl<PropId>> = specs.iter().collect();
         let explicit = check_ltl(&to_kripke(&m), &refs, &fairness, false).expect("explicit LTL");
         let bdd = bdd_outcomes(&text);
         assert_eq!(bdd.len(), specs.len());
@@ -80,7 +81,7 @@ fn bdd_ltl_agrees_with_explicit_ltl_and_its_counterexamples_replay() {
 
 /// Replays the BDD engine's counterexample of the false spec `f`: a fair lasso of `m` whose word
 /// violates `f` (`context` names the case in failures).
-fn replay(m: &Model, f: &Ltl<u32>, outcome: &SpecOutcome, context: &str) {
+fn replay(m: &Model, f: &Ltl<PropId>, outcome: &SpecOutcome, context: &str) {
     let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("no counterexample for {f:?}, {context}"));
     let states: Vec<usize> = trace.steps.iter().map(|s| s.values[0] as usize).collect();
     let l = trace.loop_start.expect("an LTL counterexample is a lasso");
@@ -179,7 +180,7 @@ fn future_below_past_matches_the_lasso_oracle() {
     for case in 0..cases(150) {
         let mut m: Model = model(&mut rng, 5);
         m.edge_fairness.clear();
-        let specs: Vec<Ltl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| mixed_formula(&mut rng, 4)).collect();
+        let specs: Vec<Ltl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| mixed_formula(&mut rng, 4)).collect();
         let text = kripke_smv(&m, &specs);
         let bdd = bdd_outcomes(&text);
         assert_eq!(bdd.len(), specs.len());

@@ -18,6 +18,7 @@ use support::nusmv::{run, run_text, verdict_lines};
 use support::random::{Rng, cases};
 use xmv_rs::check::flat::{CheckOptions, check_ctl, check_invariants};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
 fn nusmv() -> Option<PathBuf> {
     support::nusmv::binary("the NuSMV differential test")
@@ -57,7 +58,7 @@ fn verdicts_agree_with_nusmv_on_generated_models() {
             assert_eq!(v.holds, *theirs, "case {case}, SPEC {}:\n{smv}", ctl_text(&model.specs[i]));
             specs_agreed += 1;
         }
-        let invariants: Vec<Ctl<u32>> = model.invariant_props().into_iter().map(Ctl::Atom).collect();
+        let invariants: Vec<Ctl<PropId>> = model.invariant_props().into_iter().map(Ctl::Atom).collect();
         let inv = check_invariants(&k, &invariants, false);
         for (v, theirs) in inv.iter().zip(&their_invars) {
             assert_eq!(v.holds, *theirs, "case {case}, invariant:\n{smv}");

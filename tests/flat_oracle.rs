@@ -9,6 +9,7 @@ use support::random::{Rng, cases, formula, model, propositional, to_kripke, tran
 use xmv_rs::check::flat::{CheckOptions, Fairness, check_ctl, check_ctl_fair, check_invariants, fair_states, has_existential_top, satisfying_states};
 use xmv_rs::check::trace::{SpecOutcome, Trace, TraceKind};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
 const FORMULAS_PER_MODEL: usize = 25;
 
@@ -16,8 +17,8 @@ fn states(outcome: &SpecOutcome) -> Vec<u32> {
     outcome.trace.as_ref().expect("a trace").steps.iter().map(|s| s.state).collect()
 }
 
-fn fairness_ids(m: &Model) -> Vec<u32> {
-    m.fairness.iter().map(|&p| p as u32).collect()
+fn fairness_ids(m: &Model) -> Vec<PropId> {
+    m.fairness.iter().map(|&p| PropId::new(p)).collect()
 }
 
 fn bits(set: &fixedbitset::FixedBitSet, n: usize) -> Vec<bool> {
@@ -54,7 +55,7 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
         let (ids, edges) = (fairness_ids(&m), transition_sets(&m));
         let fairness = Fairness { states: &ids, transitions: &edges };
         // Repeat some formulas so that sharing across specs is exercised.
-        let mut specs: Vec<Ctl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4)).collect();
+        let mut specs: Vec<Ctl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4)).collect();
         specs.extend(specs.clone().into_iter().take(5));
         let one = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true, witnesses: true });
         let two = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 2, traces: true, witnesses: true });
@@ -84,7 +85,7 @@ fn invariants_match_reachability() {
         let m = model(&mut rng, 7);
         let k = to_kripke(&m);
         let dist = m.distances();
-        let invariants: Vec<Ctl<u32>> = (0..5).map(|_| propositional(&mut rng, 3)).collect();
+        let invariants: Vec<Ctl<PropId>> = (0..5).map(|_| propositional(&mut rng, 3)).collect();
         let got = check_invariants(&k, &invariants, true);
         for (inv, outcome) in invariants.iter().zip(&got) {
             let value = m.eval(inv);
@@ -104,7 +105,7 @@ fn invariants_match_reachability() {
 
 /// A trace is a path from a fair initial state along transitions (closing its loop if any), and
 /// for the basic spec shapes it shows what it should.
-fn check_trace(m: &Model, spec: &Ctl<u32>, holds: bool, trace: Option<&Trace>) {
+fn check_trace(m: &Model, spec: &Ctl<PropId>, holds: bool, trace: Option<&Trace>) {
     let fair = m.fair();
     let Some(t) = trace else {
         let fair_init = m.init.iter().any(|&s| fair[s]);
@@ -195,9 +196,9 @@ fn deadlocked_counter_is_vacuously_true_like_nusmv() {
     };
     let k = to_kripke(&m);
     let specs = vec![
-        Ctl::AG(Box::new(Ctl::Atom(0))),
-        Ctl::EF(Box::new(Ctl::Atom(1))),
-        Ctl::Not(Box::new(Ctl::EF(Box::new(Ctl::Atom(1))))),
+        Ctl::AG(Box::new(Ctl::Atom(PropId::new(0)))),
+        Ctl::EF(Box::new(Ctl::Atom(PropId::new(1)))),
+        Ctl::Not(Box::new(Ctl::EF(Box::new(Ctl::Atom(PropId::new(1)))))),
         Ctl::EX(Box::new(Ctl::True)),
     ];
     let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
@@ -211,7 +212,7 @@ fn ef_and_not_ef_both_false_with_two_initial_states() {
     let m =
         Model { succ: vec![vec![0, 2], vec![1], vec![2]], init: vec![0, 1], props: vec![vec![false, false, true]], fairness: vec![], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let ef = Ctl::EF(Box::new(Ctl::Atom(0)));
+    let ef = Ctl::EF(Box::new(Ctl::Atom(PropId::new(0))));
     let specs = vec![ef.clone(), Ctl::Not(Box::new(ef))];
     let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
     assert!(!r.verdicts[0].holds && !r.verdicts[1].holds);
@@ -227,7 +228,7 @@ fn partial_deadlock_only_hides_the_dead_branch() {
     // 0 -> 0, 0 -> 1 (deadlock); p holds in 0 only
     let m = Model { succ: vec![vec![0, 1], vec![]], init: vec![0], props: vec![vec![true, false]], fairness: vec![], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let p = || Box::new(Ctl::Atom(0));
+    let p = || Box::new(Ctl::Atom(PropId::new(0)));
     let specs = vec![Ctl::AG(p()), Ctl::AX(p()), Ctl::EF(Box::new(Ctl::Not(p()))), Ctl::EG(p())];
     let r = check_ctl(&k, &specs, &[], &CheckOptions::default());
     let got: Vec<bool> = r.verdicts.iter().map(|v| v.holds).collect();
@@ -243,9 +244,9 @@ fn fairness_rules_out_unfair_loops() {
     let m =
         Model { succ: vec![vec![0, 1], vec![1]], init: vec![0], props: vec![vec![false, true], vec![false, true]], fairness: vec![1], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let af = Ctl::AF(Box::new(Ctl::Atom(0)));
+    let af = Ctl::AF(Box::new(Ctl::Atom(PropId::new(0))));
     assert!(!check_ctl(&k, std::slice::from_ref(&af), &[], &CheckOptions::default()).verdicts[0].holds);
-    assert!(check_ctl(&k, &[af], &[1], &CheckOptions::default()).verdicts[0].holds);
+    assert!(check_ctl(&k, &[af], &[PropId::new(1)], &CheckOptions::default()).verdicts[0].holds);
 }
 
 /// No states at all (e.g. contradictory INIT): every spec is vacuously true, with the warning flags.
@@ -253,8 +254,8 @@ fn fairness_rules_out_unfair_loops() {
 fn empty_structure_makes_everything_vacuously_true() {
     let m = Model { succ: vec![], init: vec![], props: vec![vec![]], fairness: vec![0], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let specs = vec![Ctl::EF(Box::new(Ctl::Atom(0))), Ctl::AG(Box::new(Ctl::False))];
-    let r = check_ctl(&k, &specs, &[0], &CheckOptions::default());
+    let specs = vec![Ctl::EF(Box::new(Ctl::Atom(PropId::new(0)))), Ctl::AG(Box::new(Ctl::False))];
+    let r = check_ctl(&k, &specs, &[PropId::new(0)], &CheckOptions::default());
     assert!(r.fair_states_empty && r.no_fair_initial_state);
     assert!(r.verdicts.iter().all(|v| v.holds && v.trace.is_none()));
     assert!(check_invariants(&k, &[Ctl::False], true)[0].holds);
@@ -273,7 +274,7 @@ fn nested_witness_continues_into_eg() {
         edge_fairness: vec![],
     };
     let k = to_kripke(&m);
-    let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(0)), Box::new(Ctl::EG(Box::new(Ctl::Atom(1)))))));
+    let spec = Ctl::EF(Box::new(Ctl::And(Box::new(Ctl::Atom(PropId::new(0))), Box::new(Ctl::EG(Box::new(Ctl::Atom(PropId::new(1))))))));
     let r = check_ctl(&k, &[spec], &[], &CheckOptions::default());
     assert!(r.verdicts[0].holds);
     let trace = r.verdicts[0].trace.as_ref().unwrap();
@@ -289,7 +290,7 @@ fn transition_fairness_like_fairness_running() {
     let m =
         Model { succ: vec![vec![0, 1], vec![0]], init: vec![0], props: vec![vec![false, true]], fairness: vec![], edge_fairness: vec![vec![(0, 1), (1, 0)]] };
     let k = to_kripke(&m);
-    let af = Ctl::AF(Box::new(Ctl::Atom(0)));
+    let af = Ctl::AF(Box::new(Ctl::Atom(PropId::new(0))));
     assert!(!check_ctl(&k, std::slice::from_ref(&af), &[], &CheckOptions::default()).verdicts[0].holds);
     let edges = transition_sets(&m);
     let fair = Fairness { states: &[], transitions: &edges };

@@ -19,6 +19,7 @@ use xmv_rs::check::flat::{CheckOptions, check_ctl};
 use xmv_rs::check::ltl::check_ltl;
 use xmv_rs::check::trace::Trace;
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
 
 const MAX_LASSO: usize = 9;
@@ -45,9 +46,9 @@ fn verdicts_match_the_lasso_oracle_and_counterexamples_replay() {
     for case in 0..cases(300) {
         let m = state_fair_model(&mut rng, 5);
         let k = to_kripke(&m);
-        let fairness: Vec<u32> = m.fairness.iter().map(|&p| p as u32).collect();
-        let specs: Vec<Ltl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 3, true)).collect();
-        let refs: Vec<&Ltl<u32>> = specs.iter().collect();
+        let fairness: Vec<PropId> = m.fairness.iter().map(|&p| PropId::new(p)).collect();
+        let specs: Vec<Ltl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 3, true)).collect();
+        let refs: Vec<&Ltl<PropId>> = specs.iter().collect();
         let ours = check_ltl(&k, &refs, &fairness, true).expect("translation");
         for (f, o) in specs.iter().zip(&ours) {
             let violation = find_violation(&m, f, MAX_LASSO);
@@ -71,14 +72,14 @@ fn verdicts_match_the_lasso_oracle_and_counterexamples_replay() {
 }
 
 /// A random formula of the LTL∩ACTL fragment and its CTL twin.
-fn fragment(rng: &mut Rng, depth: usize) -> (Ltl<u32>, Ctl<u32>) {
-    let p = |rng: &mut Rng| rng.below(NUM_LABELS) as u32;
+fn fragment(rng: &mut Rng, depth: usize) -> (Ltl<PropId>, Ctl<PropId>) {
+    let p = |rng: &mut Rng| PropId::new(rng.below(NUM_LABELS));
     if depth == 0 || rng.chance(15) {
         let a = p(rng);
         return (Ltl::Atom(a), Ctl::Atom(a));
     }
-    let b = |x: Ltl<u32>| Box::new(x);
-    let c = |x: Ctl<u32>| Box::new(x);
+    let b = |x: Ltl<PropId>| Box::new(x);
+    let c = |x: Ctl<PropId>| Box::new(x);
     match rng.below(7) {
         0 => {
             let ((l1, c1), (l2, c2)) = (fragment(rng, depth - 1), fragment(rng, depth - 1));
@@ -121,9 +122,9 @@ fn ltl_and_ctl_agree_on_their_common_fragment() {
     for case in 0..cases(300) {
         let m = state_fair_model(&mut rng, 7);
         let k = to_kripke(&m);
-        let fairness: Vec<u32> = m.fairness.iter().map(|&p| p as u32).collect();
-        let (ltl, ctl): (Vec<Ltl<u32>>, Vec<Ctl<u32>>) = (0..FORMULAS_PER_MODEL).map(|_| fragment(&mut rng, 3)).unzip();
-        let refs: Vec<&Ltl<u32>> = ltl.iter().collect();
+        let fairness: Vec<PropId> = m.fairness.iter().map(|&p| PropId::new(p)).collect();
+        let (ltl, ctl): (Vec<Ltl<PropId>>, Vec<Ctl<PropId>>) = (0..FORMULAS_PER_MODEL).map(|_| fragment(&mut rng, 3)).unzip();
+        let refs: Vec<&Ltl<PropId>> = ltl.iter().collect();
         let ours = check_ltl(&k, &refs, &fairness, false).expect("translation");
         let theirs = check_ctl(&k, &ctl, &fairness, &CheckOptions { threads: 1, traces: false, witnesses: false });
         for ((l, c), (o, t)) in ltl.iter().zip(&ctl).zip(ours.iter().zip(&theirs.verdicts)) {
@@ -140,9 +141,9 @@ fn results_do_not_depend_on_the_thread_count() {
     for _ in 0..cases(300) / 10 {
         let m = state_fair_model(&mut rng, 7);
         let k = to_kripke(&m);
-        let fairness: Vec<u32> = m.fairness.iter().map(|&p| p as u32).collect();
-        let specs: Vec<Ltl<u32>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4, true)).collect();
-        let refs: Vec<&Ltl<u32>> = specs.iter().collect();
+        let fairness: Vec<PropId> = m.fairness.iter().map(|&p| PropId::new(p)).collect();
+        let specs: Vec<Ltl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| formula(&mut rng, 4, true)).collect();
+        let refs: Vec<&Ltl<PropId>> = specs.iter().collect();
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
             pool.install(|| check_ltl(&k, &refs, &fairness, true).expect("translation")).into_iter().map(|o| (o.outcome, o.product_states)).collect::<Vec<_>>()
@@ -158,14 +159,14 @@ fn deadlocks_are_not_paths() {
     // 0 → 1 → 2 (dead); p0 nowhere.
     let dead = Model { succ: vec![vec![1], vec![2], vec![]], init: vec![0], props: vec![vec![false; 3]; NUM_LABELS], fairness: vec![], edge_fairness: vec![] };
     let k = to_kripke(&dead);
-    let specs = [Ltl::False, Ltl::Atom(0), Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(0)))];
-    let refs: Vec<&Ltl<u32>> = specs.iter().collect();
+    let specs = [Ltl::False, Ltl::Atom(PropId::new(0)), Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(PropId::new(0))))];
+    let refs: Vec<&Ltl<PropId>> = specs.iter().collect();
     assert!(check_ltl(&k, &refs, &[], true).expect("translation").iter().all(|o| o.outcome.holds));
     // 0 → {1 (dead), 2 ⟲}, p0 only at 2: F p0 holds (the branch to 1 is finite).
     let mut props = vec![vec![false; 3]; NUM_LABELS];
     props[0][2] = true;
     let partial = Model { succ: vec![vec![1, 2], vec![], vec![2]], init: vec![0], props, fairness: vec![], edge_fairness: vec![] };
-    let f = Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(0)));
+    let f = Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(PropId::new(0))));
     let out = check_ltl(&to_kripke(&partial), &[&f], &[], true).expect("translation");
     assert!(out[0].outcome.holds);
 }
@@ -178,12 +179,12 @@ fn fairness_restricts_the_paths() {
     props[0] = vec![false, true];
     let m = Model { succ: vec![vec![0, 1], vec![1]], init: vec![0], props, fairness: vec![NUM_LABELS], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let f = Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(0)));
+    let f = Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(PropId::new(0))));
     let unfair = check_ltl(&k, &[&f], &[], true).expect("translation");
     assert!(!unfair[0].outcome.holds);
     let trace = unfair[0].outcome.trace.as_ref().expect("counterexample");
     assert_eq!((trace.steps.len(), trace.loop_start), (1, Some(0)));
-    let fair = check_ltl(&k, &[&f], &[NUM_LABELS as u32], true).expect("translation");
+    let fair = check_ltl(&k, &[&f], &[PropId::new(NUM_LABELS)], true).expect("translation");
     assert!(fair[0].outcome.holds);
 }
 
@@ -197,16 +198,16 @@ fn past_operators_at_the_start_of_the_path() {
     props[1] = vec![false, true];
     let m = Model { succ: vec![vec![1], vec![1]], init: vec![0], props, fairness: vec![], edge_fairness: vec![] };
     let k = to_kripke(&m);
-    let y = |f: Ltl<u32>| Ltl::Unary(LtlOp::Y, Box::new(f));
-    let z = |f: Ltl<u32>| Ltl::Unary(LtlOp::Z, Box::new(f));
+    let y = |f: Ltl<PropId>| Ltl::Unary(LtlOp::Y, Box::new(f));
+    let z = |f: Ltl<PropId>| Ltl::Unary(LtlOp::Z, Box::new(f));
     let specs = [
-        y(Ltl::True),                                                                                                                 // false
-        z(Ltl::False),                                                                                                                // true
-        Ltl::Unary(LtlOp::X, Box::new(y(Ltl::Atom(0)))),                                                                              // true
-        Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(0)), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(1))))))), // false
-        Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(1)), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(0))))))), // true
+        y(Ltl::True),                                                 // false
+        z(Ltl::False),                                                // true
+        Ltl::Unary(LtlOp::X, Box::new(y(Ltl::Atom(PropId::new(0))))), // true
+        Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(PropId::new(0))), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(PropId::new(1)))))))), // false
+        Ltl::Unary(LtlOp::G, Box::new(Ltl::Implies(Box::new(Ltl::Atom(PropId::new(1))), Box::new(Ltl::Unary(LtlOp::O, Box::new(Ltl::Atom(PropId::new(0)))))))), // true
     ];
-    let refs: Vec<&Ltl<u32>> = specs.iter().collect();
+    let refs: Vec<&Ltl<PropId>> = specs.iter().collect();
     let verdicts: Vec<bool> = check_ltl(&k, &refs, &[], false).expect("translation").iter().map(|o| o.outcome.holds).collect();
     assert_eq!(verdicts, [false, true, true, false, true]);
 }

@@ -9,14 +9,15 @@
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks_builder::parse_rks;
+use xmv_rs::ir::PropId;
 
-fn atom(p: u32) -> Box<Ctl<u32>> {
-    Box::new(Ctl::Atom(p))
+fn atom(p: u32) -> Box<Ctl<PropId>> {
+    Box::new(Ctl::Atom(PropId::from_u32(p)))
 }
 
-fn batch_agrees(text: &str, specs: &[Ctl<u32>]) {
+fn batch_agrees(text: &str, specs: &[Ctl<PropId>]) {
     let rks = parse_rks(&format!("props p q r\n{text}")).expect("model parses");
-    let batch: Vec<(u32, Ctl<u32>)> = specs.iter().flat_map(|f| (0..rks.components.len() as u32).map(move |c| (c, f.clone()))).collect();
+    let batch: Vec<(u32, Ctl<PropId>)> = specs.iter().flat_map(|f| (0..rks.components.len() as u32).map(move |c| (c, f.clone()))).collect();
     let mut verdicts = Vec::new();
     for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: false };

@@ -17,6 +17,7 @@ use rks_support::ctl_text::F;
 use rks_support::random::{self, GenParams, Rng};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
 const DEFAULT_MODELS: usize = 400;
 
@@ -26,8 +27,8 @@ fn env_usize(name: &str, default: usize) -> usize {
 
 /// `f` with every atom mapped to a random proposition (the same atom to the same proposition).
 fn instance(rng: &mut Rng, f: &F, num_props: usize) -> F {
-    let map: Vec<u32> = (0..num_props).map(|_| rng.range(0, num_props - 1) as u32).collect();
-    f.map_atoms(&mut |p: &u32| map[*p as usize])
+    let map: Vec<PropId> = (0..num_props).map(|_| PropId::new(rng.range(0, num_props - 1))).collect();
+    f.map_atoms(&mut |p: &PropId| map[p.index()])
 }
 
 #[test]
@@ -41,7 +42,7 @@ fn lane_batches_give_the_verdicts_and_traces_of_one_at_a_time_checking() {
         let rks = model.build();
         let init = rng.range(0, model.comps.len() - 1) as u32;
         let shape = if i % 3 == 0 { random::temporal_formula(&mut rng, model.props.len(), 4) } else { random::formula(&mut rng, model.props.len(), 4) };
-        let mut specs: Vec<(u32, Ctl<u32>)> = Vec::new();
+        let mut specs: Vec<(u32, Ctl<PropId>)> = Vec::new();
         for j in 0..70 {
             let f = instance(&mut rng, &shape, model.props.len());
             // Every tenth spec: another shape or another initial component.

@@ -34,6 +34,7 @@ use xmv_rs::check::trace::{CallFrame, Trace, TraceStep};
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::kripke::KripkeStructure;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
 
 const MAX_LEN: usize = 9;
@@ -43,13 +44,13 @@ fn labels(rks: &RecursiveKripkeStructure, c: &Config) -> Vec<bool> {
     (0..NUM_LABELS as u32)
         .map(|p| match c {
             Config::Term => false,
-            Config::At { comp, node, .. } => rks.components[*comp as usize].props.holds(p, *node),
+            Config::At { comp, node, .. } => rks.components[*comp as usize].props.holds(PropId::from_u32(p), *node),
         })
         .collect()
 }
 
 /// Whether the word of `prefix · cycle^ω` (configurations) satisfies `f`.
-fn word_holds(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, prefix: &[Config], cycle: &[Config]) -> bool {
+fn word_holds(rks: &RecursiveKripkeStructure, f: &Ltl<PropId>, prefix: &[Config], cycle: &[Config]) -> bool {
     let all: Vec<Vec<bool>> = prefix.iter().chain(cycle).map(|c| labels(rks, c)).collect();
     let props = (0..NUM_LABELS).map(|p| all.iter().map(|l| l[p]).collect()).collect();
     let word = support::oracle::Model { succ: vec![], init: vec![], props, fairness: vec![], edge_fairness: vec![] };
@@ -77,7 +78,7 @@ fn stack(c: &Config) -> &[(u32, u32)] {
 }
 
 /// Replays a counterexample on K(R); `Err` says what is wrong.
-fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, t: &Trace) -> Result<(), String> {
+fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<PropId>, t: &Trace) -> Result<(), String> {
     let confs: Vec<Config> = t.steps.iter().map(config).collect();
     let ls = t.loop_start.ok_or("a counterexample without a loop")?;
     if confs.first() != Some(&initial(rks)) {
@@ -112,8 +113,8 @@ fn replay(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, t: &Trace) -> Result<(),
 
 /// Some lasso of K(R) of at most `MAX_LEN` configurations, at most `MAX_DEPTH` pending calls,
 /// whose word violates `f` (bounded depth or an infinite descent).
-fn bounded_violation(rks: &RecursiveKripkeStructure, f: &Ltl<u32>) -> Option<(Vec<Config>, usize)> {
-    fn extend(rks: &RecursiveKripkeStructure, f: &Ltl<u32>, path: &mut Vec<Config>) -> Option<(Vec<Config>, usize)> {
+fn bounded_violation(rks: &RecursiveKripkeStructure, f: &Ltl<PropId>) -> Option<(Vec<Config>, usize)> {
+    fn extend(rks: &RecursiveKripkeStructure, f: &Ltl<PropId>, path: &mut Vec<Config>) -> Option<(Vec<Config>, usize)> {
         let last = path.last()?.clone();
         let next = successors(rks, &last);
         for j in 0..path.len() {
@@ -238,13 +239,13 @@ fn recursive_models_against_the_bounded_stack_lasso_oracle() {
     );
 }
 
-fn x(f: Ltl<u32>) -> Ltl<u32> {
+fn x(f: Ltl<PropId>) -> Ltl<PropId> {
     Ltl::Unary(LtlOp::X, Box::new(f))
 }
-fn atom(p: u32) -> Ltl<u32> {
-    Ltl::Atom(p)
+fn atom(p: u32) -> Ltl<PropId> {
+    Ltl::Atom(PropId::from_u32(p))
 }
-fn holds(m: &str, f: &Ltl<u32>) -> bool {
+fn holds(m: &str, f: &Ltl<PropId>) -> bool {
     let rks = Model::parse(m).build();
     let r = check_rks(&rks, 0, f, true).expect("RKS LTL");
     if let Some(t) = &r.trace {

@@ -65,7 +65,7 @@ fn describe(rks: &xmv_rs::explicit::rks::RecursiveKripkeStructure) -> String {
             c.returns,
             c.return_offsets,
             c.node_names,
-            c.props.ids().iter().map(|&p| (p, c.props[p as usize].ones().collect::<Vec<_>>())).collect::<Vec<_>>()
+            c.props.ids().iter().map(|&p| (p, c.props[p.index()].ones().collect::<Vec<_>>())).collect::<Vec<_>>()
         );
     }
     out

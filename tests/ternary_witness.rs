@@ -10,8 +10,9 @@ use rustc_hash::FxHashMap;
 use xmv_rs::check::ternary::{TernaryEngine, check};
 use xmv_rs::check::trace::{Trace, TraceKind, TraceStep};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
-type F = Ctl<u32>;
+type F = Ctl<PropId>;
 
 fn not(a: &F) -> F {
     Ctl::Not(Box::new(a.clone()))

@@ -14,6 +14,7 @@
 #[path = "splitmix.rs"]
 mod splitmix;
 use splitmix::SplitMix64;
+use xmv_rs::ir::PropId;
 
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
@@ -62,9 +63,9 @@ pub struct CfgModel {
     pub succ: Vec<Vec<u32>>,
     /// `labels[k]` = sorted locations where `pK` holds.
     pub labels: Vec<Vec<u32>>,
-    pub specs: Vec<Ctl<u32>>,
+    pub specs: Vec<Ctl<PropId>>,
     /// Labels used as `FAIRNESS` constraints.
-    pub fairness: Vec<u32>,
+    pub fairness: Vec<PropId>,
     /// Labels `pK` checked as `INVARSPEC !pK` (the invariant is the label's complement).
     pub invariants: Vec<u32>,
 }
@@ -85,8 +86,8 @@ impl Rng {
 
 impl CfgModel {
     /// Proposition ids of the invariants in [`CfgModel::to_kripke`].
-    pub fn invariant_props(&self) -> Vec<u32> {
-        (0..self.invariants.len()).map(|i| (self.labels.len() + i) as u32).collect()
+    pub fn invariant_props(&self) -> Vec<PropId> {
+        (0..self.invariants.len()).map(|i| PropId::new(self.labels.len() + i)).collect()
     }
 
     pub fn generate(p: &CfgParams) -> CfgModel {
@@ -120,7 +121,7 @@ impl CfgModel {
             .collect();
         let num_labels = p.labels.max(1);
         let specs = (0..p.specs).map(|_| spec(&mut rng, num_labels, p.depth)).collect();
-        let fairness = (0..p.fairness).map(|_| rng.below(num_labels) as u32).collect();
+        let fairness = (0..p.fairness).map(|_| PropId::new(rng.below(num_labels))).collect();
         let invariants = (0..p.invariants).map(|_| rng.below(num_labels) as u32).collect();
         CfgModel { succ, labels, specs, fairness, invariants }
     }
@@ -206,11 +207,11 @@ fn join(items: impl Iterator<Item = String>) -> String {
     items.collect::<Vec<_>>().join(", ")
 }
 
-fn atom(rng: &mut Rng, labels: usize) -> Box<Ctl<u32>> {
-    Box::new(Ctl::Atom(rng.below(labels) as u32))
+fn atom(rng: &mut Rng, labels: usize) -> Box<Ctl<PropId>> {
+    Box::new(Ctl::Atom(PropId::new(rng.below(labels))))
 }
 
-fn sub(rng: &mut Rng, labels: usize, depth: usize) -> Box<Ctl<u32>> {
+fn sub(rng: &mut Rng, labels: usize, depth: usize) -> Box<Ctl<PropId>> {
     if depth == 0 || rng.chance(50) {
         return if rng.chance(20) { Box::new(Ctl::Not(atom(rng, labels))) } else { atom(rng, labels) };
     }
@@ -230,7 +231,7 @@ fn sub(rng: &mut Rng, labels: usize, depth: usize) -> Box<Ctl<u32>> {
 }
 
 /// A spec from the templates static analysers use, with random nested operands.
-fn spec(rng: &mut Rng, labels: usize, depth: usize) -> Ctl<u32> {
+fn spec(rng: &mut Rng, labels: usize, depth: usize) -> Ctl<PropId> {
     let (l, d) = (labels, depth);
     match rng.below(9) {
         0 => Ctl::AG(Box::new(Ctl::Implies(sub(rng, l, d), Box::new(Ctl::AF(sub(rng, l, d)))))),
@@ -246,8 +247,8 @@ fn spec(rng: &mut Rng, labels: usize, depth: usize) -> Ctl<u32> {
 }
 
 /// Fully parenthesised SMV text of a formula over labels `pK`.
-pub fn ctl_text(f: &Ctl<u32>) -> String {
-    let t = |g: &Ctl<u32>| ctl_text(g);
+pub fn ctl_text(f: &Ctl<PropId>) -> String {
+    let t = |g: &Ctl<PropId>| ctl_text(g);
     match f {
         Ctl::True => "TRUE".into(),
         Ctl::False => "FALSE".into(),

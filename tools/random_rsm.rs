@@ -35,11 +35,12 @@
 #[path = "splitmix.rs"]
 mod splitmix;
 use splitmix::SplitMix64;
+use xmv_rs::ir::PropId;
 
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use xmv_rs::explicit::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, RecursiveKripkeStructure};
 use xmv_rs::explicit::rks_builder::RksBuilder;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -420,7 +421,7 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
             exit_names: rc.exits.iter().map(|x| format!("x{x}")).collect(),
             returns: Csr::default(),
             return_offsets: Vec::new(),
-            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as PropId, set)).collect()),
+            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (PropId::new(p), set)).collect()),
             node_names,
         });
         // Return rows need the callees' exit counts: kept until every copy is built.
@@ -470,11 +471,11 @@ fn gen_formula(depth: usize, rng: &mut Rng) -> Ctl<PropId> {
         let mut lits: Vec<Ctl<PropId>> = Vec::new();
         for p in 0..3 {
             if rng.chance(0.5) {
-                lits.push(maybe_not(Ctl::Atom(p as PropId), rng));
+                lits.push(maybe_not(Ctl::Atom(PropId::from_u32(p)), rng));
             }
         }
         if lits.is_empty() {
-            lits.push(maybe_not(Ctl::Atom(rng.below(3) as PropId), rng));
+            lits.push(maybe_not(Ctl::Atom(PropId::new(rng.below(3))), rng));
         }
         return join(lits, rng);
     }

@@ -14,6 +14,7 @@
 
 use crate::check::rewrite::{self, CoreBuilder};
 use crate::ctl::Ctl;
+use crate::ir::PropId;
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
@@ -21,10 +22,6 @@ crate::index_type! {
     /// A node of a [`Dag`].
     pub struct FormulaId;
 }
-
-/// An atomic proposition of the model the formulas are checked on (`explicit::kripke::PropId`
-/// for flat models, `explicit::rks::PropId` for procedure modules: both dense `u32`s).
-pub(crate) type PropId = u32;
 
 /// A core operator over earlier nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -258,8 +255,8 @@ impl CoreBuilder for DagBuilder<'_> {
 mod tests {
     use super::*;
 
-    fn atom(p: PropId) -> Box<Ctl<PropId>> {
-        Box::new(Ctl::Atom(p))
+    fn atom(p: u32) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(PropId::from_u32(p)))
     }
 
     #[test]
@@ -300,7 +297,7 @@ mod tests {
     #[test]
     fn folding_removes_atoms_that_never_hold() {
         let spec = Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::EF(atom(1))))));
-        let never = |p: PropId| p == 1;
+        let never = |p: PropId| p == PropId::new(1);
         let mut b = DagBuilder::folding(IffShape::NotXor, &never);
         let root = b.lower(&spec);
         let dag = b.finish();
@@ -320,7 +317,7 @@ mod tests {
         let top = FormulaId::new(dag.len() - 1);
         let none = dag.values_in_loop(top, &|_| false);
         assert!(!none[ef] && none[ag]);
-        let p = dag.values_in_loop(top, &|p| p == 0);
+        let p = dag.values_in_loop(top, &|p| p == PropId::new(0));
         assert!(p[ef] && !p[ag]);
     }
 }

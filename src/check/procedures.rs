@@ -13,7 +13,8 @@ use crate::check::trace::SpecOutcome;
 use crate::check::{rks, ternary};
 use crate::ctl::Ctl;
 use crate::explicit::build_rks::RksSpec;
-use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use rayon::prelude::*;
 
 /// One RKS engine.

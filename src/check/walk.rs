@@ -60,19 +60,19 @@ pub(crate) trait Runs {
     fn until(&self, goal: FormulaId, a: FormulaId, b: FormulaId, start: Self::Conf) -> Option<Vec<TraceStep>>;
 }
 
-fn is_existential(formula: &Ctl<crate::check::formula::PropId>) -> bool {
+fn is_existential(formula: &Ctl<crate::ir::PropId>) -> bool {
     matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))
 }
 
 /// True if a spec `formula` with verdict `holds` gets a trace: a witness when it is true and
 /// existential, a counterexample when it is false and universal.
-pub(crate) fn has_trace(formula: &Ctl<crate::check::formula::PropId>, holds: bool) -> bool {
+pub(crate) fn has_trace(formula: &Ctl<crate::ir::PropId>, holds: bool) -> bool {
     if holds { is_existential(formula) } else { formula.is_universal() }
 }
 
 /// The witness or counterexample of the spec `formula` (DAG root `root`) with verdict `holds`,
 /// if the spec has a trace-bearing shape and the walk finds one.
-pub(crate) fn explain<R: Runs>(runs: &R, root: FormulaId, formula: &Ctl<crate::check::formula::PropId>, holds: bool) -> Option<Trace> {
+pub(crate) fn explain<R: Runs>(runs: &R, root: FormulaId, formula: &Ctl<crate::ir::PropId>, holds: bool) -> Option<Trace> {
     let (goal, kind) = if is_existential(formula) && holds {
         (root, TraceKind::Witness)
     } else if formula.is_universal() && !holds {

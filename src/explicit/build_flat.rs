@@ -16,12 +16,13 @@ use super::budget::{MemoryBudget, OutOfMemory};
 use super::build_diag::{self as diag, BuildSize, ErrorContext};
 use super::csr::Csr;
 use super::eval::Evaluator;
-use super::kripke::{KripkeStructure, PropId, StateId};
+use super::kripke::{KripkeStructure, StateId};
 use super::names::Names;
 use super::packed_table::{Layout, PackedTable};
 use super::step::{DomainIndex, Plan, Scratch};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir::PropId;
 use crate::ir::SpecKind;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
 use expand::{Chunk, Expander, expand_batch};
@@ -181,10 +182,10 @@ impl PropTable {
         };
         let key = super::names::expr_hash(expr);
         let bucket = self.ids.entry(key).or_default();
-        if let Some(&id) = bucket.iter().find(|&&id| self.atoms[id as usize] == *expr) {
+        if let Some(&id) = bucket.iter().find(|&&id| self.atoms[id.index()] == *expr) {
             return id;
         }
-        let id = self.atoms.len() as PropId;
+        let id = PropId::new(self.atoms.len());
         bucket.push(id);
         self.names.push(names.expr(system, expr));
         self.atoms.push(expr.clone());

@@ -33,11 +33,12 @@ use super::conditions::ConditionIndex;
 use super::csr::Csr;
 use super::eval::{EXIT_INDEX, Env, Evaluator};
 use super::names::Names;
-use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, RecursiveKripkeStructure};
 use super::state_table::StateTable;
 use super::step::{DomainIndex, Plan, Scratch, StepError};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::ir::PropId;
 use crate::lowering::program::{ExitNameId, Expr, LoweredProgram, SpecAtom, System, SystemId};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
@@ -166,15 +167,15 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     // Propositions: global labels first, then the state atoms of procedure specs.
     let mut extra: Vec<(ComponentId, Expr)> = vec![];
     let mut extra_ids: FxHashMap<(ComponentId, String), PropId> = FxHashMap::default();
-    let num_labels = program.labels.len() as PropId;
+    let num_labels = program.labels.len();
     let mut specs = vec![];
     for (i, spec) in program.specs.iter().enumerate() {
         let Some(c) = component_of.get(spec.system.index()).copied().flatten() else { continue };
         let mut prop = |a: &SpecAtom| match a {
-            SpecAtom::Label(l) => l.as_u32(),
+            SpecAtom::Label(l) => PropId::from_u32(l.as_u32()),
             SpecAtom::State(e) => *extra_ids.entry((c, format!("{e:?}"))).or_insert_with(|| {
                 extra.push((c, e.clone()));
-                num_labels + extra.len() as PropId - 1
+                PropId::new(num_labels + extra.len() - 1)
             }),
         };
         let formula = spec.formula.map_atoms(&mut prop);
@@ -638,7 +639,7 @@ fn component_props(
             );
         }
         bits.difference_with(&calls);
-        props.push((label.as_u32(), bits));
+        props.push((PropId::from_u32(label.as_u32()), bits));
     }
     for (i, (owner, atom)) in extra.iter().enumerate() {
         if *owner != c {
@@ -647,7 +648,7 @@ fn component_props(
         let span = program.specs.iter().find(|s| s.system == system_id).map_or(system.span, |s| s.span);
         let mut bits = labeller.label(atom).map_err(|(s, err)| atom_error(s, err, format!("`{}`", names.expr(system, atom)), span))?;
         bits.difference_with(&calls);
-        props.push(((program.labels.len() + i) as PropId, bits));
+        props.push((PropId::new(program.labels.len() + i), bits));
     }
     Ok(Labels::from_sets(props))
 }

@@ -9,7 +9,6 @@ use super::state_values::StateValues;
 use fixedbitset::FixedBitSet;
 
 pub(crate) type StateId = u32;
-pub(crate) type PropId = u32;
 
 #[derive(Clone, Debug)]
 pub struct KripkeStructure {

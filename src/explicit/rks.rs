@@ -8,12 +8,12 @@
 //! that exit. Exits have no intra-component successors. Labels are global propositions.
 
 use super::csr::Csr;
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 
 pub type ComponentId = u32;
 pub type NodeId = u32;
-pub type PropId = u32;
 
 #[derive(Clone, Debug)]
 pub struct RecursiveKripkeStructure {
@@ -87,13 +87,12 @@ impl Labels {
         out
     }
     /// The nodes labelled with `p`, or `None` if there are none.
-    pub(crate) fn get(&self, p: usize) -> Option<&FixedBitSet> {
-        let p = PropId::try_from(p).ok()?;
+    pub(crate) fn get(&self, p: PropId) -> Option<&FixedBitSet> {
         self.ids.binary_search(&p).ok().map(|i| &self.sets[i])
     }
     /// True if node `n` is labelled with `p`.
     pub fn holds(&self, p: PropId, n: NodeId) -> bool {
-        self.get(p as usize).is_some_and(|s| s.contains(n as usize))
+        self.get(p).is_some_and(|s| s.contains(n as usize))
     }
     /// The propositions with at least one labelled node, increasing.
     pub fn ids(&self) -> &[PropId] {
@@ -104,7 +103,7 @@ impl Labels {
 impl std::ops::Index<usize> for Labels {
     type Output = FixedBitSet;
     fn index(&self, p: usize) -> &FixedBitSet {
-        self.get(p).unwrap_or(&NO_NODES)
+        u32::try_from(p).ok().and_then(|p| self.get(PropId::from_u32(p))).unwrap_or(&NO_NODES)
     }
 }
 

@@ -25,8 +25,9 @@
 //! same proposition), numbered in order of first appearance.
 
 use super::csr::Csr;
-use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use super::rks::{Component, ComponentId, Labels, NO_CALL, NodeId, RecursiveKripkeStructure};
 use crate::ctl::Ctl;
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
@@ -225,7 +226,7 @@ impl RksBuilder {
             exit_names,
             returns: Csr::default(),
             return_offsets: Vec::new(),
-            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as PropId, set)).collect()),
+            props: Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (PropId::new(p), set)).collect()),
             node_names: names,
         })
     }
@@ -506,7 +507,7 @@ impl CtlParser<'_> {
             "FALSE" | "false" => Ok(Ctl::False),
             name => {
                 let p = self.rks.prop_names.iter().position(|q| q == name).ok_or(format!("unknown proposition `{name}`"))?;
-                Ok(Ctl::Atom(p as PropId))
+                Ok(Ctl::Atom(PropId::new(p)))
             }
         }
     }
@@ -541,8 +542,8 @@ mod tests {
     fn parses_ctl() {
         let r = parse_rks("props p q\nsub A\n loc a").unwrap();
         let f = parse_ctl("AG (p -> E[p U !q]) & EX TRUE | A[p U q]", &r).unwrap();
-        let p = || Box::new(Ctl::Atom(0));
-        let q = || Box::new(Ctl::Atom(1));
+        let p = || Box::new(Ctl::Atom(PropId::new(0)));
+        let q = || Box::new(Ctl::Atom(PropId::new(1)));
         let ag = Ctl::AG(Box::new(Ctl::Implies(p(), Box::new(Ctl::EU(p(), Box::new(Ctl::Not(q())))))));
         let lhs = Ctl::And(Box::new(ag), Box::new(Ctl::EX(Box::new(Ctl::True))));
         assert_eq!(f, Ctl::Or(Box::new(lhs), Box::new(Ctl::AU(p(), q()))));

@@ -169,6 +169,10 @@ impl<I: Idx, T> IdVec<I, T> {
     pub fn raw(&self) -> &[T] {
         &self.raw
     }
+    /// The elements as a mutable slice indexed by `usize` (for `split_at_mut`).
+    pub fn raw_mut(&mut self) -> &mut [T] {
+        &mut self.raw
+    }
     /// The underlying vector.
     pub fn into_raw(self) -> Vec<T> {
         self.raw
@@ -202,6 +206,13 @@ impl<I: Idx, T> FromIterator<T> for IdVec<I, T> {
     fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
         Self::from_raw(iter.into_iter().collect())
     }
+}
+
+crate::index_type! {
+    /// An atomic proposition of one model: an index into the proposition table of the flat
+    /// model's Kripke structure, of the procedure modules' RKS or of the symbolic model
+    /// (`props`, `prop_names`, `atoms`), and the atom type of the specs checked on it.
+    pub struct PropId;
 }
 
 #[cfg(test)]

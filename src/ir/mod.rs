@@ -15,6 +15,7 @@ pub(crate) mod value;
 pub(crate) mod word_values;
 pub(crate) mod words;
 
+pub use id::PropId;
 pub use kinds::{SpecKind, TerminationRule, VarKind};
 pub use operators::{BinOp, Builtin, UnOp};
 pub use value::{Domain, ExitNameId, LabelId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, Value, VarId, Variable, WideValues};

@@ -25,7 +25,8 @@ use super::{Bdd, SymResult};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag as diag;
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::explicit::names::Names;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId, Value, VarId};
 use crate::ltl::Ltl;
@@ -194,7 +195,7 @@ impl Atoms {
         path_to: &PathFn,
     ) -> SymResult<Result<PropId, Diagnostic>> {
         if let Some(i) = self.exprs.iter().position(|x| x == expr) {
-            return Ok(Ok(i as PropId));
+            return Ok(Ok(PropId::new(i)));
         }
         let bdd = ev.bool(expr)?.restrict(zero_inputs)?;
         let name = b.names.expr(b.system, expr);
@@ -212,7 +213,7 @@ impl Atoms {
         self.exprs.push(expr.clone());
         self.bdds.push(bdd);
         self.names.push(name);
-        Ok(Ok((self.bdds.len() - 1) as PropId))
+        Ok(Ok(PropId::new(self.bdds.len() - 1)))
     }
 }
 
@@ -487,8 +488,8 @@ impl SymbolicModel {
                 }
             }
             let mut next = ids.into_iter();
-            let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or(0));
-            let ltl = s.ltl.as_ref().map(|l| l.map_atoms(&mut |_| next.next().unwrap_or(0)));
+            let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or_default());
+            let ltl = s.ltl.as_ref().map(|l| l.map_atoms(&mut |_| next.next().unwrap_or_default()));
             specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula, ltl });
         }
         let mut fairness = vec![];

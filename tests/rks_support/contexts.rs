@@ -52,7 +52,7 @@ fn reduce(f: &F, ops: &mut Vec<Op>) -> usize {
             let t = push(Op::True, ops);
             push(Op::Not(t), ops)
         }
-        Atom(p) => push(Op::Atom(*p), ops),
+        Atom(p) => push(Op::Atom(p.as_u32()), ops),
         Not(a) => {
             let a = reduce(a, ops);
             push(Op::Not(a), ops)

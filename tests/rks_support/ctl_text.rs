@@ -7,8 +7,9 @@
 //! `xor` `xnor`, `|`, `&`, then the unary operators.
 
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
-pub type F = Ctl<u32>;
+pub type F = Ctl<PropId>;
 
 pub fn print(f: &F, props: &[String]) -> String {
     use Ctl::*;
@@ -16,7 +17,7 @@ pub fn print(f: &F, props: &[String]) -> String {
     match f {
         True => "TRUE".into(),
         False => "FALSE".into(),
-        Atom(a) => props[*a as usize].clone(),
+        Atom(a) => props[a.index()].clone(),
         Not(a) => format!("!{}", p(a)),
         And(a, b) => format!("({} & {})", p(a), p(b)),
         Or(a, b) => format!("({} | {})", p(a), p(b)),
@@ -190,7 +191,7 @@ impl Parser<'_> {
             }
             name => {
                 let id = self.props.iter().position(|p| p == name);
-                Ctl::Atom(id.unwrap_or_else(|| panic!("unknown proposition {name} in {:?}", self.text)) as u32)
+                Ctl::Atom(PropId::new(id.unwrap_or_else(|| panic!("unknown proposition {name} in {:?}", self.text))))
             }
         }
     }

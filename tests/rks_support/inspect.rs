@@ -87,11 +87,11 @@ pub fn check_invariants(rks: &RecursiveKripkeStructure) -> Result<(), String> {
                 return err("an exit is a call or has successors");
             }
         }
-        if c.props.ids().iter().any(|&p| p as usize >= rks.prop_names.len()) {
+        if c.props.ids().iter().any(|&p| p.index() >= rks.prop_names.len()) {
             return err("a label that is not a proposition");
         }
         for &id in c.props.ids() {
-            let p = &c.props[id as usize];
+            let p = &c.props[id.index()];
             if p.ones().any(|v| v >= n || c.is_call(v as u32)) {
                 return err("a label on a call or outside the nodes");
             }

@@ -20,6 +20,7 @@
 use fixedbitset::FixedBitSet;
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::rks::{Component, NO_CALL, RecursiveKripkeStructure};
+use xmv_rs::ir::PropId;
 use xmv_rs::syntax::ast::TerminationRule;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -390,7 +391,7 @@ impl Model {
                     exit_names: c.exits.iter().map(|&e| c.nodes[e].name.clone()).collect(),
                     returns,
                     return_offsets,
-                    props: xmv_rs::explicit::rks::Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (p as u32, set)).collect()),
+                    props: xmv_rs::explicit::rks::Labels::from_sets(props.into_iter().enumerate().map(|(p, set)| (PropId::new(p), set)).collect()),
                     node_names: c.nodes.iter().map(|nd| nd.name.clone()).collect(),
                 }
             })

@@ -24,6 +24,7 @@ use super::ctl_text::F;
 use rustc_hash::FxHashMap;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::ir::PropId;
 use xmv_rs::syntax::ast::TerminationRule;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -98,10 +99,10 @@ impl<'a> Unfolding<'a> {
         !self.cutoff.iter().any(|&c| c)
     }
 
-    fn label(&self, s: usize, p: u32) -> bool {
+    fn label(&self, s: usize, p: PropId) -> bool {
         match &self.configs[s] {
             Config::Term => false,
-            Config::At { comp, node, .. } => self.rks.components[*comp as usize].props[p as usize].contains(*node as usize),
+            Config::At { comp, node, .. } => self.rks.components[*comp as usize].props[p.index()].contains(*node as usize),
         }
     }
 

@@ -8,6 +8,7 @@
 #[path = "../../tools/splitmix.rs"]
 mod splitmix;
 use splitmix::SplitMix64;
+use xmv_rs::ir::PropId;
 
 use super::ctl_text::F;
 use super::model::{Comp, Kind, Model, Node};
@@ -127,7 +128,7 @@ pub fn formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
         return match rng.range(0, 19) {
             0 => True,
             1 => False,
-            _ => Atom(rng.range(0, num_props - 1) as u32),
+            _ => Atom(PropId::new(rng.range(0, num_props - 1))),
         };
     }
     let sub = |rng: &mut Rng| Box::new(formula(rng, num_props, depth - 1));

@@ -6,6 +6,7 @@
 use super::ctl_text::F;
 use super::model::{Kind, Model};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
 /// A test case: the model, the index of the initial component, the formula.
 #[derive(Clone, Debug)]
@@ -195,8 +196,9 @@ fn children(f: &F) -> Vec<&F> {
 fn remove_prop_from_formula(f: &F, p: u32) -> Option<F> {
     let mut mentions = false;
     let g = f.map_atoms(&mut |&a| {
+        let a = a.as_u32();
         mentions |= a == p;
-        a - (a > p) as u32
+        PropId::from_u32(a - (a > p) as u32)
     });
     (!mentions).then_some(g)
 }

@@ -6,16 +6,17 @@
 
 use super::oracle::Model;
 use super::random::{NUM_LABELS, Rng};
+use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
 
 /// A random LTL formula of depth ≤ `depth` over atoms `0..NUM_LABELS`; past operators only when
 /// `past`, and then only over pure-past/propositional operands (what the checker supports).
-pub fn formula(rng: &mut Rng, depth: usize, past: bool) -> Ltl<u32> {
+pub fn formula(rng: &mut Rng, depth: usize, past: bool) -> Ltl<PropId> {
     if depth == 0 || rng.chance(20) {
         return match rng.below(10) {
             0 => Ltl::True,
             1 => Ltl::False,
-            _ => Ltl::Atom(rng.below(NUM_LABELS) as u32),
+            _ => Ltl::Atom(PropId::new(rng.below(NUM_LABELS))),
         };
     }
     if past && rng.chance(25) {
@@ -41,12 +42,12 @@ pub fn formula(rng: &mut Rng, depth: usize, past: bool) -> Ltl<u32> {
 /// A random LTL formula of depth ≤ `depth` whose past operators may have future operands
 /// (`O (F p)`, `Y (p U q)`): every operator over every kind of operand.
 #[allow(dead_code)]
-pub fn mixed_formula(rng: &mut Rng, depth: usize) -> Ltl<u32> {
+pub fn mixed_formula(rng: &mut Rng, depth: usize) -> Ltl<PropId> {
     if depth == 0 || rng.chance(15) {
         return match rng.below(10) {
             0 => Ltl::True,
             1 => Ltl::False,
-            _ => Ltl::Atom(rng.below(NUM_LABELS) as u32),
+            _ => Ltl::Atom(PropId::new(rng.below(NUM_LABELS))),
         };
     }
     let b = |rng: &mut Rng| Box::new(mixed_formula(rng, depth - 1));
@@ -71,9 +72,9 @@ pub fn mixed_formula(rng: &mut Rng, depth: usize) -> Ltl<u32> {
     }
 }
 
-fn past_formula(rng: &mut Rng, depth: usize) -> Ltl<u32> {
+fn past_formula(rng: &mut Rng, depth: usize) -> Ltl<PropId> {
     if depth == 0 || rng.chance(25) {
-        return Ltl::Atom(rng.below(NUM_LABELS) as u32);
+        return Ltl::Atom(PropId::new(rng.below(NUM_LABELS)));
     }
     let b = |rng: &mut Rng| Box::new(past_formula(rng, depth - 1));
     match rng.below(9) {
@@ -91,7 +92,7 @@ fn past_formula(rng: &mut Rng, depth: usize) -> Ltl<u32> {
 
 /// Nesting depth of past operators (the lasso is unrolled that many extra times so that past
 /// values in the last copy of the loop are those of every later copy).
-fn past_depth(f: &Ltl<u32>) -> usize {
+fn past_depth(f: &Ltl<PropId>) -> usize {
     match f {
         Ltl::True | Ltl::False | Ltl::Atom(_) => 0,
         Ltl::Not(a) => past_depth(a),
@@ -102,7 +103,7 @@ fn past_depth(f: &Ltl<u32>) -> usize {
 }
 
 /// Whether the infinite word of states `prefix · cycle^ω` satisfies `f` at its first position.
-pub fn holds_on_lasso(m: &Model, f: &Ltl<u32>, prefix: &[usize], cycle: &[usize]) -> bool {
+pub fn holds_on_lasso(m: &Model, f: &Ltl<PropId>, prefix: &[usize], cycle: &[usize]) -> bool {
     let copies = past_depth(f) + 2;
     let mut word: Vec<usize> = prefix.to_vec();
     for _ in 0..copies {
@@ -114,18 +115,18 @@ pub fn holds_on_lasso(m: &Model, f: &Ltl<u32>, prefix: &[usize], cycle: &[usize]
 
 /// Values of `f` at every position of the lasso `word` (the successor of the last position is
 /// `loop_start`).
-fn eval(m: &Model, f: &Ltl<u32>, word: &[usize], loop_start: usize) -> Vec<bool> {
+fn eval(m: &Model, f: &Ltl<PropId>, word: &[usize], loop_start: usize) -> Vec<bool> {
     let n = word.len();
     let succ = |i: usize| if i + 1 == n { loop_start } else { i + 1 };
-    let two = |a: &Ltl<u32>, b: &Ltl<u32>| (eval(m, a, word, loop_start), eval(m, b, word, loop_start));
-    let zip = |a: &Ltl<u32>, b: &Ltl<u32>, op: fn(bool, bool) -> bool| {
+    let two = |a: &Ltl<PropId>, b: &Ltl<PropId>| (eval(m, a, word, loop_start), eval(m, b, word, loop_start));
+    let zip = |a: &Ltl<PropId>, b: &Ltl<PropId>, op: fn(bool, bool) -> bool| {
         let (x, y) = two(a, b);
         x.iter().zip(&y).map(|(&p, &q)| op(p, q)).collect()
     };
     match f {
         Ltl::True => vec![true; n],
         Ltl::False => vec![false; n],
-        Ltl::Atom(p) => word.iter().map(|&s| m.props[*p as usize][s]).collect(),
+        Ltl::Atom(p) => word.iter().map(|&s| m.props[p.index()][s]).collect(),
         Ltl::Not(a) => eval(m, a, word, loop_start).iter().map(|v| !v).collect(),
         Ltl::And(a, b) => zip(a, b, |p, q| p && q),
         Ltl::Or(a, b) => zip(a, b, |p, q| p || q),
@@ -211,7 +212,7 @@ pub fn is_fair_lasso(m: &Model, prefix: &[usize], cycle: &[usize]) -> bool {
 }
 
 /// Some fair lasso of at most `max_len` states (prefix and cycle) violating `f`.
-pub fn find_violation(m: &Model, f: &Ltl<u32>, max_len: usize) -> Option<(Vec<usize>, Vec<usize>)> {
+pub fn find_violation(m: &Model, f: &Ltl<PropId>, max_len: usize) -> Option<(Vec<usize>, Vec<usize>)> {
     let mut path = vec![];
     for &s in &m.init {
         path.push(s);
@@ -223,7 +224,7 @@ pub fn find_violation(m: &Model, f: &Ltl<u32>, max_len: usize) -> Option<(Vec<us
     None
 }
 
-fn extend(m: &Model, f: &Ltl<u32>, path: &mut Vec<usize>, max_len: usize) -> Option<(Vec<usize>, Vec<usize>)> {
+fn extend(m: &Model, f: &Ltl<PropId>, path: &mut Vec<usize>, max_len: usize) -> Option<(Vec<usize>, Vec<usize>)> {
     let last = *path.last()?;
     for j in 0..path.len() {
         if m.succ[last].contains(&path[j]) {

@@ -5,6 +5,7 @@
 
 use super::oracle::Model;
 use super::random::Rng;
+use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
 
 pub fn atom(rng: &mut Rng) -> String {
@@ -119,7 +120,7 @@ pub fn model_with(rng: &mut Rng, specs: usize, formula: impl Fn(&mut Rng, usize)
 /// A Kripke structure of the oracle as an SMV model over one variable `s` (the state number):
 /// labels and fairness sets as `DEFINE`s `p0 …`, deadlocks as states with no `TRANS` successor,
 /// then one `LTLSPEC` per formula.
-pub fn kripke_smv(m: &Model, specs: &[Ltl<u32>]) -> String {
+pub fn kripke_smv(m: &Model, specs: &[Ltl<PropId>]) -> String {
     let set = |states: Vec<usize>| {
         if states.is_empty() { "FALSE".to_string() } else { states.iter().map(|s| format!("s = {s}")).collect::<Vec<_>>().join(" | ") }
     };
@@ -142,7 +143,7 @@ pub fn kripke_smv(m: &Model, specs: &[Ltl<u32>]) -> String {
 }
 
 /// An LTL formula over atoms `p0 …` in SMV syntax, fully parenthesised.
-pub fn ltl_text(f: &Ltl<u32>) -> String {
+pub fn ltl_text(f: &Ltl<PropId>) -> String {
     let op = |o: LtlOp| match o {
         LtlOp::X => "X",
         LtlOp::G => "G",
@@ -156,7 +157,7 @@ pub fn ltl_text(f: &Ltl<u32>) -> String {
         LtlOp::S => "S",
         LtlOp::T => "T",
     };
-    let bin = |a: &Ltl<u32>, o: &str, b: &Ltl<u32>| format!("({} {o} {})", ltl_text(a), ltl_text(b));
+    let bin = |a: &Ltl<PropId>, o: &str, b: &Ltl<PropId>| format!("({} {o} {})", ltl_text(a), ltl_text(b));
     match f {
         Ltl::True => "TRUE".into(),
         Ltl::False => "FALSE".into(),

@@ -10,6 +10,7 @@
 //! when there is none), as NuSMV does; a state is fair iff a fair path starts there.
 
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::PropId;
 
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -91,7 +92,7 @@ impl Model {
     }
 
     /// Per-state truth of `f`.
-    pub fn eval(&self, f: &Ctl<u32>) -> Vec<bool> {
+    pub fn eval(&self, f: &Ctl<PropId>) -> Vec<bool> {
         let n = self.n();
         let fair = self.fair();
         let map = |v: Vec<bool>, g: &dyn Fn(bool) -> bool| v.into_iter().map(g).collect::<Vec<bool>>();
@@ -101,7 +102,7 @@ impl Model {
         match f {
             Ctl::True => vec![true; n],
             Ctl::False => vec![false; n],
-            Ctl::Atom(p) => self.props[*p as usize].clone(),
+            Ctl::Atom(p) => self.props[p.index()].clone(),
             Ctl::Not(a) => map(self.eval(a), &|x| !x),
             Ctl::And(a, b) => zip(self.eval(a), self.eval(b), &|x, y| x && y),
             Ctl::Or(a, b) => zip(self.eval(a), self.eval(b), &|x, y| x || y),
@@ -173,7 +174,7 @@ impl Model {
     }
 
     /// NuSMV's verdict: `f` holds in every fair initial state.
-    pub fn holds(&self, f: &Ctl<u32>) -> bool {
+    pub fn holds(&self, f: &Ctl<PropId>) -> bool {
         let v = self.eval(f);
         let fair = self.fair();
         self.init.iter().all(|&s| !fair[s] || v[s])

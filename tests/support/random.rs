@@ -4,6 +4,7 @@
 #[path = "../../tools/splitmix.rs"]
 mod splitmix;
 use splitmix::SplitMix64;
+use xmv_rs::ir::PropId;
 
 use super::oracle::Model;
 use fixedbitset::FixedBitSet;
@@ -114,13 +115,13 @@ pub fn to_kripke(m: &Model) -> KripkeStructure {
 }
 
 /// A random formula of depth ≤ `depth` over atoms `0..NUM_LABELS`, using every operator.
-pub fn formula(rng: &mut Rng, depth: usize) -> Ctl<u32> {
+pub fn formula(rng: &mut Rng, depth: usize) -> Ctl<PropId> {
     let b = |rng: &mut Rng| Box::new(formula(rng, depth - 1));
     if depth == 0 || rng.chance(20) {
         return match rng.below(12) {
             0 => Ctl::True,
             1 => Ctl::False,
-            _ => Ctl::Atom(rng.below(NUM_LABELS) as u32),
+            _ => Ctl::Atom(PropId::new(rng.below(NUM_LABELS))),
         };
     }
     match rng.below(17) {
@@ -145,9 +146,9 @@ pub fn formula(rng: &mut Rng, depth: usize) -> Ctl<u32> {
 }
 
 /// A random propositional formula (no temporal operators) of depth ≤ `depth`.
-pub fn propositional(rng: &mut Rng, depth: usize) -> Ctl<u32> {
+pub fn propositional(rng: &mut Rng, depth: usize) -> Ctl<PropId> {
     if depth == 0 || rng.chance(30) {
-        return Ctl::Atom(rng.below(NUM_LABELS) as u32);
+        return Ctl::Atom(PropId::new(rng.below(NUM_LABELS)));
     }
     let x = Box::new(propositional(rng, depth - 1));
     let y = Box::new(propositional(rng, depth - 1));

@@ -9,6 +9,7 @@
 
 use super::Labels;
 use crate::check::flat::formula::{Arena, Lit};
+use crate::ir::PropId;
 use crate::symbolic::model::SymSpec;
 use crate::symbolic::model::SymSpec as Spec;
 use crate::symbolic::reduced::Reduced;
@@ -35,10 +36,10 @@ impl ConeVerdicts {
 
 /// The cone of influence of a spec (the variables its atoms read, closed as `symbolic::cone`
 /// says), or `None` when it is the whole model.
-fn cone_of(model: &SymbolicModel, atoms: impl IntoIterator<Item = u32>) -> Option<Vec<bool>> {
+fn cone_of(model: &SymbolicModel, atoms: impl IntoIterator<Item = PropId>) -> Option<Vec<bool>> {
     let mut seeds = vec![false; model.enc.num_vars()];
     for p in atoms {
-        for (s, &r) in seeds.iter_mut().zip(&model.atom_reads[p as usize]) {
+        for (s, &r) in seeds.iter_mut().zip(&model.atom_reads[p.index()]) {
             *s |= r;
         }
     }

@@ -25,7 +25,8 @@
 
 use super::tableau::{ProductState, Space, Tableau};
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ltl::Ltl;
 use crate::symbolic::reduced::Reduced;
 use crate::symbolic::rings::fair_lasso;

@@ -24,9 +24,10 @@ mod ltl;
 mod tableau;
 
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
-use crate::check::flat::formula::{Arena, Lit, Node};
+use crate::check::flat::formula::{Arena, CoreNodeId, Lit, Node};
 use crate::check::flat::has_existential_top;
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
+use crate::ir::id::IdVec;
 use crate::symbolic::model::SymSpec;
 use crate::symbolic::trans::TransRel;
 use crate::symbolic::{Bdd, SymResult, SymbolicError, SymbolicModel};
@@ -71,30 +72,30 @@ pub(crate) struct Labels<'m> {
     /// Fairness constraints restricted to the reachable states.
     pub constraints: Vec<Bdd>,
     /// Sets of the nodes below the roots asked for (`None` elsewhere).
-    sets: Vec<Option<Bdd>>,
+    sets: IdVec<CoreNodeId, Option<Bdd>>,
 }
 
 impl<'m> Labels<'m> {
     /// The sets of the nodes below `roots`, with `trans` and `reach` (the model's or a cone's);
     /// `fair`: compute the fair states (else only propositional nodes may be asked for).
     fn new(model: &'m SymbolicModel, arena: &'m Arena, trans: &'m TransRel, reach: &Bdd, roots: &[Lit], fair: bool) -> SymResult<Labels<'m>> {
-        let constraints = model.fairness.iter().map(|&p| model.atoms[p as usize].and(reach)).collect::<Result<Vec<_>, _>>()?;
-        let mut l = Labels { model, arena, trans, reach: reach.clone(), fair: reach.clone(), constraints, sets: vec![None; arena.len()] };
-        let mut needed = vec![false; arena.len()];
-        let mut stack: Vec<u32> = roots.iter().map(|r| r.node()).collect();
+        let constraints = model.fairness.iter().map(|&p| model.atoms[p.index()].and(reach)).collect::<Result<Vec<_>, _>>()?;
+        let mut l = Labels { model, arena, trans, reach: reach.clone(), fair: reach.clone(), constraints, sets: IdVec::from_elem(None, arena.len()) };
+        let mut needed: IdVec<CoreNodeId, bool> = IdVec::from_elem(false, arena.len());
+        let mut stack: Vec<CoreNodeId> = roots.iter().map(|r| r.node()).collect();
         while let Some(id) = stack.pop() {
-            if !std::mem::replace(&mut needed[id as usize], true) {
+            if !std::mem::replace(&mut needed[id], true) {
                 stack.extend(arena.node(id).operands().map(|o| o.node()));
             }
         }
-        let temporal = |id: usize| matches!(arena.node(id as u32), Node::EX(_) | Node::EU(..) | Node::EG(_));
-        if fair || (0..arena.len()).any(|id| needed[id] && temporal(id)) {
+        let temporal = |id: CoreNodeId| matches!(arena.node(id), Node::EX(_) | Node::EU(..) | Node::EG(_));
+        if fair || arena.ids().any(|id| needed[id] && temporal(id)) {
             l.fair = l.eg_fair(reach)?;
         }
-        for id in (0..arena.len() as u32).filter(|&id| needed[id as usize]) {
+        for id in arena.ids().filter(|&id| needed[id]) {
             crate::check::deadline::poll();
             let set = l.compute(id)?;
-            l.sets[id as usize] = Some(set);
+            l.sets[id] = Some(set);
         }
         Ok(l)
     }
@@ -103,11 +104,11 @@ impl<'m> Labels<'m> {
         Ok(self.trans.preimage(&self.model.enc, s)?.and(&self.reach)?)
     }
 
-    fn compute(&self, id: u32) -> SymResult<Bdd> {
+    fn compute(&self, id: CoreNodeId) -> SymResult<Bdd> {
         let reach = &self.reach;
         Ok(match self.arena.node(id) {
             Node::True => reach.clone(),
-            Node::Atom(p) => self.model.atoms[p as usize].and(reach)?,
+            Node::Atom(p) => self.model.atoms[p.index()].and(reach)?,
             Node::And(a, b) => self.lit(a)?.and(&self.lit(b)?)?,
             Node::EX(a) => self.pre(&self.lit(a)?.and(&self.fair)?)?,
             Node::EU(a, b) => self.until(&self.lit(a)?, &self.lit(b)?.and(&self.fair)?)?,
@@ -117,7 +118,7 @@ impl<'m> Labels<'m> {
 
     /// The states satisfying a literal.
     pub(crate) fn lit(&self, lit: Lit) -> SymResult<Bdd> {
-        let Some(set) = &self.sets[lit.node() as usize] else {
+        let Some(set) = &self.sets[lit.node()] else {
             return Err(SymbolicError("internal error: a subformula's set was not computed".into()));
         };
         if lit.is_negated() { Ok(self.reach.and(&set.not()?)?) } else { Ok(set.clone()) }

@@ -30,9 +30,10 @@
 //! state (`future`), the past conjunct with them standing for the current one (`past`). Product
 //! states range over the model's reachable states (`domain`) and any tableau values.
 
-use crate::check::ltl::formula::{Arena, Atom, Id, Node};
+use crate::check::ltl::formula::{Arena, Atom, NnfId, Node};
 use crate::check::ltl::past::{PastMonitor, PastNode};
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ltl::Ltl;
 use crate::symbolic::rings::StateSpace;
 use crate::symbolic::trans::TransRel;
@@ -84,7 +85,7 @@ pub(crate) struct Tableau<'m> {
 
 /// The future nodes reachable from `roots`, in increasing id order (children first: an arena
 /// interns operands before the nodes using them).
-fn reachable(arena: &Arena, roots: &[Id]) -> Vec<Id> {
+fn reachable(arena: &Arena, roots: &[NnfId]) -> Vec<NnfId> {
     let mut seen = vec![];
     for &r in roots {
         if !seen.contains(&r) {
@@ -93,7 +94,7 @@ fn reachable(arena: &Arena, roots: &[Id]) -> Vec<Id> {
     }
     let mut stack = seen.clone();
     while let Some(id) = stack.pop() {
-        let children: &[Id] = match arena.node(id) {
+        let children: &[NnfId] = match arena.node(id) {
             Node::True | Node::False | Node::Lit(..) => &[],
             Node::X(a) => &[a],
             Node::And(a, b) | Node::Or(a, b) | Node::U(a, b) | Node::R(a, b) => &[a, b],
@@ -148,14 +149,14 @@ impl<'m> Tableau<'m> {
         let mut arena = Arena::new();
         let mut monitor = PastMonitor::with_future_operands();
         let root = arena.nnf(spec, true, &mut monitor).map_err(SymbolicError)?;
-        let futures: Vec<(Id, Id)> = monitor.futures().iter().filter_map(|o| o.ids).collect();
+        let futures: Vec<(NnfId, NnfId)> = monitor.futures().iter().filter_map(|o| o.ids).collect();
         if futures.len() != monitor.futures().len() {
             return Err(SymbolicError("internal error: a future operand of a past operator was not translated".into()));
         }
         let mut roots = vec![root];
         roots.extend(futures.iter().flat_map(|&(p, n)| [p, n]));
         let nodes = reachable(&arena, &roots);
-        let elementary: Vec<Id> = nodes.iter().copied().filter(|&id| matches!(arena.node(id), Node::X(_) | Node::U(..) | Node::R(..))).collect();
+        let elementary: Vec<NnfId> = nodes.iter().copied().filter(|&id| matches!(arena.node(id), Node::X(_) | Node::U(..) | Node::R(..))).collect();
         let past_nodes = monitor.nodes();
         let memory: Vec<usize> = (0..past_nodes.len()).filter(|&i| matches!(past_nodes[i], PastNode::Prev(..) | PastNode::Since(..))).collect();
         let vars = allocate(model, elementary.len() + memory.len())?;
@@ -212,7 +213,7 @@ impl<'m> Tableau<'m> {
             domain = domain.and(&sat.future(positive)?.xor(&sat.future(negative)?)?)?;
         }
         for &p in &model.fairness {
-            fairness.push(model.atoms[p as usize].and(space.reach)?);
+            fairness.push(model.atoms[p.index()].and(space.reach)?);
         }
         let init = space.init.and(&sat.future(root)?)?.and(&past_init)?.and(&domain)?;
         let refs = |vs: &[(Bdd, Bdd, VarNo, VarNo)], next: bool| -> Vec<Bdd> { vs.iter().map(|v| if next { v.1.clone() } else { v.0.clone() }).collect() };
@@ -342,17 +343,17 @@ struct Sat<'a> {
     arena: &'a Arena,
     past_nodes: &'a [PastNode],
     /// Arena ids (NNF, negation's NNF) of each future operand of a past node.
-    futures: &'a [(Id, Id)],
+    futures: &'a [(NnfId, NnfId)],
     /// The current tableau variable of each elementary node and of each past memory.
-    fvar: FxHashMap<Id, Bdd>,
+    fvar: FxHashMap<NnfId, Bdd>,
     pvar: FxHashMap<usize, Bdd>,
     fsat: Vec<Option<Bdd>>,
     psat: Vec<Option<Bdd>>,
 }
 
 impl Sat<'_> {
-    fn future(&mut self, id: Id) -> SymResult<Bdd> {
-        if let Some(b) = self.fsat.get(id as usize).and_then(|b| b.clone()) {
+    fn future(&mut self, id: NnfId) -> SymResult<Bdd> {
+        if let Some(b) = self.fsat.get(id.index()).and_then(|b| b.clone()) {
             return Ok(b);
         }
         let enc = &self.model.enc;
@@ -360,7 +361,7 @@ impl Sat<'_> {
         let value = match self.arena.node(id) {
             Node::True => enc.t(),
             Node::False => enc.f(),
-            Node::Lit(Atom::Prop(p), positive) => literal(&self.model.atoms[p as usize], positive)?,
+            Node::Lit(Atom::Prop(p), positive) => literal(&self.model.atoms[p.index()], positive)?,
             Node::Lit(Atom::Past(b), positive) => literal(&self.past(b)?, positive)?,
             Node::And(a, b) => self.future(a)?.and(&self.future(b)?)?,
             Node::Or(a, b) => self.future(a)?.or(&self.future(b)?)?,
@@ -374,7 +375,7 @@ impl Sat<'_> {
                 self.future(b)?.and(&self.future(a)?.or(&x)?)?
             }
         };
-        match self.fsat.get_mut(id as usize) {
+        match self.fsat.get_mut(id.index()) {
             Some(slot) => *slot = Some(value.clone()),
             None => return Err(SymbolicError("internal error: an LTL node out of the tableau".into())),
         }
@@ -396,7 +397,7 @@ impl Sat<'_> {
                     enc.f()
                 }
             }
-            PastNode::Prop(p) => self.model.atoms[p as usize].clone(),
+            PastNode::Prop(p) => self.model.atoms[p.index()].clone(),
             PastNode::Not(a) => self.past(a)?.not()?,
             PastNode::And(a, b) => self.past(a)?.and(&self.past(b)?)?,
             PastNode::Or(a, b) => self.past(a)?.or(&self.past(b)?)?,
@@ -420,6 +421,6 @@ fn literal(set: &Bdd, positive: bool) -> SymResult<Bdd> {
 }
 
 /// Size of a table indexed by the node ids of `nodes` (sorted).
-fn arena_len(nodes: &[Id]) -> usize {
-    nodes.last().map_or(0, |&id| id as usize + 1)
+fn arena_len(nodes: &[NnfId]) -> usize {
+    nodes.last().map_or(0, |&id| id.index() + 1)
 }

@@ -7,7 +7,7 @@ use super::{CheckOptions, Fairness, check_ctl_fair, check_invariants};
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
 use crate::ctl::Ctl;
 use crate::explicit::build_flat::{FlatModel, FlatSpec};
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
 
 /// Explicit fair labelling of a [`FlatModel`]'s Kripke structure.
 #[derive(Clone, Copy, Debug, Default)]

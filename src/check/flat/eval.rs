@@ -16,8 +16,9 @@
 use super::Fairness;
 use super::condense::Reachability;
 use super::fixpoint::{Constraint, always, num_states, predecessors, until};
-use super::formula::{Arena, Lit, Node, NodeId};
+use super::formula::{Arena, CoreNodeId, Lit, Node};
 use crate::explicit::kripke::{KripkeStructure, StateId};
+use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -34,7 +35,7 @@ pub(crate) struct Labelling<'k> {
     /// Satisfaction sets of operator nodes as indices into `pool` (`NOT_STORED` for `True` and
     /// atoms, which are borrowed). Equal sets are stored once: in spec-heavy models most
     /// subformulas denote one of a few sets (all states, none, …).
-    sets: Vec<u32>,
+    sets: IdVec<CoreNodeId, u32>,
     pool: Vec<FixedBitSet>,
     pool_index: FxHashMap<u64, Vec<u32>>,
     condensation: Reachability,
@@ -48,13 +49,13 @@ impl<'k> Labelling<'k> {
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
         let constraints: Vec<Constraint<'k>> = (fairness.states.iter())
-            .map(|&p| Constraint::States(&kripke.props[p as usize]))
+            .map(|&p| Constraint::States(&kripke.props[p.index()]))
             .chain(fairness.transitions.iter().map(Constraint::Transitions))
             .collect();
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Reachability::default();
-        Labelling { kripke, arena, constraints, all, fair, sets: Vec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
+        Labelling { kripke, arena, constraints, all, fair, sets: IdVec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
     }
 
     pub(crate) fn kripke(&self) -> &'k KripkeStructure {
@@ -72,16 +73,16 @@ impl<'k> Labelling<'k> {
 
     /// Labels every node of the arena, level by level, on the current rayon pool.
     pub(crate) fn compute_all(&mut self) {
-        let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); self.arena.max_level() as usize + 1];
-        for id in 0..self.arena.len() as NodeId {
+        let mut by_level: Vec<Vec<CoreNodeId>> = vec![Vec::new(); self.arena.max_level() as usize + 1];
+        for id in self.arena.ids() {
             by_level[self.arena.level(id) as usize].push(id);
         }
-        self.sets.resize(self.arena.len(), NOT_STORED);
+        self.sets = IdVec::from_elem(NOT_STORED, self.arena.len());
         for level in by_level.iter().skip(1) {
             crate::check::deadline::poll();
             let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
             for (&id, set) in level.iter().zip(computed) {
-                self.sets[id as usize] = self.intern(set);
+                self.sets[id] = self.intern(set);
             }
         }
     }
@@ -100,7 +101,7 @@ impl<'k> Labelling<'k> {
         index
     }
 
-    fn compute(&self, id: NodeId) -> FixedBitSet {
+    fn compute(&self, id: CoreNodeId) -> FixedBitSet {
         match self.arena.node(id) {
             Node::True | Node::Atom(_) => self.node_set(id).clone(),
             Node::And(a, b) => {
@@ -127,12 +128,12 @@ impl<'k> Labelling<'k> {
     }
 
     /// The satisfaction set of a node (it must have been computed).
-    pub(crate) fn node_set(&self, id: NodeId) -> &FixedBitSet {
+    pub(crate) fn node_set(&self, id: CoreNodeId) -> &FixedBitSet {
         match self.arena.node(id) {
             Node::True => &self.all,
-            Node::Atom(p) => &self.kripke.props[p as usize],
+            Node::Atom(p) => &self.kripke.props[p.index()],
             _ => {
-                let index = self.sets[id as usize];
+                let index = self.sets[id];
                 assert!(index != NOT_STORED, "nodes are labelled bottom-up before use");
                 &self.pool[index as usize]
             }

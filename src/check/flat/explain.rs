@@ -14,17 +14,18 @@
 
 use super::eval::Labelling;
 use super::fixpoint::{Constraint, fair_components};
-use super::formula::{Lit, Node};
+use super::formula::{CoreNodeId, Lit, Node};
 use super::paths::{closed_walk, shortest_path};
 use crate::check::graph::scc::{Components, components};
 use crate::explicit::kripke::StateId;
+use crate::ir::id::IdVec;
 use std::sync::OnceLock;
 
 /// Builds explanations; caches, per `EG` node, the SCCs of its satisfaction set (shared by all
 /// traces and threads).
 pub(crate) struct Explainer<'l, 'k> {
     lab: &'l Labelling<'k>,
-    eg_cycles: Vec<OnceLock<FairCycles>>,
+    eg_cycles: IdVec<CoreNodeId, OnceLock<FairCycles>>,
 }
 
 /// The SCCs of an `EG` node's states and which of them a fair path can cycle in.
@@ -35,7 +36,7 @@ struct FairCycles {
 
 impl<'l, 'k> Explainer<'l, 'k> {
     pub(crate) fn new(lab: &'l Labelling<'k>) -> Self {
-        Explainer { lab, eg_cycles: (0..lab.arena().len()).map(|_| OnceLock::new()).collect() }
+        Explainer { lab, eg_cycles: lab.arena().ids().map(|_| OnceLock::new()).collect() }
     }
 
     /// A path from `start` (where `lit` must hold) and its optional loop start.
@@ -44,7 +45,7 @@ impl<'l, 'k> Explainer<'l, 'k> {
     }
 
     fn cycles(&self, eg: Lit) -> &FairCycles {
-        self.eg_cycles[eg.node() as usize].get_or_init(|| {
+        self.eg_cycles[eg.node()].get_or_init(|| {
             let sccs = components(&self.lab.kripke().succ, self.lab.node_set(eg.node()));
             let fair = fair_components(self.lab.kripke(), &sccs, self.lab.constraints());
             FairCycles { sccs, fair }

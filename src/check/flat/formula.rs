@@ -10,11 +10,15 @@
 
 use crate::check::formula::{DagBuilder, FormulaId, Op};
 use crate::ctl::Ctl;
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
-pub(crate) type NodeId = u32;
+crate::index_type! {
+    /// A node of the core-formula DAG ([`Arena`]): a formula node, not a state or graph node.
+    pub(crate) struct CoreNodeId;
+}
 
 /// A node reference with a negation bit: `node << 1 | negated`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,11 +28,11 @@ impl Lit {
     pub(crate) const TRUE: Lit = Lit(0);
     pub(crate) const FALSE: Lit = Lit(1);
 
-    pub(crate) fn positive(node: NodeId) -> Lit {
-        Lit(node << 1)
+    pub(crate) fn positive(node: CoreNodeId) -> Lit {
+        Lit(node.as_u32() << 1)
     }
-    pub(crate) fn node(self) -> NodeId {
-        self.0 >> 1
+    pub(crate) fn node(self) -> CoreNodeId {
+        CoreNodeId::from_u32(self.0 >> 1)
     }
     pub(crate) fn is_negated(self) -> bool {
         self.0 & 1 == 1
@@ -67,10 +71,10 @@ impl Node {
 /// The shared formula DAG. Node 0 is `True`; nodes only refer to smaller ids.
 #[derive(Clone, Debug)]
 pub(crate) struct Arena {
-    nodes: Vec<Node>,
+    nodes: IdVec<CoreNodeId, Node>,
     /// Height in the DAG: atoms and `True` are 0, an operator is one more than its operands.
-    levels: Vec<u32>,
-    index: FxHashMap<Node, NodeId>,
+    levels: IdVec<CoreNodeId, u32>,
+    index: FxHashMap<Node, CoreNodeId>,
 }
 
 impl Default for Arena {
@@ -84,7 +88,7 @@ impl Default for Arena {
 #[allow(clippy::len_without_is_empty)]
 impl Arena {
     pub(crate) fn new() -> Arena {
-        let mut arena = Arena { nodes: Vec::new(), levels: Vec::new(), index: FxHashMap::default() };
+        let mut arena = Arena { nodes: IdVec::new(), levels: IdVec::new(), index: FxHashMap::default() };
         arena.intern(Node::True);
         arena
     }
@@ -92,11 +96,15 @@ impl Arena {
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
     }
-    pub(crate) fn node(&self, id: NodeId) -> Node {
-        self.nodes[id as usize]
+    /// The node ids, in creation order (operands before the nodes that use them).
+    pub(crate) fn ids(&self) -> impl DoubleEndedIterator<Item = CoreNodeId> + ExactSizeIterator + use<> {
+        self.nodes.indices()
     }
-    pub(crate) fn level(&self, id: NodeId) -> u32 {
-        self.levels[id as usize]
+    pub(crate) fn node(&self, id: CoreNodeId) -> Node {
+        self.nodes[id]
+    }
+    pub(crate) fn level(&self, id: CoreNodeId) -> u32 {
+        self.levels[id]
     }
     pub(crate) fn max_level(&self) -> u32 {
         self.levels.iter().copied().max().unwrap_or(0)
@@ -106,9 +114,8 @@ impl Arena {
         if let Some(&id) = self.index.get(&node) {
             return Lit::positive(id);
         }
-        let id = self.nodes.len() as NodeId;
-        let level = node.operands().map(|l| self.levels[l.node() as usize] + 1).max().unwrap_or(0);
-        self.nodes.push(node);
+        let level = node.operands().map(|l| self.levels[l.node()] + 1).max().unwrap_or(0);
+        let id = self.nodes.push(node);
         self.levels.push(level);
         self.index.insert(node, id);
         Lit::positive(id)
@@ -185,8 +192,8 @@ impl Arena {
 mod tests {
     use super::*;
 
-    fn atom(p: PropId) -> Box<Ctl<PropId>> {
-        Box::new(Ctl::Atom(p))
+    fn atom(p: u32) -> Box<Ctl<PropId>> {
+        Box::new(Ctl::Atom(PropId::from_u32(p)))
     }
 
     #[test]
@@ -206,18 +213,18 @@ mod tests {
     #[test]
     fn boolean_simplifications() {
         let mut arena = Arena::new();
-        let p = arena.atom(0);
+        let p = arena.atom(PropId::new(0));
         assert_eq!(arena.and(p, p.negate()), Lit::FALSE);
         assert_eq!(arena.or(p, p.negate()), Lit::TRUE);
         assert_eq!(arena.and(p, Lit::TRUE), p);
         assert_eq!(arena.and(p, Lit::FALSE), Lit::FALSE);
-        let q = arena.atom(1);
+        let q = arena.atom(PropId::new(1));
         assert_eq!(arena.and(p, q), arena.and(q, p));
     }
 
     #[test]
     fn deep_nesting_does_not_recurse() {
-        let mut f = Ctl::Atom(0);
+        let mut f = Ctl::Atom(PropId::new(0));
         for i in 0..100_000 {
             f = if i % 2 == 0 { Ctl::EX(Box::new(f)) } else { Ctl::Not(Box::new(f)) };
         }

@@ -7,7 +7,8 @@ use super::eval::Labelling;
 use super::formula::{Arena, Lit};
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;
-use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::explicit::kripke::{KripkeStructure, StateId};
+use crate::ir::PropId;
 
 /// Breadth-first order of the reachable states with parent links.
 pub(crate) struct Reachability {

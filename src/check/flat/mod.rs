@@ -43,7 +43,8 @@ pub(crate) mod paths;
 
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;
-use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use crate::explicit::kripke::{KripkeStructure, StateId};
+use crate::ir::PropId;
 use eval::Labelling;
 use explain::Explainer;
 use fixedbitset::FixedBitSet;

@@ -14,12 +14,16 @@
 //! equal formulas get equal ids.
 
 use super::past::PastMonitor;
-use crate::explicit::kripke::PropId;
+use crate::ir::PropId;
+use crate::ir::id::IdVec;
+
 use crate::ltl::{Ltl, LtlOp};
 use rustc_hash::FxHashMap;
 
-/// A node id of an [`Arena`].
-pub(crate) type Id = u32;
+crate::index_type! {
+    /// A node of the hash-consed NNF [`Arena`] of LTL formulas.
+    pub(crate) struct NnfId;
+}
 
 /// What a literal reads: a proposition of the Kripke structure or a past-monitor bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,23 +38,23 @@ pub(crate) enum Node {
     False,
     /// `Lit(a, true)` is `a`, `Lit(a, false)` is `¬a`.
     Lit(Atom, bool),
-    And(Id, Id),
-    Or(Id, Id),
-    X(Id),
-    U(Id, Id),
+    And(NnfId, NnfId),
+    Or(NnfId, NnfId),
+    X(NnfId),
+    U(NnfId, NnfId),
     /// Release (NuSMV's `V`): `a R b = ¬(¬a U ¬b)`.
-    R(Id, Id),
+    R(NnfId, NnfId),
 }
 
 /// Hash-consed NNF formulas.
 #[derive(Default)]
 pub(crate) struct Arena {
-    nodes: Vec<Node>,
-    index: FxHashMap<Node, Id>,
+    nodes: IdVec<NnfId, Node>,
+    index: FxHashMap<Node, NnfId>,
 }
 
-const TRUE: Id = 0;
-const FALSE: Id = 1;
+const TRUE: NnfId = NnfId::from_u32(0);
+const FALSE: NnfId = NnfId::from_u32(1);
 
 impl Arena {
     pub(crate) fn new() -> Arena {
@@ -60,29 +64,28 @@ impl Arena {
         a
     }
 
-    pub(crate) fn node(&self, id: Id) -> Node {
-        self.nodes[id as usize]
+    pub(crate) fn node(&self, id: NnfId) -> Node {
+        self.nodes[id]
     }
 
-    fn intern(&mut self, n: Node) -> Id {
+    fn intern(&mut self, n: Node) -> NnfId {
         if let Some(&id) = self.index.get(&n) {
             return id;
         }
-        let id = self.nodes.len() as Id;
-        self.nodes.push(n);
+        let id = self.nodes.push(n);
         self.index.insert(n, id);
         id
     }
 
-    pub(crate) fn lit(&mut self, a: Atom, positive: bool) -> Id {
+    pub(crate) fn lit(&mut self, a: Atom, positive: bool) -> NnfId {
         self.intern(Node::Lit(a, positive))
     }
 
-    fn complementary(&self, a: Id, b: Id) -> bool {
+    fn complementary(&self, a: NnfId, b: NnfId) -> bool {
         matches!((self.node(a), self.node(b)), (Node::Lit(x, p), Node::Lit(y, q)) if x == y && p != q)
     }
 
-    pub(crate) fn and(&mut self, a: Id, b: Id) -> Id {
+    pub(crate) fn and(&mut self, a: NnfId, b: NnfId) -> NnfId {
         match (a, b) {
             (FALSE, _) | (_, FALSE) => FALSE,
             (TRUE, x) | (x, TRUE) => x,
@@ -92,7 +95,7 @@ impl Arena {
         }
     }
 
-    pub(crate) fn or(&mut self, a: Id, b: Id) -> Id {
+    pub(crate) fn or(&mut self, a: NnfId, b: NnfId) -> NnfId {
         match (a, b) {
             (TRUE, _) | (_, TRUE) => TRUE,
             (FALSE, x) | (x, FALSE) => x,
@@ -102,14 +105,14 @@ impl Arena {
         }
     }
 
-    pub(crate) fn next(&mut self, a: Id) -> Id {
+    pub(crate) fn next(&mut self, a: NnfId) -> NnfId {
         match a {
             TRUE | FALSE => a,
             _ => self.intern(Node::X(a)),
         }
     }
 
-    pub(crate) fn until(&mut self, a: Id, b: Id) -> Id {
+    pub(crate) fn until(&mut self, a: NnfId, b: NnfId) -> NnfId {
         match (self.node(a), self.node(b)) {
             (_, Node::True | Node::False) => b,
             (Node::False, _) => b,
@@ -122,7 +125,7 @@ impl Arena {
         }
     }
 
-    pub(crate) fn release(&mut self, a: Id, b: Id) -> Id {
+    pub(crate) fn release(&mut self, a: NnfId, b: NnfId) -> NnfId {
         match (self.node(a), self.node(b)) {
             (_, Node::True | Node::False) => b,
             (Node::True, _) => b,
@@ -137,7 +140,7 @@ impl Arena {
 
     /// NNF of `¬f` (`negated = true`) or of `f`. Pure-past subformulas become monitor literals
     /// registered in `past`; `Err` names a past operator applied to a future formula.
-    pub(crate) fn nnf(&mut self, f: &Ltl<PropId>, negated: bool, past: &mut PastMonitor) -> Result<Id, String> {
+    pub(crate) fn nnf(&mut self, f: &Ltl<PropId>, negated: bool, past: &mut PastMonitor) -> Result<NnfId, String> {
         use Ltl::*;
         Ok(match f {
             True => self.constant(!negated),
@@ -186,7 +189,7 @@ impl Arena {
         })
     }
 
-    fn constant(&mut self, value: bool) -> Id {
+    fn constant(&mut self, value: bool) -> NnfId {
         if value { TRUE } else { FALSE }
     }
 }
@@ -196,7 +199,7 @@ mod tests {
     use super::*;
 
     fn p(i: u32) -> Ltl<PropId> {
-        Ltl::Atom(i)
+        Ltl::Atom(PropId::from_u32(i))
     }
     fn un(op: LtlOp, a: Ltl<PropId>) -> Ltl<PropId> {
         Ltl::Unary(op, Box::new(a))
@@ -213,7 +216,7 @@ mod tests {
         assert_eq!(arena.nnf(&ff, false, &mut past), arena.nnf(&un(LtlOp::F, p(1)), false, &mut past));
         // ¬G p = F ¬p = ⊤ U ¬p
         let id = arena.nnf(&un(LtlOp::G, p(2)), true, &mut past).unwrap();
-        let neg = arena.lit(Atom::Prop(2), false);
+        let neg = arena.lit(Atom::Prop(PropId::new(2)), false);
         assert_eq!(arena.node(id), Node::U(TRUE, neg));
         // p ∧ ¬p = ⊥, X ⊤ = ⊤
         let contradiction = Ltl::And(Box::new(p(3)), Box::new(Ltl::Not(Box::new(p(3)))));

@@ -24,7 +24,8 @@ pub mod rks;
 pub(crate) mod tableau;
 
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
-use crate::explicit::kripke::{KripkeStructure, PropId};
+use crate::explicit::kripke::KripkeStructure;
+use crate::ir::PropId;
 use crate::ltl::Ltl;
 use rayon::prelude::*;
 

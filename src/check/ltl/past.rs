@@ -16,7 +16,9 @@
 //! first position; `H a`, `O a`, `a S b`, `a T b` with the usual recursions
 //! (`a S b = b ∨ (a ∧ Y (a S b))`, `a T b = b ∧ (a ∨ Z (a T b))`).
 
-use crate::explicit::kripke::{KripkeStructure, PropId, StateId};
+use super::formula::NnfId;
+use crate::explicit::kripke::{KripkeStructure, StateId};
+use crate::ir::PropId;
 use crate::ltl::{Ltl, LtlOp};
 use rustc_hash::FxHashMap;
 
@@ -46,7 +48,7 @@ pub(crate) enum PastNode {
 #[derive(Clone, Debug)]
 pub(crate) struct FutureOperand {
     pub formula: Ltl<PropId>,
-    pub ids: Option<(u32, u32)>,
+    pub ids: Option<(NnfId, NnfId)>,
 }
 
 /// The monitored nodes, children before parents.
@@ -80,7 +82,7 @@ impl PastMonitor {
     }
 
     /// Records the arena ids of a future operand's NNF and of its negation's.
-    pub(crate) fn resolve(&mut self, slot: u32, positive: u32, negative: u32) {
+    pub(crate) fn resolve(&mut self, slot: u32, positive: NnfId, negative: NnfId) {
         self.futures[slot as usize].ids = Some((positive, negative));
     }
 
@@ -186,7 +188,7 @@ impl PastMonitor {
     /// The bits at a position in `state`, given the bits of the previous position (`None` at the
     /// first position).
     pub(crate) fn step(&self, previous: Option<u64>, kripke: &KripkeStructure, state: StateId) -> u64 {
-        self.step_by(previous, |p| kripke.props[p as usize].contains(state as usize))
+        self.step_by(previous, |p| kripke.props[p.index()].contains(state as usize))
     }
 
     /// [`PastMonitor::step`] at a position whose propositions `holds` gives (any structure).

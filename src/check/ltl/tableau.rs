@@ -8,10 +8,10 @@
 //! its `next`. One acceptance set per `a U b` in the closure: the states where `a U b` is not
 //! promised or `b` holds. A run is a sequence of states from an initial one (expanded from the
 //! formula itself) whose labels hold along the path and which visits every acceptance set
-//! infinitely often. Sets are sorted `Vec<Id>`s (formulas of specs are small); expansion uses a
+//! infinitely often. Sets are sorted `Vec<NnfId>`s (formulas of specs are small); expansion uses a
 //! worklist, not recursion.
 
-use super::formula::{Arena, Atom, Id, Node};
+use super::formula::{Arena, Atom, NnfId, Node};
 use rustc_hash::FxHashMap;
 
 /// Stop translating when the automaton grows beyond this many states.
@@ -37,20 +37,20 @@ const INIT: u32 = u32::MAX;
 #[derive(Clone)]
 struct Pending {
     incoming: Vec<u32>,
-    new: Vec<Id>,
-    old: Vec<Id>,
-    next: Vec<Id>,
+    new: Vec<NnfId>,
+    old: Vec<NnfId>,
+    next: Vec<NnfId>,
 }
 
 struct Expanded {
     incoming: Vec<u32>,
-    old: Vec<Id>,
+    old: Vec<NnfId>,
 }
 
 /// The automaton of `root` (already negated by the caller when checking a spec).
-pub(crate) fn translate(arena: &Arena, root: Id) -> Result<Gba, String> {
+pub(crate) fn translate(arena: &Arena, root: NnfId) -> Result<Gba, String> {
     let mut states: Vec<Expanded> = vec![];
-    let mut index: FxHashMap<(Vec<Id>, Vec<Id>), u32> = FxHashMap::default();
+    let mut index: FxHashMap<(Vec<NnfId>, Vec<NnfId>), u32> = FxHashMap::default();
     let mut work = vec![Pending { incoming: vec![INIT], new: vec![root], old: vec![], next: vec![] }];
     'nodes: while let Some(mut n) = work.pop() {
         loop {
@@ -126,7 +126,7 @@ pub(crate) fn translate(arena: &Arena, root: Id) -> Result<Gba, String> {
 }
 
 fn finish(arena: &Arena, states: &[Expanded]) -> Result<Gba, String> {
-    let mut untils: Vec<(Id, Id)> = states.iter().flat_map(|s| s.old.iter()).filter_map(|&f| until_rhs(arena, f).map(|b| (f, b))).collect();
+    let mut untils: Vec<(NnfId, NnfId)> = states.iter().flat_map(|s| s.old.iter()).filter_map(|&f| until_rhs(arena, f).map(|b| (f, b))).collect();
     untils.sort_unstable();
     untils.dedup();
     let mut gba = Gba::default();
@@ -163,7 +163,7 @@ fn finish(arena: &Arena, states: &[Expanded]) -> Result<Gba, String> {
     Ok(gba)
 }
 
-fn until_rhs(arena: &Arena, f: Id) -> Option<Id> {
+fn until_rhs(arena: &Arena, f: NnfId) -> Option<NnfId> {
     if let Node::U(_, b) = arena.node(f) { Some(b) } else { None }
 }
 
@@ -171,9 +171,10 @@ fn until_rhs(arena: &Arena, f: Id) -> Option<Id> {
 mod tests {
     use super::*;
     use crate::check::ltl::past::PastMonitor;
+    use crate::ir::PropId;
     use crate::ltl::{Ltl, LtlOp};
 
-    fn automaton(f: &Ltl<u32>) -> Gba {
+    fn automaton(f: &Ltl<PropId>) -> Gba {
         let mut arena = Arena::new();
         let root = arena.nnf(f, false, &mut PastMonitor::default()).unwrap();
         translate(&arena, root).unwrap()
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn f_p_has_one_acceptance_set_and_a_waiting_state() {
-        let g = automaton(&Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(0))));
+        let g = automaton(&Ltl::Unary(LtlOp::F, Box::new(Ltl::Atom(PropId::new(0)))));
         assert_eq!(g.sets, 1);
         // ⊤ U p: the state promising p later (not accepting) and the state where p holds, then
         // the true-forever state.
@@ -191,10 +192,10 @@ mod tests {
 
     #[test]
     fn g_p_is_one_looping_state() {
-        let g = automaton(&Ltl::Unary(LtlOp::G, Box::new(Ltl::Atom(0))));
+        let g = automaton(&Ltl::Unary(LtlOp::G, Box::new(Ltl::Atom(PropId::new(0)))));
         assert_eq!(g.sets, 0);
         assert_eq!(g.labels.len(), 1);
         assert_eq!(g.succ[0], vec![0]);
-        assert_eq!(g.labels[0], vec![(Atom::Prop(0), true)]);
+        assert_eq!(g.labels[0], vec![(Atom::Prop(PropId::new(0)), true)]);
     }
 }

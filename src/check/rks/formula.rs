@@ -12,7 +12,8 @@
 
 use crate::check::formula::{Dag, DagBuilder, IffShape};
 use crate::ctl::Ctl;
-use crate::explicit::rks::PropId;
+use crate::ir::PropId;
+
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
@@ -121,7 +122,7 @@ impl Formula {
 mod tests {
     use super::*;
     fn atom(p: u32) -> Box<Ctl<PropId>> {
-        Box::new(Ctl::Atom(p))
+        Box::new(Ctl::Atom(PropId::from_u32(p)))
     }
 
     #[test]
@@ -129,7 +130,7 @@ mod tests {
         // E[EX q U EX p]
         let f = Formula::from_ctl(&Ctl::EU(Box::new(Ctl::EX(atom(1))), Box::new(Ctl::EX(atom(0)))));
         let names: Vec<Op> = f.deps[f.root].iter().map(|&g| f.op(g)).collect();
-        assert_eq!(names, vec![Op::Prop(1), Op::Prop(0), f.op(f.root)]);
+        assert_eq!(names, vec![Op::Prop(PropId::new(1)), Op::Prop(PropId::new(0)), f.op(f.root)]);
         // EG (p ∨ q): only the EG node itself
         let g = Formula::from_ctl(&Ctl::EG(Box::new(Ctl::Or(atom(0), atom(1)))));
         assert_eq!(g.deps[g.root], vec![g.root]);
@@ -145,24 +146,24 @@ mod tests {
         let spec = Ctl::AG(Box::new(Ctl::Implies(atom(0), Box::new(Ctl::EF(atom(1))))));
         let plain = Formula::from_ctl(&spec);
         assert_eq!(plain.nodes.iter().filter(|o| o.is_fixpoint()).count(), 2);
-        let (q_never, _) = Formula::from_ctls_folded(&[&spec], &|p| p == 1);
+        let (q_never, _) = Formula::from_ctls_folded(&[&spec], &|p| p == PropId::new(1));
         assert_eq!(q_never.nodes.raw()[..=q_never.root.index()].iter().filter(|o| o.is_fixpoint()).count(), 1);
         assert!(!q_never.is_static(q_never.root));
         let (both, _) = Formula::from_ctls_folded(&[&spec], &|_| true);
         assert_eq!(both.op(both.root), Op::True);
         // E[p U false], EG false, EX false are false; E[false U p] is p.
         let eu = Ctl::EU(atom(0), atom(1));
-        let (f, _) = Formula::from_ctls_folded(&[&eu], &|p| p == 1);
+        let (f, _) = Formula::from_ctls_folded(&[&eu], &|p| p == PropId::new(1));
         assert!(matches!(f.op(f.root), Op::Not(t) if f.op(t) == Op::True));
-        let (g, _) = Formula::from_ctls_folded(&[&eu], &|p| p == 0);
-        assert_eq!(g.op(g.root), Op::Prop(1));
+        let (g, _) = Formula::from_ctls_folded(&[&eu], &|p| p == PropId::new(0));
+        assert_eq!(g.op(g.root), Op::Prop(PropId::new(1)));
     }
 
     #[test]
     fn loop_values_match_ica() {
         let f = Formula::from_ctl(&Ctl::EU(Box::new(Ctl::True), atom(0)));
         assert!(!f.value_in_loop(f.root, &|_| false));
-        assert!(f.value_in_loop(f.root, &|p| p == 0));
+        assert!(f.value_in_loop(f.root, &|p| p == PropId::new(0)));
         let g = Formula::from_ctl(&Ctl::AG(Box::new(Ctl::Not(atom(0)))));
         assert!(g.value_in_loop(g.root, &|_| false));
     }

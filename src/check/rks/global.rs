@@ -37,7 +37,7 @@ pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn 
                 crate::check::deadline::poll();
                 let again = collect(core, f, init, start.clone());
                 let todo: Vec<PairId> =
-                    again.into_iter().filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p as usize].comp, core.kb.ctx_of(p)) == 0).collect();
+                    again.into_iter().filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p].comp, core.kb.ctx_of(p)) == 0).collect();
                 if todo.is_empty() {
                     break;
                 }
@@ -45,7 +45,7 @@ pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn 
             }
         } else {
             for p in xi {
-                let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
+                let (s, ctx): (_, Ctx) = (core.kb.pairs[p].comp, core.kb.ctx_of(p).into());
                 core.label_local(f, s, &ctx);
             }
         }

@@ -67,7 +67,7 @@ fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
         .iter()
         .copied()
         .filter(|&p| {
-            let (c, x): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
+            let (c, x): (_, Ctx) = (core.kb.pairs[p].comp, core.kb.ctx_of(p).into());
             !core.is_labeled(f, c, &x, false)
         })
         .collect();
@@ -87,7 +87,7 @@ fn label(core: &mut Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) {
 /// Makes a pair that joins a fixpoint late ready for `decideRemainingMaybes` (Lemma 4.5.3):
 /// its direct subformulas fully labelled, its calls' continuations decided (FIX-3).
 fn prepare(core: &mut Core, f: FId, p: PairId) {
-    let (s, ctx): (_, Ctx) = (core.kb.pairs[p as usize].comp, core.kb.ctx_of(p).into());
+    let (s, ctx): (_, Ctx) = (core.kb.pairs[p].comp, core.kb.ctx_of(p).into());
     let e = core.exits(s);
     for a in core.fm.op(f).children() {
         let sub = restrict(core.fm, f, a, &ctx, e);

@@ -9,9 +9,13 @@ use super::context::{Contexts, CtxId, pack};
 use super::formula::{FId, Formula};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::ComponentId;
+use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
 
-pub(crate) type PairId = u32;
+crate::index_type! {
+    /// A context pair of the knowledge base ([`Kb::pairs`]).
+    pub struct PairId;
+}
 
 /// The pairs one (possibly `M`-topped) context stands for: inline up to four.
 pub(crate) type PairList = smallvec::SmallVec<[PairId; 4]>;
@@ -27,17 +31,17 @@ pub struct Pair {
 #[derive(Debug)]
 pub struct Kb {
     pub ctxs: Contexts,
-    pub pairs: Vec<Pair>,
+    pub pairs: IdVec<PairId, Pair>,
     index: FxHashMap<(CtxId, ComponentId), PairId>,
     /// The same for packed contexts, in one lookup: (node, component, packed context).
     packed: FxHashMap<(FId, ComponentId, u64), PairId>,
     /// `checked[p]`: local labelling has run on pair `p` at least once (for statistics).
-    pub checked: Vec<bool>,
+    pub checked: IdVec<PairId, bool>,
 }
 
 impl Kb {
     pub(crate) fn new(fm: &Formula) -> Kb {
-        Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: Vec::new(), index: FxHashMap::default(), packed: FxHashMap::default(), checked: Vec::new() }
+        Kb { ctxs: Contexts::new(fm.nodes.len()), pairs: IdVec::new(), index: FxHashMap::default(), packed: FxHashMap::default(), checked: IdVec::new() }
     }
 
     /// The pair of a `T`/`F` context, if it was created.
@@ -55,8 +59,7 @@ impl Kb {
         if let Some(&p) = self.index.get(&(c, comp)) {
             return p;
         }
-        let id = self.pairs.len() as PairId;
-        self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Kleene::Unknown; num_nodes] });
+        let id = self.pairs.push(Pair { node: f, comp, ctx: c, vals: vec![Kleene::Unknown; num_nodes] });
         self.checked.push(false);
         self.index.insert((c, comp), id);
         if let Some(k) = pack(ctx) {
@@ -66,6 +69,6 @@ impl Kb {
     }
 
     pub(crate) fn ctx_of(&self, p: PairId) -> &[Kleene] {
-        self.ctxs.get(self.pairs[p as usize].ctx)
+        self.ctxs.get(self.pairs[p].ctx)
     }
 }

@@ -32,7 +32,8 @@ use super::context::{count_top_maybes, each_completion, has_inner_maybe};
 use super::formula::{FId, Formula, Op};
 use super::kb::{Kb, PairId, PairList};
 use crate::check::kleene::Kleene;
-use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{Component, ComponentId, NodeId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
@@ -175,10 +176,10 @@ impl<'a> Core<'a> {
     pub(crate) fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Kleene {
         match v {
             View::True => Kleene::True,
-            View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p as usize).is_some_and(|b| b.contains(l as usize))),
+            View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p).is_some_and(|b| b.contains(l as usize))),
             View::Static(g) => Kleene::from_bool(self.statics[*g][s as usize].contains(l as usize)),
             View::Pairs(ps) => {
-                let mut it = ps.iter().map(|&p| self.kb.pairs[p as usize].vals[l as usize]);
+                let mut it = ps.iter().map(|&p| self.kb.pairs[p].vals[l as usize]);
                 let first = it.next().unwrap_or(Kleene::Unknown);
                 it.fold(first, Kleene::join)
             }
@@ -192,7 +193,7 @@ impl<'a> Core<'a> {
 
     /// Every location of pair `p` decided.
     pub(crate) fn is_complete(&self, p: PairId) -> bool {
-        let pair = &self.kb.pairs[p as usize];
+        let pair = &self.kb.pairs[p];
         let comp = self.comp(pair.comp);
         pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(l as NodeId))
     }
@@ -227,7 +228,7 @@ fn static_labels(rks: &RecursiveKripkeStructure, fm: &Formula) -> IdVec<FId, Vec
                             b
                         }
                         Op::Prop(p) => {
-                            let mut b = comp.props.get(p as usize).cloned().unwrap_or_default();
+                            let mut b = comp.props.get(p).cloned().unwrap_or_default();
                             b.grow(n);
                             b
                         }

@@ -29,7 +29,8 @@ pub(crate) mod trace;
 use crate::check::kleene::Kleene;
 use crate::check::trace::Trace;
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use formula::{FId, Formula};
 use local::Core;
@@ -111,7 +112,7 @@ pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: Compo
     let comp = &rks.components[init as usize];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
-        let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize));
+        let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x as usize));
         for &g in &fm.deps[f] {
             out.push(Kleene::from_bool(fm.value_in_loop(g, &has)));
         }
@@ -196,12 +197,12 @@ fn formula_dag(rks: &RecursiveKripkeStructure, ctls: &[&Ctl<PropId>], opts: &Rks
     let mut labelled = vec![false; rks.prop_names.len()];
     for comp in &rks.components {
         for &p in comp.props.ids() {
-            if let Some(l) = labelled.get_mut(p as usize) {
+            if let Some(l) = labelled.get_mut(p.index()) {
                 *l = true; // `Labels` keeps only non-empty sets
             }
         }
     }
-    Formula::from_ctls_folded(ctls, &|p| !labelled.get(p as usize).copied().unwrap_or(false))
+    Formula::from_ctls_folded(ctls, &|p| !labelled.get(p.index()).copied().unwrap_or(false))
 }
 
 /// Specs per shared knowledge base in [`check_many`] (specs checked one at a time). Fixed, so

@@ -19,7 +19,8 @@ use crate::check::kleene::Kleene;
 use crate::check::trace::{CallFrame, Trace, TraceStep};
 use crate::check::walk::{self, Runs};
 use crate::ctl::Ctl;
-use crate::explicit::rks::{Component, ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{Component, ComponentId, NodeId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 

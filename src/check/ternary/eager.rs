@@ -32,10 +32,10 @@ pub(crate) fn contextualize_all(m: &mut Model) -> bool {
     let mut changed = false;
     let live = m.live.clone();
     for x in live {
-        if !m.copies[x as usize].alive {
+        if !m.copies[x].alive {
             continue;
         }
-        let calls = m.rks.components[m.copies[x as usize].base as usize].calls.clone();
+        let calls = m.rks.components[m.copies[x].base as usize].calls.clone();
         for c in calls {
             changed |= m.contextualize(x, c);
         }

@@ -202,7 +202,7 @@ impl Search<'_, '_> {
                 let pair = (b.0, m.return_node(b.0, b.1, k), f);
                 self.candidates.push(Candidate::Return { pair, stack: below, b });
             }
-            for &b in &m.callers[x as usize] {
+            for &b in &m.callers[x] {
                 if top.map(|t| t.1) != Some(b) {
                     let pair = (b.0, m.return_node(b.0, b.1, k), f);
                     self.candidates.push(Candidate::Return { pair, stack: NONE, b });

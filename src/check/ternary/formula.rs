@@ -9,7 +9,8 @@
 
 use crate::check::formula::{Dag, DagBuilder, IffShape};
 use crate::ctl::Ctl;
-use crate::explicit::rks::PropId;
+use crate::ir::PropId;
+
 use crate::ir::id::IdVec;
 
 pub(crate) use crate::check::formula::{FormulaId, Op};
@@ -58,7 +59,7 @@ mod tests {
 
     #[test]
     fn shares_subformulas_and_orders_bottom_up() {
-        let p = || Box::new(Ctl::Atom(0));
+        let p = || Box::new(Ctl::Atom(PropId::new(0)));
         let f = Formula::from_ctl(&Ctl::Or(Box::new(Ctl::EX(p())), Box::new(Ctl::Not(Box::new(Ctl::EX(p()))))));
         assert_eq!(f.len(), 4); // p, EX p, ¬EX p, ∨
         assert_eq!(f.existentials.len(), 1);

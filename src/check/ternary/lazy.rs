@@ -87,10 +87,10 @@ fn fallback(m: &mut Model) {
 /// callee copy's context is `??`.
 fn contextualizable_box(m: &Model) -> Option<(CopyId, u32)> {
     for &y in &m.live {
-        let comp = &m.rks.components[m.copies[y as usize].base as usize];
+        let comp = &m.rks.components[m.copies[y].base as usize];
         for &c in &comp.calls {
             let x = m.callee(y, c);
-            let exits = m.rks.components[m.copies[x as usize].base as usize].exits.len() as u32;
+            let exits = m.rks.components[m.copies[x].base as usize].exits.len() as u32;
             for k in 0..exits {
                 let r = m.return_node(y, c, k);
                 for &f in &m.phi.existentials {
@@ -155,7 +155,7 @@ fn justified_subset(m: &Model, f: FormulaId, mut set: FxHashSet<(CopyId, u32)>) 
             if base.is_exit(v) {
                 // Each stack returns into its own box: every caller's return node must qualify.
                 let k = base.exit_of[v as usize];
-                let callers = &m.callers[x as usize];
+                let callers = &m.callers[x];
                 return !callers.is_empty() && callers.iter().all(|&(y, c)| ok_next(&set, y, m.return_node(y, c, k)));
             }
             let (mut any, mut all) = (false, true);

@@ -38,7 +38,8 @@ pub(crate) mod witness;
 use crate::check::kleene::Kleene;
 use crate::check::trace::Trace;
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use formula::Formula;
 use model::Model;
 

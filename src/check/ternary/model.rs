@@ -25,7 +25,11 @@ use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-pub(crate) type CopyId = u32;
+crate::index_type! {
+    /// A copy of a component under one exit context ([`Model::copies`]). The first copies are
+    /// one per component, numbered as the components (`CopyId::from_u32(component)`).
+    pub(crate) struct CopyId;
+}
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// Per component: the extended-node view shared by all its copies.
@@ -56,14 +60,14 @@ pub(crate) struct Model<'a> {
     pub rks: &'a RecursiveKripkeStructure,
     pub phi: Formula,
     pub bases: Vec<Base>,
-    pub copies: Vec<Copy>,
+    pub copies: IdVec<CopyId, Copy>,
     lookup: FxHashMap<(ComponentId, Vec<Kleene>), CopyId>,
     /// A₀, the fully specified copy of the initial component.
     pub initial: CopyId,
     /// Live copies in id order.
     pub live: Vec<CopyId>,
     /// Per copy: the live (caller copy, call node) pairs whose box maps to it.
-    pub callers: Vec<Vec<(CopyId, NodeId)>>,
+    pub callers: IdVec<CopyId, Vec<(CopyId, NodeId)>>,
     pub stats: TernaryStats,
 }
 
@@ -136,10 +140,10 @@ impl<'a> Model<'a> {
         let bases: Vec<Base> = (0..rks.components.len() as u32).map(|c| Base::new(rks, c)).collect();
         let nf = phi.len();
         let nex = phi.existentials.len();
-        let mut copies: Vec<Copy> = (0..rks.components.len())
+        let mut copies: IdVec<CopyId, Copy> = (0..rks.components.len())
             .map(|c| {
                 let comp = &rks.components[c];
-                let box_map = comp.calls.iter().map(|&call| comp.call_target[call as usize]).collect();
+                let box_map = comp.calls.iter().map(|&call| CopyId::from_u32(comp.call_target[call as usize])).collect();
                 Copy {
                     base: c as ComponentId,
                     ctx: vec![Kleene::Unknown; comp.exits.len() * nex],
@@ -150,13 +154,12 @@ impl<'a> Model<'a> {
             })
             .collect();
         let mut lookup = FxHashMap::default();
-        for (c, copy) in copies.iter().enumerate() {
-            lookup.insert((copy.base, copy.ctx.clone()), c as CopyId);
+        for (c, copy) in copies.iter_enumerated() {
+            lookup.insert((copy.base, copy.ctx.clone()), c);
         }
-        let a0 = initial_copy(rks, &bases[initial as usize], &copies[initial as usize], &phi);
-        let initial_id = copies.len() as CopyId;
-        lookup.insert((initial, a0.ctx.clone()), initial_id);
-        copies.push(a0);
+        let a0 = initial_copy(rks, &bases[initial as usize], &copies[CopyId::from_u32(initial)], &phi);
+        lookup.insert((initial, a0.ctx.clone()), copies.next_id());
+        let initial_id = copies.push(a0);
         let mut m = Model {
             rks,
             phi,
@@ -165,7 +168,7 @@ impl<'a> Model<'a> {
             lookup,
             initial: initial_id,
             live: Vec::new(),
-            callers: Vec::new(),
+            callers: IdVec::new(),
             stats: TernaryStats { contexts_created: 1, ..TernaryStats::default() },
         };
         m.remove_unreachable();
@@ -173,38 +176,38 @@ impl<'a> Model<'a> {
     }
 
     pub(crate) fn base_of(&self, x: CopyId) -> &Base {
-        &self.bases[self.copies[x as usize].base as usize]
+        &self.bases[self.copies[x].base as usize]
     }
     #[inline]
     pub(crate) fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
-        let c = &self.copies[x as usize];
+        let c = &self.copies[x];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f.index() * ext + v as usize]
     }
     #[inline]
     pub(crate) fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
-        let c = &mut self.copies[x as usize];
+        let c = &mut self.copies[x];
         let ext = self.bases[c.base as usize].ext as usize;
         c.vals[f.index() * ext + v as usize] = t;
     }
     pub(crate) fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
         let nex = self.phi.existentials.len();
-        self.copies[x as usize].ctx[k as usize * nex + self.phi.slot[f] as usize]
+        self.copies[x].ctx[k as usize * nex + self.phi.slot[f] as usize]
     }
     /// Call index of call node `c` in copy `x`'s component.
     pub(crate) fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
-        self.rks.components[self.copies[x as usize].base as usize].call_index[c as usize]
+        self.rks.components[self.copies[x].base as usize].call_index[c as usize]
     }
     pub(crate) fn callee(&self, x: CopyId, c: NodeId) -> CopyId {
-        self.copies[x as usize].box_map[self.call_index(x, c) as usize]
+        self.copies[x].box_map[self.call_index(x, c) as usize]
     }
     pub(crate) fn is_call(&self, x: CopyId, v: u32) -> bool {
         let b = self.base_of(x);
-        v < b.n && self.rks.components[self.copies[x as usize].base as usize].is_call(v)
+        v < b.n && self.rks.components[self.copies[x].base as usize].is_call(v)
     }
     /// Extended node of the return node for call node `c` of copy `x` and callee exit `k`.
     pub(crate) fn return_node(&self, x: CopyId, c: NodeId, k: u32) -> u32 {
-        let comp = &self.rks.components[self.copies[x as usize].base as usize];
+        let comp = &self.rks.components[self.copies[x].base as usize];
         let i = comp.call_index[c as usize] as usize;
         self.base_of(x).n + comp.return_offsets[i] + k
     }
@@ -212,7 +215,7 @@ impl<'a> Model<'a> {
     /// The local `→₊` successors of extended node `v` (not the call → entry edge, which leaves
     /// the copy; see [`Model::callee`]).
     pub(crate) fn local_succ(&self, x: CopyId, v: u32) -> &[NodeId] {
-        let base = self.copies[x as usize].base as usize;
+        let base = self.copies[x].base as usize;
         let comp = &self.rks.components[base];
         let b = &self.bases[base];
         if v >= b.n {
@@ -237,7 +240,7 @@ impl<'a> Model<'a> {
 
     /// Calls `f(copy, node)` for every `→₊` predecessor of `(x, v)` among live copies.
     pub(crate) fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
-        let base = self.copies[x as usize].base as usize;
+        let base = self.copies[x].base as usize;
         let b = &self.bases[base];
         if v >= b.n {
             return;
@@ -249,7 +252,7 @@ impl<'a> Model<'a> {
             f(x, b.n + r);
         }
         if v == 0 {
-            for &(y, c) in &self.callers[x as usize] {
+            for &(y, c) in &self.callers[x] {
                 f(y, c);
             }
         }
@@ -257,41 +260,41 @@ impl<'a> Model<'a> {
 
     /// Keeps only copies reachable from A₀ through box mappings; rebuilds `live` and `callers`.
     pub(crate) fn remove_unreachable(&mut self) {
-        let mut seen = vec![false; self.copies.len()];
+        let mut seen: IdVec<CopyId, bool> = IdVec::from_elem(false, self.copies.len());
         let mut stack = vec![self.initial];
-        seen[self.initial as usize] = true;
+        seen[self.initial] = true;
         while let Some(x) = stack.pop() {
-            for &y in &self.copies[x as usize].box_map {
-                if !seen[y as usize] {
-                    seen[y as usize] = true;
+            for &y in &self.copies[x].box_map {
+                if !seen[y] {
+                    seen[y] = true;
                     stack.push(y);
                 }
             }
         }
-        for (x, copy) in self.copies.iter_mut().enumerate() {
+        for (x, copy) in self.copies.indices().zip(self.copies.iter_mut()) {
             if copy.alive && !seen[x] {
                 copy.alive = false;
                 copy.vals = Vec::new();
                 let key = (copy.base, std::mem::take(&mut copy.ctx));
-                if self.lookup.get(&key) == Some(&(x as CopyId)) {
+                if self.lookup.get(&key) == Some(&x) {
                     self.lookup.remove(&key);
                 }
             }
         }
-        self.live = (0..self.copies.len() as CopyId).filter(|&x| seen[x as usize]).collect();
-        self.callers = vec![Vec::new(); self.copies.len()];
+        self.live = self.copies.indices().filter(|&x| seen[x]).collect();
+        self.callers = IdVec::from_elem(Vec::new(), self.copies.len());
         for &y in &self.live {
-            let comp = &self.rks.components[self.copies[y as usize].base as usize];
+            let comp = &self.rks.components[self.copies[y].base as usize];
             for (i, &c) in comp.calls.iter().enumerate() {
-                let x = self.copies[y as usize].box_map[i];
-                self.callers[x as usize].push((y, c));
+                let x = self.copies[y].box_map[i];
+                self.callers[x].push((y, c));
             }
         }
     }
 
     /// The context a box induces: `γ_b(ex_k, φ) = ∂((b, ex_k), φ)` for existential `φ`.
     pub(crate) fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
-        let callee = &self.rks.components[self.rks.components[self.copies[y as usize].base as usize].call_target[c as usize] as usize];
+        let callee = &self.rks.components[self.rks.components[self.copies[y].base as usize].call_target[c as usize] as usize];
         let nex = self.phi.existentials.len();
         let mut ctx = vec![Kleene::Unknown; callee.exits.len() * nex];
         for k in 0..callee.exits.len() as u32 {
@@ -309,15 +312,15 @@ impl<'a> Model<'a> {
     pub(crate) fn contextualize(&mut self, y: CopyId, c: NodeId) -> bool {
         let ctx = self.induced_context(y, c);
         let i = self.call_index(y, c) as usize;
-        let current = self.copies[y as usize].box_map[i];
-        if self.copies[current as usize].ctx == ctx {
+        let current = self.copies[y].box_map[i];
+        if self.copies[current].ctx == ctx {
             return false;
         }
-        let base = self.copies[current as usize].base;
+        let base = self.copies[current].base;
         let target = match self.lookup.get(&(base, ctx.clone())) {
-            Some(&x) if self.copies[x as usize].alive => x,
+            Some(&x) if self.copies[x].alive => x,
             _ => {
-                let src = &self.copies[current as usize];
+                let src = &self.copies[current];
                 let mut copy = Copy { base, ctx: ctx.clone(), box_map: src.box_map.clone(), vals: src.vals.clone(), alive: true };
                 let b = &self.bases[base as usize];
                 let comp = &self.rks.components[base as usize];
@@ -330,8 +333,7 @@ impl<'a> Model<'a> {
                         }
                     }
                 }
-                let x = self.copies.len() as CopyId;
-                self.copies.push(copy);
+                let x = self.copies.push(copy);
                 self.callers.push(Vec::new());
                 self.lookup.insert((base, ctx), x);
                 self.stats.contexts_created += 1;
@@ -341,7 +343,7 @@ impl<'a> Model<'a> {
         if target == current {
             return false;
         }
-        self.copies[y as usize].box_map[i] = target;
+        self.copies[y].box_map[i] = target;
         true
     }
 
@@ -355,7 +357,7 @@ impl<'a> Model<'a> {
         }
         let k = b.exit_of[v as usize] as usize;
         let nex = self.phi.existentials.len();
-        let copy = &mut self.copies[x as usize];
+        let copy = &mut self.copies[x];
         let old_key = (copy.base, copy.ctx.clone());
         copy.ctx[k * nex + self.phi.slot[f] as usize] = t;
         let new_key = (copy.base, copy.ctx.clone());
@@ -403,7 +405,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
             let value = |g: FormulaId| at[g];
             at[f] = match phi.nodes[f] {
                 Op::True => true,
-                Op::Prop(p) => base.labels[p as usize].contains(ex as usize),
+                Op::Prop(p) => base.labels[p.index()].contains(ex as usize),
                 Op::Not(a) => !value(a),
                 Op::And(a, b) => value(a) && value(b),
                 Op::Or(a, b) => value(a) || value(b),

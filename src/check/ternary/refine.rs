@@ -11,20 +11,21 @@ use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
 use crate::check::graph::{self, Graph};
 use crate::check::kleene::Kleene;
+use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 
 /// Global numbering of the extended nodes of live copies for one refinement pass.
 struct Index {
-    offset: Vec<u32>,
+    offset: IdVec<CopyId, u32>,
     owner: Vec<(CopyId, u32)>,
 }
 
 impl Index {
     fn new(m: &Model) -> Index {
-        let mut offset = vec![NONE; m.copies.len()];
+        let mut offset = IdVec::from_elem(NONE, m.copies.len());
         let mut owner = Vec::new();
         for &x in &m.live {
-            offset[x as usize] = owner.len() as u32;
+            offset[x] = owner.len() as u32;
             for v in 0..m.base_of(x).ext {
                 owner.push((x, v));
             }
@@ -32,7 +33,7 @@ impl Index {
         Index { offset, owner }
     }
     fn id(&self, x: CopyId, v: u32) -> usize {
-        (self.offset[x as usize] + v) as usize
+        (self.offset[x] + v) as usize
     }
 }
 
@@ -100,14 +101,14 @@ fn unknown_count(m: &Model, f: FormulaId) -> u64 {
 fn pointwise(m: &mut Model, f: FormulaId, op: Op) {
     for xi in 0..m.live.len() {
         let x = m.live[xi];
-        let base = m.copies[x as usize].base as usize;
+        let base = m.copies[x].base as usize;
         for v in 0..m.base_of(x).ext {
             if m.val(x, v, f).is_known() {
                 continue;
             }
             let t = match op {
                 Op::True => Kleene::True,
-                Op::Prop(p) => Kleene::from_bool(m.bases[base].labels[p as usize].contains(v as usize)),
+                Op::Prop(p) => Kleene::from_bool(m.bases[base].labels[p.index()].contains(v as usize)),
                 Op::Not(a) => m.val(x, v, a).negate(),
                 Op::And(a, b) => m.val(x, v, a).min(m.val(x, v, b)),
                 Op::Or(a, b) => m.val(x, v, a).max(m.val(x, v, b)),
@@ -151,7 +152,7 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
 fn exits(m: &mut Model, f: FormulaId, op: Op) {
     for xi in 0..m.live.len() {
         let x = m.live[xi];
-        let comp = &m.rks.components[m.copies[x as usize].base as usize];
+        let comp = &m.rks.components[m.copies[x].base as usize];
         for (k, &ex) in comp.exits.iter().enumerate() {
             if m.val(x, ex, f).is_known() {
                 continue;

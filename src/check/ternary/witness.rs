@@ -25,7 +25,8 @@ use crate::check::kleene::Kleene;
 use crate::check::trace::{CallFrame, Trace, TraceStep};
 use crate::check::walk::{self, Runs};
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, NodeId, PropId};
+use crate::explicit::rks::{ComponentId, NodeId};
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
@@ -106,7 +107,7 @@ impl Runs for Walker<'_, '_> {
 
 impl Walker<'_, '_> {
     fn base(&self, x: CopyId) -> ComponentId {
-        self.m.copies[x as usize].base as ComponentId
+        self.m.copies[x].base as ComponentId
     }
 
     fn value(&self, f: FormulaId, c: &Conf) -> Kleene {

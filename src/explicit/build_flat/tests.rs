@@ -29,7 +29,7 @@ fn listing_5_1_has_12_states_and_16_transitions() {
     assert_eq!(k.props[0].count_ones(..), 4);
     assert_eq!(k.props[1].count_ones(..), 2);
     assert_eq!(m.specs.len(), 2);
-    assert_eq!(m.specs[1].formula, Ctl::EU(Box::new(Ctl::Atom(0)), Box::new(Ctl::Atom(1))));
+    assert_eq!(m.specs[1].formula, Ctl::EU(Box::new(Ctl::Atom(PropId::new(0))), Box::new(Ctl::Atom(PropId::new(1)))));
     // BFS order: every state's id is at most one BFS layer from its parent.
     for s in 0..k.num_states {
         for &t in k.succ.neighbours(s) {

@@ -81,7 +81,7 @@ fn listing_5_2_recursive_modules() {
     assert_eq!(m.warnings[0].message, "label `q` holds at a call state; calls carry no labels, so it is ignored there");
     assert_eq!(m.specs.len(), 2);
     assert_eq!(m.specs[0].component, 0);
-    assert_eq!(m.specs[1].formula, Ctl::Atom(4));
+    assert_eq!(m.specs[1].formula, Ctl::Atom(PropId::new(4)));
 }
 
 /// `sub` exits normally through the all-EXIT location; its caller continues after the call.

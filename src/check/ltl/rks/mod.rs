@@ -28,7 +28,8 @@ use super::{formula, past, tableau};
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
 use crate::check::trace::{SpecOutcome, Trace};
 use crate::explicit::build_rks::RksSpec;
-use crate::explicit::rks::{ComponentId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use crate::ltl::Ltl;
 use rayon::prelude::*;
 

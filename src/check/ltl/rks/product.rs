@@ -13,7 +13,8 @@
 use super::super::formula::Atom;
 use super::super::past::PastMonitor;
 use super::super::tableau::Gba;
-use crate::explicit::rks::{ComponentId, NodeId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use rustc_hash::FxHashMap;
 
 /// A product vertex id.

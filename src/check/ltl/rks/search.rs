@@ -134,7 +134,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
                             for &e in &buf {
                                 targets.push((HKey::In(e), m));
                                 let Some(frame) = self.summaries.callee_frame(e) else { continue };
-                                for &(exit, _) in &self.summaries.frames[frame as usize].exits {
+                                for &(exit, _) in &self.summaries.frames[frame].exits {
                                     targets.push((HKey::Sum { top, comp: k.comp, call: m, frame, exit }, NOT_A_CALL));
                                 }
                             }

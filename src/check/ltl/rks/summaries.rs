@@ -18,10 +18,13 @@
 
 use super::product::{Product, Vid};
 use crate::explicit::rks::{ComponentId, NodeId};
+use crate::ir::id::IdVec;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// A frame id.
-pub(crate) type FrameId = u32;
+crate::index_type! {
+    /// A frame of the LTL summary search: one callee entry (or the top entry), [`Summaries::frames`].
+    pub(crate) struct FrameId;
+}
 
 /// The tag of a derivation that is not about a particular acceptance set.
 pub(crate) const NO_SET: u8 = 64;
@@ -63,7 +66,7 @@ pub(crate) enum Item {
 
 #[derive(Default)]
 pub(crate) struct Summaries {
-    pub(crate) frames: Vec<Frame>,
+    pub(crate) frames: IdVec<FrameId, Frame>,
     frame_ids: FxHashMap<(Vid, bool), FrameId>,
     edges: FxHashMap<(FrameId, Vid), u32>,
     path_edges: Vec<PathEdge>,
@@ -91,7 +94,7 @@ impl Summaries {
             let (f, v, mask) = (pe.frame, pe.v, pe.mask);
             let key = product.keys[v as usize];
             if product.exit_of(key.comp, key.node).is_some() {
-                if !s.frames[f as usize].top {
+                if !s.frames[f].top {
                     s.exit_reached(product, f, v, mask);
                 }
                 continue;
@@ -106,11 +109,11 @@ impl Summaries {
                     for &e in &entries {
                         let callee = s.frame(e, false);
                         if s.registered.insert((callee, f, v, m)) {
-                            s.frames[callee as usize].callers.push((f, v, m));
+                            s.frames[callee].callers.push((f, v, m));
                         }
                         s.propagate(callee, e, product.acc(e), |_| Pred::Start);
-                        for i in 0..s.frames[callee as usize].exits.len() {
-                            let x = s.frames[callee as usize].exits[i].0;
+                        for i in 0..s.frames[callee].exits.len() {
+                            let x = s.frames[callee].exits[i].0;
                             s.returns(product, (f, v, m), callee, x);
                         }
                     }
@@ -129,7 +132,7 @@ impl Summaries {
 
     /// The frame of entry `entry` (created if new).
     fn frame(&mut self, entry: Vid, top: bool) -> FrameId {
-        let next = self.frames.len() as FrameId;
+        let next = self.frames.next_id();
         let id = *self.frame_ids.entry((entry, top)).or_insert(next);
         if id == next {
             self.frames.push(Frame { top, callers: vec![], exits: vec![] });
@@ -150,7 +153,7 @@ impl Summaries {
     /// Frame `f` reached its exit vertex `x` with `mask`: grow the summary, and return
     /// to the callers if it grew.
     fn exit_reached(&mut self, product: &mut Product, f: FrameId, x: Vid, mask: u64) {
-        let frame = &mut self.frames[f as usize];
+        let frame = &mut self.frames[f];
         let grew = match frame.exits.iter_mut().find(|e| e.0 == x) {
             None => {
                 frame.exits.push((x, mask));
@@ -163,8 +166,8 @@ impl Summaries {
             Some(_) => false,
         };
         if grew {
-            for i in 0..self.frames[f as usize].callers.len() {
-                let caller = self.frames[f as usize].callers[i];
+            for i in 0..self.frames[f].callers.len() {
+                let caller = self.frames[f].callers[i];
                 self.returns(product, caller, f, x);
             }
         }
@@ -175,7 +178,7 @@ impl Summaries {
     fn returns(&mut self, product: &mut Product, (fc, u, call): (FrameId, Vid, NodeId), callee: FrameId, x: Vid) {
         let xkey = product.keys[x as usize];
         let Some(k) = product.exit_of(xkey.comp, xkey.node) else { return };
-        let Some(&(_, mx)) = self.frames[callee as usize].exits.iter().find(|e| e.0 == x) else { return };
+        let Some(&(_, mx)) = self.frames[callee].exits.iter().find(|e| e.0 == x) else { return };
         let mu = self.mask(fc, u);
         let rks = product.rks;
         let c = product.keys[u as usize].comp;
@@ -239,7 +242,7 @@ impl Summaries {
 
     /// The mask of frame `f`'s summary for exit vertex `x`.
     pub(crate) fn exit_mask(&self, f: FrameId, x: Vid) -> u64 {
-        self.frames[f as usize].exits.iter().find(|e| e.0 == x).map_or(0, |e| e.1)
+        self.frames[f].exits.iter().find(|e| e.0 == x).map_or(0, |e| e.1)
     }
 
     /// A path of frame `f` from its entry to `v` (one that visits acceptance set `tag`, unless

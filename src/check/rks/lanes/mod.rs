@@ -25,7 +25,8 @@ mod solve;
 use super::RksStats;
 use super::formula::{FId, Formula, Op};
 use super::summary::ModelIndex;
-use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, PropId, RecursiveKripkeStructure};
+use crate::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
+use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use crate::ir::id::IdVec;
 use rustc_hash::FxHashMap;
@@ -131,8 +132,8 @@ impl<'a> LaneSummary<'a> {
                 let mut word = 0u64;
                 for l in 0..self.lanes() {
                     let has = |p: PropId| {
-                        let p = self.atoms[p as usize][l];
-                        self.rks.termination == TerminationRule::Loop && comp.props.get(p as usize).is_some_and(|b| b.contains(x as usize))
+                        let p = self.atoms[p.index()][l];
+                        self.rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x as usize))
                     };
                     if self.fm.value_in_loop(g, &has) {
                         word |= 1 << l;
@@ -224,8 +225,8 @@ impl<'a> LaneSummary<'a> {
             Op::True => vec![self.live; n],
             Op::Prop(p) => {
                 let mut v = vec![0u64; n];
-                for (l, &q) in self.atoms[p as usize].iter().enumerate() {
-                    for node in comp.props[q as usize].ones() {
+                for (l, &q) in self.atoms[p.index()].iter().enumerate() {
+                    for node in comp.props[q.index()].ones() {
                         v[node] |= 1 << l;
                     }
                 }

@@ -6,7 +6,8 @@
 
 use super::LANES;
 use crate::ctl::Ctl;
-use crate::explicit::rks::{ComponentId, PropId};
+use crate::explicit::rks::ComponentId;
+use crate::ir::PropId;
 use rustc_hash::FxHashMap;
 
 /// Fewer specs of one shape than this are checked one at a time (a lane batch pays a word per
@@ -31,10 +32,10 @@ type Group = (ComponentId, Ctl<PropId>, Vec<(usize, Vec<PropId>)>);
 pub(crate) fn shape_of(ctl: &Ctl<PropId>) -> (Ctl<PropId>, Vec<PropId>) {
     let mut atoms: Vec<PropId> = Vec::new();
     let shape = ctl.map_atoms(&mut |p: &PropId| match atoms.iter().position(|q| q == p) {
-        Some(i) => i as PropId,
+        Some(i) => PropId::new(i),
         None => {
             atoms.push(*p);
-            (atoms.len() - 1) as PropId
+            PropId::new(atoms.len() - 1)
         }
     });
     (shape, atoms)

@@ -56,17 +56,17 @@ impl<'a> Core<'a> {
 
     /// The last exact callee pair read by call `c` of `caller`.
     fn link(&self, caller: PairId, c: NodeId) -> Option<PairId> {
-        self.links.get(caller as usize)?.iter().find(|&&(x, _)| x == c).map(|&(_, q)| q)
+        self.links.get(caller.index())?.iter().find(|&&(x, _)| x == c).map(|&(_, q)| q)
     }
 
     pub(super) fn set_links(&mut self, caller: PairId, links: &[(NodeId, PairId)]) {
         if links.is_empty() {
             return;
         }
-        if self.links.len() <= caller as usize {
-            self.links.resize_with(self.kb.pairs.len().max(caller as usize + 1), SmallVec::new);
+        if self.links.len() <= caller.index() {
+            self.links.resize_with(self.kb.pairs.len().max(caller.index() + 1), SmallVec::new);
         }
-        let mine = &mut self.links[caller as usize];
+        let mine = &mut self.links[caller.index()];
         for &(c, q) in links {
             match mine.iter_mut().find(|(x, _)| *x == c) {
                 Some(slot) => slot.1 = q,
@@ -103,17 +103,17 @@ impl<'a> Core<'a> {
         let q = self.kb.find_or_create(f, t, ctx, n);
         if let Some(src) = source
             && src != q
-            && self.kb.pairs[src as usize].comp == t
-            && self.kb.pairs[src as usize].node == f
+            && self.kb.pairs[src].comp == t
+            && self.kb.pairs[src].node == f
         {
             let coarser = self.kb.ctx_of(src).iter().zip(ctx).all(|(&a, &b)| a == b || a == Kleene::Unknown);
             if coarser {
                 let (a, b) = if src < q {
-                    let (x, y) = self.kb.pairs.split_at_mut(q as usize);
-                    (&x[src as usize], &mut y[0])
+                    let (x, y) = self.kb.pairs.raw_mut().split_at_mut(q.index());
+                    (&x[src.index()], &mut y[0])
                 } else {
-                    let (x, y) = self.kb.pairs.split_at_mut(src as usize);
-                    (&y[0], &mut x[q as usize])
+                    let (x, y) = self.kb.pairs.raw_mut().split_at_mut(src.index());
+                    (&y[0], &mut x[q.index()])
                 };
                 for (to, &from) in b.vals.iter_mut().zip(&a.vals) {
                     if *to == Kleene::Unknown {

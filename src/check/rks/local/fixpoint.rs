@@ -53,7 +53,7 @@ impl<'a> Core<'a> {
             let this = &*self;
             let compute = |&i: &usize| {
                 let p = set[i];
-                let (s, ctx) = (this.kb.pairs[p as usize].comp, this.kb.ctx_of(p));
+                let (s, ctx) = (this.kb.pairs[p].comp, this.kb.ctx_of(p));
                 (!has_inner_maybe(this.fm, f, ctx, this.exits(s))).then(|| this.compute_local(f, s, ctx, &[p]))
             };
             let passes: Vec<Option<LocalPass>> =
@@ -61,7 +61,7 @@ impl<'a> Core<'a> {
             for (&i, pass) in round.iter().zip(passes) {
                 let Some(mut pass) = pass else { continue };
                 let p = set[i];
-                let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
+                let (s, ctx): (_, Ctx) = (self.kb.pairs[p].comp, self.kb.ctx_of(p).into());
                 if pass.missing {
                     // Refined callee contexts get their pairs, then the pass is redone.
                     self.create_refined_callees(p, s, f, &ctx, &[p]);
@@ -75,7 +75,7 @@ impl<'a> Core<'a> {
                     if written.contains(&r) && r != p {
                         wake.push(i);
                     }
-                    let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r as usize].vals[0].is_known() };
+                    let needed = if complete { !self.is_complete(r) } else { !self.kb.pairs[r].vals[0].is_known() };
                     if !needed {
                         continue;
                     }
@@ -115,10 +115,10 @@ impl<'a> Core<'a> {
             if !index.contains_key(&p) {
                 continue;
             }
-            let s = self.kb.pairs[p as usize].comp;
+            let s = self.kb.pairs[p].comp;
             let ternary = self.top_maybes(f, s, self.kb.ctx_of(p)) > 0;
             let comp = self.comp(s);
-            for (l, x) in self.kb.pairs[p as usize].vals.iter_mut().enumerate() {
+            for (l, x) in self.kb.pairs[p].vals.iter_mut().enumerate() {
                 if *x == Kleene::Unknown && !comp.is_call(l as NodeId) {
                     *x = v;
                     if ternary {
@@ -129,7 +129,7 @@ impl<'a> Core<'a> {
         }
         self.close_refined_calls(f, &live, &refs);
         for (p, l) in undo {
-            self.kb.pairs[p as usize].vals[l] = Kleene::Unknown;
+            self.kb.pairs[p].vals[l] = Kleene::Unknown;
         }
     }
 
@@ -147,7 +147,7 @@ impl<'a> Core<'a> {
                 continue;
             }
             order.push(p);
-            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];
@@ -173,7 +173,7 @@ impl<'a> Core<'a> {
         let mut stack: Vec<(PairId, PairId)> = live.iter().map(|&p| (p, p)).collect();
         let mut done: FxHashSet<PairId> = live.iter().copied().collect();
         while let Some((p, like)) = stack.pop() {
-            let (s, ctx): (_, Ctx) = (self.kb.pairs[p as usize].comp, self.kb.ctx_of(p).into());
+            let (s, ctx): (_, Ctx) = (self.kb.pairs[p].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
                 let t = comp.call_target[c as usize];

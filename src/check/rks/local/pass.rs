@@ -122,8 +122,8 @@ impl<'a> Core<'a> {
     pub(super) fn apply_local(&mut self, targets: &[PairId], pass: &LocalPass) -> Change {
         self.stats.local_checks += 1;
         for &p in targets {
-            if !self.kb.checked[p as usize] {
-                self.kb.checked[p as usize] = true;
+            if !self.kb.checked[p] {
+                self.kb.checked[p] = true;
                 self.stats.context_pairs_checked += 1;
             }
         }
@@ -132,7 +132,7 @@ impl<'a> Core<'a> {
         }
         let mut ch = Change::default();
         for &p in targets {
-            let pair = &mut self.kb.pairs[p as usize];
+            let pair = &mut self.kb.pairs[p];
             let comp = &self.rks.components[pair.comp as usize];
             let rets = &self.return_locs[pair.comp as usize];
             for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {

@@ -309,7 +309,7 @@ impl<'a> Summary<'a> {
                 v
             }
             Op::Prop(p) => {
-                let mut v = comp.props[p as usize].clone();
+                let mut v = comp.props[p.index()].clone();
                 v.grow(n);
                 v
             }
