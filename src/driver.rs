@@ -10,7 +10,6 @@
 //! stdout (`report::json`, `report::sarif`). Exit code 0 when every spec holds, 1 when one
 //! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
-mod cpu_time;
 pub(crate) mod flat_engine;
 pub mod shard;
 pub mod stages;

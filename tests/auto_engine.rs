@@ -2,9 +2,9 @@
 //! attempt, the BDD reachability probe, the explicit work budget), and the engine named per spec
 //! in `--format json` (`engine`). Verdicts must not depend on the choice.
 //!
-//! `auto` compares the process's CPU seconds, which the other tests of this binary would inflate
-//! when run in parallel: every test takes [`SERIAL`] first. The models are chosen so that the
-//! measured costs differ by far more than the factors `auto` applies.
+//! `auto` compares counted work (explicit work units, BDD nodes created), not time: its choice
+//! and its `--stats` figures are the same on every run, whatever the load (asserted below). The
+//! tests still run one at a time ([`SERIAL`]) to keep the machine's memory use down.
 
 use xmv_rs::driver::{CheckOptions, Engine, Format, run_check, stages::Stages};
 use xmv_rs::source::SourceFile;
@@ -138,4 +138,27 @@ fn json_names_the_engine_that_decided_each_spec() {
     assert_eq!(engines_in_json(text, Engine::Explicit), ["explicit", "explicit"]);
     assert_eq!(engines_in_json(text, Engine::Bdd), ["bdd", "bdd"]);
     assert_eq!(engines_in_json(text, Engine::Auto), ["explicit", "explicit"]);
+}
+
+#[test]
+fn the_choice_and_its_figures_are_the_same_on_every_run() {
+    // 12 free booleans (4,096 successors per state, so the first attempt only measures about 64
+    // states) and a counter: the `auto:` line, with its counted figures, is identical run after
+    // run, with one thread and with two.
+    let mut text = String::from("MODULE main\nVAR\n  n : 0..99;\n");
+    for i in 0..12 {
+        text.push_str(&format!("  r{i} : boolean;\n"));
+    }
+    text.push_str("ASSIGN\n  init(n) := 0;\n  next(n) := (n + 1) mod 100;\nSPEC AG EF n = 0\n");
+    let (first, _) = chosen(&text, false);
+    assert!(first.contains("auto: bdd, first attempt 4096 successors per state, measured on 65 states"), "{first}");
+    for _ in 0..3 {
+        assert_eq!(chosen(&text, false).0, first);
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let file = SourceFile::new("auto.smv", &text);
+    let options = CheckOptions { engine: Engine::Auto, stats: true, threads: 2, ..Default::default() };
+    let out = run_check(&file, &options, &Stages::linked());
+    let why = out.stderr.lines().find(|l| l.starts_with("-- stats: auto: ")).unwrap_or_default();
+    assert!(first.ends_with(why), "{first}\n{why}");
 }

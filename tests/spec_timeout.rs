@@ -9,7 +9,7 @@
 //! - `small.smv` / `procedures.smv` with a limit of 0: every check polls the deadline at the first
 //!   iteration of its outer loops, by which time it has passed; this pins that each checker path
 //!   (explicit CTL fixpoints and SCCs, invariants, the LTL product search, the five procedure
-//!   engines, BDD fixpoints) polls at all.
+//!   engines, BDD fixpoints and the BDD engine's LTL tableau) polls at all.
 
 use std::path::Path;
 use std::process::Command;
@@ -78,9 +78,37 @@ fn every_explicit_and_bdd_checker_path_polls_the_deadline() {
         assert_eq!(status, 0, "{stdout}");
         assert_eq!(verdict_lines(&stdout).iter().filter(|l| l.ends_with("is true")).count(), 5, "{stdout}");
     }
-    // The BDD engine (no LTL): CTL fixpoints and the fair states.
+    // The BDD engine: CTL fixpoints and the fair states.
     let (status, stdout, _) = xmv(&["check", "--engine", "bdd", "--spec-timeout", "0", "-P", "until", "small.smv"]);
     assert_eq!((status, verdict_lines(&stdout)), (3, vec!["-- specification E [ x < 5 U x = 5 ]   is unknown (timeout after 0 s)"]));
+}
+
+/// Regression: the BDD engine's LTL tableau (its fair-states fixpoint and its `E[U]` rounds)
+/// did not poll the deadline, so `G F x = 3` was decided true under `--spec-timeout 0` where the
+/// explicit engine reports it unknown. Both engines now give the same output, with and without
+/// fairness (the fixpoint without constraints is a different loop).
+#[test]
+fn the_bdd_ltl_tableau_polls_the_deadline_as_the_explicit_engine_does() {
+    let explicit = xmv(&["check", "--engine", "explicit", "--spec-timeout", "0", "small.smv"]);
+    let bdd = xmv(&["check", "--engine", "bdd", "--spec-timeout", "0", "small.smv"]);
+    assert_eq!(bdd, explicit);
+    assert_eq!(bdd.0, 3);
+    let (status, stdout, _) = xmv(&["check", "--engine", "bdd", "--spec-timeout", "0", "-n", "3", "small.smv"]);
+    assert_eq!((status, verdict_lines(&stdout)), (3, vec!["-- specification  G ( F x = 3)  is unknown (timeout after 0 s)"]));
+
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spec_timeout/small.smv")).expect("model");
+    let dir = std::env::temp_dir().join(format!("xmv-spec-timeout-ltl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("small-unfair.smv");
+    std::fs::write(&file, text.replace("FAIRNESS y\n", "")).expect("write model");
+    let path = file.to_str().expect("utf-8 path");
+    for limit in ["0", "600"] {
+        let explicit = xmv(&["check", "--engine", "explicit", "--spec-timeout", limit, "-n", "3", path]);
+        let bdd = xmv(&["check", "--engine", "bdd", "--spec-timeout", limit, "-n", "3", path]);
+        assert_eq!(bdd, explicit, "--spec-timeout {limit}");
+        assert_eq!(bdd.0, if limit == "0" { 3 } else { 0 }, "{}", bdd.1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

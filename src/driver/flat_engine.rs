@@ -3,12 +3,17 @@
 //!
 //! `auto` chooses from the same `LoweredProgram` (no re-parsing), with an explicit budget B
 //! (`--max-states`, default [`AUTO_MAX_STATES`]) of B states and
-//! [`AUTO_TRANSITIONS_PER_STATE`]·B generated successors, from facts it measures in CPU seconds
-//! ([`super::cpu_time`]) rather than from what the model looks like:
+//! [`AUTO_TRANSITIONS_PER_STATE`]·B generated successors, from work it counts rather than times
+//! (so the same model gets the same engine on every run, whatever the machine's load): the
+//! explicit build's work units ([`BuildWork::units`]: plan steps, compiled operations, tree
+//! nodes evaluated, successors generated, states expanded; about 25 ns each) and the BDD nodes
+//! the probe's images create ([`ProbeFacts`], [`AUTO_UNITS_PER_NODE`] units each):
 //! 1. explicit when the domains allow at most [`AUTO_NOMINAL_STATES`] states ([`nominal_states`]);
 //! 2. else a first explicit attempt under a budget of [`AUTO_FIRST_STATES`] states (and as many
-//!    successors per state): explicit when it builds the model, and otherwise its CPU seconds
-//!    per state of its budget estimate the explicit build of n states;
+//!    successors per state) and [`AUTO_FIRST_WORK`] units: explicit when it builds the model, and
+//!    otherwise its units per expanded state estimate the explicit build of n states. When the
+//!    free variables alone ([`free_successors`]) give more successors than it can afford, it only
+//!    measures [`AUTO_MEASURE_STATES`] states;
 //! 3. else the BDD reachability as a probe ([`Probe`]): it keeps its BDDs once it has found more
 //!    than B states; it gives up (explicit build) once its images have cost
 //!    [`AUTO_PROBE_FACTOR`] times the estimated explicit build of the states found so far (a
@@ -18,21 +23,22 @@
 //!
 //! An explicit build stopped at the budget (E0505, E0508) goes to BDDs. The verdict output is the
 //! same whichever engine decided; `--stats` says which (`flat engine: …`) and why (`auto: …`, the
-//! measured figures), JSON per spec (`engine`). The choice depends on measured time only for
-//! models past the first attempt and within the budget, where either engine is correct.
+//! counted figures), JSON per spec (`engine`). The counts are the same on every run with the
+//! same `-j`; with several threads, a first attempt stopped inside one state's expansion (each
+//! thread's plan buffers count their own steps) may count differently, the choice between
+//! engines that are both correct there.
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
 
-use super::cpu_time::process_cpu_seconds;
 use super::timeout::{Decided, one_by_one};
 use super::{CheckOptions, CheckedSpecs};
 use crate::check::Engine;
 use crate::check::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
-use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::build_flat::{BuildLimits, BuildWork, FlatModel, build_flat, build_flat_measured};
 use crate::lowering::program::{LoweredProgram, LoweredSpec, SystemId};
 use crate::report::view::ModelRef;
-use crate::symbolic::{Probe, ProbeStep, SymbolicModel};
+use crate::symbolic::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
 
 /// The flat model as one of the two engines built it (one per run: the size difference of the
 /// variants does not matter).
@@ -180,33 +186,38 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
         return explicit_or_bdd(format!("auto: explicit, the domains allow {nominal} states"));
     }
     // A first, small explicit attempt: most models with many nominal states still have few
-    // reachable ones, and it costs milliseconds. Its CPU time per state of its budget is the
-    // rate by which the explicit build of n states is estimated (a lower bound when it stopped
-    // at its transition budget: it then built fewer states in that time).
+    // reachable ones, and it costs milliseconds. Its work per expanded state (counted:
+    // [`explicit_units`]) is the rate by which the explicit build of n states is estimated.
     let first_states = max_states.min(AUTO_FIRST_STATES);
-    let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_states * AUTO_TRANSITIONS_PER_STATE), ..*limits };
-    let start = process_cpu_seconds();
-    match build_flat(program, &first) {
-        Ok(m) => return Ok((FlatBuilt::Explicit(m), format!("auto: explicit, the first attempt ({first_states} states) built it"))),
+    let free = free_successors(program);
+    let hopeless = free * free > (first_states * AUTO_TRANSITIONS_PER_STATE) as f64;
+    // Every state has at least `free` distinct successors, so at least `free` states each have
+    // them: when that passes the attempt's transition budget, it only measures one batch.
+    let first_transitions = if hopeless { AUTO_MEASURE_STATES * free as u64 } else { first_states * AUTO_TRANSITIONS_PER_STATE };
+    let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_transitions), ..*limits };
+    let mut work = BuildWork::default();
+    match build_flat_measured(program, &first, &mut work, AUTO_FIRST_WORK) {
+        Ok(m) => {
+            let units = work.units();
+            return Ok((FlatBuilt::Explicit(m), format!("auto: explicit, the first attempt ({first_states} states) built it ({units} work units)")));
+        }
         Err(d) if tripped(&d) => {}
         Err(d) => return Err(d),
     }
-    let per_state = (process_cpu_seconds() - start) / first_states as f64;
-    let explicit_cost = |n: f64| per_state * n.max(first_states as f64);
-    // The BDD reachability as a probe. Its cost is counted from its first image (the relation's
-    // construction before it is paid whichever way the probe ends): it gives up once the images
-    // have cost more than the explicit build of the states they found would, and keeps its BDDs
-    // once they are more than the budget.
-    let probe_start = process_cpu_seconds();
-    let reach_start = std::cell::Cell::new(None::<f64>);
-    let step = |states: f64, _rings: usize| {
-        let now = process_cpu_seconds();
-        let first = reach_start.get().unwrap_or(now);
-        reach_start.set(Some(first));
-        let images = now - first;
-        if states > max_states as f64 {
+    // Per expanded state (the initial states' enumeration is a small part: counted, not divided).
+    let per_state = explicit_units(&work) / work.expanded.max(1) as f64;
+    let explicit_cost = |n: f64| per_state * n.max(work.expanded as f64);
+    // The BDD reachability as a probe. Its cost is the nodes its images create, in explicit work
+    // units ([`AUTO_UNITS_PER_NODE`]; the relation's construction before is paid whichever way
+    // the probe ends): it gives up once the images have cost more than the explicit build of the
+    // states they found would, and keeps its BDDs once they are more than the budget.
+    let last = std::cell::Cell::new(None::<ProbeFacts>);
+    let images = |f: &ProbeFacts| f.nodes.saturating_sub(f.setup_nodes) as f64 * AUTO_UNITS_PER_NODE;
+    let step = |f: ProbeFacts| {
+        last.set(Some(f));
+        if f.states > max_states as f64 {
             ProbeStep::Keep
-        } else if images > AUTO_PROBE_FACTOR * explicit_cost(states) {
+        } else if images(&f) > AUTO_PROBE_FACTOR * explicit_cost(f.states) {
             ProbeStep::GiveUp
         } else {
             ProbeStep::Continue
@@ -214,9 +225,18 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
     };
     let probe = Probe { step: &step };
     let built = SymbolicModel::build_probe(program, limits.max_memory, options.threads, Some(probe));
-    let probe_cost = process_cpu_seconds() - probe_start;
-    let setup = reach_start.get().map_or(probe_cost, |t| t - probe_start);
-    let facts = format!("first attempt {:.3} CPU s, BDD probe {setup:.3} + {:.3} CPU s", per_state * first_states as f64, probe_cost - setup);
+    let first_note = if hopeless { format!("first attempt {free} successors per state, measured on") } else { "first attempt".to_string() };
+    let facts = match last.get() {
+        Some(f) => format!(
+            "{first_note} {} states ({per_state:.0} units per state), BDD probe {} rings, {} nodes created ({:.0} units)",
+            work.expanded,
+            f.rings,
+            f.nodes.saturating_sub(f.setup_nodes),
+            images(&f)
+        ),
+        None => format!("{first_note} {} states ({per_state:.0} units per state), BDD probe without images", work.expanded),
+    };
+    let probe_images = last.get().map_or(0.0, |f| images(&f));
     match built {
         Ok(Some(m)) => {
             // The probe finished: the explicit build wins when it is estimated to cost no more
@@ -224,8 +244,8 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
             // with BDDs costs a multiple of it, with the explicit engine a fraction of the build).
             let states = m.reachable_states();
             let estimate = explicit_cost(states);
-            let facts = format!("{facts}, {states} states, explicit estimate {estimate:.3} CPU s");
-            if states <= max_states as f64 && estimate <= AUTO_EXPLICIT_FACTOR * (probe_cost - setup) {
+            let facts = format!("{facts}, {states} states, explicit estimate {estimate:.0} units");
+            if states <= max_states as f64 && estimate <= AUTO_EXPLICIT_FACTOR * probe_images {
                 match build_flat(program, &auto) {
                     Ok(e) => Ok((FlatBuilt::Explicit(e), format!("auto: explicit, {facts}"))),
                     Err(d) if tripped(&d) => Ok((FlatBuilt::Symbolic(m), format!("auto: bdd, {facts}; the explicit build passed its budget"))),
@@ -246,6 +266,34 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
     }
 }
 
+/// The explicit build's work in units comparable across models ([`BuildWork::units`]: plan
+/// steps, compiled operations run, generated successors).
+pub(crate) fn explicit_units(work: &BuildWork) -> f64 {
+    work.units() as f64
+}
+
+/// The number of successors every state has at least through its free state variables: those
+/// without `next()`/invariant assignment that no `TRANS` reads as `next(v)` and no `INVAR` reads
+/// (each of their values gives a distinct successor). 1 when there are none.
+pub(crate) fn free_successors(program: &LoweredProgram) -> f64 {
+    let Some(system) = program.flat.and_then(|s| program.systems.get(s.index())) else { return 1.0 };
+    let n = system.vars.len();
+    let mut constrained = vec![false; n];
+    for e in &system.trans {
+        let (_, next) = crate::symbolic::model::reads(system, e);
+        constrained.iter_mut().zip(next).for_each(|(c, r)| *c |= r);
+    }
+    for e in &system.invar {
+        let (cur, _) = crate::symbolic::model::reads(system, e);
+        constrained.iter_mut().zip(cur).for_each(|(c, r)| *c |= r);
+    }
+    let free = (0..n).filter(|&v| {
+        let var = &system.vars[v];
+        var.kind == crate::ir::VarKind::State && system.next_assign[v].is_none() && system.invar_assign[v].is_none() && !constrained[v]
+    });
+    free.map(|v| system.vars[v].domain.table_len().map_or(f64::INFINITY, |k| k.max(1) as f64)).product()
+}
+
 /// The flat specs with a future operator below a past one (`O (F p)`), which only the BDD engine
 /// checks (procedure modules refuse them earlier, E0221).
 pub(crate) fn bdd_only_specs(program: &LoweredProgram) -> impl Iterator<Item = &LoweredSpec> {
@@ -261,6 +309,18 @@ fn needs_bdd(program: &LoweredProgram) -> bool {
 /// more states than [`AUTO_NOMINAL_STATES`] (with [`AUTO_TRANSITIONS_PER_STATE`] successors per
 /// state of it).
 pub(crate) const AUTO_FIRST_STATES: u64 = 1 << 15;
+
+/// The states a first attempt that cannot fit (its free variables alone need more successors
+/// than its budget, [`free_successors`]) expands to measure the work per state: one batch.
+pub(crate) const AUTO_MEASURE_STATES: u64 = 64;
+
+/// The work budget of the first attempt, in explicit work units ([`BuildWork::units`]): a
+/// model whose states each cost thousands of units (the giant `TRANS` disjunctions of NuSMV's
+/// `deadlock` examples) stops after it rather than after a batch of states.
+pub(crate) const AUTO_FIRST_WORK: u64 = 1 << 24;
+
+/// Explicit work units that cost as much CPU time as one BDD node created by the probe's images.
+pub(crate) const AUTO_UNITS_PER_NODE: f64 = 40.0;
 
 /// The BDD probe gives up (and the explicit engine builds the model) once it has cost more than
 /// this many times the explicit build of the states it has found, as estimated from the first

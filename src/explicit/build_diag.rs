@@ -85,6 +85,11 @@ pub(crate) fn step_error(err: &StepError, system: &System, names: &Names, ctx: &
                 .with_secondary(v.span, format!("`{}` is declared here", v.name))
                 .with_help(format!("widen the type of `{}` or keep the assigned value within it", v.name))
         }
+        StepErrorKind::Budget => {
+            return Diagnostic::error(E_LIMIT, "the explicit build passed its work budget inside one state's expansion", system.span)
+                .with_label_message("in this model")
+                .with_help("use `--engine bdd`, or `--engine explicit` (no work budget)");
+        }
         StepErrorKind::Cycle { var } => {
             let name = &system.vars[var.index()].name;
             return Diagnostic::error(E_CYCLE, format!("the assignment of `{name}` depends on itself"), err.span)

@@ -69,8 +69,53 @@ pub struct FlatSpec {
     pub ltl: Option<crate::ltl::Ltl<PropId>>,
 }
 
+/// The work an explicit build did, counted rather than timed (the same figures on every run and
+/// for every `-j`): `--engine auto` estimates the cost of an explicit build from them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BuildWork {
+    /// Initial states enumerated (one past the state budget when it stopped there).
+    pub initial: u64,
+    /// States expanded (their successors computed).
+    pub expanded: u64,
+    /// Successors generated (before duplicates are removed).
+    pub generated: u64,
+    /// Plan runs and slot candidates tried by the plans.
+    pub steps: u64,
+    /// The lengths of the compiled programs the expansions ran (`eval::compiled::ops_run`).
+    pub ops: u64,
+    /// Expression nodes the expansions' tree evaluators evaluated.
+    pub nodes: u64,
+}
+
+impl BuildWork {
+    /// The work in one figure, weighted by what each part costs (fitted on CPU seconds of whole
+    /// explicit runs of NuSMV's examples — dme1/2, brp, p-queue, gigamax, periodic — where one
+    /// unit is about 25 ns): a plan step or a generated successor 1, a tree-evaluated node 2, a
+    /// compiled operation 1/32, an expanded state 32 (interning, edges, labelling, checking: what
+    /// the solver's precomputed successors of constraint-style models such as gas-nq7 leave).
+    pub(crate) fn units(&self) -> u64 {
+        32 * self.expanded + self.generated + self.steps + self.ops / 32 + 2 * self.nodes
+    }
+}
+
 /// Builds the flat model of `program` (its `flat` system).
 pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<FlatModel, Diagnostics> {
+    build_flat_in(program, limits, &mut BuildWork::default(), None)
+}
+
+/// [`build_flat`], counting its work into `work` (also when it stops with an error), and
+/// stopping with E0505 once that work ([`BuildWork::units`]) passes `max_work` (checked between
+/// batches, which under this budget start at one state and at most double). When the initial
+/// states alone pass the state budget, up to [`MEASURED_ON_INIT_LIMIT`] of them are still
+/// expanded (within `max_work`) before the error, so that `work` says what expanding a state costs.
+pub(crate) fn build_flat_measured(program: &LoweredProgram, limits: &BuildLimits, work: &mut BuildWork, max_work: u64) -> Result<FlatModel, Diagnostics> {
+    build_flat_in(program, limits, work, Some(max_work))
+}
+
+/// The initial states [`build_flat_measured`] expands when they alone pass the state budget.
+pub(crate) const MEASURED_ON_INIT_LIMIT: u32 = 64;
+
+fn build_flat_in(program: &LoweredProgram, limits: &BuildLimits, work: &mut BuildWork, max_work: Option<u64>) -> Result<FlatModel, Diagnostics> {
     let mut diags = Diagnostics::new();
     let Some(system_id) = program.flat else {
         diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
@@ -78,7 +123,7 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
     };
     let system = &program.systems[system_id.index()];
     let names = Names::of(program);
-    let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states")) {
+    let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states"), work, max_work) {
         Ok(x) => x,
         Err(d) => {
             diags.push(d);
@@ -267,7 +312,14 @@ fn bfs_path(parent: &[u32], s: u32) -> Vec<u32> {
     path
 }
 
-fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crate::progress::Progress) -> Result<Explored, Diagnostic> {
+fn explore(
+    system: &System,
+    names: &Names,
+    limits: &BuildLimits,
+    progress: &crate::progress::Progress,
+    work: &mut BuildWork,
+    max_work: Option<u64>,
+) -> Result<Explored, Diagnostic> {
     let width = system.vars.len();
     let domains = DomainIndex::new(system);
     let no_ctx = ErrorContext { state: None, path: vec![], during: None };
@@ -296,10 +348,30 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
             if g.table.len() as u64 > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+    work.initial = g.table.len().into();
+    work.steps = scratch.steps();
+    let init_steps = work.steps;
     if let Some(e) = oom {
         return Err(diag::out_of_memory(e, &g.size(), system.span));
     }
     if g.table.len() as u64 > max {
+        if let Some(max_work) = max_work {
+            // What expanding a state costs, on the first initial states (errors ignored).
+            let layout = g.table.layout().clone();
+            let mut expander = [Expander::new(system, &next_plan, &input_plan, &layout)];
+            expander[0].limit_steps(max_work.max(1));
+            let mut chunks = vec![];
+            for s in 0..g.table.len().min(MEASURED_ON_INIT_LIMIT) {
+                expand_batch(&mut expander, &mut chunks, &g.table, s..s + 1);
+                work.expanded += 1;
+                work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
+                work.steps = init_steps + expander[0].steps();
+                (work.ops, work.nodes) = expander[0].evaluated();
+                if work.units() > max_work {
+                    break;
+                }
+            }
+        }
         return Err(diag::state_limit(max, &g.size(), system.span));
     }
     let initial: Vec<StateId> = (0..g.table.len()).collect();
@@ -310,12 +382,24 @@ fn explore(system: &System, names: &Names, limits: &BuildLimits, progress: &crat
     let layout = g.table.layout().clone();
     let workers = rayon::current_num_threads().max(1);
     let mut expanders: Vec<Expander> = (0..workers).map(|_| Expander::new(system, &next_plan, &input_plan, &layout)).collect();
+    if let Some(max_work) = max_work {
+        // A plan's steps are part of the work: past the budget inside a state, stop there.
+        expanders.iter_mut().for_each(|e| e.limit_steps(max_work.max(1)));
+    }
     let mut chunks: Vec<Chunk> = vec![];
     let words = layout.words();
     let mut s = 0u32;
     while s < g.table.len() {
-        let end = g.table.len().min(s.saturating_add(batch_size(s, generated, max_transitions)));
+        let size = batch_size(s, generated, max_transitions).min(work_batch_size(s, work, max_work));
+        let end = g.table.len().min(s.saturating_add(size));
         expand_batch(&mut expanders, &mut chunks, &g.table, s..end);
+        work.expanded += u64::from(end - s);
+        work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
+        work.steps = init_steps + expanders.iter().map(Expander::steps).sum::<u64>();
+        (work.ops, work.nodes) = expanders.iter().map(Expander::evaluated).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+        if max_work.is_some_and(|m| work.units() > m) {
+            return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
+        }
         for chunk in &chunks {
             generated += chunk.hashes.len() as u64;
             if generated > max_transitions {
@@ -387,6 +471,20 @@ fn batch_size(expanded: u32, generated: u64, max_transitions: u64) -> u32 {
     let per_state = generated.div_ceil(u64::from(expanded)).max(1);
     let room = max_transitions.saturating_sub(generated) / per_state;
     room.clamp(1, u64::from(BATCH)) as u32
+}
+
+/// States to expand in the next batch under a work budget (`max_work`, see
+/// [`build_flat_measured`]): one at first, then no more than the work per state so far says the
+/// budget has left room for, and at most as many as are expanded already (a state that costs
+/// seconds stops the build after about the budget's work, not a batch's).
+fn work_batch_size(expanded: u32, work: &BuildWork, max_work: Option<u64>) -> u32 {
+    let Some(max_work) = max_work else { return BATCH };
+    if expanded == 0 {
+        return 1;
+    }
+    let per_state = work.units().div_ceil(u64::from(expanded)).max(1);
+    let room = max_work.saturating_sub(work.units()) / per_state;
+    room.clamp(1, u64::from(expanded.min(BATCH))) as u32
 }
 
 /// How many keys ahead the interning prefetches hash slots.

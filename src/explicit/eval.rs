@@ -122,11 +122,19 @@ enum Ev {
 pub(crate) struct Evaluator<'s> {
     vars: &'s [Variable],
     stack: Vec<Value>,
+    /// Expression nodes evaluated so far (a deterministic measure of the work, read by the
+    /// explicit build for `--engine auto`).
+    nodes: u64,
 }
 
 impl<'s> Evaluator<'s> {
     pub(crate) fn new(vars: &'s [Variable]) -> Evaluator<'s> {
-        Evaluator { vars, stack: Vec::new() }
+        Evaluator { vars, stack: Vec::new(), nodes: 0 }
+    }
+
+    /// Expression nodes evaluated so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// The value of a single-valued expression (a set with one element counts as that element).
@@ -217,6 +225,7 @@ impl<'s> Evaluator<'s> {
     }
 
     fn eval(&mut self, e: &Expr, env: &Env) -> Result<Ev, EvalError> {
+        self.nodes += 1;
         match e {
             Expr::Const(v) => Ok(Ev::One(*v)),
             Expr::Var(v) => {

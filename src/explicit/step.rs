@@ -95,6 +95,9 @@ pub(crate) enum StepErrorKind {
     Cycle {
         var: VarId,
     },
+    /// The buffers' step budget ([`Scratch::limit_steps`]) ran out: a build under a work budget
+    /// (`--engine auto`'s first attempt) stops inside a state whose expansion costs too much.
+    Budget,
 }
 
 /// An error while enumerating: what, where (the statement's span), and the partial vector.
@@ -220,6 +223,23 @@ pub(crate) struct Scratch {
     solve: Option<Box<solve::SolveScratch>>,
     /// Cached candidates and verdicts of the plan last run ([`memo`]).
     memo: memo::Memo,
+    /// Plan runs and slot candidates tried with these buffers: a deterministic measure of the
+    /// enumeration's work (`--engine auto` estimates the explicit build's cost by it).
+    steps: u64,
+    /// Past this many steps a run stops with [`StepErrorKind::Budget`] (0: no limit).
+    step_limit: u64,
+}
+
+impl Scratch {
+    /// [`Scratch::steps`] so far.
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Stops runs with these buffers once they have taken more than `limit` steps in all.
+    pub(crate) fn limit_steps(&mut self, limit: u64) {
+        self.step_limit = limit;
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -545,6 +565,7 @@ impl<'p> Plan<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         scratch.memo.bind(self.id, self.memo_tables);
+        scratch.steps += 1;
         match &self.solver {
             Some(solver) => solver.run(self, scratch, ev, cur, base, exited, emit),
             None => self.run_plain(scratch, ev, cur, base, exited, emit),
@@ -614,7 +635,11 @@ impl<'p> Plan<'p> {
             }
             let value = scratch.candidates[d][scratch.pos[d]];
             scratch.pos[d] += 1;
-            scratch.vec[(self.slots[d].var).index()] = value;
+            scratch.steps += 1;
+            if scratch.step_limit != 0 && scratch.steps > scratch.step_limit {
+                return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
+            }
+            scratch.vec[self.slots[d].var.index()] = value;
             if !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }

@@ -26,7 +26,7 @@ pub(crate) mod reduced;
 pub(crate) mod rings;
 pub(crate) mod trans;
 
-pub use model::{Probe, ProbeStep, SymbolicModel};
+pub use model::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
 
 /// A BDD of the engine's one manager.
 pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;

@@ -242,12 +242,28 @@ fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
 }
 
 /// The reachability probe of `--engine auto` (see `driver::flat_engine`): after each
-/// breadth-first step of the reachability, `step` sees the states reached so far and the number
-/// of rings and says whether to go on, to give up (the build returns `None`: the explicit engine
-/// is the better bet) or to keep the BDDs without asking again.
+/// breadth-first step of the reachability, `step` sees the [`ProbeFacts`] so far and says
+/// whether to go on, to give up (the build returns `None`: the explicit engine is the better
+/// bet) or to keep the BDDs without asking again.
 #[derive(Clone, Copy)]
 pub struct Probe<'a> {
-    pub step: &'a dyn Fn(f64, usize) -> ProbeStep,
+    pub step: &'a dyn Fn(ProbeFacts) -> ProbeStep,
+}
+
+/// What the probe has done after a breadth-first step, counted rather than timed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbeFacts {
+    /// States reached so far.
+    pub states: f64,
+    /// Breadth-first rings so far (the initial states are the first).
+    pub rings: usize,
+    /// BDD nodes in the manager after the transition relation's construction, before the first
+    /// image.
+    pub setup_nodes: usize,
+    /// BDD nodes in the manager now: nodes are reclaimed only by oxidd's garbage collection
+    /// (at 95 % of the node capacity), so the growth since `setup_nodes` is the number of nodes
+    /// the images created, the same on every run and for every thread count.
+    pub nodes: usize,
 }
 
 /// What the [`Probe`] says after a breadth-first step.
@@ -408,6 +424,7 @@ impl SymbolicModel {
         }
         let trans = TransRel::new(&enc, parts)?;
         let mut peak_nodes = enc.node_count();
+        let setup_nodes = peak_nodes;
 
         // Reachable states, ring by ring.
         let mut reach = init.clone();
@@ -431,9 +448,10 @@ impl SymbolicModel {
                 reach = reach.or(&frontier)?;
                 rings.push(frontier.clone());
             }
-            peak_nodes = peak_nodes.max(enc.node_count());
+            let nodes = enc.node_count();
+            peak_nodes = peak_nodes.max(nodes);
             if let Some(p) = probing {
-                match (p.step)(enc.count_states(&reach), rings.len()) {
+                match (p.step)(ProbeFacts { states: enc.count_states(&reach), rings: rings.len(), setup_nodes, nodes }) {
                     ProbeStep::Continue => {}
                     ProbeStep::Keep => probing = None,
                     ProbeStep::GiveUp => return Ok(Ok(None)),

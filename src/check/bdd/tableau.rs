@@ -264,6 +264,7 @@ impl<'m> Tableau<'m> {
         let mut z = target.clone();
         let mut frontier = target.clone();
         while frontier.satisfiable() {
+            crate::check::deadline::poll();
             let new = self.preimage(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
             frontier = new;
@@ -277,6 +278,7 @@ impl<'m> Tableau<'m> {
         let s = &self.domain;
         let mut z = s.clone();
         loop {
+            crate::check::deadline::poll();
             let mut next = s.clone();
             if self.fairness.is_empty() {
                 next = next.and(&self.preimage(&z)?)?;

@@ -11,6 +11,7 @@
 //! misses of a large table.
 
 use super::super::eval::Evaluator;
+use super::super::eval::compiled::ops_run;
 use super::super::packed_table::{Layout, PackedTable, hash};
 use super::super::step::{Plan, Scratch, StepError};
 use crate::lowering::program::System;
@@ -41,6 +42,8 @@ pub(super) struct Expander<'p> {
     zeros: Vec<u32>,
     cur: Vec<u32>,
     key: Vec<u64>,
+    /// Compiled operations run by [`Expander::expand`] so far.
+    ops: u64,
 }
 
 impl<'p> Expander<'p> {
@@ -57,7 +60,27 @@ impl<'p> Expander<'p> {
             zeros: vec![0; width],
             cur: vec![0; width],
             key: vec![0; layout.words()],
+            ops: 0,
         }
+    }
+
+    /// Stops the expansions once their plans have taken more than `limit` steps (each plan's
+    /// buffers count their own).
+    pub(super) fn limit_steps(&mut self, limit: u64) {
+        self.scratch.limit_steps(limit);
+        self.scratch_inputs.limit_steps(limit);
+    }
+
+    /// Plan runs, slot candidates tried (`step::Scratch::steps`) and compiled operations run
+    /// (`eval::compiled::ops_run`) so far.
+    pub(super) fn steps(&self) -> u64 {
+        self.scratch.steps() + self.scratch_inputs.steps()
+    }
+
+    /// Compiled operations run (`eval::compiled::ops_run`) and expression nodes evaluated by
+    /// the tree evaluators so far.
+    pub(super) fn evaluated(&self) -> (u64, u64) {
+        (self.ops, self.ev.nodes() + self.ev_inputs.nodes())
     }
 
     /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error.
@@ -67,6 +90,12 @@ impl<'p> Expander<'p> {
         out.hashes.clear();
         out.ends.clear();
         out.failure = None;
+        let ops = ops_run();
+        self.expand_range(table, range, out);
+        self.ops += ops_run() - ops;
+    }
+
+    fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
         for s in range {
             table.get_into(s, &mut self.cur);
             if let Err(e) = self.successors(out) {
@@ -79,7 +108,7 @@ impl<'p> Expander<'p> {
 
     /// Appends the successors of `self.cur` to `out`.
     fn successors(&mut self, out: &mut Chunk) -> Result<(), StepError> {
-        let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, key } = self;
+        let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, key, .. } = self;
         let mut failure: Option<StepError> = None;
         let outer = inputs.run(scratch_inputs, ev_inputs, cur, cur, None, &mut |with_inputs| {
             if failure.is_some() {

@@ -24,6 +24,16 @@
 use super::super::step::Frame;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, SymId, UnOp, Value, VarId, Variable};
 
+thread_local! {
+    static OPS_RUN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The lengths of the programs this thread has run so far: a deterministic measure of the
+/// evaluation work (the explicit build counts it per expansion, `--engine auto` reads it).
+pub(crate) fn ops_run() -> u64 {
+    OPS_RUN.with(|c| c.get())
+}
+
 /// Deepest operand stack a program may use.
 const MAX_STACK: usize = 16;
 /// Most operations in one program.
@@ -233,8 +243,14 @@ impl Program {
         self.run(cur, vec).map(|c| self.kind.value(c))
     }
 
-    /// The expression's code on `cur` and `vec`; `None` where the evaluator might fail.
+    /// The expression's code on `cur` and `vec`; `None` where the evaluator might fail. Counts
+    /// the program's length into [`ops_run`].
     pub(crate) fn run(&self, cur: &[u32], vec: &[u32]) -> Option<i64> {
+        OPS_RUN.with(|c| c.set(c.get() + self.ops.len() as u64));
+        self.run_ops(cur, vec)
+    }
+
+    fn run_ops(&self, cur: &[u32], vec: &[u32]) -> Option<i64> {
         let mut stack = [0i64; MAX_STACK];
         let mut sp = 0usize;
         let mut pc = 0usize;
