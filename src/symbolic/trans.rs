@@ -336,10 +336,10 @@ fn schedule(enc: &Encoding, clusters: &[Part], order: &[usize], dir: Direction) 
         let first = i == 0;
         let own_cur = |v: usize| (p.cur[v] || first) && !later_cur[v];
         let quant = match dir {
-            Direction::Forward => enc.cube_of((0..n).filter(|&v| own_cur(v)).map(|v| VarId::new(v)), Copy::Cur)?,
+            Direction::Forward => enc.cube_of((0..n).filter(|&v| own_cur(v)).map(VarId::new), Copy::Cur)?,
             Direction::Backward => {
-                let state_next = (0..n).filter(|&v| !enc.is_input(VarId::new(v)) && (p.next[v] || first) && !later_next[v]).map(|v| VarId::new(v));
-                let inputs = (0..n).filter(|&v| enc.is_input(VarId::new(v)) && own_cur(v)).map(|v| VarId::new(v));
+                let state_next = (0..n).filter(|&v| !enc.is_input(VarId::new(v)) && (p.next[v] || first) && !later_next[v]).map(VarId::new);
+                let inputs = (0..n).filter(|&v| enc.is_input(VarId::new(v)) && own_cur(v)).map(VarId::new);
                 enc.cube_of(state_next, Copy::Next)?.and(&enc.cube_of(inputs, Copy::Cur)?)?
             }
         };
@@ -424,7 +424,7 @@ impl TransRel {
 
 #[cfg(test)]
 mod tests {
-    use super::{Direction, Part, Partitioning, TransRel};
+    use super::{Direction, Part, Partitioning, TransRel, VarId};
     use crate::symbolic::encoding::{Copy, Encoding};
     use crate::symbolic::{Bdd, SymbolicModel};
     use oxidd::{BooleanFunction, BooleanFunctionQuant, Function};
@@ -488,10 +488,10 @@ mod tests {
         let enc = &m.enc;
         let mut parts: Vec<Part> = m.parts.iter().map(|p| Part { bdd: p.bdd.clone(), cur: p.cur.clone(), next: p.next.clone() }).collect();
         let n = enc.num_vars();
-        let inputs: Vec<bool> = (0..n).map(|v| enc.is_input(v as u32)).collect();
+        let inputs: Vec<bool> = (0..n).map(|v| enc.is_input(VarId::new(v))).collect();
         let mut dom = enc.t();
         for v in (0..n).filter(|&v| inputs[v]) {
-            dom = dom.and(&enc.in_domain(v as u32, Copy::Cur).unwrap()).unwrap();
+            dom = dom.and(&enc.in_domain(VarId::new(v), Copy::Cur).unwrap()).unwrap();
         }
         parts.push(Part { bdd: dom, cur: inputs, next: vec![false; n] });
         parts
@@ -502,7 +502,7 @@ mod tests {
         let mut set = enc.f();
         for _ in 0..1 + rng.below(4) {
             let mut cube = enc.t();
-            for v in 0..enc.num_vars() as u32 {
+            for v in (0..enc.num_vars()).map(VarId::new) {
                 if !enc.is_input(v) && rng.below(3) == 0 {
                     let value = rng.below(enc.domain_len(v) as u64) as usize;
                     cube = cube.and(&enc.value_is(v, Copy::Cur, value).unwrap()).unwrap();
