@@ -42,7 +42,7 @@ fn model(seed: u64) -> String {
         text += &format!("IVAR i : 0..{};\n", r.int(3, 8));
     }
     let ints: Vec<&(String, Option<(i64, i64)>)> = vars.iter().filter(|v| v.1.is_some()).collect();
-    let mut guard = |r: &mut Rng| match ints.get(r.next(ints.len() as u64 + 1) as usize) {
+    let guard = |r: &mut Rng| match ints.get(r.next(ints.len() as u64 + 1) as usize) {
         Some((name, Some((lo, hi)))) => format!("{name} {} {}", ["<", ">=", "=", "!="][r.next(4) as usize], r.int(lo - 1, hi + 1)),
         _ if input => format!("i < {}", r.int(0, 8)),
         _ => "TRUE".to_string(),
