@@ -87,10 +87,19 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
         shard::select(&mut program.specs, slice);
     }
 
+    // NuSMV rejects an assignment that can give a value outside its variable's type in any
+    // state, reachable or not, whether or not anything is checked.
+    if let Some(d) = crate::symbolic::assign_domain::check(&program) {
+        report_one(&mut out, d, file, options.format);
+        out.exit_code = 2;
+        return (out, vec![]);
+    }
+
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
     // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
     // NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
-    // true branch, a value out of range) are only reported when something is checked.
+    // true branch in a reachable state) are only reported when something is checked; the static
+    // domain check of assignments above runs regardless, as NuSMV's does.
     let needed = options.reachable || !program.specs.is_empty();
     let uses_flat = needed && program.flat.is_some();
     let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);

@@ -54,6 +54,26 @@ fn split_test(cond: &Expr, vars: &[Variable]) -> Option<(VarId, Vec<Value>, Opti
     Some((x, values, Some(rest)))
 }
 
+/// A range or narrow word domain wider than [`crate::ir::MAX_TABLE_DOMAIN`] gets a table when the `case`
+/// tests at least one value in this many.
+const MIN_DENSITY: usize = 8;
+
+/// Whether a table over `domain` (one entry per value) is linear in the size of the model: any
+/// domain of at most [`crate::ir::MAX_TABLE_DOMAIN`] values; an enumeration of any size (its values are
+/// written in the model); a wider range or narrow word when the `case` tests (`tested` values) at
+/// least one value in [`MIN_DENSITY`]. Without a table, each evaluation walks the branches, so a
+/// `case` with a branch per value of a variable costs O(values) per state and O(states × values)
+/// for the whole state space: the 100,000-location control-flow models of
+/// `tools/gen_cfg_model` took half a minute instead of a fraction of a second.
+fn affordable(domain: &Domain, tested: usize) -> bool {
+    match domain {
+        _ if domain.table_len().is_some() => true,
+        Domain::Enum(_) => true,
+        Domain::Range { .. } | Domain::Word { wide: None, .. } => domain.len() / MIN_DENSITY <= tested,
+        Domain::Boolean | Domain::Word { wide: Some(_), .. } => false,
+    }
+}
+
 /// Compiles folded `case` branches to a table, or gives them back unchanged.
 ///
 /// Every branch but a final `TRUE` one must test the same variable `x`, possibly in a conjunction
@@ -81,7 +101,7 @@ pub(crate) fn compile(branches: Vec<(Expr, Expr)>, span: Span, vars: &[Variable]
     }
     let Some(var) = var else { return Expr::Case { branches, span } };
     let domain = &vars[var.index()].domain;
-    if domain.table_len().is_none() {
+    if !affordable(domain, tests.iter().map(|(values, _)| values.len()).sum()) {
         return Expr::Case { branches, span };
     }
     let index: FxHashMap<Value, usize> = match domain {
@@ -182,6 +202,45 @@ mod tests {
             (2, Domain::Boolean) => Expr::Unary(UnOp::Not, x),
             _ => Expr::Binary(BinOp::In, x, Box::new(Expr::Set(values.into_iter().map(Expr::Const).collect()))),
         }
+    }
+
+    /// `x = c : e` branches for the values `picks` of `domain` (entry `i` gives `Int(i)`).
+    fn chain(domain: &Domain, picks: impl Iterator<Item = usize>) -> Vec<(Expr, Expr)> {
+        picks.map(|i| (condition(domain, &[i], 0, false), Expr::Const(Value::Int(i as i64)))).collect()
+    }
+
+    /// Regression: a `case` with a branch per value of a 100,000-value enumeration (the control
+    /// flow of `tools/gen_cfg_model --states 100000`) stayed a `case`, walked branch by branch in
+    /// every state: O(states²), half a minute of CPU at 65,537 locations. It is a table now, with
+    /// one entry per value, each the branch's value.
+    #[test]
+    fn enumerations_wider_than_the_table_limit_get_tables() {
+        let n = crate::ir::MAX_TABLE_DOMAIN + 34_464;
+        let domain = Domain::Enum((0..n as u32).map(Value::Sym).collect());
+        let vars = [variable(domain.clone())];
+        let Expr::Table { entries, fallback, .. } = compile(chain(&domain, 0..n), Span::default(), &vars) else { panic!("no table over {n} values") };
+        assert!(fallback.is_none());
+        assert_eq!(entries.len(), n);
+        assert!(entries.iter().enumerate().all(|(i, e)| e == &Some(Expr::Const(Value::Int(i as i64)))));
+        // A few branches over the same wide enumeration: still linear in the model (its values are written out).
+        assert!(matches!(compile(chain(&domain, [3, 5].into_iter()), Span::default(), &vars), Expr::Table { .. }));
+    }
+
+    /// Ranges (and narrow words) wider than the limit get a table only when the `case` tests at
+    /// least one value in `MIN_DENSITY`: `x : 0..999999` with two branches stays a `case`.
+    #[test]
+    fn wide_ranges_get_tables_only_when_densely_tested() {
+        let n = 1_000_000usize;
+        let domain = Domain::Range { lo: 0, hi: n as i64 - 1 };
+        let vars = [variable(domain.clone())];
+        let dense = compile(chain(&domain, 0..n / MIN_DENSITY), Span::default(), &vars);
+        assert!(matches!(&dense, Expr::Table { entries, .. } if entries.len() == n));
+        let sparse = compile(chain(&domain, 0..n / MIN_DENSITY - 1), Span::default(), &vars);
+        assert!(matches!(sparse, Expr::Case { .. }));
+        let word = Domain::Word { width: 20, signed: false, wide: None };
+        let vars = [variable(word.clone())];
+        assert!(matches!(compile(chain(&word, 0..word.len() / 2), Span::default(), &vars), Expr::Table { .. }));
+        assert!(matches!(compile(chain(&word, 0..2), Span::default(), &vars), Expr::Case { .. }));
     }
 
     proptest! {

@@ -6,6 +6,7 @@
 //!
 //! | module | job |
 //! |---|---|
+//! | [`assign_domain`] | NuSMV's static check that no assignment can leave its variable's type, reachable or not |
 //! | [`encoding`] | the BDD variables: finite domains in binary, current/next bits interleaved, the static order |
 //! | [`cardinality`] | `count(…)` over booleans: thresholds and distributions by the O(n·k) dynamic programme |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
@@ -16,6 +17,7 @@
 //! | [`rings`] | path searches by onion rings (shortest paths, fair lassos) over the model or any symbolic state space |
 //! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
 
+pub(crate) mod assign_domain;
 pub(crate) mod cardinality;
 pub(crate) mod cone;
 pub(crate) mod encoding;

@@ -1,0 +1,215 @@
+//! NuSMV 2.5.4's static domain check of assignments, before anything is built.
+//!
+//! NuSMV evaluates the right-hand side of every `init(x) :=`, `next(x) :=` and `x :=` of a
+//! variable with an integer-range or enumerated type as an ADD over all variables and rejects the
+//! model ("cannot assign value 6 to variable c", exit 1) if any leaf is a value outside the
+//! variable's type, whether the states giving it are reachable or not, allowed by `INVAR`/`INIT`
+//! or not (`BddEnc.c`, `Utils_range_check`; leaves where a `case` has no true branch are
+//! ignored). The same check here, exactly: the right-hand side becomes `(value, guard)` pairs over
+//! the binary encoding of every variable's current, next and input values ([`super::expr`]); a
+//! value outside the domain whose guard meets a valid encoding of all variables is an error. Sets
+//! (`{c, c + 1}`) are checked value by value, DEFINEs are read through, errors inside the
+//! expression (no `case` branch, division by zero) are left to the state-space builder, as NuSMV
+//! leaves FAILURE leaves to its other checks.
+//!
+//! Assumes a flat (non-procedure) system. Booleans and words are not checked (their typing already
+//! keeps values in range, as in NuSMV). When the encoding cannot be built (a domain wider than
+//! 2^16 values) or the BDDs outgrow [`NODES`], the check is skipped and out-of-range values are
+//! reported only when a reachable state meets them (E0502).
+
+use super::Bdd;
+use super::encoding::{Copy, Encoding};
+use super::expr::SymEval;
+use crate::diagnostics::Diagnostic;
+use crate::explicit::names::Names;
+use crate::ir::VarKind;
+use crate::lowering::program::{Domain, Expr, LoweredProgram, System, Value, VarId};
+use crate::source::Span;
+use oxidd::BooleanFunction;
+
+/// An assignment can give a value outside its variable's type in some state, reachable or not.
+pub(crate) const E_DOMAIN: &str = "E0510";
+
+/// Node capacity of the check's BDD manager; larger models skip the check.
+const NODES: usize = 1 << 22;
+
+/// The kind of assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    Init,
+    Next,
+    Invar,
+}
+
+/// A value outside the domain, with where it comes from and a state giving it.
+struct Violation {
+    var: VarId,
+    value: Value,
+    which: Which,
+    span: Span,
+    /// Value indices of the current state variables of one state giving the value.
+    state: Option<Vec<u32>>,
+    /// Whether the value also depends on inputs or next-state values (not shown in `state`).
+    reads_more: bool,
+}
+
+/// The diagnostic for the first assignment (variables in declaration order; `init`, `next`, then
+/// `x :=`) that can leave its variable's type, if any.
+pub(crate) fn check(program: &LoweredProgram) -> Option<Diagnostic> {
+    let system = program.systems.get(program.flat?.index())?;
+    if system.is_procedure {
+        return None;
+    }
+    let violation = first_violation(system).ok().flatten()?;
+    Some(diagnostic(program, system, &violation))
+}
+
+/// Whether NuSMV checks assignments to a variable of this type.
+fn checked(domain: &Domain) -> bool {
+    matches!(domain, Domain::Range { .. } | Domain::Enum(_))
+}
+
+fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
+    let n = system.vars.len();
+    // The assignments that could leave the type (see [`surely_inside`]).
+    let assignments = |v: usize| {
+        let domain = &system.vars[v].domain;
+        [(Which::Init, &system.init_assign), (Which::Next, &system.next_assign), (Which::Invar, &system.invar_assign)]
+            .into_iter()
+            .filter_map(move |(which, list)| list.get(v).and_then(Option::as_ref).map(|e| (which, e)))
+            .filter(move |(_, e)| !surely_inside(system, e, domain))
+    };
+    if !(0..n).any(|v| checked(&system.vars[v].domain) && assignments(v).next().is_some()) {
+        return Ok(None);
+    }
+    let order: Vec<usize> = (0..n).collect();
+    let enc = Encoding::new(system, &order, NODES, 1)?;
+    // Every variable's current, next and input bits hold a valid value index.
+    let mut valid = enc.t();
+    for v in (0..n).map(VarId::new) {
+        valid = valid.and(&enc.in_domain(v, Copy::Cur)?)?;
+        if system.vars[v.index()].kind != VarKind::Input {
+            valid = valid.and(&enc.in_domain(v, Copy::Next)?)?;
+        }
+    }
+    let mut ev = SymEval::new(&enc, &system.vars);
+    for v in 0..n {
+        let domain = &system.vars[v].domain;
+        if !checked(domain) {
+            continue;
+        }
+        for (which, e) in assignments(v) {
+            let found = outside(&mut ev, &valid, domain, e)?;
+            ev.take_errors();
+            if let Some((value, region)) = found {
+                let spans = match which {
+                    Which::Init => &system.spans.init_assign,
+                    Which::Next => &system.spans.next_assign,
+                    Which::Invar => &system.spans.invar_assign,
+                };
+                let span = spans.get(v).copied().flatten().unwrap_or(system.vars[v].span);
+                let state = enc.pick_state(&region)?;
+                let reads_more = e.reads_var(&|x| system.vars.get(x.index()).is_some_and(|x| x.kind == VarKind::Input)) || reads_next(e);
+                return Ok(Some(Violation { var: VarId::new(v), value, which, span, state, reads_more }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The least value of `e` outside `domain` that some valid assignment of all variables gives,
+/// with the region giving it.
+fn outside(ev: &mut SymEval, valid: &Bdd, domain: &Domain, e: &Expr) -> super::SymResult<Option<(Value, Bdd)>> {
+    let mut found: Option<(Value, Bdd)> = None;
+    for (value, guard) in ev.cases(e)? {
+        if domain.index_of(value).is_some_and(|i| i < domain.len()) {
+            continue;
+        }
+        let region = guard.and(valid)?;
+        if region.satisfiable() && found.as_ref().is_none_or(|(v, _)| value < *v) {
+            found = Some((value, region));
+        }
+    }
+    Ok(found)
+}
+
+/// Whether every value `e` can give is in `domain`, read off its leaves without BDDs: constants
+/// in the domain and variables whose domain is inside it, under `case`, tables, `? :` and sets.
+/// (A control-flow `next(pc) := case pc = l0 : {l1, l7}; …` is settled here, which matters for
+/// enumerations of tens of thousands of locations.) `false` means "not known", not "outside".
+fn surely_inside(system: &System, e: &Expr, domain: &Domain) -> bool {
+    // `Domain::index_of` scans an enumeration: a set for wide ones.
+    let members: Option<rustc_hash::FxHashSet<Value>> = match domain {
+        Domain::Enum(values) if values.len() > 16 => Some(values.iter().copied().collect()),
+        _ => None,
+    };
+    let contains = |v: Value| members.as_ref().map_or_else(|| domain.index_of(v).is_some(), |m| m.contains(&v));
+    let var_inside = |x: VarId| {
+        let Some(var) = system.vars.get(x.index()) else { return false };
+        match (&var.domain, domain) {
+            (Domain::Range { lo, hi }, Domain::Range { lo: dlo, hi: dhi }) => dlo <= lo && hi <= dhi,
+            (d, _) if d == domain => true,
+            (d, _) => d.table_len().is_some() && (0..d.len()).all(|i| contains(d.value(i))),
+        }
+    };
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Const(v) => {
+                if !contains(*v) {
+                    return false;
+                }
+            }
+            Expr::Var(x) | Expr::Next(x) => {
+                if !var_inside(*x) {
+                    return false;
+                }
+            }
+            Expr::Case { branches, .. } => stack.extend(branches.iter().map(|(_, v)| v)),
+            Expr::Table { entries, fallback, .. } => {
+                stack.extend(entries.iter().flatten());
+                stack.extend(fallback.as_deref());
+            }
+            Expr::Ite(_, a, b) => stack.extend([&**a, &**b]),
+            Expr::Set(items) => stack.extend(items.iter()),
+            Expr::Shared(inner) => stack.push(inner),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether `e` reads a next-state value.
+fn reads_next(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if matches!(e, Expr::Next(_)) {
+            return true;
+        }
+        e.push_children(&mut stack);
+    }
+    false
+}
+
+fn diagnostic(program: &LoweredProgram, system: &System, found: &Violation) -> Diagnostic {
+    let names = Names::of(program);
+    let var = &system.vars[found.var.index()];
+    let value = names.value(found.value);
+    let what = match found.which {
+        Which::Init => "init assignment",
+        Which::Next => "next assignment",
+        Which::Invar => "assignment",
+    };
+    let mut d = Diagnostic::error(E_DOMAIN, format!("cannot assign value {value} to variable `{}`", var.name), found.span)
+        .with_label_message(format!("this {what} can give {value}"))
+        .with_secondary(var.span, format!("`{}` is declared here", var.name))
+        .with_help(format!("widen the type of `{}` or keep the assigned value within it in every state", var.name))
+        .with_note(
+            "as NuSMV does, every assignment is checked for all values of the variables it reads, reachable or not (INVAR and INIT do not restrict this check)",
+        );
+    if let Some(state) = &found.state {
+        let more = if found.reads_more { " (with some input or next-state values)" } else { "" };
+        d = d.with_note(format!("for example in the state {}{more}", names.state(system, state)));
+    }
+    d
+}
