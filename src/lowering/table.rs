@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn enumerations_wider_than_the_table_limit_get_tables() {
         let n = crate::ir::MAX_TABLE_DOMAIN + 34_464;
-        let domain = Domain::Enum((0..n as u32).map(Value::Sym).collect());
+        let domain = Domain::Enum((0..n as u32).map(|s| Value::Sym(crate::ir::SymId::from_u32(s))).collect());
         let vars = [variable(domain.clone())];
         let Expr::Table { entries, fallback, .. } = compile(chain(&domain, 0..n), Span::default(), &vars) else { panic!("no table over {n} values") };
         assert!(fallback.is_none());
