@@ -17,9 +17,7 @@
 mod cfg_model;
 mod support;
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use support::random::{Rng, cases};
 
 const GOLDEN: &[&str] = &["instances", "defines", "processes", "words_arrays"];
@@ -40,22 +38,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs `program` named `NuSMV` in `dir`; returns (status, stdout, stderr).
 fn run_in(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(program)
-        .arg0("NuSMV")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the program");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().expect("stdin");
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    support::nusmv::run_named(program, "NuSMV", dir, args, stdin)
 }
 
 /// The verdicts (`true`/`false`) of the `-- specification`/`-- invariant` lines, in order (a

@@ -5,9 +5,9 @@
 //! models and scripts are written for these tests. With `NUSMV` set, the recordings are also
 //! checked to be what that NuSMV prints now.
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod support;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nusmv_dropin")
@@ -27,22 +27,7 @@ fn cases() -> Vec<(String, Vec<String>)> {
 
 /// Runs `program` with `argv0` as its name; returns (status, stdout, stderr).
 fn run(program: &Path, argv0: &str, args: &[String], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(program)
-        .arg0(argv0)
-        .args(args)
-        .current_dir(dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the program");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().expect("stdin");
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    support::nusmv::run_named(program, argv0, &dir(), args, stdin)
 }
 
 /// Stdout without xmv-rs's banner (its `*** ` lines); the blank line after it stays, as in the

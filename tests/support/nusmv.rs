@@ -1,9 +1,13 @@
 //! Running NuSMV 2.5.4 in the tests that compare with it (`tests/flat_nusmv.rs`,
 //! `tests/bdd_differential.rs`, `tests/ltl_nusmv.rs`): where the binary is (`NUSMV`; tests skip cleanly when it is
-//! unset or not a file), running a checker on a file, and reading verdict lines.
+//! unset or not a file), running a checker on a file, running a program under NuSMV's name (the
+//! drop-in tests), and reading verdict lines.
 
+use std::ffi::OsStr;
+use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// The NuSMV binary named by `NUSMV`, or `None` (after saying why `test` is skipped).
 pub fn binary(test: &str) -> Option<PathBuf> {
@@ -38,4 +42,24 @@ pub fn run_text(bin: &Path, smv: &str, case: usize) -> String {
 /// runs of spaces collapsed.
 pub fn verdict_lines(text: &str, kind: &str) -> Vec<String> {
     text.lines().filter(|l| l.starts_with(kind)).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+}
+
+/// Runs `program` under the name `argv0` (`NuSMV` selects xmv-rs's drop-in mode) in `dir`, with
+/// `stdin` as its input; returns (status, stdout, stderr).
+pub fn run_named<S: AsRef<OsStr>>(program: &Path, argv0: &str, dir: &Path, args: &[S], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(program)
+        .arg0(argv0)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the program");
+    {
+        let mut input = child.stdin.take().expect("stdin");
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("wait");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
