@@ -572,7 +572,7 @@ fn state_lines(program: &LoweredProgram, system: crate::lowering::program::Syste
     let system = &program.systems[system.index()];
     let names = crate::explicit::names::Names::of(program);
     let mut out = String::new();
-    for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input) {
+    for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input && !crate::lowering::invar_monitor::is_monitor(v)) {
         if let Some(&idx) = values.get(i) {
             out.push_str(&format!("{indent}{} = {}\n", v.name, names.var_value(v, idx)));
         }
