@@ -628,6 +628,10 @@ pub(crate) const DROPIN_EXPLICIT_STATES: u64 = 1 << 16;
 fn build(loaded: &Loaded) -> Result<(Built, String), String> {
     let limits = BuildLimits { max_states: None, max_memory: Some(crate::explicit::budget::default_limit()), max_transitions: None };
     let program = &loaded.program;
+    // NuSMV's static range check of assignments comes first, with NuSMV's message.
+    if let Some(found) = crate::symbolic::assign_domain::check_nusmv(program) {
+        return Err(super::range_error::message(&loaded.file, &found));
+    }
     let flat_limits = BuildLimits { max_states: Some(DROPIN_EXPLICIT_STATES), ..limits };
     let flat = match program.flat {
         Some(_) => Some(flat_engine::build(program, &flat_limits, &CheckOptions::default()).map_err(|d| d.render(&loaded.file))?),
