@@ -381,7 +381,8 @@ pub(crate) fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>,
 /// (counts as exact integers with `exact`, else with `%g` as NuSMV prints them).
 pub(crate) fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
     let system = &program.systems[system.index()];
-    let total: f64 = system.vars.iter().filter(|v| v.kind != VarKind::Input).map(|v| v.domain.len() as f64).product();
+    let total: f64 =
+        system.vars.iter().filter(|v| v.kind != VarKind::Input && !crate::lowering::invar_monitor::is_monitor(v)).map(|v| v.domain.len() as f64).product();
     format!("system diameter: {diameter}\n{}\n", text::reachable_line(states, total, exact))
 }
 

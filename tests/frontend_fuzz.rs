@@ -23,6 +23,7 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         (proptest::sample::select(NAMES), proptest::sample::select(NAMES)).prop_map(|(a, b)| format!("{a}.{b}")),
         (proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i)| format!("{a}[{i}]")),
         (proptest::sample::select(NAMES), proptest::sample::select(NAMES), 0i64..4).prop_map(|(a, i, j)| format!("{a}[{i}][{j}]")),
+        proptest::sample::select(&["0ud4_5", "0sb4_1010", "0h_f", "0ub1_1", "-0sd4_8", "uwconst(3, 4)", "swconst(-1, 4)"][..]).prop_map(str::to_string),
     ];
     if depth == 0 {
         return leaf.boxed();
@@ -40,6 +41,12 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         1 => (sub(), sub()).prop_map(|(a, b)| format!("{{{a}, {b}}}")),
         1 => (sub(), sub(), sub()).prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),
         1 => (proptest::sample::select(&["abs", "toint", "bool", "count"][..]), sub()).prop_map(|(f, a)| format!("{f}({a})")),
+        // `case` without a `TRUE` branch, word operators and functions.
+        1 => (sub(), sub(), sub(), sub()).prop_map(|(c, a, d, b)| format!("case {c} : {a}; {d} : {b}; esac")),
+        1 => (sub(), proptest::sample::select(&["::", "<<", ">>", "<=", ">="][..]), sub()).prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+        1 => (sub(), proptest::sample::select(&["[3:0]", "[0:0]", "[7:4]"][..])).prop_map(|(a, bits)| format!("{a}{bits}")),
+        1 => (proptest::sample::select(&["extend", "resize"][..]), sub(), 0i64..5).prop_map(|(f, a, n)| format!("{f}({a}, {n})")),
+        1 => (proptest::sample::select(&["signed", "unsigned", "word1", "sizeof"][..]), sub()).prop_map(|(f, a)| format!("{f}({a})")),
     ]
     .boxed()
 }
@@ -53,6 +60,7 @@ fn type_spec() -> BoxedStrategy<String> {
         Just("array 0..2 of boolean".to_string()),
         Just("array 0..1 of array 0..2 of 0..3".to_string()),
         Just("0..N".to_string()),
+        proptest::sample::select(&["word[4]", "unsigned word[3]", "signed word[4]", "word[N]"][..]).prop_map(str::to_string),
         (proptest::sample::select(MODULES), expr(1)).prop_map(|(m, a)| format!("{m}({a})")),
         proptest::sample::select(MODULES).prop_map(|m| format!("process {m}")),
         proptest::sample::select(MODULES).prop_map(str::to_string),
@@ -91,6 +99,10 @@ fn section() -> BoxedStrategy<String> {
         (name(), expr(1)).prop_map(|(n, e)| format!("EXIT\n  {n} := {e};\n")),
         Just("CONSTANTS done, idle;\n".to_string()),
         proptest::sample::select(MODULES).prop_map(|m| format!("ISA {m}\n")),
+        // Assignments to members of instances and parameters; constant (array) DEFINEs.
+        (proptest::sample::select(&["init", "next", ""][..]), proptest::sample::select(&["a.x", "p.q", "self.x", "m1.s", "x[1]"][..]), expr(1))
+            .prop_map(|(k, n, e)| if k.is_empty() { format!("ASSIGN\n  {n} := {e};\n") } else { format!("ASSIGN\n  {k}({n}) := {e};\n") }),
+        (name(), expr(1), expr(1)).prop_map(|(n, a, b)| format!("DEFINE\n  {n} := [{a}, {b}];\n  {n}2 := [[{a}, 1], [2, {b}]];\n")),
         (proptest::sample::select(&["x[1]", "a.x", "p.q", "s.1.t", "self.x"][..]), expr(1))
             .prop_map(|(n, e)| format!("DEFINE\n  {n} := {e};\nVAR\n  {n}_v : boolean;\n")),
     ]

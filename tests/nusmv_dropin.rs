@@ -65,6 +65,23 @@ fn recorded_nusmv_sessions_replay_identically() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// NuSMV's static range check ("cannot assign value V to variable x", E0510): stderr starts with
+/// NuSMV's text, byte for byte (then xmv-rs's diagnostic follows), and the status is NuSMV's 1.
+#[test]
+fn range_errors_print_nusmvs_message() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let cases: Vec<_> = cases().into_iter().filter(|(n, _)| n.starts_with("range_")).collect();
+    assert_eq!(cases.len(), 4);
+    for (name, args) in &cases {
+        let want = std::fs::read_to_string(dir().join(format!("expected/{name}.stderr"))).expect("stderr");
+        let (status, _, stderr) = run(xmv, "NuSMV", args, "");
+        assert_eq!(status, 1, "{name}");
+        assert!(want.contains("cannot assign value"), "{name}: {want}");
+        assert!(stderr.starts_with(&want), "{name}:\n--- xmv-rs\n{stderr}--- NuSMV\n{want}");
+        assert!(stderr.contains("error[E0510]"), "{name}: {stderr}");
+    }
+}
+
 #[test]
 fn nusmv_argument_shape_selects_drop_in_mode_under_any_name() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));

@@ -7,6 +7,7 @@
 //! | [`table`] | `case` over one variable → [`program::Expr::Table`] |
 //! | [`expr`] | typed expressions → lowered expressions (DEFINE expansion, `next` push-down) |
 //! | [`spec`] | specifications → `Ctl<SpecAtom>` |
+//! | [`invar_monitor`] | `INVARSPEC`s over inputs and `next()`: NuSMV's monitor variable |
 //! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
 pub(crate) use crate::ir::{ops, words};
@@ -14,6 +15,7 @@ pub(crate) use crate::ir::{ops, words};
 pub(crate) mod checks;
 pub(crate) mod expr;
 pub(crate) mod fold;
+pub(crate) mod invar_monitor;
 pub(crate) mod ltl_spec;
 pub mod program;
 pub(crate) mod spec;
@@ -59,7 +61,7 @@ pub fn lower(checked: &CheckedProgram) -> (LoweredProgram, Vec<Diagnostic>) {
 fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, Vec<Diagnostic>) {
     let sys = &checked.systems[id];
     let mut l = Lowerer::new(sys, &checked.labels);
-    let system = lower_system(&mut l, sys);
+    let mut system = lower_system(&mut l, sys);
     checks::assignments_in_domain(sys, &system, &checked.symbols, &mut l.diags);
     checks::enumerated_words(&system, &mut l.diags);
     if sys.is_procedure {
@@ -70,7 +72,8 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
         let formula = match s.kind {
             SpecKind::Invar => match spec::bare_label(&l, &s.expr) {
                 Some(label) => Ctl::Atom(SpecAtom::Label(label)),
-                None => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
+                None if sys.is_procedure => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
+                None => Ctl::Atom(SpecAtom::State(invar_monitor::monitor_atom(&mut l, &mut system, &s.expr, s.span))),
             },
             SpecKind::Ltl => Ctl::True,
             _ => spec::to_ctl(&mut l, &s.expr),

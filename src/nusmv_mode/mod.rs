@@ -14,6 +14,7 @@
 
 pub(crate) mod commands;
 pub(crate) mod options;
+pub(crate) mod range_error;
 pub(crate) mod session;
 pub(crate) mod shell;
 

@@ -572,7 +572,7 @@ fn state_lines(program: &LoweredProgram, system: crate::lowering::program::Syste
     let system = &program.systems[system.index()];
     let names = crate::explicit::names::Names::of(program);
     let mut out = String::new();
-    for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input) {
+    for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input && !crate::lowering::invar_monitor::is_monitor(v)) {
         if let Some(&idx) = values.get(i) {
             out.push_str(&format!("{indent}{} = {}\n", v.name, names.var_value(v, idx)));
         }
@@ -628,6 +628,10 @@ pub(crate) const DROPIN_EXPLICIT_STATES: u64 = 1 << 16;
 fn build(loaded: &Loaded) -> Result<(Built, String), String> {
     let limits = BuildLimits { max_states: None, max_memory: Some(crate::explicit::budget::default_limit()), max_transitions: None };
     let program = &loaded.program;
+    // NuSMV's static range check of assignments comes first, with NuSMV's message.
+    if let Some(found) = crate::symbolic::assign_domain::check_nusmv(program) {
+        return Err(super::range_error::message(&loaded.file, &found));
+    }
     let flat_limits = BuildLimits { max_states: Some(DROPIN_EXPLICIT_STATES), ..limits };
     let flat = match program.flat {
         Some(_) => Some(flat_engine::build(program, &flat_limits, &CheckOptions::default()).map_err(|d| d.render(&loaded.file))?),

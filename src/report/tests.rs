@@ -159,13 +159,14 @@ fn rks_steps_show_module_and_call_stack() {
     let view = view::TraceView {
         kind: TraceKind::Counterexample,
         steps: vec![
-            view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "s0".into())], terminated: false },
+            view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "s0".into())], terminated: false, state_vars: 1 },
             view::StepView {
                 module: "parse".into(),
                 stack: vec!["main(pc = c)".into()],
                 inputs: vec![],
                 values: vec![("pc".into(), "start".into())],
                 terminated: false,
+                state_vars: 1,
             },
             view::StepView {
                 module: "parse".into(),
@@ -173,9 +174,17 @@ fn rks_steps_show_module_and_call_stack() {
                 inputs: vec![],
                 values: vec![("pc".into(), "ok".into())],
                 terminated: false,
+                state_vars: 1,
             },
-            view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "after_ok".into())], terminated: false },
-            view::StepView { module: String::new(), stack: vec![], inputs: vec![], values: vec![], terminated: true },
+            view::StepView {
+                module: "main".into(),
+                stack: vec![],
+                inputs: vec![],
+                values: vec![("pc".into(), "after_ok".into())],
+                terminated: false,
+                state_vars: 1,
+            },
+            view::StepView { module: String::new(), stack: vec![], inputs: vec![], values: vec![], terminated: true, state_vars: 0 },
         ],
         loop_start: Some(4),
         loop_push: vec![],

@@ -132,10 +132,15 @@ pub(crate) fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind,
         (TraceKind::Witness, _) => ("CTL Witness", "Example"),
         (TraceKind::Simulation, _) => ("Simulation Trace", "Simulation"),
     };
-    let last_values = view.steps.last().map(|s| &s.values);
+    let last_state = view.steps.last().map(|s| &s.values[..s.state_vars]);
+    let same_as_last = |i: usize| i + 1 < view.steps.len() && Some(&view.steps[i].values[..view.steps[i].state_vars]) == last_state;
     let loops_at = |i: usize| match spec {
         // RKS lassos: a step's values do not say its module and stack, so only the loop start.
-        SpecKind::Ltl if !view.recursive => view.loop_start.is_some() && i + 1 < view.steps.len() && Some(&view.steps[i].values) == last_values,
+        SpecKind::Ltl if !view.recursive => view.loop_start.is_some() && same_as_last(i),
+        // NuSMV marks every step of an invariant's (unfrozen) trace whose state equals the last
+        // one; only a trace that ends with a transition violating an invariant over inputs or
+        // `next()` can have one.
+        SpecKind::Invar if !view.recursive => same_as_last(i),
         _ => view.loop_start == Some(i),
     };
     let _ = writeln!(out, "Trace Description: {description} ");

@@ -10,6 +10,7 @@ use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
 use crate::ir::VarKind;
+use crate::lowering::invar_monitor::is_monitor;
 use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
 use serde::Serialize;
 
@@ -49,6 +50,9 @@ pub struct StepView {
     pub inputs: Vec<(String, String)>,
     /// State variables then DEFINEs, in declaration order.
     pub values: Vec<(String, String)>,
+    /// How many of `values` are state variables (the part that makes two steps the same state).
+    #[serde(skip)]
+    pub state_vars: usize,
     /// The termination state of an RKS run (no values).
     pub terminated: bool,
 }
@@ -64,24 +68,39 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
     if let Some(l) = trace.loop_start.filter(|&l| l < trace.steps.len()) {
         order.push(l);
     }
-    for &i in &order {
+    // Flat models: the states' values, and the input that leads from each to the next.
+    let flat_values = |i: usize| match model {
+        ModelRef::Flat(m) if trace.steps[i].values.is_empty() => (m.system, m.kripke.state_values(trace.steps[i].state).to_vec()),
+        ModelRef::Flat(m) => (m.system, trace.steps[i].values.clone()),
+        ModelRef::Concrete(id) => (id, trace.steps[i].values.clone()),
+        ModelRef::Rks(_) => (SystemId::new(0), vec![]),
+    };
+    let mut outgoing: Option<Option<Vec<u32>>> = None;
+    for (pos, &i) in order.iter().enumerate() {
         let step = &trace.steps[i];
         let view = match model {
             ModelRef::Flat(_) | ModelRef::Concrete(_) => {
-                let (system_id, values) = match model {
-                    ModelRef::Flat(m) if step.values.is_empty() => (m.system, m.kripke.state_values(step.state).to_vec()),
-                    ModelRef::Flat(m) => (m.system, step.values.clone()),
-                    ModelRef::Concrete(id) => (id, step.values.clone()),
-                    ModelRef::Rks(_) => (SystemId::new(0), vec![]),
-                };
+                let (system_id, values) = flat_values(i);
                 let system = &program.systems[system_id.index()];
                 let layout = DefineLayout::cached(&mut layouts, program, system_id.index());
-                let inputs = match &prev {
-                    Some((_, from)) => input_values(system, layout, &names, from, &values),
-                    None => vec![],
+                let inputs = match (&prev, outgoing.take()) {
+                    (Some(_), Some(with_inputs)) => input_values(system, layout, &names, with_inputs.as_deref()),
+                    _ => vec![],
                 };
-                let v =
-                    StepView { module: system.name.clone(), stack: vec![], inputs, values: state_values(system, layout, &names, &values), terminated: false };
+                let mut state = state_values(system, layout, &names, &values);
+                // DEFINEs over the transition (inputs with state variables, `next()`) are shown
+                // with the state they leave, as NuSMV 2.5.4 does; the last state has none.
+                if let Some(&j) = order.get(pos + 1) {
+                    let (_, to) = flat_values(j);
+                    let with_inputs = if layout.has_inputs { transition_inputs(system, &values, &to) } else { None };
+                    let cur = with_inputs.as_deref().unwrap_or(&values);
+                    if !layout.on_transition.is_empty() && (with_inputs.is_some() || !layout.has_inputs) {
+                        state.extend(define_values(system, &layout.on_transition, &names, &Env { cur, next: Some(&to), exited: None }));
+                    }
+                    outgoing = Some(with_inputs);
+                }
+                let state_vars = state.len().min(system.vars.iter().filter(|v| v.kind != VarKind::Input && !is_monitor(v)).count());
+                let v = StepView { module: system.name.clone(), stack: vec![], inputs, values: state, terminated: false, state_vars };
                 prev = Some((0, values));
                 v
             }
@@ -89,18 +108,13 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
                 let stack = step.stack.iter().map(|f| frame_text(m, f)).collect();
                 if step.terminated {
                     prev = None;
-                    StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true }
+                    StepView { module: String::new(), stack, inputs: vec![], values: vec![], terminated: true, state_vars: 0 }
                 } else {
                     let system_id = m.system_of[step.component as usize].index();
                     let (system, layout) = (&program.systems[system_id], DefineLayout::cached(&mut layouts, program, system_id));
                     let values = m.node_values(program, step.component, step.state).to_vec();
-                    let v = StepView {
-                        module: system.name.clone(),
-                        stack,
-                        inputs: vec![],
-                        values: state_values(system, layout, &names, &values),
-                        terminated: false,
-                    };
+                    let shown = state_values(system, layout, &names, &values);
+                    let v = StepView { module: system.name.clone(), stack, inputs: vec![], state_vars: shown.len(), values: shown, terminated: false };
                     prev = Some((step.component, values));
                     v
                 }
@@ -132,36 +146,51 @@ fn frame_text(m: &RksModel, f: &CallFrame) -> String {
 /// State variables, then the DEFINEs that read no input variable (the others are shown with the
 /// inputs, as NuSMV does), in NuSMV 2.5.4's order ([`DefineLayout`]).
 fn state_values(system: &System, layout: &DefineLayout, names: &Names, values: &[u32]) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> =
-        (system.vars.iter().enumerate()).filter(|(_, v)| v.kind != VarKind::Input).map(|(i, v)| (v.name.clone(), names.var_value(v, values[i]))).collect();
-    out.extend(define_values(system, &layout.with_state, names, values));
+    let mut out: Vec<(String, String)> = (system.vars.iter().enumerate())
+        .filter(|(_, v)| v.kind != VarKind::Input && !is_monitor(v))
+        .map(|(i, v)| (v.name.clone(), names.var_value(v, values[i])))
+        .collect();
+    out.extend(define_values(system, &layout.with_state, names, &Env::state(values)));
     out
 }
 
-/// The values of the DEFINEs `defines` (indices) on `values`; those that cannot be evaluated
+/// The values of the DEFINEs `defines` (indices) in `env`; those that cannot be evaluated
 /// there are left out.
-fn define_values(system: &System, defines: &[usize], names: &Names, values: &[u32]) -> Vec<(String, String)> {
+fn define_values(system: &System, defines: &[usize], names: &Names, env: &Env) -> Vec<(String, String)> {
     let mut ev = Evaluator::new(&system.vars);
-    (defines.iter().map(|&d| &system.defines[d]))
-        .filter_map(|d| ev.value(&d.expr, &Env::state(values)).ok().map(|v| (d.name.clone(), names.value(v))))
-        .collect()
+    (defines.iter().map(|&d| &system.defines[d])).filter_map(|d| ev.value(&d.expr, env).ok().map(|v| (d.name.clone(), names.value(v)))).collect()
 }
 
 /// Where a trace shows each DEFINE of a system, in the order NuSMV 2.5.4 prints them: module
 /// instances in declaration order, the DEFINEs of each instance last-declared first (checked
 /// against NuSMV on nested instances and processes; the `running` DEFINEs of processes come
-/// after `main`'s, last process first). DEFINEs that read an input variable go with the inputs.
+/// after `main`'s, last process first). DEFINEs that read only input variables go with the
+/// inputs; those that read inputs with state variables, or `next()`, come after the state's
+/// DEFINEs, evaluated on the transition that leaves the state (NuSMV's state-input DEFINEs).
 #[derive(Debug)]
 struct DefineLayout {
     with_state: Vec<usize>,
     with_inputs: Vec<usize>,
+    on_transition: Vec<usize>,
+    has_inputs: bool,
 }
 
 impl DefineLayout {
     fn of(system: &System) -> DefineLayout {
         let is_input = |v: VarId| system.vars.get(v.index()).is_some_and(|x| x.kind == VarKind::Input);
-        let (with_inputs, with_state) = nusmv_define_order(system).into_iter().partition(|&d| system.defines[d].expr.reads_var(&is_input));
-        DefineLayout { with_state, with_inputs }
+        let (mut with_state, mut with_inputs, mut on_transition) = (vec![], vec![], vec![]);
+        for d in nusmv_define_order(system) {
+            let e = &system.defines[d].expr;
+            let (input, state) = (e.reads_var(&is_input), e.reads_var(&|v| !is_input(v)));
+            if reads_next(e) || (input && state) {
+                on_transition.push(d);
+            } else if input {
+                with_inputs.push(d);
+            } else {
+                with_state.push(d);
+            }
+        }
+        DefineLayout { with_state, with_inputs, on_transition, has_inputs: system.vars.iter().any(|v| v.kind == VarKind::Input) }
     }
 
     /// The layout of system `id`, computed on first use.
@@ -200,10 +229,24 @@ fn nusmv_define_order(system: &System) -> Vec<usize> {
     out
 }
 
-fn input_values(system: &System, layout: &DefineLayout, names: &Names, from: &[u32], to: &[u32]) -> Vec<(String, String)> {
-    let Some(with_inputs) = transition_inputs(system, from, to) else { return vec![] };
+/// The inputs of a step and the DEFINEs over inputs only, from the state that led to it
+/// completed with those inputs (`None`: no inputs, or none found).
+fn input_values(system: &System, layout: &DefineLayout, names: &Names, with_inputs: Option<&[u32]>) -> Vec<(String, String)> {
+    let Some(with_inputs) = with_inputs else { return vec![] };
     let mut out: Vec<(String, String)> =
         (system.vars.iter().enumerate()).filter(|(_, v)| v.kind == VarKind::Input).map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i]))).collect();
-    out.extend(define_values(system, &layout.with_inputs, names, &with_inputs));
+    out.extend(define_values(system, &layout.with_inputs, names, &Env::state(with_inputs)));
     out
+}
+
+/// Whether `e` reads a `next()` value.
+fn reads_next(e: &crate::lowering::program::Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        if matches!(x, crate::lowering::program::Expr::Next(_)) {
+            return true;
+        }
+        x.push_children(&mut stack);
+    }
+    false
 }

@@ -31,6 +31,10 @@ impl Ctx {
     pub(crate) const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
     pub(crate) const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
     pub(crate) const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
+    /// `INVARSPEC` of a flat model: as in NuSMV 2.5.4, it may read input variables and `next()`
+    /// (directly or through DEFINEs); it then constrains every transition from a reachable
+    /// state (`lowering::invar_monitor`).
+    pub(crate) const INVARSPEC_FLAT: Ctx = Ctx { where_: "in INVARSPEC", spec: true, next: true, input: true, ..NONE };
     /// Input variables are allowed: see `CheckedSystem::step_inputs`.
     pub(crate) const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", input: true, ..NONE };
     pub(crate) const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };

@@ -327,7 +327,8 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     let ctx = match spec.kind {
         SpecKind::Ctl => Ctx::SPEC,
         SpecKind::Ltl => Ctx::LTLSPEC,
-        _ => Ctx::INVARSPEC,
+        _ if r.is_procedure => Ctx::INVARSPEC,
+        _ => Ctx::INVARSPEC_FLAT,
     };
     let t = r.resolve(expr, inst, ctx);
     if !t.ty.is_bool() {

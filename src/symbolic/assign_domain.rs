@@ -64,6 +64,47 @@ pub(crate) fn check(program: &LoweredProgram) -> Option<Diagnostic> {
     Some(diagnostic(program, system, &violation))
 }
 
+/// The first violation as NuSMV 2.5.4 reports it, for the drop-in mode
+/// (`nusmv_mode::range_error`), with xmv-rs's diagnostic.
+pub(crate) struct NusmvViolation {
+    /// The variable's qualified name and the value, as NuSMV prints them.
+    pub(crate) var: String,
+    pub(crate) value: String,
+    /// An `init()` assignment (NuSMV names a line of its own choosing for these).
+    pub(crate) init: bool,
+    /// The assignment's span.
+    pub(crate) span: Span,
+    /// The declaration of the variable the right-hand side is, when it is one variable.
+    pub(crate) rhs_var: Option<Span>,
+    pub(crate) diagnostic: Diagnostic,
+}
+
+/// [`check`] with what NuSMV's message needs.
+pub(crate) fn check_nusmv(program: &LoweredProgram) -> Option<NusmvViolation> {
+    let system = program.systems.get(program.flat?.index())?;
+    if system.is_procedure {
+        return None;
+    }
+    let found = first_violation(system).ok().flatten()?;
+    let list = match found.which {
+        Which::Init => &system.init_assign,
+        Which::Next => &system.next_assign,
+        Which::Invar => &system.invar_assign,
+    };
+    let rhs_var = match list.get(found.var.index()).and_then(Option::as_ref) {
+        Some(Expr::Var(x) | Expr::Next(x)) => system.vars.get(x.index()).map(|v| v.span),
+        _ => None,
+    };
+    Some(NusmvViolation {
+        var: system.vars[found.var.index()].name.clone(),
+        value: Names::of(program).value(found.value),
+        init: found.which == Which::Init,
+        span: found.span,
+        rhs_var,
+        diagnostic: diagnostic(program, system, &found),
+    })
+}
+
 /// Whether NuSMV checks assignments to a variable of this type.
 fn checked(domain: &Domain) -> bool {
     matches!(domain, Domain::Range { .. } | Domain::Enum(_))

@@ -1,0 +1,62 @@
+//! `INVARSPEC`s that read input variables or `next()`: NuSMV 2.5.4's monitor.
+//!
+//! NuSMV 2.5.4 accepts such an invariant (`Prop_needs_rewriting`) and checks it on the product
+//! of the model with a fresh boolean state variable, the monitor `m`: `init(m) := TRUE;
+//! next(m) := φ;` (φ read on the transition: current state, its input, next state), and the
+//! invariant becomes `m` (`Mc_rewrite_invar_get_sexp_fsm`). So φ must hold on every transition
+//! leaving a reachable state (a state without successor is not constrained), and a
+//! counterexample is a path to a reachable state followed by one transition that violates φ.
+//!
+//! xmv-rs adds the same monitor to the lowered system, after the model's own variables, so both
+//! engines check it unchanged and a trace's input is one that violates φ (the monitor's value
+//! in the last state tells the trace printer which input led there). Monitors are hidden from
+//! traces and state listings ([`is_monitor`]). Differences from NuSMV, which builds the product
+//! for that one check only: the monitors stay in the model for every spec, so counts of
+//! reachable states (`-r`, `--stats`) count (state, monitor values) pairs.
+
+use crate::ir::{Domain, VarKind};
+use crate::lowering::expr::Lowerer;
+use crate::lowering::program::{Expr, System, Value, VarId, Variable};
+use crate::semantics::checked::TExpr;
+use crate::source::Span;
+
+/// Monitor names start with this; `%` cannot occur in an SMV identifier.
+const MONITOR_PREFIX: &str = "%invarspec-monitor-";
+
+/// Whether `var` is an invariant monitor added by [`monitor_atom`] (hidden from traces).
+pub(crate) fn is_monitor(var: &Variable) -> bool {
+    var.name.starts_with(MONITOR_PREFIX)
+}
+
+/// The atom an `INVARSPEC` body `t` of `system` is checked as: `t` itself when it is a state
+/// predicate, else a new monitor variable of `system` (see the module doc).
+pub(crate) fn monitor_atom(l: &mut Lowerer, system: &mut System, t: &TExpr, span: Span) -> Expr {
+    let on_step = l.lower_step(t);
+    if !reads_transition(&on_step, system) {
+        return l.lower(t);
+    }
+    let v = VarId::new(system.vars.len());
+    let k = system.vars.iter().filter(|x| is_monitor(x)).count();
+    system.vars.push(Variable { name: format!("{MONITOR_PREFIX}{k}"), domain: Domain::Boolean, kind: VarKind::State, span });
+    system.init_assign.push(Some(Expr::Const(Value::Bool(true))));
+    system.next_assign.push(Some(on_step));
+    system.invar_assign.push(None);
+    system.spans.init_assign.push(Some(span));
+    system.spans.next_assign.push(Some(span));
+    system.spans.invar_assign.push(None);
+    Expr::Var(v)
+}
+
+/// Whether `e` reads a `next()` value or an input variable.
+fn reads_transition(e: &Expr, system: &System) -> bool {
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match x {
+            Expr::Next(_) => return true,
+            Expr::Var(v) if system.vars.get(v.index()).is_some_and(|x| x.kind == VarKind::Input) => return true,
+            Expr::Table { var, .. } if system.vars.get(var.index()).is_some_and(|x| x.kind == VarKind::Input) => return true,
+            _ => x.push_children(&mut stack),
+        }
+    }
+    false
+}
