@@ -77,6 +77,11 @@ struct CheckArgs {
     /// `incremental`, `global`, `eager` or `lazy`.
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
+    /// BDD engine: dynamic variable reordering (sifting of each variable's bit group when the
+    /// live BDD nodes have doubled since the last reordering, as NuSMV's `-dynamic`); verdicts
+    /// and traces are the same with and without it.
+    #[arg(long)]
+    reorder: bool,
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
     termination: Option<TerminationArg>,
@@ -199,6 +204,9 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
+    if args.reorder {
+        xmv_rs::symbolic::reorder::set_dynamic_reordering(Some(xmv_rs::symbolic::reorder::FIRST_REORDER));
+    }
     let options = CheckOptions {
         format: match args.format {
             FormatArg::Text => Format::Text,

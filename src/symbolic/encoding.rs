@@ -9,14 +9,17 @@
 //! Static order: the variables in the order [`super::order::static_order`] chooses (the
 //! flattened declaration order — instances of a module stay together, as NuSMV's default order
 //! does — unless a FORCE order gathers the relation's parts much better), then, inside a
-//! variable, its bits from the most significant one. The order is fixed: no dynamic reordering
-//! (oxidd 0.13 offers level swaps but no sifting driver). `--stats` reports the number of BDD
-//! variables and the peak node count, so an order change is measurable. States picked from a BDD
-//! are the least in the declaration order whatever the levels are, so traces do not depend on it.
+//! variable, its bits from the most significant one. With dynamic reordering on
+//! ([`super::reorder`], `--reorder`), each variable's bits (current and next interleaved) are one
+//! sifting group, moved at safe points ([`Encoding::maybe_reorder`]). `--stats` reports the
+//! number of BDD variables and the peak node count, so an order change is measurable. States
+//! picked from a BDD are the least in the declaration order whatever the levels are, so traces
+//! do not depend on the order.
 //!
 //! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values (wider
 //! words are refused with an error naming the variable).
 
+use super::reorder::AutoReorder;
 use super::{Bdd, SymResult, SymbolicError};
 use crate::lowering::program::{System, VarId};
 use crate::syntax::ast::VarKind;
@@ -42,9 +45,8 @@ pub(crate) struct Encoding {
     /// One function per BDD variable.
     vars: Vec<Bdd>,
     pub kinds: Vec<VarKind>,
-    /// Whether the levels follow the declaration order (then a picked cube is already the least
-    /// state in that order).
-    declaration_order: bool,
+    /// The automatic reordering's trigger, when it is on.
+    reorder: Option<AutoReorder>,
     /// Variables not at their declaration position (for `--stats`).
     pub moved_vars: usize,
     /// Cubes of all current state bits, all next state bits, all input bits.
@@ -104,7 +106,6 @@ impl Encoding {
             }
         }
         let moved_vars = order.iter().enumerate().filter(|&(i, &v)| i != v).count();
-        let declaration_order = moved_vars == 0;
         let manager = oxidd::bcdd::new_manager(nodes, cache_entries(n, nodes), threads.max(1));
         let (vars, t, f) = manager.with_manager_exclusive(|m| -> SymResult<(Vec<Bdd>, Bdd, Bdd)> {
             m.add_vars(n);
@@ -139,7 +140,7 @@ impl Encoding {
             next_bits,
             lens,
             vars,
-            declaration_order,
+            reorder: super::reorder::dynamic_reordering().map(AutoReorder::new),
             moved_vars,
             kinds,
             cur_cube,
@@ -255,12 +256,23 @@ impl Encoding {
     /// domain when `set` implies the domain constraints). `None` if `set` is empty.
     pub(crate) fn pick_state(&self, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
         let only_cur = set.exists(&self.next_cube.and(&self.input_cube)?)?;
-        if !self.declaration_order {
+        if !self.levels_follow_declaration() {
             return self.least_state(only_cur);
         }
         // Levels in declaration order: the cube that always takes the 0 branch is the least.
         let Some(cube) = only_cur.pick_cube(|_, _, _| false) else { return Ok(None) };
         self.state_of_bits(|b| Ok(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)))).map(Some)
+    }
+
+    /// Whether the current state bits' levels follow the declaration order (then the cube that
+    /// always takes the 0 branch is the least state in that order). Asked each time: a dynamic
+    /// reordering may have changed the levels.
+    fn levels_follow_declaration(&self) -> bool {
+        self.manager.with_manager_shared(|m| {
+            let mut levels = (0..self.num_vars()).filter(|&v| self.kinds[v] != VarKind::Input).flat_map(|v| &self.cur_bits[v]).map(|&b| m.var_to_level(b));
+            let Some(mut last) = levels.next() else { return true };
+            levels.all(|l| std::mem::replace(&mut last, l) < l)
+        })
     }
 
     /// The least state of `set` (over current state bits) in the declaration order, bit by bit.
@@ -302,6 +314,23 @@ impl Encoding {
         let mut cache = oxidd::util::SatCountCache::<oxidd::util::num::F64, std::hash::BuildHasherDefault<rustc_hash::FxHasher>>::default();
         let all = set.sat_count(self.num_bdd_vars(), &mut cache).0;
         all / 2f64.powi((self.num_bdd_vars() - self.state_bits) as i32)
+    }
+
+    /// A safe point for dynamic reordering (no BDD operation under way on this manager): sifts
+    /// the variables' groups when the automatic trigger is due (see [`super::reorder`]).
+    pub(crate) fn maybe_reorder(&self) {
+        let Some(auto) = &self.reorder else { return };
+        if !auto.due(self.node_count()) {
+            return;
+        }
+        let groups: Vec<Vec<VarNo>> = (0..self.num_vars()).map(|v| self.cur_bits[v].iter().chain(&self.next_bits[v]).copied().collect()).collect();
+        self.manager.with_manager_exclusive(|m| auto.run(m, &groups));
+    }
+
+    /// Dynamic reorderings done and the live nodes after the last one (`None`: reordering off).
+    pub(crate) fn reorderings(&self) -> Option<(usize, usize)> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.reorder.as_ref().map(|a| (a.runs.load(Relaxed), a.last_after.load(Relaxed)))
     }
 
     /// Current node count of the manager.

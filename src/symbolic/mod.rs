@@ -11,6 +11,7 @@
 //! | [`cardinality`] | `count(…)` over booleans: thresholds and distributions by the O(n·k) dynamic programme |
 //! | [`expr`] | lowered expressions → BDDs (a value-partition per expression, errors as regions) |
 //! | [`order`] | the static variable order: declaration order, or FORCE's when it gathers the relation's parts far better |
+//! | [`reorder`] | dynamic reordering: sifting of variable groups by `oxidd_reorder`'s level swaps, triggered when the live nodes double |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
 //! | [`cone`] | cones of influence: the variables a spec's verdict depends on, exact under fairness and deadlocks |
 //! | [`reduced`] | the model restricted to a cone: its transition relation, initial and reachable states |
@@ -25,6 +26,7 @@ pub(crate) mod expr;
 pub(crate) mod model;
 pub(crate) mod order;
 pub(crate) mod reduced;
+pub mod reorder;
 pub(crate) mod rings;
 pub(crate) mod trans;
 

@@ -442,6 +442,7 @@ impl SymbolicModel {
             if !invar.and(&reach.not()?)?.satisfiable() {
                 break;
             }
+            enc.maybe_reorder();
             let image = trans.image(&enc, &frontier)?;
             frontier = image.and(&reach.not()?)?;
             if frontier.satisfiable() {

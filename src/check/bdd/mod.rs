@@ -130,6 +130,7 @@ impl<'m> Labels<'m> {
         let mut frontier = target.clone();
         while frontier.satisfiable() {
             crate::check::deadline::poll();
+            self.model.enc.maybe_reorder();
             let new = self.pre(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
             frontier = new;
@@ -142,6 +143,7 @@ impl<'m> Labels<'m> {
         let mut z = s.clone();
         loop {
             crate::check::deadline::poll();
+            self.model.enc.maybe_reorder();
             let mut next = s.clone();
             if self.constraints.is_empty() {
                 next = next.and(&self.pre(&z)?)?;
@@ -225,6 +227,10 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
         ("specs decided on a cone", on_cones.verdicts.iter().flatten().count() as u64),
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
     ];
+    if let Some((runs, after)) = model.enc.reorderings() {
+        counters.push(("dynamic reorderings", runs as u64));
+        counters.push(("live bdd nodes after the last reordering", after as u64));
+    }
     counters.extend(tableau_vars.map(|n| ("LTL tableau variables", n)));
     if tableau_vars.is_some() {
         counters.push(("LTL cones of influence", ltl_cones.len() as u64));

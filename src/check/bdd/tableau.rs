@@ -265,6 +265,7 @@ impl<'m> Tableau<'m> {
         let mut frontier = target.clone();
         while frontier.satisfiable() {
             crate::check::deadline::poll();
+            self.model.enc.maybe_reorder();
             let new = self.preimage(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
             frontier = new;
@@ -279,6 +280,7 @@ impl<'m> Tableau<'m> {
         let mut z = s.clone();
         loop {
             crate::check::deadline::poll();
+            self.model.enc.maybe_reorder();
             let mut next = s.clone();
             if self.fairness.is_empty() {
                 next = next.and(&self.preimage(&z)?)?;
