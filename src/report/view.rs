@@ -69,7 +69,9 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
         let view = match model {
             ModelRef::Flat(_) | ModelRef::Concrete(_) => {
                 let (system_id, values) = match model {
-                    ModelRef::Flat(m) if step.values.is_empty() => (m.system, m.kripke.state_values(step.state).to_vec()),
+                    ModelRef::Flat(m) if step.values.is_empty() => {
+                        (m.system, m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(step.state)).to_vec())
+                    }
                     ModelRef::Flat(m) => (m.system, step.values.clone()),
                     ModelRef::Concrete(id) => (id, step.values.clone()),
                     ModelRef::Rks(_) => (SystemId::new(0), vec![]),
