@@ -21,6 +21,7 @@ use xmv_rs::check::engine::RunOptions;
 use xmv_rs::check::trace::{Trace, TraceKind};
 use xmv_rs::driver::{CheckOptions, Engine, run_check, stages::Stages};
 use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
+use xmv_rs::explicit::kripke::StateId;
 use xmv_rs::source::SourceFile;
 use xmv_rs::symbolic::SymbolicModel;
 
@@ -115,12 +116,12 @@ fn validate_traces(text: &str) -> usize {
     let options = RunOptions { traces: true, witnesses: true, threads: 1 };
     let checked = Symbolic.check(&symbolic, &symbolic.specs, &options).expect("BDD check");
     let k = &explicit.kripke;
-    let id_of = |values: &[u32]| (0..k.num_states).find(|&s| k.state_values(s) == values);
+    let id_of = |values: &[u32]| (0..k.num_states).map(StateId::from_u32).find(|&s| k.state_values(s) == values);
     let mut traces = 0;
     for (spec, outcome) in symbolic.specs.iter().zip(&checked.outcomes) {
         let Some(Trace { steps, loop_start, kind, .. }) = &outcome.trace else { continue };
         assert_eq!(*kind == TraceKind::Counterexample, !outcome.holds, "{text}");
-        let ids: Vec<u32> = steps.iter().map(|s| id_of(&s.values).unwrap_or_else(|| panic!("a trace state is not reachable:\n{text}"))).collect();
+        let ids: Vec<StateId> = steps.iter().map(|s| id_of(&s.values).unwrap_or_else(|| panic!("a trace state is not reachable:\n{text}"))).collect();
         assert!(k.initial.contains(&ids[0]), "trace does not start in an initial state:\n{text}");
         for w in ids.windows(2) {
             assert!(k.succ.neighbours(w[0]).contains(&w[1]), "trace step {} -> {} is not a transition:\n{text}", w[0], w[1]);
@@ -132,7 +133,7 @@ fn validate_traces(text: &str) -> usize {
         if spec.invariant {
             let e = explicit.specs.iter().find(|s| s.spec == spec.spec).expect("same specs");
             let xmv_rs::ctl::Ctl::Atom(p) = e.formula else { continue };
-            assert!(!k.props[p.index()].contains(ids[ids.len() - 1] as usize), "the invariant holds at the end of its counterexample:\n{text}");
+            assert!(!k.props[p.index()].contains(ids[ids.len() - 1].index()), "the invariant holds at the end of its counterexample:\n{text}");
         }
         traces += 1;
     }

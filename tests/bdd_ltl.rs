@@ -29,6 +29,7 @@ use xmv_rs::check::ltl::check_ltl;
 use xmv_rs::check::trace::SpecOutcome;
 use xmv_rs::driver::{CheckOptions, Engine, run_check, stages::Stages};
 use xmv_rs::explicit::build_flat::{BuildLimits, build_flat};
+use xmv_rs::explicit::kripke::StateId;
 use xmv_rs::ir::PropId;
 use xmv_rs::ltl::Ltl;
 use xmv_rs::source::SourceFile;
@@ -114,8 +115,10 @@ fn lassos_are_paths(text: &str) -> usize {
     let mut checked = 0;
     for (spec, outcome) in symbolic.specs.iter().zip(&outcomes) {
         let (Some(_), Some(trace)) = (&spec.ltl, &outcome.trace) else { continue };
-        let id = |values: &[u32]| (0..k.num_states).find(|&s| k.state_values(s) == values).unwrap_or_else(|| panic!("unreachable trace state:\n{text}"));
-        let ids: Vec<u32> = trace.steps.iter().map(|s| id(&s.values)).collect();
+        let id = |values: &[u32]| {
+            (0..k.num_states).map(StateId::from_u32).find(|&s| k.state_values(s) == values).unwrap_or_else(|| panic!("unreachable trace state:\n{text}"))
+        };
+        let ids: Vec<StateId> = trace.steps.iter().map(|s| id(&s.values)).collect();
         assert!(k.initial.contains(&ids[0]), "the counterexample does not start in an initial state:\n{text}");
         for w in ids.windows(2) {
             assert!(k.succ.neighbours(w[0]).contains(&w[1]), "a counterexample step is no transition:\n{text}");

@@ -32,7 +32,7 @@ use xmv_rs::check::ltl::check_ltl;
 use xmv_rs::check::ltl::rks::check as check_rks;
 use xmv_rs::check::trace::{CallFrame, Trace, TraceStep};
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::kripke::KripkeStructure;
+use xmv_rs::explicit::kripke::{KripkeStructure, StateId};
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
@@ -158,7 +158,8 @@ fn unfolded(rks: &RecursiveKripkeStructure) -> KripkeStructure {
     let u = Unfolding::new(rks, 0, 64, 200_000).expect("small unfolding");
     assert!(u.is_complete());
     let n = u.configs.len();
-    let edges: Vec<(u32, u32)> = u.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t))).collect();
+    let edges: Vec<(StateId, StateId)> =
+        u.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (StateId::new(s), StateId::from_u32(t)))).collect();
     let succ = Csr::from_edges(n, &edges);
     let props = (0..NUM_LABELS)
         .map(|p| {
@@ -171,7 +172,7 @@ fn unfolded(rks: &RecursiveKripkeStructure) -> KripkeStructure {
         .collect();
     KripkeStructure {
         num_states: n as u32,
-        initial: vec![0],
+        initial: vec![StateId::new(0)],
         pred: succ.transpose(),
         succ,
         props,

@@ -19,7 +19,7 @@ use xmv_rs::ir::PropId;
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::kripke::KripkeStructure;
+use xmv_rs::explicit::kripke::{KripkeStructure, StateId};
 
 #[derive(Clone, Debug)]
 pub struct CfgParams {
@@ -130,7 +130,8 @@ impl CfgModel {
     /// with propositions `0..labels` for `pK` followed by one `!pK` per invariant.
     pub fn to_kripke(&self) -> KripkeStructure {
         let n = self.succ.len();
-        let edges: Vec<(u32, u32)> = self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t))).collect();
+        let edges: Vec<(StateId, StateId)> =
+            self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (StateId::new(s), StateId::from_u32(t)))).collect();
         let succ = Csr::from_edges(n, &edges);
         let pred = succ.transpose();
         let mut props: Vec<FixedBitSet> = self
@@ -151,7 +152,7 @@ impl CfgModel {
         }
         KripkeStructure {
             num_states: n as u32,
-            initial: vec![0],
+            initial: vec![StateId::new(0)],
             succ,
             pred,
             props,

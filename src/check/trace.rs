@@ -14,6 +14,7 @@
 //! Lassos: when `loop_start = Some(i)`, the successor of the last step is `steps[i]`; the report
 //! prints `-- Loop starts here` before step `i` and repeats step `i` at the end, as NuSMV does.
 
+use crate::explicit::kripke::StateId;
 use serde::Serialize;
 
 /// Whether the trace refutes the spec or demonstrates it.
@@ -74,8 +75,8 @@ impl From<(u32, u32)> for CallFrame {
 
 impl TraceStep {
     /// A step of a flat-model trace.
-    pub(crate) fn flat(state: u32) -> TraceStep {
-        TraceStep { component: 0, state, terminated: false, stack: Vec::new(), values: Vec::new() }
+    pub(crate) fn flat(state: StateId) -> TraceStep {
+        TraceStep { component: 0, state: state.as_u32(), terminated: false, stack: Vec::new(), values: Vec::new() }
     }
 
     /// A step of an RKS run: at location `node` of `component` with the pending calls `stack`.
@@ -96,7 +97,7 @@ impl TraceStep {
 
 impl Trace {
     /// A flat-model trace from state ids.
-    pub(crate) fn flat(kind: TraceKind, states: &[u32], loop_start: Option<usize>) -> Trace {
+    pub(crate) fn flat(kind: TraceKind, states: &[StateId], loop_start: Option<usize>) -> Trace {
         Trace { kind, steps: states.iter().map(|&s| TraceStep::flat(s)).collect(), loop_start, loop_push: Vec::new() }
     }
 

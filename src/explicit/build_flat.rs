@@ -149,7 +149,7 @@ fn build_flat_in(program: &LoweredProgram, limits: &BuildLimits, work: &mut Buil
     budget.release(arena);
     budget.account(values.bytes());
     let row = |s: u32| values.row(s);
-    let dead: Vec<u32> = (0..n as u32).filter(|&s| succ.neighbours(s).is_empty()).collect();
+    let dead: Vec<u32> = (0..n as u32).filter(|&s| succ.neighbours(StateId::from_u32(s)).is_empty()).collect();
     if let Some(&first) = dead.first() {
         let path: Vec<String> = bfs_path(&parent, first).iter().map(|&s| names.state(system, &row(s))).collect();
         warnings.push(diag::deadlock_warning(dead.len(), system.span, &path));
@@ -255,7 +255,7 @@ impl PropTable {
 struct Explored {
     table: PackedTable,
     initial: Vec<StateId>,
-    succ: Csr,
+    succ: Csr<StateId>,
     /// BFS tree: the state each state was discovered from (`u32::MAX` for initial states).
     parent: Vec<u32>,
     /// What the arrays above reserved.
@@ -374,7 +374,7 @@ fn explore(
         }
         return Err(diag::state_limit(max, &g.size(), system.span));
     }
-    let initial: Vec<StateId> = (0..g.table.len()).collect();
+    let initial: Vec<StateId> = (0..g.table.len()).map(StateId::from_u32).collect();
 
     let mut offsets = vec![0u32];
     let mut targets: Vec<u32> = vec![];
@@ -453,7 +453,7 @@ fn explore(
         s = end;
     }
     let Growing { table, parent, budget, .. } = g;
-    Ok(Explored { table, initial, succ: Csr { offsets, targets }, parent, budget })
+    Ok(Explored { table, initial, succ: Csr::from_parts(offsets, targets.into_iter().map(StateId::from_u32).collect()), parent, budget })
 }
 
 /// States expanded per batch (see [`expand`]).

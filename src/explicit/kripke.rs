@@ -8,14 +8,17 @@ use super::csr::Csr;
 use super::state_values::StateValues;
 use fixedbitset::FixedBitSet;
 
-pub(crate) type StateId = u32;
+crate::index_type! {
+    /// A state of the flat Kripke structure: its position in exploration order.
+    pub struct StateId;
+}
 
 #[derive(Clone, Debug)]
 pub struct KripkeStructure {
     pub num_states: u32,
     pub initial: Vec<StateId>,
-    pub succ: Csr,
-    pub pred: Csr,
+    pub succ: Csr<StateId>,
+    pub pred: Csr<StateId>,
     /// `props[p]` = the states where proposition `p` holds.
     pub props: Vec<FixedBitSet>,
     /// Human-readable text of each proposition (for diagnostics and JSON).
@@ -32,7 +35,7 @@ impl KripkeStructure {
         let mut seen = fixedbitset::FixedBitSet::with_capacity(self.num_states as usize);
         let mut frontier: Vec<StateId> = Vec::new();
         for &s in &self.initial {
-            if !seen.put(s as usize) {
+            if !seen.put(s.index()) {
                 frontier.push(s);
             }
         }
@@ -42,7 +45,7 @@ impl KripkeStructure {
             layers += 1;
             for &s in &frontier {
                 for &t in self.succ.neighbours(s) {
-                    if !seen.put(t as usize) {
+                    if !seen.put(t.index()) {
                         next.push(t);
                     }
                 }
@@ -55,6 +58,6 @@ impl KripkeStructure {
 
     /// State `s`'s value indices, one per variable.
     pub fn state_values(&self, s: StateId) -> Vec<u32> {
-        self.values.row(s)
+        self.values.row(s.as_u32())
     }
 }

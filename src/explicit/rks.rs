@@ -30,8 +30,8 @@ pub struct Component {
     pub num_nodes: u32,
     /// Intra-component edges (location→location, location→call). Calls and exits have none
     /// here: a call's continuations are in `returns`.
-    pub succ: Csr,
-    pub pred: Csr,
+    pub succ: Csr<NodeId>,
+    pub pred: Csr<NodeId>,
     /// `call_target[n]` = the called component if node `n` is a call, else [`NO_CALL`].
     pub call_target: Vec<ComponentId>,
     /// The call nodes in increasing order; `call_index[n]` is `n`'s position here (or `u32::MAX`).
@@ -43,7 +43,7 @@ pub struct Component {
     pub exit_names: Vec<String>,
     /// For call `i` (position in `calls`) and exit `k` of its target: row `i * E + k` with
     /// `E = exits of the target`, flattened with `return_offsets`: the successor locations.
-    pub returns: Csr,
+    pub returns: Csr<u32, NodeId>,
     pub return_offsets: Vec<u32>,
     /// `props[p]` = the locations labelled with `p` (never calls); empty for the (many) global
     /// labels this component does not define.

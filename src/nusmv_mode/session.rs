@@ -480,7 +480,7 @@ impl<'w> Session<'w> {
             Some(FlatBuilt::Explicit(m)) if states => {
                 for s in 0..m.kripke.num_states {
                     text.push_str(&format!("------- State {:>4} ------\n", s + 1));
-                    text.push_str(&state_lines(&loaded.program, m.system, &m.kripke.state_values(s), "  "));
+                    text.push_str(&state_lines(&loaded.program, m.system, &m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(s)), "  "));
                 }
                 text.push_str("-------------------------\n");
             }
@@ -510,7 +510,10 @@ impl<'w> Session<'w> {
         let frame = "##########################################################\n";
         let mut text = format!("\n{frame}");
         let dead = match m {
-            FlatBuilt::Explicit(m) => (0..m.kripke.num_states).find(|&s| m.kripke.succ.neighbours(s).is_empty()).map(|s| m.kripke.state_values(s).to_vec()),
+            FlatBuilt::Explicit(m) => (0..m.kripke.num_states)
+                .map(crate::explicit::kripke::StateId::from_u32)
+                .find(|&s| m.kripke.succ.neighbours(s).is_empty())
+                .map(|s| m.kripke.state_values(s).to_vec()),
             FlatBuilt::Symbolic(m) => match symbolic_deadlock(m) {
                 Ok(dead) => dead,
                 Err(e) => return self.fail(&format!("error: {e}")),

@@ -3,6 +3,7 @@ use super::view::{ModelRef, trace_view};
 use super::*;
 use crate::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
 use crate::explicit::build_flat::{BuildLimits, build_flat};
+use crate::explicit::kripke::StateId;
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, NamedExpr};
 use crate::source::Span;
@@ -38,12 +39,12 @@ fn flat_counterexample_and_lasso_in_nusmv_format() {
     let p = listing_with_defines();
     let m = build_flat(&p, &BuildLimits::default()).expect("builds");
     // (0,s1,F) -> (1,s2,F)
-    let cex = Trace::flat(TraceKind::Counterexample, &[0, 1], None);
+    let cex = Trace::flat(TraceKind::Counterexample, &[StateId::new(0), StateId::new(1)], None);
     // first successor each time: (0,s1,F) (1,s2,F) (2,s2,F) (0,s1,T) (1,s2,T) (2,s2,T) back to 0
-    let mut states = vec![0u32];
+    let mut states = vec![StateId::new(0)];
     loop {
         let next = m.kripke.succ.neighbours(*states.last().unwrap())[0];
-        if next == 0 {
+        if next == StateId::new(0) {
             break;
         }
         states.push(next);
@@ -131,7 +132,7 @@ fn inputs_are_shown_before_the_state_they_lead_to() {
     let mut p = program(vec![m], &[]);
     p.specs = vec![spec(0, crate::ctl::Ctl::True, "TRUE")];
     let built = build_flat(&p, &BuildLimits::default()).expect("builds");
-    let t = Trace::flat(TraceKind::Counterexample, &[0, 0, 1], None);
+    let t = Trace::flat(TraceKind::Counterexample, &[StateId::new(0), StateId::new(0), StateId::new(1)], None);
     let view = trace_view(&p, ModelRef::Flat(&built), &t);
     let text = text::trace_text(&view, 3, true);
     assert_eq!(
@@ -221,7 +222,7 @@ Trace Type: Counterexample
         span: crate::source::Span::default(),
     };
     assert_eq!(text::verdict_line(&r), "-- specification EF p IN foo is true");
-    let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(0), TraceStep::terminated());
+    let _ = (CallFrame { component: 0, call: 1 }, TraceStep::flat(StateId::new(0)), TraceStep::terminated());
 }
 
 #[test]

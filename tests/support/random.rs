@@ -10,7 +10,7 @@ use super::oracle::Model;
 use fixedbitset::FixedBitSet;
 use xmv_rs::ctl::Ctl;
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::kripke::KripkeStructure;
+use xmv_rs::explicit::kripke::{KripkeStructure, StateId};
 
 pub struct Rng(SplitMix64);
 
@@ -88,7 +88,7 @@ pub fn transition_sets(m: &Model) -> Vec<FixedBitSet> {
 
 pub fn to_kripke(m: &Model) -> KripkeStructure {
     let n = m.n();
-    let edges: Vec<(u32, u32)> = m.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (s as u32, t as u32))).collect();
+    let edges: Vec<(StateId, StateId)> = m.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (StateId::new(s), StateId::new(t)))).collect();
     let succ = Csr::from_edges(n, &edges);
     let pred = succ.transpose();
     let props = m
@@ -104,7 +104,7 @@ pub fn to_kripke(m: &Model) -> KripkeStructure {
         .collect();
     KripkeStructure {
         num_states: n as u32,
-        initial: m.init.iter().map(|&s| s as u32).collect(),
+        initial: m.init.iter().map(|&s| StateId::new(s)).collect(),
         succ,
         pred,
         props,

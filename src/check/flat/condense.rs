@@ -10,7 +10,7 @@
 //! query, when it starts to pay off. Both give the same set.
 
 use crate::check::graph::scc::components;
-use crate::explicit::csr::Csr;
+use crate::explicit::csr::{Csr, CsrIndex};
 use fixedbitset::FixedBitSet;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,7 +25,7 @@ pub(crate) struct Reachability {
 impl Reachability {
     /// The states of the graph (`succ`, with `pred` its reverse) with a path (of length ≥ 0) to
     /// a state of `targets`.
-    pub(crate) fn can_reach(&self, succ: &Csr, pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
+    pub(crate) fn can_reach<I: CsrIndex>(&self, succ: &Csr<I>, pred: &Csr<I>, targets: &FixedBitSet) -> FixedBitSet {
         if let Some(c) = self.condensation.get() {
             return c.can_reach(targets);
         }
@@ -37,12 +37,12 @@ impl Reachability {
 }
 
 /// The states with a path to `targets`, by a search over the predecessor lists.
-fn backward(pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
+fn backward<I: CsrIndex>(pred: &Csr<I>, targets: &FixedBitSet) -> FixedBitSet {
     let mut reach = targets.clone();
-    let mut stack: Vec<u32> = targets.ones().map(|v| v as u32).collect();
+    let mut stack: Vec<I> = targets.ones().map(|v| I::from_u32(v as u32)).collect();
     while let Some(v) = stack.pop() {
         for &u in pred.neighbours(v) {
-            if !reach.put(u as usize) {
+            if !reach.put(u.at()) {
                 stack.push(u);
             }
         }
@@ -53,11 +53,11 @@ fn backward(pred: &Csr, targets: &FixedBitSet) -> FixedBitSet {
 pub(crate) struct Condensation {
     comp_of: Vec<u32>,
     /// Component successor lists; Tarjan numbers components so that successors have smaller ids.
-    dag: Csr,
+    dag: Csr<u32>,
 }
 
 impl Condensation {
-    pub(crate) fn new(succ: &Csr) -> Condensation {
+    pub(crate) fn new<I: CsrIndex>(succ: &Csr<I>) -> Condensation {
         let n = succ.len();
         let mut all = FixedBitSet::with_capacity(n);
         all.insert_range(..);
@@ -73,9 +73,9 @@ impl Condensation {
             first[c + 1] += first[c];
         }
         let mut fill = first.clone();
-        let mut members = vec![0u32; n];
+        let mut members = vec![I::from_u32(0); n];
         for (v, &c) in sccs.of_state.iter().enumerate() {
-            members[fill[c as usize] as usize] = v as u32;
+            members[fill[c as usize] as usize] = I::from_u32(v as u32);
             fill[c as usize] += 1;
         }
         drop(fill);
@@ -87,7 +87,7 @@ impl Condensation {
             let row = targets.len();
             for &v in &members[first[c] as usize..first[c + 1] as usize] {
                 for &w in succ.neighbours(v) {
-                    let d = sccs.of_state[w as usize];
+                    let d = sccs.of_state[w.at()];
                     if d != c as u32 && seen[d as usize] != c as u32 {
                         seen[d as usize] = c as u32;
                         targets.push(d);
@@ -97,7 +97,7 @@ impl Condensation {
             targets[row..].sort_unstable();
             offsets.push(targets.len() as u32);
         }
-        Condensation { dag: Csr { offsets, targets }, comp_of: sccs.of_state }
+        Condensation { dag: Csr::from_parts(offsets, targets), comp_of: sccs.of_state }
     }
 
     /// The states with a path (of length ≥ 0) to a state of `targets`.

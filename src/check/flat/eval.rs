@@ -52,7 +52,7 @@ impl<'k> Labelling<'k> {
             .map(|&p| Constraint::States(&kripke.props[p.index()]))
             .chain(fairness.transitions.iter().map(Constraint::Transitions))
             .collect();
-        let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(v).len() as u32).collect();
+        let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(StateId::from_u32(v)).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Reachability::default();
         Labelling { kripke, arena, constraints, all, fair, sets: IdVec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
@@ -151,10 +151,10 @@ impl<'k> Labelling<'k> {
     }
 
     pub(crate) fn holds_at(&self, lit: Lit, s: StateId) -> bool {
-        self.node_set(lit.node()).contains(s as usize) != lit.is_negated()
+        self.node_set(lit.node()).contains(s.index()) != lit.is_negated()
     }
 
     pub(crate) fn is_fair(&self, s: StateId) -> bool {
-        self.fair.contains(s as usize)
+        self.fair.contains(s.index())
     }
 }

@@ -121,31 +121,31 @@ fn lasso(ex: &Explainer, eg: Lit, path: &mut Vec<StateId>) -> Option<usize> {
     let inside = lab.node_set(eg.node());
     if lab.constraints().is_empty() {
         let start = *path.last()?;
-        let (walk, loop_start) = closed_walk(k, start, |v| inside.contains(v as usize))?;
+        let (walk, loop_start) = closed_walk(k, start, |v| inside.contains(v.index()))?;
         let offset = path.len() - 1;
         path.extend_from_slice(&walk[1..]);
         return Some(offset + loop_start);
     }
     let FairCycles { sccs, fair } = ex.cycles(eg);
-    let in_fair_scc = |v: StateId| inside.contains(v as usize) && fair[sccs.of_state[v as usize] as usize];
+    let in_fair_scc = |v: StateId| inside.contains(v.index()) && fair[sccs.of_state[v.index()] as usize];
     let start = *path.last()?;
-    let prefix = shortest_path(k, start, |v| inside.contains(v as usize), in_fair_scc, false)?;
+    let prefix = shortest_path(k, start, |v| inside.contains(v.index()), in_fair_scc, false)?;
     path.extend_from_slice(&prefix[1..]);
     let entry = *path.last()?;
-    let component = sccs.of_state[entry as usize];
+    let component = sccs.of_state[entry.index()];
     let loop_start = path.len() - 1;
-    let in_component = |v: StateId| inside.contains(v as usize) && sccs.of_state[v as usize] == component;
+    let in_component = |v: StateId| inside.contains(v.index()) && sccs.of_state[v.index()] == component;
     for constraint in lab.constraints() {
         let here = *path.last()?;
         match *constraint {
             Constraint::States(set) => {
-                let step = shortest_path(k, here, in_component, |v| set.contains(v as usize), false)?;
+                let step = shortest_path(k, here, in_component, |v| set.contains(v.index()), false)?;
                 path.extend_from_slice(&step[1..]);
             }
             Constraint::Transitions(set) => {
                 // Walk to the source of a constraint transition inside the component, take it.
                 let fair_edge = |u: StateId| {
-                    let (from, to) = (k.succ.offsets[u as usize] as usize, k.succ.offsets[u as usize + 1] as usize);
+                    let (from, to) = (k.succ.offsets[u.index()] as usize, k.succ.offsets[u.index() + 1] as usize);
                     (from..to).find(|&e| set.contains(e) && in_component(k.succ.targets[e]))
                 };
                 let step = shortest_path(k, here, in_component, |u| fair_edge(u).is_some(), false)?;

@@ -11,7 +11,7 @@
 
 use crate::check::graph::scc::{Components, components};
 use crate::check::graph::{self, CsrGraph};
-use crate::explicit::kripke::KripkeStructure;
+use crate::explicit::kripke::{KripkeStructure, StateId};
 use fixedbitset::FixedBitSet;
 
 /// A `FAIRNESS`/`JUSTICE` constraint: a fair path must visit the set infinitely often.
@@ -28,7 +28,7 @@ pub(crate) fn num_states(k: &KripkeStructure) -> usize {
     k.num_states as usize
 }
 
-fn state_graph(k: &KripkeStructure) -> CsrGraph<'_> {
+fn state_graph(k: &KripkeStructure) -> CsrGraph<'_, StateId> {
     CsrGraph { succ: &k.succ, pred: &k.pred }
 }
 
@@ -39,8 +39,8 @@ pub(crate) fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree
     let mut result = FixedBitSet::with_capacity(n);
     if target.count_ones(..) * 2 < n {
         for v in target.ones() {
-            for &u in k.pred.neighbours(v as u32) {
-                result.insert(u as usize);
+            for &u in k.pred.neighbours(StateId::new(v)) {
+                result.insert(u.index());
             }
         }
         return result;
@@ -50,10 +50,10 @@ pub(crate) fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree
         result.set(u, d > 0);
     }
     for v in target.zeroes() {
-        for &u in k.pred.neighbours(v as u32) {
-            count[u as usize] -= 1;
-            if count[u as usize] == 0 {
-                result.set(u as usize, false);
+        for &u in k.pred.neighbours(StateId::new(v)) {
+            count[u.index()] -= 1;
+            if count[u.index()] == 0 {
+                result.set(u.index(), false);
             }
         }
     }
@@ -71,7 +71,7 @@ pub(crate) fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet
         let mut result = target;
         let mut queue: Vec<u32> = Vec::new();
         for u in candidates.ones() {
-            if k.succ.neighbours(u as u32).iter().any(|&v| result.contains(v as usize)) {
+            if k.succ.neighbours(StateId::new(u)).iter().any(|&v| result.contains(v.index())) {
                 queue.push(u as u32);
             }
         }
@@ -108,10 +108,10 @@ pub(crate) fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degre
     let mut dead: Vec<u32> = Vec::new();
     let mut count = out_degree.to_vec();
     for v in mask.zeroes() {
-        for &u in k.pred.neighbours(v as u32) {
-            count[u as usize] -= 1;
-            if count[u as usize] == 0 && mask.contains(u as usize) {
-                dead.push(u);
+        for &u in k.pred.neighbours(StateId::new(v)) {
+            count[u.index()] -= 1;
+            if count[u.index()] == 0 && mask.contains(u.index()) {
+                dead.push(u.as_u32());
             }
         }
     }
@@ -158,7 +158,7 @@ pub(crate) fn fair_components(k: &KripkeStructure, sccs: &Components, constraint
             Constraint::Transitions(set) => {
                 for (u, &c) in sccs.of_state.iter().enumerate() {
                     let (from, to) = (k.succ.offsets[u] as usize, k.succ.offsets[u + 1] as usize);
-                    if (from..to).any(|e| set.contains(e) && sccs.of_state[k.succ.targets[e] as usize] == c) {
+                    if (from..to).any(|e| set.contains(e) && sccs.of_state[k.succ.targets[e].index()] == c) {
                         meet(c, i);
                     }
                 }
@@ -179,9 +179,19 @@ mod tests {
     use crate::explicit::csr::Csr;
 
     fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
-        let succ = Csr::from_edges(n as usize, edges);
+        let edges: Vec<(StateId, StateId)> = edges.iter().map(|&(s, t)| (StateId::from_u32(s), StateId::from_u32(t))).collect();
+        let succ = Csr::from_edges(n as usize, &edges);
         let pred = succ.transpose();
-        KripkeStructure { num_states: n, initial: vec![0], succ, pred, props: vec![], prop_names: vec![], values: Default::default(), num_vars: 0 }
+        KripkeStructure {
+            num_states: n,
+            initial: vec![StateId::new(0)],
+            succ,
+            pred,
+            props: vec![],
+            prop_names: vec![],
+            values: Default::default(),
+            num_vars: 0,
+        }
     }
 
     fn set(n: usize, states: &[usize]) -> FixedBitSet {

@@ -10,10 +10,14 @@ use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, StateId};
 use crate::ir::PropId;
 
+/// The parent of a state without one.
+const NO_PARENT: StateId = StateId::from_u32(u32::MAX);
+
 /// Breadth-first order of the reachable states with parent links.
 pub(crate) struct Reachability {
     /// `rank[s]`: position of `s` in breadth-first order, `u32::MAX` if unreachable.
     rank: Vec<u32>,
+    /// `parent[s]`: the state `s` was reached from, [`NO_PARENT`] for initial and unreachable states.
     parent: Vec<StateId>,
 }
 
@@ -21,11 +25,11 @@ impl Reachability {
     pub(crate) fn new(k: &KripkeStructure) -> Reachability {
         let n = k.num_states as usize;
         let mut rank = vec![u32::MAX; n];
-        let mut parent = vec![u32::MAX; n];
+        let mut parent = vec![NO_PARENT; n];
         let mut queue: Vec<StateId> = Vec::with_capacity(n);
         for &s in &k.initial {
-            if rank[s as usize] == u32::MAX {
-                rank[s as usize] = queue.len() as u32;
+            if rank[s.index()] == u32::MAX {
+                rank[s.index()] = queue.len() as u32;
                 queue.push(s);
             }
         }
@@ -35,9 +39,9 @@ impl Reachability {
             let u = queue[head];
             head += 1;
             for &v in k.succ.neighbours(u) {
-                if rank[v as usize] == u32::MAX {
-                    rank[v as usize] = queue.len() as u32;
-                    parent[v as usize] = u;
+                if rank[v.index()] == u32::MAX {
+                    rank[v.index()] = queue.len() as u32;
+                    parent[v.index()] = u;
                     queue.push(v);
                 }
             }
@@ -46,15 +50,15 @@ impl Reachability {
     }
 
     pub(crate) fn is_reachable(&self, s: StateId) -> bool {
-        self.rank[s as usize] != u32::MAX
+        self.rank[s.index()] != u32::MAX
     }
 
     /// The path from an initial state to `s` along breadth-first parents.
     pub(crate) fn path_to(&self, s: StateId) -> Vec<StateId> {
         let mut path = vec![s];
         let mut cur = s;
-        while self.parent[cur as usize] != u32::MAX {
-            cur = self.parent[cur as usize];
+        while self.parent[cur.index()] != NO_PARENT {
+            cur = self.parent[cur.index()];
             path.push(cur);
         }
         path.reverse();
@@ -73,7 +77,8 @@ pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces:
     roots
         .iter()
         .map(|&root| {
-            let first_bad = (0..k.num_states).filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s)).min_by_key(|&s| reach.rank[s as usize]);
+            let first_bad =
+                (0..k.num_states).map(StateId::from_u32).filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s)).min_by_key(|&s| reach.rank[s.index()]);
             match first_bad {
                 None => SpecOutcome { holds: true, trace: None },
                 Some(bad) => SpecOutcome { holds: false, trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)) },

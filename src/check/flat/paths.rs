@@ -37,10 +37,10 @@ pub(crate) fn shortest_path(
             let u = queue[head];
             head += 1;
             for &v in k.succ.neighbours(u) {
-                if !allowed(v) || parent[v as usize] != NO_PARENT {
+                if !allowed(v) || parent[v.index()] != NO_PARENT {
                     continue;
                 }
-                parent[v as usize] = u;
+                parent[v.index()] = u.as_u32();
                 queue.push(v);
                 if target(v) {
                     found = Some(v);
@@ -51,7 +51,7 @@ pub(crate) fn shortest_path(
         let path = found.map(|to| unwind(&parent, from, to));
         // Every state with a parent link is in the queue (`from` only if reached again).
         for &v in &queue {
-            parent[v as usize] = NO_PARENT;
+            parent[v.index()] = NO_PARENT;
         }
         path
     })
@@ -62,7 +62,7 @@ fn unwind(parent: &[u32], from: StateId, to: StateId) -> Vec<StateId> {
     let mut cur = to;
     // Always at least one step back: `to` was reached by an edge (it may be `from` on a cycle).
     loop {
-        cur = parent[cur as usize];
+        cur = StateId::from_u32(parent[cur.index()]);
         path.push(cur);
         if cur == from {
             break;
@@ -86,35 +86,35 @@ pub(crate) fn closed_walk(k: &KripkeStructure, from: StateId, inside: impl Fn(St
         let mut path = vec![from];
         let mut next_edge = vec![0usize];
         let mut touched = vec![from];
-        mark[from as usize] = 0;
+        mark[from.index()] = 0;
         let mut result = None;
         while let Some(&u) = path.last() {
             let succ = k.succ.neighbours(u);
-            if let Some(&v) = succ.iter().find(|&&v| inside(v) && mark[v as usize] < LEFT) {
-                result = Some((path.clone(), mark[v as usize] as usize));
+            if let Some(&v) = succ.iter().find(|&&v| inside(v) && mark[v.index()] < LEFT) {
+                result = Some((path.clone(), mark[v.index()] as usize));
                 break;
             }
             let depth = path.len() - 1;
             let pos = &mut next_edge[depth];
-            let step = succ[*pos..].iter().position(|&v| inside(v) && mark[v as usize] == NO_PARENT);
+            let step = succ[*pos..].iter().position(|&v| inside(v) && mark[v.index()] == NO_PARENT);
             match step {
                 Some(i) => {
                     let v = succ[*pos + i];
                     *pos += i + 1;
-                    mark[v as usize] = path.len() as u32;
+                    mark[v.index()] = path.len() as u32;
                     touched.push(v);
                     path.push(v);
                     next_edge.push(0);
                 }
                 None => {
-                    mark[u as usize] = LEFT;
+                    mark[u.index()] = LEFT;
                     path.pop();
                     next_edge.pop();
                 }
             }
         }
         for &v in &touched {
-            mark[v as usize] = NO_PARENT;
+            mark[v.index()] = NO_PARENT;
         }
         result
     })

@@ -17,7 +17,7 @@
 pub(crate) mod scc;
 
 use crate::check::deadline;
-use crate::explicit::csr::Csr;
+use crate::explicit::csr::{Csr, CsrIndex};
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
@@ -29,22 +29,23 @@ pub(crate) trait Graph {
 
 /// A graph given by its successor lists and their transpose.
 #[derive(Clone, Copy)]
-pub(crate) struct CsrGraph<'a> {
-    pub(crate) succ: &'a Csr,
-    pub(crate) pred: &'a Csr,
+pub(crate) struct CsrGraph<'a, I = u32> {
+    pub(crate) succ: &'a Csr<I>,
+    pub(crate) pred: &'a Csr<I>,
 }
 
-impl Graph for CsrGraph<'_> {
+/// The kernels number nodes by `u32`: the node types convert for free.
+impl<I: CsrIndex> Graph for CsrGraph<'_, I> {
     #[inline]
     fn for_each_succ(&self, v: u32, mut f: impl FnMut(u32)) {
-        for &w in self.succ.neighbours(v) {
-            f(w);
+        for &w in self.succ.neighbours(I::from_u32(v)) {
+            f(w.as_u32());
         }
     }
     #[inline]
     fn for_each_pred(&self, v: u32, mut f: impl FnMut(u32)) {
-        for &u in self.pred.neighbours(v) {
-            f(u);
+        for &u in self.pred.neighbours(I::from_u32(v)) {
+            f(u.as_u32());
         }
     }
 }

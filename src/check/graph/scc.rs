@@ -13,7 +13,7 @@
 //! is *nontrivial* — it contains a cycle (two or more states, or one state with a self-loop) —
 //! which is what an infinite path needs.
 
-use crate::explicit::csr::Csr;
+use crate::explicit::csr::{Csr, CsrIndex};
 use fixedbitset::FixedBitSet;
 
 /// Not visited yet (live indices start at 1).
@@ -44,7 +44,7 @@ struct Frame {
     edge: u32,
 }
 
-pub(crate) fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
+pub(crate) fn components<I: CsrIndex>(succ: &Csr<I>, mask: &FixedBitSet) -> Components {
     let n = succ.len();
     assert!(n < (FIRST_DONE / 2) as usize, "too many states for 32-bit component numbers");
     // rindex[v]: UNVISITED; a live index ≤ n; or FIRST_DONE - (its component).
@@ -66,7 +66,7 @@ pub(crate) fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
             let v = top.v as usize;
             let end = succ.offsets[v + 1];
             if top.edge < end {
-                let w = succ.targets[top.edge as usize] as usize;
+                let w = succ.targets[top.edge as usize].at();
                 top.edge += 1;
                 if !mask.contains(w) {
                     continue;
@@ -109,7 +109,7 @@ pub(crate) fn components(succ: &Csr, mask: &FixedBitSet) -> Components {
             }
             rindex[v] = done;
             done -= 1;
-            let self_loop = succ.neighbours(v as u32).contains(&(v as u32));
+            let self_loop = succ.neighbours(I::from_u32(v as u32)).contains(&I::from_u32(v as u32));
             nontrivial.push(size > 1 || self_loop);
         }
     }
@@ -155,9 +155,9 @@ mod tests {
 
     /// Textbook recursive Tarjan (index, low-link, on-stack flags), numbering components as
     /// they complete.
-    fn reference(succ: &Csr, mask: &FixedBitSet) -> (Vec<u32>, Vec<bool>) {
+    fn reference(succ: &Csr<u32>, mask: &FixedBitSet) -> (Vec<u32>, Vec<bool>) {
         struct T<'a> {
-            succ: &'a Csr,
+            succ: &'a Csr<u32>,
             mask: &'a FixedBitSet,
             index: Vec<Option<u32>>,
             low: Vec<u32>,

@@ -79,13 +79,13 @@ fn check_one(kripke: &KripkeStructure, spec: &Ltl<PropId>, fairness: &[PropId], 
 /// smallest period. With past operators a position is its model state and the monitor bits it
 /// carries from the previous position (`carried`: mask, and values before the first position),
 /// so that the loop closes on equal states of NuSMV's product (model × tableau), as its lassos do.
-fn shortest_form(mut states: Vec<u32>, bits: &[u64], mut loop_start: usize, carried: (u64, Option<u64>)) -> (Vec<u32>, usize) {
+fn shortest_form<S: Copy + Eq>(mut states: Vec<S>, bits: &[u64], mut loop_start: usize, carried: (u64, Option<u64>)) -> (Vec<S>, usize) {
     let (mask, before) = carried;
     let mut bits = bits.to_vec();
     // The position's state: model state and carried bits (`None`: before the first position
     // when the initial values are not one bit vector).
-    let key = |states: &[u32], bits: &[u64], i: usize, from: Option<usize>| (states[i], from.map_or(before, |p| Some(bits[p] & mask)));
-    let at = |states: &[u32], bits: &[u64], i: usize| key(states, bits, i, i.checked_sub(1));
+    let key = |states: &[S], bits: &[u64], i: usize, from: Option<usize>| (states[i], from.map_or(before, |p| Some(bits[p] & mask)));
+    let at = |states: &[S], bits: &[u64], i: usize| key(states, bits, i, i.checked_sub(1));
     while loop_start > 0 && at(&states, &bits, loop_start - 1) == at(&states, &bits, states.len() - 1) {
         states.pop();
         bits.pop();

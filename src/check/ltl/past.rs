@@ -188,7 +188,7 @@ impl PastMonitor {
     /// The bits at a position in `state`, given the bits of the previous position (`None` at the
     /// first position).
     pub(crate) fn step(&self, previous: Option<u64>, kripke: &KripkeStructure, state: StateId) -> u64 {
-        self.step_by(previous, |p| kripke.props[p.index()].contains(state as usize))
+        self.step_by(previous, |p| kripke.props[p.index()].contains(state.index()))
     }
 
     /// [`PastMonitor::step`] at a position whose propositions `holds` gives (any structure).

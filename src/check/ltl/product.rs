@@ -76,7 +76,7 @@ impl<'a> Product<'a> {
     fn label_holds(&self, q: u32, s: StateId, bits: u64) -> bool {
         self.gba.labels[q as usize].iter().all(|&(atom, positive)| {
             let value = match atom {
-                super::formula::Atom::Prop(p) => self.kripke.props[p.index()].contains(s as usize),
+                super::formula::Atom::Prop(p) => self.kripke.props[p.index()].contains(s.index()),
                 super::formula::Atom::Past(b) => bits >> b & 1 == 1,
             };
             value == positive
@@ -87,7 +87,7 @@ impl<'a> Product<'a> {
         let (s, _, q) = self.keys[id as usize];
         let mut acc = self.gba.accepting[q as usize];
         for (k, &p) in self.fairness.iter().enumerate() {
-            if self.kripke.props[p.index()].contains(s as usize) {
+            if self.kripke.props[p.index()].contains(s.index()) {
                 acc |= 1 << (self.gba.sets as usize + k);
             }
         }

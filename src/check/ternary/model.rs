@@ -39,7 +39,7 @@ pub(crate) struct Base {
     /// Exit index of each node, [`NONE`] if not an exit.
     pub exit_of: Vec<u32>,
     /// Local node → the return rows that continue at it.
-    pub ret_pred: Csr,
+    pub ret_pred: Csr<NodeId, u32>,
     /// `labels[p]` over extended nodes: calls carry the callee entry's labels, return nodes the
     /// callee exit's labels.
     pub labels: Vec<FixedBitSet>,
@@ -114,22 +114,6 @@ impl Base {
 
     pub(crate) fn is_exit(&self, v: u32) -> bool {
         v < self.n && self.exit_of[v as usize] != NONE
-    }
-}
-
-trait TransposeInto {
-    fn transpose_into(&self, n: usize) -> Csr;
-}
-impl TransposeInto for Csr {
-    /// Reverse graph of rows → targets, over `n` target nodes.
-    fn transpose_into(&self, n: usize) -> Csr {
-        let mut edges = Vec::with_capacity(self.targets.len());
-        for r in 0..self.len() {
-            for &t in self.neighbours(r as u32) {
-                edges.push((t, r as u32));
-            }
-        }
-        Csr::from_edges(n, &edges)
     }
 }
 

@@ -5,7 +5,7 @@ use crate::lowering::program::VarId;
 use crate::lowering::program::{BinOp, Domain, Value};
 use crate::source::Span;
 
-fn state_of(m: &FlatModel, s: u32) -> Vec<u32> {
+fn state_of(m: &FlatModel, s: StateId) -> Vec<u32> {
     m.kripke.state_values(s).to_vec()
 }
 
@@ -16,10 +16,10 @@ fn listing_5_1_has_12_states_and_16_transitions() {
     assert_eq!(k.num_states, 12);
     assert_eq!(k.succ.edge_count(), 16);
     assert_eq!(k.pred.edge_count(), 16);
-    assert_eq!(k.initial, vec![0]);
-    assert_eq!(state_of(&m, 0), vec![0, 0, 0]);
+    assert_eq!(k.initial, vec![StateId::new(0)]);
+    assert_eq!(state_of(&m, StateId::new(0)), vec![0, 0, 0]);
     // (0,s1,F) -> (1,s2,F), (1,s3,F) in BFS order
-    let succ: Vec<Vec<u32>> = k.succ.neighbours(0).iter().map(|&t| state_of(&m, t)).collect();
+    let succ: Vec<Vec<u32>> = k.succ.neighbours(StateId::new(0)).iter().map(|&t| state_of(&m, t)).collect();
     assert_eq!(succ, vec![vec![1, 1, 0], vec![1, 2, 0]]);
     assert_eq!(m.deadlocks, 0);
     assert!(m.warnings.is_empty());
@@ -31,7 +31,7 @@ fn listing_5_1_has_12_states_and_16_transitions() {
     assert_eq!(m.specs.len(), 2);
     assert_eq!(m.specs[1].formula, Ctl::EU(Box::new(Ctl::Atom(PropId::new(0))), Box::new(Ctl::Atom(PropId::new(1)))));
     // BFS order: every state's id is at most one BFS layer from its parent.
-    for s in 0..k.num_states {
+    for s in (0..k.num_states).map(StateId::from_u32) {
         for &t in k.succ.neighbours(s) {
             assert!(k.pred.neighbours(t).contains(&s));
         }
@@ -110,7 +110,7 @@ fn unassigned_variables_range_over_their_domain_filtered_by_constraints() {
     // initial: a<b, a!=2: (0,1),(0,2),(0,3),(1,2),(1,3) = 5; reachable: all a in {0,1,3} × b in {1,2,3}
     assert_eq!(k.initial.len(), 5);
     assert_eq!(k.num_states, 9);
-    assert_eq!(k.succ.neighbours(0).len(), 3);
+    assert_eq!(k.succ.neighbours(StateId::new(0)).len(), 3);
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn next_assignments_may_read_other_next_values_and_frozen_vars_keep_theirs() {
     let k = &built.kripke;
     assert_eq!(k.initial.len(), 2); // f free initially
     assert_eq!(k.num_states, 8);
-    for s in 0..k.num_states {
+    for s in (0..k.num_states).map(StateId::from_u32) {
         let v = k.state_values(s);
         let succ = k.succ.neighbours(s);
         assert_eq!(succ.len(), 1);
@@ -149,11 +149,11 @@ fn inputs_are_enumerated_but_not_stored() {
     let k = &built.kripke;
     assert_eq!(k.num_states, 3);
     assert_eq!(k.succ.edge_count(), 6);
-    assert!((0..3).all(|s| k.state_values(s)[0] == 0));
+    assert!((0..3).all(|s| k.state_values(StateId::new(s))[0] == 0));
     let sys = &p.systems[0];
-    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(1)), Some(vec![1, 0]));
-    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(0)), Some(vec![0, 0]));
-    assert_eq!(transition_inputs(sys, &k.state_values(0), &k.state_values(2)), None);
+    assert_eq!(transition_inputs(sys, &k.state_values(StateId::new(0)), &k.state_values(StateId::new(1))), Some(vec![1, 0]));
+    assert_eq!(transition_inputs(sys, &k.state_values(StateId::new(0)), &k.state_values(StateId::new(0))), Some(vec![0, 0]));
+    assert_eq!(transition_inputs(sys, &k.state_values(StateId::new(0)), &k.state_values(StateId::new(2))), None);
 }
 
 #[test]
@@ -215,7 +215,7 @@ fn atoms_by_index_agree_with_evaluation() {
         let fast = l.label(&e).unwrap();
         let mut ev = crate::explicit::eval::Evaluator::new(&sys.vars);
         for st in 0..states.count() {
-            let holds = ev.bool(&e, &crate::explicit::eval::Env::state(&built.kripke.state_values(st as u32))).unwrap();
+            let holds = ev.bool(&e, &crate::explicit::eval::Env::state(&built.kripke.state_values(StateId::new(st)))).unwrap();
             assert_eq!(fast.contains(st), holds, "{e:?} in state {st}");
         }
     }
@@ -354,8 +354,11 @@ pub(crate) type StatesAndEdges = (std::collections::BTreeSet<Vec<u32>>, std::col
 
 /// The states and edges of a built structure as value vectors.
 pub(crate) fn states_and_edges(k: &KripkeStructure) -> StatesAndEdges {
-    let states = (0..k.num_states).map(|s| k.state_values(s).to_vec()).collect();
-    let edges = (0..k.num_states).flat_map(|s| k.succ.neighbours(s).iter().map(move |&t| (k.state_values(s).to_vec(), k.state_values(t).to_vec()))).collect();
+    let states = (0..k.num_states).map(StateId::from_u32).map(|s| k.state_values(s).to_vec()).collect();
+    let edges = (0..k.num_states)
+        .map(StateId::from_u32)
+        .flat_map(|s| k.succ.neighbours(s).iter().map(move |&t| (k.state_values(s).to_vec(), k.state_values(t).to_vec())))
+        .collect();
     (states, edges)
 }
 
