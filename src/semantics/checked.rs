@@ -73,7 +73,7 @@ pub struct CheckedCall {
 
 #[derive(Clone, Debug)]
 pub struct CheckedExit {
-    pub name: u32,
+    pub name: crate::ir::ExitNameId,
     pub condition: TExpr,
     pub span: Span,
 }

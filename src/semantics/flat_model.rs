@@ -31,7 +31,7 @@
 //!   `bool(b)` of a boolean; they are written as in the source here (`count` is expanded as
 //!   NuSMV does).
 
-use crate::ir::{Domain, Value, VarId};
+use crate::ir::{Domain, SymId, Value, VarId};
 use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
 use crate::semantics::instances;
 use crate::semantics::interner::Interner;
@@ -113,7 +113,7 @@ enum SpecBody<'a> {
 struct Writer<'a, 't> {
     table: &'t ModuleTable<'a>,
     flat: &'t Flattened<'a>,
-    syms: &'t Interner,
+    syms: &'t Interner<SymId>,
     source: &'t str,
     walk: Walk<'a>,
     /// The DEFINE declared in an instance by a body of the parse tree.
@@ -391,7 +391,7 @@ impl<'a, 't> Writer<'a, 't> {
 
     fn value_text(&self, v: &Value) -> String {
         match v {
-            Value::Sym(s) => self.syms.names.get(s.index()).cloned().unwrap_or_default(),
+            Value::Sym(s) => self.syms.names.get(*s).cloned().unwrap_or_default(),
             Value::Int(i) => i.to_string(),
             Value::Bool(b) => (if *b { "TRUE" } else { "FALSE" }).into(),
             other => format!("{other:?}"),

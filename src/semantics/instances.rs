@@ -49,7 +49,7 @@ pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Ve
 
 pub(crate) struct Flattener<'a, 't> {
     pub table: &'t ModuleTable<'a>,
-    pub syms: &'t mut Interner,
+    pub syms: &'t mut Interner<SymId>,
     pub diags: &'t mut Vec<Diagnostic>,
     pub is_procedure: bool,
     pub out: Flattened<'a>,
@@ -59,7 +59,7 @@ pub(crate) struct Flattener<'a, 't> {
 }
 
 /// Flattens the instance tree rooted at `root`.
-pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
+pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner<SymId>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let out = Flattened {
         instances: vec![],
         vars: vec![],
@@ -265,7 +265,7 @@ impl<'a, 't> Flattener<'a, 't> {
                 let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
-                        EnumValue::Symbol(s) => Value::Sym(SymId::from_u32(self.syms.intern(&s.name))),
+                        EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
                         EnumValue::Int(i, _) => Value::Int(*i),
                     };
                     if seen.insert(value) {
@@ -386,7 +386,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
         self.out.symbols.reserve(names.len());
         for name in names {
-            let id = SymId::from_u32(self.syms.intern(name));
+            let id = self.syms.intern(name);
             self.out.symbols.insert(Cow::Borrowed(name), id);
             set.insert(name);
         }
@@ -420,9 +420,9 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         let n = self.out.processes.len() as u32;
         let names: Vec<String> = (0..=n).map(|k| self.out.process_name(k)).collect();
-        let values = names.iter().map(|s| Value::Sym(SymId::from_u32(self.syms.intern(s)))).collect();
+        let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
         for s in &names {
-            let id = SymId::from_u32(self.syms.get(s).unwrap_or(0));
+            let id = self.syms.get(s).unwrap_or_default();
             self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
         let v = VarId::new(self.out.vars.len());

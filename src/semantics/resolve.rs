@@ -51,7 +51,7 @@ pub(crate) struct Resolver<'a, 'f> {
     pub table: &'f ModuleTable<'a>,
     pub is_procedure: bool,
     /// Exit names of the callees (`None` if the module has no CALL section).
-    pub callee_exits: Option<Vec<(String, u32)>>,
+    pub callee_exits: Option<Vec<(String, crate::ir::ExitNameId)>>,
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
     pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,

@@ -2,7 +2,7 @@
 //! every section of every instance, applies the assignment rules, and collects the specs.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{LabelId, SystemId, Value, VarId};
+use crate::ir::{ExitNameId, LabelId, SymId, SystemId, Value, VarId};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
 use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
 use crate::semantics::context::Ctx;
@@ -18,13 +18,13 @@ use rustc_hash::FxHashMap;
 
 /// Program-wide tables shared by all systems.
 pub(crate) struct Globals<'a> {
-    pub symbols: Interner,
-    pub labels: Interner,
-    pub exit_names: Interner,
+    pub symbols: Interner<SymId>,
+    pub labels: Interner<LabelId>,
+    pub exit_names: Interner<ExitNameId>,
     /// System id of each procedure module.
     pub procedure_system: FxHashMap<ModId, SystemId>,
     /// Exit names of each procedure module (named exits, plus `EXIT` if it uses the value).
-    pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
+    pub module_exits: FxHashMap<ModId, Vec<(String, ExitNameId)>>,
     /// Top-level DEFINE names of procedure modules: candidate global labels.
     /// Shared, not copied, by every system (it holds every label name of the program).
     pub label_names: rustc_hash::FxHashSet<&'a str>,
@@ -115,7 +115,7 @@ pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, fla
 pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
     for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
         if *wanted {
-            d.label = Some(LabelId::from_u32(g.labels.intern(&d.name)));
+            d.label = Some(g.labels.intern(&d.name));
         }
     }
     for (i, name) in std::mem::take(&mut r.new_exit_names) {
@@ -127,7 +127,7 @@ pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
 /// Resolves the CALL section of a procedure module's root and sets up `EXITED`'s names.
 fn callee_exits(table: &ModuleTable, root: ModId, g: &Globals<'_>, r: &mut Resolver) -> Vec<CheckedCall> {
     let mut has_calls = false;
-    let mut names: Vec<(String, u32)> = vec![];
+    let mut names: Vec<(String, ExitNameId)> = vec![];
     let mut out = vec![];
     for s in &table.modules[root].sections {
         let Section::Call { calls, .. } = s else { continue };
@@ -233,7 +233,7 @@ fn sections(
                     // The names of the exits so far (pending ones are not interned yet).
                     let declared = |i: usize| match new_exit_names.iter().find(|(j, _)| *j == i) {
                         Some((_, n)) => n.as_str(),
-                        None => g.exit_names.names.get(sys.exits[i].name as usize).map_or("", String::as_str),
+                        None => g.exit_names.names.get(sys.exits[i].name).map_or("", String::as_str),
                     };
                     if e.name.name == "EXIT" || (0..sys.exits.len()).any(|i| declared(i) == e.name.name) {
                         r.diags.push(Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span).with_help(
@@ -247,7 +247,7 @@ fn sections(
                         Some(id) => id,
                         None => {
                             new_exit_names.push((sys.exits.len(), e.name.name.clone()));
-                            0
+                            ExitNameId::EXIT
                         }
                     };
                     sys.exits.push(CheckedExit { name, condition, span: e.span });
