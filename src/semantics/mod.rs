@@ -180,7 +180,7 @@ fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], included: &[String
             }
         }
     }
-    for (m, module) in table.modules.iter().enumerate() {
+    for (m, module) in table.modules.iter_enumerated() {
         if !seen.contains(&m) && !included.contains(&module.name.name) {
             diags.push(
                 Diagnostic::warning("W0003", format!("module `{}` is never used", module.name.name), module.name.span)
