@@ -346,7 +346,7 @@ SPEC EF done_label
     let (main, parse) = (&p.systems[0], &p.systems[1]);
     assert_eq!(main.calls.len(), 1);
     assert_eq!(main.calls[0].target.index(), 1);
-    assert_eq!(parse.exits.iter().map(|e| e.name).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(parse.exits.iter().map(|e| e.name.as_u32()).collect::<Vec<_>>(), [1, 2]);
     assert!(!parse.uses_exit_value);
     assert_eq!(main.define_labels, [Some(LabelId::new(0))]);
     assert_eq!(parse.define_labels, [Some(LabelId::new(0))]);

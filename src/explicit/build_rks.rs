@@ -409,7 +409,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
         };
         let mut exit: Option<(ExitNameId, Option<crate::source::Span>)> = None;
         if system.uses_exit_value && !state.is_empty() && state.iter().all(|&v| v == EXIT_INDEX) {
-            exit = Some((0, None));
+            exit = Some((ExitNameId::EXIT, None));
         }
         e.exit_conditions.for_each_holding(
             state,

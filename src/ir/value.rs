@@ -26,8 +26,15 @@ crate::index_type! {
     /// A symbolic constant (index into `LoweredProgram::symbols`).
     pub struct SymId;
 }
-/// An exit name (index into `LoweredProgram::exit_names`; `EXIT` is 0).
-pub type ExitNameId = u32;
+crate::index_type! {
+    /// An exit name (index into `LoweredProgram::exit_names`; `EXIT` is 0, [`ExitNameId::EXIT`]).
+    pub struct ExitNameId;
+}
+
+impl ExitNameId {
+    /// The all-`EXIT` exit's name, interned first.
+    pub const EXIT: ExitNameId = ExitNameId::from_u32(0);
+}
 
 #[derive(Clone, Debug)]
 pub struct Variable {

@@ -13,10 +13,11 @@
 //! [`MAX_EXPANDED_DEPTH`] levels (later stages evaluate expressions recursively).
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::id::IdVec;
 use crate::lowering::ops::EvalError;
 use crate::lowering::program::{Expr, Value};
 use crate::lowering::{fold, table};
-use crate::semantics::checked::{CheckedSystem, TExpr, TKind};
+use crate::semantics::checked::{CheckedSystem, DefineId, TExpr, TKind};
 use crate::source::Span;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -49,7 +50,7 @@ pub(crate) struct Lowerer<'c> {
     /// Global labels (`LoweredProgram::labels`).
     pub labels: &'c [String],
     /// Lowered DEFINE bodies, by [`Frame`].
-    memo: Vec<[Option<Lowered>; 3]>,
+    memo: IdVec<DefineId, [Option<Lowered>; 3]>,
     /// Whether some input variable is read as the input of the step (`CheckedSystem::step_inputs`).
     has_step_inputs: bool,
     /// Tree size and depth of every shared body, by address.
@@ -119,7 +120,7 @@ impl<'c> Lowerer<'c> {
         Lowerer {
             sys,
             labels,
-            memo: vec![[None, None, None]; sys.defines.len()],
+            memo: IdVec::from_elem([None, None, None], sys.defines.len()),
             has_step_inputs: sys.step_inputs.contains(&true),
             shared: FxHashMap::default(),
             nodes: 0,
@@ -144,22 +145,22 @@ impl<'c> Lowerer<'c> {
     }
 
     /// The lowered body of DEFINE `d` read in the current state.
-    pub(crate) fn define(&mut self, d: u32) -> Expr {
+    pub(crate) fn define(&mut self, d: DefineId) -> Expr {
         self.define_in(d, Frame::Current)
     }
 
     /// The lowered body of DEFINE `d` (a copy or a shared handle, counted against the budgets).
-    fn define_in(&mut self, d: u32, frame: Frame) -> Expr {
+    fn define_in(&mut self, d: DefineId, frame: Frame) -> Expr {
         let slot = frame as usize;
-        if let Some(l) = &self.memo[d as usize][slot] {
+        if let Some(l) = &self.memo[d][slot] {
             let l = l.clone();
             return self.spend(l.copied, l.tree, d, l.expr);
         }
-        let body = &self.sys.defines[d as usize].expr;
+        let body = &self.sys.defines[d].expr;
         let e = self.lower_in(body, frame);
         let (tree, depth, own) = measure(&e, &self.shared);
         let e = if depth > MAX_EXPANDED_DEPTH {
-            let def = &self.sys.defines[d as usize];
+            let def = &self.sys.defines[d];
             self.diags.push(
                 Diagnostic::error(
                     "E0216",
@@ -181,11 +182,11 @@ impl<'c> Lowerer<'c> {
         } else {
             Lowered { expr: e, tree, copied: tree }
         };
-        self.memo[d as usize][slot] = Some(l.clone());
+        self.memo[d][slot] = Some(l.clone());
         self.spend(l.copied, l.tree, d, l.expr)
     }
 
-    fn spend(&mut self, copied: usize, tree: usize, d: u32, e: Expr) -> Expr {
+    fn spend(&mut self, copied: usize, tree: usize, d: DefineId, e: Expr) -> Expr {
         self.nodes = self.nodes.saturating_add(copied);
         self.expanded = self.expanded.saturating_add(tree);
         if self.nodes <= NODE_BUDGET && self.expanded <= MAX_EXPANDED_NODES {
@@ -193,7 +194,7 @@ impl<'c> Lowerer<'c> {
         }
         if !self.budget_reported {
             self.budget_reported = true;
-            let def = &self.sys.defines[d as usize];
+            let def = &self.sys.defines[d];
             let (what, limit) = if self.nodes > NODE_BUDGET { ("exceeds", NODE_BUDGET) } else { ("expands to more than", MAX_EXPANDED_NODES) };
             self.diags.push(
                 Diagnostic::error("E0220", format!("expanding DEFINE `{}` {what} {limit} expression nodes", def.name), def.span)

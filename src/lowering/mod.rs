@@ -98,8 +98,7 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
     let (trans, trans_spans) = constraints(l, &sys.trans, &sys.spans.trans, true);
     let (invar, invar_spans) = constraints(l, &sys.invar, &sys.spans.invar, false);
     let spans = SystemSpans { init: init_spans, trans: trans_spans, invar: invar_spans, ..sys.spans.clone() };
-    let defines =
-        (0..sys.defines.len()).map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d as u32), span: sys.defines[d].span }).collect();
+    let defines = sys.defines.indices().map(|d| NamedExpr { name: sys.defines[d].name.clone(), expr: l.define(d), span: sys.defines[d].span }).collect();
     System {
         name: sys.name.clone(),
         span: sys.span,

@@ -60,7 +60,7 @@ pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
 /// The label of a bare DEFINE name in a procedure module.
 pub(crate) fn bare_label(l: &Lowerer, t: &TExpr) -> Option<LabelId> {
     match &t.kind {
-        TKind::Define(d) if l.sys.is_procedure => l.sys.defines[*d as usize].label,
+        TKind::Define(d) if l.sys.is_procedure => l.sys.defines[*d].label,
         TKind::ForeignLabel(name) => l.labels.iter().position(|x| x == name).map(LabelId::new),
         _ => None,
     }

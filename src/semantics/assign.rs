@@ -5,8 +5,9 @@
 //! `next(x) := e` (over `next` values) must not depend on each other in a cycle.
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::id::IdVec;
 use crate::ir::{VarId, Variable};
-use crate::semantics::checked::{TExpr, TKind};
+use crate::semantics::checked::{DefineId, TExpr, TKind};
 use crate::semantics::flattened::Flattened;
 use crate::semantics::types::{Ty, unify_scalar};
 use crate::source::Span;
@@ -120,15 +121,18 @@ fn check_value_type(var: &Variable, var_ty: Ty, value: &TExpr, diags: &mut Vec<D
     );
 }
 
+/// `(current, next)` variables read by an expression.
+type ReadSets = (Vec<VarId>, Vec<VarId>);
+
 /// Which variables an expression reads, now and in the next state (through DEFINEs).
 pub(crate) struct Reads<'d> {
-    defines: &'d [TExpr],
-    memo: Vec<Option<(Vec<VarId>, Vec<VarId>)>>,
+    defines: &'d IdVec<DefineId, TExpr>,
+    memo: IdVec<DefineId, Option<ReadSets>>,
 }
 
 impl<'d> Reads<'d> {
-    pub(crate) fn new(defines: &'d [TExpr]) -> Self {
-        Reads { defines, memo: vec![None; defines.len()] }
+    pub(crate) fn new(defines: &'d IdVec<DefineId, TExpr>) -> Self {
+        Reads { defines, memo: IdVec::from_elem(None, defines.len()) }
     }
 
     /// `(current, next)` variables read by `t`.
@@ -153,7 +157,7 @@ impl<'d> Reads<'d> {
             }
             TKind::Next(a) => self.walk(a, true, cur, nxt, depth),
             TKind::Define(d) => {
-                let d = *d as usize;
+                let d = *d;
                 if depth > 64 {
                     return; // only reachable through a DEFINE cycle, already reported
                 }

@@ -6,12 +6,17 @@
 //! cycles were rejected) so lowering can expand them once and specifications can recognise
 //! labels. Nothing here is simplified yet; that is lowering's job.
 
+use crate::ir::id::IdVec;
 use crate::ir::{BinOp, Builtin, LabelId, SystemId, SystemSpans, UnOp, Value, VarId, Variable};
 use crate::semantics::types::Ty;
 use crate::source::Span;
 use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
 
-pub(crate) type DefineId = u32;
+crate::index_type! {
+    /// A DEFINE of one system, in declaration order (index into [`CheckedSystem::defines`] and
+    /// the flattening's DEFINE slots).
+    pub struct DefineId;
+}
 
 #[derive(Clone, Debug)]
 pub struct CheckedProgram {
@@ -40,7 +45,7 @@ pub struct CheckedSystem {
     pub trans: Vec<TExpr>,
     pub invar: Vec<TExpr>,
     pub fairness: Vec<TExpr>,
-    pub defines: Vec<CheckedDefine>,
+    pub defines: IdVec<DefineId, CheckedDefine>,
     pub calls: Vec<CheckedCall>,
     pub exits: Vec<CheckedExit>,
     pub uses_exit_value: bool,
@@ -73,7 +78,7 @@ pub struct CheckedCall {
 
 #[derive(Clone, Debug)]
 pub struct CheckedExit {
-    pub name: u32,
+    pub name: crate::ir::ExitNameId,
     pub condition: TExpr,
     pub span: Span,
 }

@@ -39,7 +39,7 @@ pub(crate) fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) 
             }
         }
         ExprKind::Name(name) => {
-            let Some(&(member, _)) = flat.instances[inst as usize].members.get(name.as_str()) else {
+            let Some(&(member, _)) = flat.instances[inst].members.get(name.as_str()) else {
                 return Err(not_constant(e, "not a DEFINE or parameter"));
             };
             member_value(flat, inst, member, e, d)
@@ -50,12 +50,12 @@ pub(crate) fn const_int(flat: &Flattened, inst: InstId, e: &Expr, depth: usize) 
 
 fn member_value(flat: &Flattened, inst: InstId, member: Member, e: &Expr, depth: usize) -> Result<i64, Diagnostic> {
     match member {
-        Member::Define(id) => match &flat.defines[id as usize].body {
-            DefBody::Ast(body) => const_int(flat, flat.defines[id as usize].inst, body, depth),
+        Member::Define(id) => match &flat.defines[id].body {
+            DefBody::Ast(body) => const_int(flat, flat.defines[id].inst, body, depth),
             DefBody::Running(_) => Err(not_constant(e, "not constant")),
         },
         Member::Param(k) => {
-            let i = &flat.instances[inst as usize];
+            let i = &flat.instances[inst];
             match (i.parent, i.args.get(k)) {
                 (Some(p), Some(actual)) => const_int(flat, p, actual, depth),
                 _ => Err(not_constant(e, "parameter without a value")),

@@ -31,7 +31,8 @@
 //!   `bool(b)` of a boolean; they are written as in the source here (`count` is expanded as
 //!   NuSMV does).
 
-use crate::ir::{Domain, Value, VarId};
+use crate::ir::{Domain, SymId, Value, VarId};
+use crate::semantics::checked::DefineId;
 use crate::semantics::flattened::{DefBody, Flattened, InstId, Member};
 use crate::semantics::instances;
 use crate::semantics::interner::Interner;
@@ -62,13 +63,13 @@ pub(crate) fn write(program: &Program, source: &str, input_name: &str) -> Result
     let mut syms = Interner::default();
     let flat = instances::flatten(&table, root, false, &mut syms, &mut diags);
     let mut defines_by_body = FxHashMap::default();
-    for (id, d) in flat.defines.iter().enumerate() {
+    for (id, d) in flat.defines.iter_enumerated() {
         if let DefBody::Ast(body) = d.body {
-            defines_by_body.insert((d.inst, body as *const Expr), id as u32);
+            defines_by_body.insert((d.inst, body as *const Expr), id);
         }
     }
     let mut w = Writer { table: &table, flat: &flat, syms: &syms, source, walk: Walk::default(), defines_by_body };
-    w.visit(0);
+    w.visit(InstId::ROOT);
     Ok(w.render(input_name))
 }
 
@@ -99,7 +100,7 @@ struct Walk<'a> {
 }
 
 enum DefineText<'a> {
-    Define(u32),
+    Define(DefineId),
     /// An array DEFINE: its body, read in its instance.
     Array(&'a Expr, InstId),
 }
@@ -113,16 +114,16 @@ enum SpecBody<'a> {
 struct Writer<'a, 't> {
     table: &'t ModuleTable<'a>,
     flat: &'t Flattened<'a>,
-    syms: &'t Interner,
+    syms: &'t Interner<SymId>,
     source: &'t str,
     walk: Walk<'a>,
     /// The DEFINE declared in an instance by a body of the parse tree.
-    defines_by_body: FxHashMap<(InstId, *const Expr), u32>,
+    defines_by_body: FxHashMap<(InstId, *const Expr), DefineId>,
 }
 
 impl<'a, 't> Writer<'a, 't> {
     fn member(&self, inst: InstId, name: &str) -> Option<Member> {
-        self.flat.instances[inst as usize].members.get(name).map(|&(m, _)| m)
+        self.flat.instances[inst].members.get(name).map(|&(m, _)| m)
     }
 
     fn constant(&mut self, name: &str) {
@@ -133,7 +134,7 @@ impl<'a, 't> Writer<'a, 't> {
 
     /// NuSMV's `compile_instantiate` order (see the module comment).
     fn visit(&mut self, inst: InstId) {
-        let module = self.table.modules[self.flat.instances[inst as usize].module];
+        let module = self.table.modules[self.flat.instances[inst].module];
         for s in &module.sections {
             if let Section::Define { defs, .. } = s {
                 for d in defs.iter().rev() {
@@ -141,7 +142,7 @@ impl<'a, 't> Writer<'a, 't> {
                     // A DEFINE named by a path (`left.ack := e`) is a member of another instance.
                     let by_body = self.defines_by_body.get(&(inst, &d.expr as *const Expr)).map(|&id| Member::Define(id));
                     match by_body.or_else(|| self.member(inst, &d.name.name)) {
-                        Some(Member::Define(id)) => self.walk.defines.push((self.flat.defines[id as usize].name.clone(), DefineText::Define(id))),
+                        Some(Member::Define(id)) => self.walk.defines.push((self.flat.defines[id].name.clone(), DefineText::Define(id))),
                         Some(Member::Array(_)) => self.walk.defines.push((qualified, DefineText::Array(&d.expr, inst))),
                         _ => {}
                     }
@@ -257,7 +258,7 @@ impl<'a, 't> Writer<'a, 't> {
         };
         match found {
             Some((Member::Param(i), owner)) => {
-                let instance = &self.flat.instances[owner as usize];
+                let instance = &self.flat.instances[owner];
                 let (parent, arg) = (instance.parent?, instance.args.get(i)?);
                 self.resolve(arg, parent, hops + 1)
             }
@@ -278,7 +279,7 @@ impl<'a, 't> Writer<'a, 't> {
             if let ExprKind::Name(n) = &e.kind
                 && let Some(Member::Param(i)) = self.member(inst, n)
             {
-                let instance = &self.flat.instances[inst as usize];
+                let instance = &self.flat.instances[inst];
                 if let (Some(parent), Some(arg)) = (instance.parent, instance.args.get(i)) {
                     return self.flatten(arg, parent, expand, hops + 1);
                 }
@@ -286,8 +287,8 @@ impl<'a, 't> Writer<'a, 't> {
             match self.resolve(e, inst, hops) {
                 Some((Member::Var(v), _)) => return name(&self.flat.vars[v.index()].name),
                 Some((Member::Define(d), _)) if expand => return self.define_body(d, span),
-                Some((Member::Define(d), _)) => return name(&self.flat.defines[d as usize].name),
-                Some((Member::Instance(j), _)) => return name(&self.flat.instances[j as usize].path),
+                Some((Member::Define(d), _)) => return name(&self.flat.defines[d].name),
+                Some((Member::Instance(j), _)) => return name(&self.flat.instances[j].path),
                 _ => {}
             }
         }
@@ -333,9 +334,9 @@ impl<'a, 't> Writer<'a, 't> {
 
     /// The body of DEFINE `d`, flattened, following a chain of DEFINEs whose body is another
     /// DEFINE's name (NuSMV's `CompileFlatten_resolve_define_chains`); not expanded further.
-    fn define_body(&self, mut d: u32, span: Span) -> Expr {
+    fn define_body(&self, mut d: DefineId, span: Span) -> Expr {
         for _ in 0..MAX_HOPS {
-            let slot = &self.flat.defines[d as usize];
+            let slot = &self.flat.defines[d];
             match slot.body {
                 DefBody::Running(k) => return self.running(k, span),
                 DefBody::Ast(body) => match self.resolve(body, slot.inst, 0) {
@@ -344,7 +345,7 @@ impl<'a, 't> Writer<'a, 't> {
                 },
             }
         }
-        Expr { kind: ExprKind::Name(self.flat.defines[d as usize].name.clone()), span }
+        Expr { kind: ExprKind::Name(self.flat.defines[d].name.clone()), span }
     }
 
     /// `_process_selector_ = <process k>`.
@@ -368,7 +369,7 @@ impl<'a, 't> Writer<'a, 't> {
             }
             ExprKind::Name(n) if hops < MAX_HOPS => match self.member(inst, n) {
                 Some(Member::Param(i)) => {
-                    let instance = &self.flat.instances[inst as usize];
+                    let instance = &self.flat.instances[inst];
                     match (instance.parent, instance.args.get(i)) {
                         (Some(parent), Some(arg)) => self.conjuncts(arg, parent, out, hops + 1),
                         _ => out.push((e, inst)),
@@ -391,7 +392,7 @@ impl<'a, 't> Writer<'a, 't> {
 
     fn value_text(&self, v: &Value) -> String {
         match v {
-            Value::Sym(s) => self.syms.names.get(s.index()).cloned().unwrap_or_default(),
+            Value::Sym(s) => self.syms.names.get(*s).cloned().unwrap_or_default(),
             Value::Int(i) => i.to_string(),
             Value::Bool(b) => (if *b { "TRUE" } else { "FALSE" }).into(),
             other => format!("{other:?}"),
@@ -449,7 +450,7 @@ impl<'a, 't> Writer<'a, 't> {
         if has_processes {
             let n = self.flat.processes.len() as u32;
             for k in std::iter::once(0).chain((1..=n).rev()) {
-                let inst = if k == 0 { 0 } else { self.flat.processes[k as usize - 1] };
+                let inst = if k == 0 { InstId::ROOT } else { self.flat.processes[k as usize - 1] };
                 defines.push((self.flat.qualified(inst, "running"), self.running(k, Span::new(0, 0))));
             }
         }
@@ -484,7 +485,7 @@ impl<'a, 't> Writer<'a, 't> {
                     let span = rhs.span;
                     let mut branches: Vec<CaseBranch> = (slots[slot].iter().rev())
                         .map(|&(e, inst)| CaseBranch {
-                            condition: self.running(self.flat.instances[inst as usize].process, span),
+                            condition: self.running(self.flat.instances[inst].process, span),
                             value: self.flatten(e, inst, true, 0),
                             span,
                         })
@@ -572,8 +573,8 @@ impl<'a, 't> Writer<'a, 't> {
                 if let SpecBody::Text(span) = body {
                     o.push_str(&self.body_text(*span));
                 }
-                if *inst != 0 {
-                    o.push_str(&format!(" IN {}", self.flat.instances[*inst as usize].path));
+                if *inst != InstId::ROOT {
+                    o.push_str(&format!(" IN {}", self.flat.instances[*inst].path));
                 }
                 o.push_str("\n\n");
             }

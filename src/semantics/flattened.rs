@@ -3,8 +3,9 @@
 //! arrays. Built by [`super::instances`]; read by constant evaluation ([`super::consteval`]),
 //! path lookup ([`super::paths`]) and the resolver ([`super::resolve`]).
 
+use crate::ir::id::IdVec;
 use crate::ir::{BinOp, Domain, SymId, Value, VarId, Variable};
-use crate::semantics::checked::{TExpr, TKind};
+use crate::semantics::checked::{DefineId, TExpr, TKind};
 use crate::semantics::modules::ModId;
 use crate::semantics::types::Ty;
 use crate::source::Span;
@@ -12,12 +13,21 @@ use crate::syntax::ast::Expr;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 
-pub(crate) type InstId = u32;
+crate::index_type! {
+    /// A module instance of one system's instance tree (index into [`Flattened::instances`]; the
+    /// root is 0, parents come before their children).
+    pub(crate) struct InstId;
+}
+
+impl InstId {
+    /// The system's root instance (`main`, or the procedure module).
+    pub(crate) const ROOT: InstId = InstId::from_u32(0);
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Member {
     Var(VarId),
-    Define(u32),
+    Define(DefineId),
     Instance(InstId),
     Array(u32),
     /// The i-th formal parameter: resolved as the actual in the parent instance.
@@ -57,11 +67,11 @@ pub(crate) struct ArrayInfo {
 }
 
 pub(crate) struct Flattened<'a> {
-    pub instances: Vec<Instance<'a>>,
+    pub instances: IdVec<InstId, Instance<'a>>,
     pub vars: Vec<Variable>,
     pub var_ty: Vec<Ty>,
     pub var_inst: Vec<InstId>,
-    pub defines: Vec<DefineSlot<'a>>,
+    pub defines: IdVec<DefineId, DefineSlot<'a>>,
     pub arrays: Vec<ArrayInfo>,
     /// Process instances, index k-1 for process k (process 0 is the root).
     pub processes: Vec<InstId>,
@@ -79,7 +89,7 @@ pub(crate) struct Flattened<'a> {
 
 impl<'a> Flattened<'a> {
     pub(crate) fn qualified(&self, inst: InstId, name: &str) -> String {
-        let path = &self.instances[inst as usize].path;
+        let path = &self.instances[inst].path;
         if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
     }
     /// `_process_selector_ = <process k>`: process k is running (`None` without processes).
@@ -91,7 +101,7 @@ impl<'a> Flattened<'a> {
         Some(TExpr::new(TKind::Binary(BinOp::Eq, Box::new(lhs), Box::new(rhs)), Ty::Bool, span))
     }
     pub(crate) fn process_name(&self, k: u32) -> String {
-        if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1] as usize].path.clone() }
+        if k == 0 { "main".to_string() } else { self.instances[self.processes[k as usize - 1]].path.clone() }
     }
 }
 

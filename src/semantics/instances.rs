@@ -17,6 +17,7 @@
 //! cycles) leave a [`Member::Broken`] so later uses do not cascade.
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::id::IdVec;
 use crate::ir::{Domain, SymId, Value, VarId, Variable};
 use crate::semantics::consteval;
 pub(crate) use crate::semantics::flattened::{ArrayInfo, DefBody, DefineSlot, Flattened, InstId, Instance, Member, domain_type};
@@ -49,7 +50,7 @@ pub(crate) fn variable_word(width: i64, signed: bool, span: Span, diags: &mut Ve
 
 pub(crate) struct Flattener<'a, 't> {
     pub table: &'t ModuleTable<'a>,
-    pub syms: &'t mut Interner,
+    pub syms: &'t mut Interner<SymId>,
     pub diags: &'t mut Vec<Diagnostic>,
     pub is_procedure: bool,
     pub out: Flattened<'a>,
@@ -59,13 +60,13 @@ pub(crate) struct Flattener<'a, 't> {
 }
 
 /// Flattens the instance tree rooted at `root`.
-pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
+pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bool, syms: &mut Interner<SymId>, diags: &mut Vec<Diagnostic>) -> Flattened<'a> {
     let out = Flattened {
-        instances: vec![],
+        instances: IdVec::new(),
         vars: vec![],
         var_ty: vec![],
         var_inst: vec![],
-        defines: vec![],
+        defines: IdVec::new(),
         arrays: vec![],
         processes: vec![],
         selector: None,
@@ -86,7 +87,7 @@ pub(crate) fn flatten<'a>(table: &ModuleTable<'a>, root: ModId, is_procedure: bo
 
 impl<'a, 't> Flattener<'a, 't> {
     fn instantiate(&mut self, module: ModId, path: String, parent: Option<InstId>, args: &'a [Expr], process: u32) -> InstId {
-        let id = self.out.instances.len() as InstId;
+        let id = self.out.instances.next_id();
         let m = self.table.modules[module];
         // Sized for every declaration up front (a big procedure has thousands of DEFINEs).
         let declared = m.params.len()
@@ -140,8 +141,8 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         for (slot, target, path, args, proc_index) in children {
             let child = self.instantiate(target, path, Some(id), args, proc_index);
-            if let Some((Member::Broken, s)) = self.out.instances[id as usize].members.get(slot.as_str()).copied() {
-                self.out.instances[id as usize].members.insert(Cow::Owned(slot), (Member::Instance(child), s));
+            if let Some((Member::Broken, s)) = self.out.instances[id].members.get(slot.as_str()).copied() {
+                self.out.instances[id].members.insert(Cow::Owned(slot), (Member::Instance(child), s));
             }
         }
         self.stack.pop();
@@ -173,7 +174,7 @@ impl<'a, 't> Flattener<'a, 't> {
         if !ok {
             return Member::Broken;
         }
-        let mut process = self.out.instances[id as usize].process;
+        let mut process = self.out.instances[id].process;
         if is_process {
             if self.is_procedure {
                 self.diags.push(
@@ -181,7 +182,7 @@ impl<'a, 't> Flattener<'a, 't> {
                         .with_help("remove `process`; a procedure module is one sequential state machine"),
                 );
             } else {
-                self.out.processes.push(u32::MAX); // patched once the child exists
+                self.out.processes.push(InstId::from_u32(u32::MAX)); // patched once the child exists
                 process = self.out.processes.len() as u32;
             }
         }
@@ -201,9 +202,7 @@ impl<'a, 't> Flattener<'a, 't> {
             self.out.arrays.push(ArrayInfo { lo: 0, elems });
             return Member::Array(aid);
         }
-        let did = self.out.defines.len() as u32;
-        self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(body), span });
-        Member::Define(did)
+        Member::Define(self.out.defines.push(DefineSlot { name, inst: id, body: DefBody::Ast(body), span }))
     }
 
     fn data_member(&mut self, id: InstId, kind: VarKind, qualified: String, ty: &TypeSpec, span: Span) -> Member {
@@ -265,7 +264,7 @@ impl<'a, 't> Flattener<'a, 't> {
                 let mut seen = FxHashSet::with_capacity_and_hasher(values.len(), Default::default());
                 for v in values {
                     let value = match v {
-                        EnumValue::Symbol(s) => Value::Sym(SymId::from_u32(self.syms.intern(&s.name))),
+                        EnumValue::Symbol(s) => Value::Sym(self.syms.intern(&s.name)),
                         EnumValue::Int(i, _) => Value::Int(*i),
                     };
                     if seen.insert(value) {
@@ -318,8 +317,8 @@ impl<'a, 't> Flattener<'a, 't> {
         for (id, name, member, span) in std::mem::take(&mut self.pending) {
             let (owner, key) = paths::declaration_owner(&self.out, id, name);
             let qualified = self.out.qualified(owner, &key);
-            if let Some(&(_, first)) = self.out.instances[owner as usize].members.get(key.as_str()) {
-                let by = |i: InstId| match self.out.instances[i as usize].path.as_str() {
+            if let Some(&(_, first)) = self.out.instances[owner].members.get(key.as_str()) {
+                let by = |i: InstId| match self.out.instances[i].path.as_str() {
                     "" => "the main module".to_string(),
                     p => format!("instance `{p}`"),
                 };
@@ -337,7 +336,7 @@ impl<'a, 't> Flattener<'a, 't> {
             declared_by.insert((owner, key.clone()), id);
             match member {
                 Member::Var(v) => self.out.vars[v.index()].name = qualified,
-                Member::Define(d) => self.out.defines[d as usize].name = qualified,
+                Member::Define(d) => self.out.defines[d].name = qualified,
                 _ => {}
             }
             self.out.has_compound |= paths::is_path(&key);
@@ -347,7 +346,7 @@ impl<'a, 't> Flattener<'a, 't> {
 
     fn declare(&mut self, id: InstId, name: impl Into<Cow<'a, str>>, member: Member, span: Span) {
         let name: Cow<'a, str> = name.into();
-        let inst = &mut self.out.instances[id as usize];
+        let inst = &mut self.out.instances[id];
         if let Some(&(_, first)) = inst.members.get(name.as_ref()) {
             self.diags.push(
                 Diagnostic::error("E0104", format!("`{name}` is declared twice in module `{}`", self.table.modules[inst.module].name.name), span)
@@ -386,7 +385,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let mut set = FxHashSet::with_capacity_and_hasher(names.len(), Default::default());
         self.out.symbols.reserve(names.len());
         for name in names {
-            let id = SymId::from_u32(self.syms.intern(name));
+            let id = self.syms.intern(name);
             self.out.symbols.insert(Cow::Borrowed(name), id);
             set.insert(name);
         }
@@ -409,9 +408,9 @@ impl<'a, 't> Flattener<'a, 't> {
     fn add_process_selector(&mut self) {
         // Patch process indices to instance ids: processes were numbered in creation order.
         let mut procs: Vec<(u32, InstId)> = vec![];
-        for (i, inst) in self.out.instances.iter().enumerate() {
+        for (i, inst) in self.out.instances.iter_enumerated() {
             if inst.process != 0 && !procs.iter().any(|&(p, _)| p == inst.process) {
-                procs.push((inst.process, i as InstId));
+                procs.push((inst.process, i));
             }
         }
         procs.sort();
@@ -420,23 +419,22 @@ impl<'a, 't> Flattener<'a, 't> {
         }
         let n = self.out.processes.len() as u32;
         let names: Vec<String> = (0..=n).map(|k| self.out.process_name(k)).collect();
-        let values = names.iter().map(|s| Value::Sym(SymId::from_u32(self.syms.intern(s)))).collect();
+        let values = names.iter().map(|s| Value::Sym(self.syms.intern(s))).collect();
         for s in &names {
-            let id = SymId::from_u32(self.syms.get(s).unwrap_or(0));
+            let id = self.syms.get(s).unwrap_or_default();
             self.out.symbols.insert(Cow::Owned(s.clone()), id);
         }
         let v = VarId::new(self.out.vars.len());
-        let span = self.table.modules[self.out.instances[0].module].name.span;
+        let span = self.table.modules[self.out.instances[InstId::ROOT].module].name.span;
         let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
         self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });
         self.out.var_ty.push(Ty::Sym);
-        self.out.var_inst.push(0);
+        self.out.var_inst.push(InstId::ROOT);
         self.out.selector = Some(v);
         for k in 0..=n {
-            let inst = if k == 0 { 0 } else { self.out.processes[k as usize - 1] };
-            let did = self.out.defines.len() as u32;
+            let inst = if k == 0 { InstId::ROOT } else { self.out.processes[k as usize - 1] };
             let name = self.out.qualified(inst, "running");
-            self.out.defines.push(DefineSlot { name, inst, body: DefBody::Running(k), span });
+            let did = self.out.defines.push(DefineSlot { name, inst, body: DefBody::Running(k), span });
             self.declare(inst, "running", Member::Define(did), span);
         }
     }

@@ -92,14 +92,14 @@ pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (
         for s in &table.modules[m].sections {
             if let Section::Exit { exits: list, .. } = s {
                 for e in list {
-                    if e.name.name != "EXIT" && !exits.iter().any(|(n, _): &(String, u32)| n == &e.name.name) {
+                    if e.name.name != "EXIT" && !exits.iter().any(|(n, _): &(String, crate::ir::ExitNameId)| n == &e.name.name) {
                         exits.push((e.name.name.clone(), g.exit_names.intern(&e.name.name)));
                     }
                 }
             }
         }
         if table.mentions_exit[m] {
-            exits.push(("EXIT".to_string(), 0));
+            exits.push(("EXIT".to_string(), crate::ir::ExitNameId::EXIT));
         }
         g.module_exits.insert(m, exits);
         for s in &table.modules[m].sections {
@@ -142,9 +142,9 @@ pub(crate) fn check_with(program: &ast::Program, language: LanguageOptions) -> (
     let checked = CheckedProgram {
         systems,
         flat: table.flat.map(|_| SystemId::new(0)),
-        symbols: g.symbols.names,
-        labels: g.labels.names,
-        exit_names: g.exit_names.names,
+        symbols: g.symbols.names.into_raw(),
+        labels: g.labels.names.into_raw(),
+        exit_names: g.exit_names.names.into_raw(),
         specs,
         termination,
     };
@@ -180,7 +180,7 @@ fn warn_unused(table: &ModuleTable, roots: &[modules::ModId], included: &[String
             }
         }
     }
-    for (m, module) in table.modules.iter().enumerate() {
+    for (m, module) in table.modules.iter_enumerated() {
         if !seen.contains(&m) && !included.contains(&module.name.name) {
             diags.push(
                 Diagnostic::warning("W0003", format!("module `{}` is never used", module.name.name), module.name.span)

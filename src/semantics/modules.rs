@@ -8,19 +8,24 @@
 //! instantiation graph must be acyclic (NuSMV: forward references allowed, circular ones not).
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::id::IdVec;
 use crate::semantics::suggest::closest;
 use crate::source::Span;
 use crate::syntax::ast::{Expr, ExprKind, Module, Program, Section, TypeSpec};
 use rustc_hash::FxHashMap;
 
-pub(crate) type ModId = usize;
+crate::index_type! {
+    /// A module of the file (index into `ModuleTable::modules`, in file order; a module defined
+    /// twice keeps its first definition).
+    pub(crate) struct ModId;
+}
 
 pub(crate) struct ModuleTable<'a> {
-    pub modules: Vec<&'a Module>,
+    pub modules: IdVec<ModId, &'a Module>,
     pub by_name: FxHashMap<&'a str, ModId>,
-    pub is_procedure: Vec<bool>,
+    pub is_procedure: IdVec<ModId, bool>,
     /// Whether the module's expressions mention the value `EXIT` (computed once per module).
-    pub mentions_exit: Vec<bool>,
+    pub mentions_exit: IdVec<ModId, bool>,
     /// The flat model's root module.
     pub flat: Option<ModId>,
 }
@@ -33,13 +38,13 @@ impl<'a> ModuleTable<'a> {
         self.modules.iter().map(|m| m.name.name.as_str())
     }
     pub(crate) fn procedures(&self) -> impl Iterator<Item = ModId> + '_ {
-        (0..self.modules.len()).filter(|&m| self.is_procedure[m])
+        self.modules.indices().filter(|&m| self.is_procedure[m])
     }
 }
 
 /// Builds the table, reporting duplicate modules, bad instantiations and instantiation cycles.
 pub(crate) fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> ModuleTable<'a> {
-    let mut modules = Vec::new();
+    let mut modules = IdVec::new();
     let mut by_name: FxHashMap<&str, ModId> = FxHashMap::default();
     for m in &program.modules {
         if let Some(&first) = by_name.get(m.name.name.as_str()) {
@@ -52,12 +57,11 @@ pub(crate) fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> Mo
             );
             continue;
         }
-        by_name.insert(m.name.name.as_str(), modules.len());
-        modules.push(m);
+        by_name.insert(m.name.name.as_str(), modules.push(m));
     }
     // A walk over every expression of the file: in parallel over the modules.
-    let mentions_exit = crate::par::map_ordered(&modules, 16, |m| module_mentions_exit_value(m));
-    let mut table = ModuleTable { is_procedure: vec![false; modules.len()], mentions_exit, modules, by_name, flat: None };
+    let mentions_exit = IdVec::from_raw(crate::par::map_ordered(modules.raw(), 16, |m| module_mentions_exit_value(m)));
+    let mut table = ModuleTable { is_procedure: IdVec::from_elem(false, modules.len()), mentions_exit, modules, by_name, flat: None };
     classify_procedures(&mut table);
     check_instantiations(&table, diags);
     choose_flat(&mut table, diags);
@@ -65,7 +69,7 @@ pub(crate) fn build<'a>(program: &'a Program, diags: &mut Vec<Diagnostic>) -> Mo
 }
 
 fn classify_procedures(table: &mut ModuleTable) {
-    for id in 0..table.modules.len() {
+    for id in table.modules.indices() {
         let m = table.modules[id];
         let mut proc = false;
         for s in &m.sections {
@@ -164,9 +168,8 @@ pub(crate) fn instance_decls(m: &Module) -> impl Iterator<Item = (&TypeSpec, Spa
 }
 
 fn check_instantiations(table: &ModuleTable, diags: &mut Vec<Diagnostic>) {
-    let n = table.modules.len();
-    let mut edges: Vec<Vec<(ModId, Span)>> = vec![vec![]; n];
-    for (id, m) in table.modules.iter().enumerate() {
+    let mut edges: IdVec<ModId, Vec<(ModId, Span)>> = IdVec::from_elem(vec![], table.modules.len());
+    for (id, &m) in table.modules.iter_enumerated() {
         for (ty, _) in instance_decls(m) {
             let mut ty = ty;
             while let TypeSpec::Array { elem, .. } = ty {
@@ -217,16 +220,15 @@ fn check_instantiations(table: &ModuleTable, diags: &mut Vec<Diagnostic>) {
 }
 
 /// Reports each instantiation cycle once (at the edge that closes it).
-fn report_cycles(table: &ModuleTable, edges: &[Vec<(ModId, Span)>], diags: &mut Vec<Diagnostic>) {
+fn report_cycles(table: &ModuleTable, edges: &IdVec<ModId, Vec<(ModId, Span)>>, diags: &mut Vec<Diagnostic>) {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         Active,
         Done,
     }
-    let n = edges.len();
-    let mut mark = vec![Mark::New; n];
-    for root in 0..n {
+    let mut mark = IdVec::from_elem(Mark::New, edges.len());
+    for root in edges.indices() {
         if mark[root] != Mark::New {
             continue;
         }
@@ -279,13 +281,13 @@ fn choose_flat(table: &mut ModuleTable, diags: &mut Vec<Diagnostic>) {
         return;
     }
     match table.modules.len() {
-        1 => table.flat = Some(0),
+        1 => table.flat = Some(ModId::new(0)),
         0 => diags.push(
             Diagnostic::error("E0111", "the file defines no module", Span::default())
                 .with_help("add `MODULE main` with the model's variables and specifications"),
         ),
         _ => diags.push(
-            Diagnostic::error("E0111", "no `MODULE main` among several modules", table.modules[0].name.span)
+            Diagnostic::error("E0111", "no `MODULE main` among several modules", table.modules[ModId::new(0)].name.span)
                 .with_label_message("first module")
                 .with_help("name the top-level module `main`; xmv-rs checks `main` as the flat model"),
         ),

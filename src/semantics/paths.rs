@@ -78,7 +78,7 @@ pub(crate) fn declaration_owner(flat: &Flattened, inst: InstId, name: &str) -> (
 
 /// The instance that the member `name` of `inst` is or stands for.
 fn member_instance(flat: &Flattened, inst: InstId, name: &str, hops: usize) -> Option<InstId> {
-    let i = flat.instances.get(inst as usize)?;
+    let i = flat.instances.get(inst)?;
     match i.members.get(name) {
         Some(&(Member::Instance(j), _)) => Some(j),
         Some(&(Member::Param(k), _)) if hops < MAX_HOPS => instance_of(flat, i.parent?, i.args.get(k)?, hops + 1),
@@ -138,7 +138,7 @@ pub(crate) fn compound_key(flat: &Flattened, inst: InstId, e: &Expr) -> Option<(
             return None;
         }
         let key = join(&parts[i..]);
-        if let Some(&(m, _)) = flat.instances[at as usize].members.get(key.as_str()) {
+        if let Some(&(m, _)) = flat.instances[at].members.get(key.as_str()) {
             return (i + 1 < parts.len()).then_some((at, m));
         }
         at = member_instance(flat, at, parts[i].1, 0)?;

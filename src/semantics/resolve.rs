@@ -8,6 +8,7 @@
 //! (`next`, inputs, `EXITED`) against the context ([`Ctx`]). Types follow [`super::types`].
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::id::IdVec;
 use crate::ir::{BinOp, Builtin, UnOp, Value, VarId};
 use crate::semantics::checked::{TExpr, TKind};
 use crate::semantics::consteval;
@@ -51,7 +52,7 @@ pub(crate) struct Resolver<'a, 'f> {
     pub table: &'f ModuleTable<'a>,
     pub is_procedure: bool,
     /// Exit names of the callees (`None` if the module has no CALL section).
-    pub callee_exits: Option<Vec<(String, u32)>>,
+    pub callee_exits: Option<Vec<(String, crate::ir::ExitNameId)>>,
     pub uses_exit_value: bool,
     /// Top-level DEFINE names of all procedure modules (candidate global labels).
     pub label_names: Option<&'f rustc_hash::FxHashSet<&'f str>>,
@@ -60,8 +61,8 @@ pub(crate) struct Resolver<'a, 'f> {
     /// Foreign labels used in specs, checked once all modules are known to define them.
     pub foreign_label_uses: Vec<(String, Span)>,
     pub diags: &'f mut Vec<Diagnostic>,
-    defines: Vec<DefState>,
-    stack: Vec<u32>,
+    defines: IdVec<crate::semantics::checked::DefineId, DefState>,
+    stack: Vec<crate::semantics::checked::DefineId>,
     /// Parameters being resolved (instance, index): a parameter whose actual leads back to
     /// itself is an error, not an endless recursion.
     params: Vec<(InstId, usize)>,
@@ -91,11 +92,12 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     /// Resolves every DEFINE and returns them in declaration order.
-    pub(crate) fn finish_defines(&mut self) -> Vec<(TExpr, Flags)> {
-        for d in 0..self.defines.len() {
-            self.ensure_define(d as u32, self.flat.defines[d].span);
+    pub(crate) fn finish_defines(&mut self) -> IdVec<crate::semantics::checked::DefineId, (TExpr, Flags)> {
+        for d in self.defines.indices() {
+            self.ensure_define(d, self.flat.defines[d].span);
         }
         std::mem::take(&mut self.defines)
+            .into_raw()
             .into_iter()
             .zip(&self.flat.defines)
             .map(|(s, slot)| match s {
@@ -548,10 +550,10 @@ impl<'a, 'f> Resolver<'a, 'f> {
         match &e.kind {
             ExprKind::Name(name) => self.name_target(name, e.span, inst, ctx),
             ExprKind::Dot(base, field) => match self.target(base, inst, ctx) {
-                Target::Instance(j) => match self.flat.instances[j as usize].members.get(field.name.as_str()) {
+                Target::Instance(j) => match self.flat.instances[j].members.get(field.name.as_str()) {
                     Some(&(m, _)) => self.member_target(m, j, field.span, ctx),
                     None => {
-                        let i = &self.flat.instances[j as usize];
+                        let i = &self.flat.instances[j];
                         let module = &self.table.modules[i.module].name.name;
                         let mut d =
                             Diagnostic::error("E0105", format!("instance `{}` of module `{module}` has no member `{}`", i.path, field.name), field.span)
@@ -746,7 +748,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
     }
 
     fn name_target(&mut self, name: &str, span: Span, inst: InstId, ctx: Ctx) -> Target {
-        let i = &self.flat.instances[inst as usize];
+        let i = &self.flat.instances[inst];
         if let Some(&(m, _)) = i.members.get(name) {
             if self.flat.module_symbols.get(&i.module).is_some_and(|s| s.contains(name)) {
                 self.diags.push(
@@ -814,7 +816,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
             Member::Define(d) => {
                 let (ty, flags) = self.ensure_define(d, span);
-                let name = &self.flat.defines[d as usize].name;
+                let name = &self.flat.defines[d].name;
                 if flags.next && (!ctx.next || ctx.in_next) {
                     let (code, msg) = if ctx.in_next {
                         ("E0205", format!("DEFINE `{name}` uses `next` and cannot be used inside `next(...)`"))
@@ -849,7 +851,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
             Member::Instance(j) => Target::Instance(j),
             Member::Array(a) => Target::Array(a),
             Member::Param(k) => {
-                let i = &self.flat.instances[inst as usize];
+                let i = &self.flat.instances[inst];
                 let (Some(p), Some(actual)) = (i.parent, i.args.get(k)) else { return Target::Broken };
                 let actual: &Expr = actual;
                 if self.params.contains(&(inst, k)) {
@@ -871,14 +873,14 @@ impl<'a, 'f> Resolver<'a, 'f> {
         }
     }
 
-    fn ensure_define(&mut self, d: u32, use_span: Span) -> (Ty, Flags) {
-        match &self.defines[d as usize] {
+    fn ensure_define(&mut self, d: crate::semantics::checked::DefineId, use_span: Span) -> (Ty, Flags) {
+        match &self.defines[d] {
             DefState::Done(t, f) => return (t.ty, *f),
             DefState::Active => {
                 let pos = self.stack.iter().position(|&x| x == d).unwrap_or(0);
-                let mut names: Vec<&str> = self.stack[pos..].iter().map(|&x| self.flat.defines[x as usize].name.as_str()).collect();
-                names.push(&self.flat.defines[d as usize].name);
-                let slot = &self.flat.defines[d as usize];
+                let mut names: Vec<&str> = self.stack[pos..].iter().map(|&x| self.flat.defines[x].name.as_str()).collect();
+                names.push(&self.flat.defines[d].name);
+                let slot = &self.flat.defines[d];
                 self.diags.push(
                     Diagnostic::error("E0305", format!("DEFINE `{}` is defined in terms of itself", slot.name), slot.span)
                         .with_label_message("circular definition")
@@ -890,9 +892,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }
             DefState::Todo => {}
         }
-        self.defines[d as usize] = DefState::Active;
+        self.defines[d] = DefState::Active;
         self.stack.push(d);
-        let slot = &self.flat.defines[d as usize];
+        let slot = &self.flat.defines[d];
         let saved_depth = self.depth;
         let t = match slot.body {
             DefBody::Ast(body) => self.resolve(body, slot.inst, Ctx::DEFINE),
@@ -902,7 +904,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
         let flags = self.flags_of(&t);
         self.stack.pop();
         let ty = t.ty;
-        self.defines[d as usize] = DefState::Done(t, flags);
+        self.defines[d] = DefState::Done(t, flags);
         (ty, flags)
     }
 
@@ -915,7 +917,7 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 TKind::Exited => f.exited = true,
                 TKind::Var(v) if self.flat.vars[v.index()].kind == VarKind::Input => f.input = f.input.or(Some(*v)),
                 TKind::Define(d) => {
-                    if let DefState::Done(_, g) = &self.defines[*d as usize] {
+                    if let DefState::Done(_, g) = &self.defines[*d] {
                         f.next |= g.next;
                         f.exited |= g.exited;
                         f.input = f.input.or(g.input);

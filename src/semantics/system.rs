@@ -2,9 +2,10 @@
 //! every section of every instance, applies the assignment rules, and collects the specs.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{LabelId, SystemId, Value, VarId};
+use crate::ir::id::IdVec;
+use crate::ir::{ExitNameId, LabelId, SymId, SystemId, Value, VarId};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
-use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, TExpr, TKind};
+use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, DefineId, TExpr, TKind};
 use crate::semantics::context::Ctx;
 use crate::semantics::instances::{self, Flattened, InstId};
 use crate::semantics::interner::Interner;
@@ -18,13 +19,13 @@ use rustc_hash::FxHashMap;
 
 /// Program-wide tables shared by all systems.
 pub(crate) struct Globals<'a> {
-    pub symbols: Interner,
-    pub labels: Interner,
-    pub exit_names: Interner,
+    pub symbols: Interner<SymId>,
+    pub labels: Interner<LabelId>,
+    pub exit_names: Interner<ExitNameId>,
     /// System id of each procedure module.
     pub procedure_system: FxHashMap<ModId, SystemId>,
     /// Exit names of each procedure module (named exits, plus `EXIT` if it uses the value).
-    pub module_exits: FxHashMap<ModId, Vec<(String, u32)>>,
+    pub module_exits: FxHashMap<ModId, Vec<(String, ExitNameId)>>,
     /// Top-level DEFINE names of procedure modules: candidate global labels.
     /// Shared, not copied, by every system (it holds every label name of the program).
     pub label_names: rustc_hash::FxHashSet<&'a str>,
@@ -86,7 +87,7 @@ pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, fla
         trans: vec![],
         invar: vec![],
         fairness: vec![],
-        defines: vec![],
+        defines: IdVec::new(),
         calls,
         exits: vec![],
         uses_exit_value: false,
@@ -97,7 +98,7 @@ pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, fla
     let mut specs = vec![];
     let mut spec_inst = vec![];
     let mut new_exit_names = vec![];
-    for inst in 0..flat.instances.len() as InstId {
+    for inst in flat.instances.indices() {
         sections(table, flat, inst, id, g, &mut r, &mut assigns, &mut sys, &mut specs, &mut new_exit_names);
         spec_inst.resize(specs.len(), inst);
     }
@@ -115,7 +116,7 @@ pub(crate) fn resolve_system(table: &ModuleTable, root: ModId, id: SystemId, fla
 pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
     for (d, wanted) in r.sys.defines.iter_mut().zip(&r.label_wanted) {
         if *wanted {
-            d.label = Some(LabelId::from_u32(g.labels.intern(&d.name)));
+            d.label = Some(g.labels.intern(&d.name));
         }
     }
     for (i, name) in std::mem::take(&mut r.new_exit_names) {
@@ -127,13 +128,13 @@ pub(crate) fn intern_globals(r: &mut Resolved, g: &mut Globals<'_>) {
 /// Resolves the CALL section of a procedure module's root and sets up `EXITED`'s names.
 fn callee_exits(table: &ModuleTable, root: ModId, g: &Globals<'_>, r: &mut Resolver) -> Vec<CheckedCall> {
     let mut has_calls = false;
-    let mut names: Vec<(String, u32)> = vec![];
+    let mut names: Vec<(String, ExitNameId)> = vec![];
     let mut out = vec![];
     for s in &table.modules[root].sections {
         let Section::Call { calls, .. } = s else { continue };
         has_calls = true;
         for c in calls {
-            let condition = r.resolve(&c.condition, 0, Ctx::CALL);
+            let condition = r.resolve(&c.condition, InstId::ROOT, Ctx::CALL);
             if !condition.ty.is_bool() {
                 r.diags.push(bool_expected(&condition, "a CALL condition"));
             }
@@ -179,7 +180,7 @@ fn sections(
     specs: &mut Vec<CheckedSpec>,
     new_exit_names: &mut Vec<(usize, String)>,
 ) {
-    let instance = &flat.instances[inst as usize];
+    let instance = &flat.instances[inst];
     let module = table.modules[instance.module];
     for s in &module.sections {
         match s {
@@ -227,13 +228,13 @@ fn sections(
                 Diagnostic::warning("W0002", "COMPASSION constraints are not supported; this one is ignored", keyword_span(*span, "COMPASSION"))
                     .with_help("use FAIRNESS/JUSTICE, or check the model with NuSMV's LTL engine"),
             ),
-            Section::Exit { exits, .. } if inst == 0 => {
+            Section::Exit { exits, .. } if inst == InstId::ROOT => {
                 for e in exits {
                     let condition = constraint(r, &e.condition, inst, Ctx::EXIT, "an EXIT condition");
                     // The names of the exits so far (pending ones are not interned yet).
                     let declared = |i: usize| match new_exit_names.iter().find(|(j, _)| *j == i) {
                         Some((_, n)) => n.as_str(),
-                        None => g.exit_names.names.get(sys.exits[i].name as usize).map_or("", String::as_str),
+                        None => g.exit_names.names.get(sys.exits[i].name).map_or("", String::as_str),
                     };
                     if e.name.name == "EXIT" || (0..sys.exits.len()).any(|i| declared(i) == e.name.name) {
                         r.diags.push(Diagnostic::error("E0407", format!("exit `{}` is declared twice", e.name.name), e.name.span).with_help(
@@ -247,7 +248,7 @@ fn sections(
                         Some(id) => id,
                         None => {
                             new_exit_names.push((sys.exits.len(), e.name.name.clone()));
-                            0
+                            ExitNameId::EXIT
                         }
                     };
                     sys.exits.push(CheckedExit { name, condition, span: e.span });
@@ -267,18 +268,18 @@ fn sections(
 /// compared lies in the same module body.
 fn in_nusmv_order(flat: &Flattened, specs: Vec<CheckedSpec>, spec_inst: &[InstId]) -> Vec<CheckedSpec> {
     let n = flat.instances.len();
-    let mut declared_at = vec![0u32; n];
+    let mut declared_at: IdVec<InstId, u32> = IdVec::from_elem(0, n);
     for inst in &flat.instances {
         for (member, span) in inst.members.values() {
             if let instances::Member::Instance(child) = member {
-                declared_at[*child as usize] = span.start;
+                declared_at[*child] = span.start;
             }
         }
     }
     // Parents come before their children in `instances`, so one pass builds every path.
-    let mut paths: Vec<Vec<u32>> = Vec::with_capacity(n);
-    for (i, inst) in flat.instances.iter().enumerate() {
-        let mut path = inst.parent.map_or_else(Vec::new, |p| paths[p as usize].clone());
+    let mut paths: IdVec<InstId, Vec<u32>> = IdVec::from_raw(Vec::with_capacity(n));
+    for (i, inst) in flat.instances.iter_enumerated() {
+        let mut path = inst.parent.map_or_else(Vec::new, |p| paths[p].clone());
         if inst.parent.is_some() {
             path.push(declared_at[i]);
         }
@@ -286,7 +287,7 @@ fn in_nusmv_order(flat: &Flattened, specs: Vec<CheckedSpec>, spec_inst: &[InstId
     }
     let mut keyed: Vec<(Vec<u32>, CheckedSpec)> = (specs.into_iter().zip(spec_inst))
         .map(|(s, &inst)| {
-            let mut key = paths[inst as usize].clone();
+            let mut key = paths[inst].clone();
             key.push(s.span.start);
             (key, s)
         })
@@ -393,13 +394,15 @@ fn future_below_past(t: &crate::semantics::checked::TExpr, past: Option<crate::s
 }
 
 /// Cycle checks and the system's final tables; returns, per DEFINE, whether it is a global label.
-fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, sys: &mut CheckedSystem, diags: &mut Vec<Diagnostic>) -> Vec<bool> {
-    let bodies: Vec<TExpr> = defines.into_iter().map(|(t, _)| t).collect();
+fn finish(flat: &Flattened, defines: IdVec<DefineId, (TExpr, Flags)>, assigns: Assignments, sys: &mut CheckedSystem, diags: &mut Vec<Diagnostic>) -> Vec<bool> {
+    let bodies: IdVec<DefineId, TExpr> = defines.into_raw().into_iter().map(|(t, _)| t).collect();
     check_cycles(flat, &bodies, &assigns, diags);
     let step_inputs = inputs_in_fairness(flat, &bodies, &sys.fairness);
-    let label_wanted: Vec<bool> = (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == 0 && expr.ty == Ty::Bool).collect();
-    sys.defines =
-        (bodies.into_iter().zip(&flat.defines)).map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None }).collect();
+    let label_wanted: Vec<bool> =
+        (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == InstId::ROOT && expr.ty == Ty::Bool).collect();
+    sys.defines = (bodies.into_raw().into_iter().zip(&flat.defines))
+        .map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None })
+        .collect();
     sys.vars = flat.vars.clone();
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
     sys.spans.init_assign = spans(&assigns.init);
@@ -422,7 +425,7 @@ fn finish(flat: &Flattened, defines: Vec<(TExpr, Flags)>, assigns: Assignments, 
 }
 
 /// The input variables FAIRNESS constraints read (through DEFINEs too).
-fn inputs_in_fairness(flat: &Flattened, defines: &[TExpr], fairness: &[TExpr]) -> Vec<VarId> {
+fn inputs_in_fairness(flat: &Flattened, defines: &IdVec<DefineId, TExpr>, fairness: &[TExpr]) -> Vec<VarId> {
     let mut reads = Reads::new(defines);
     let mut inputs: Vec<VarId> = fairness.iter().flat_map(|t| reads.of(t).0).filter(|&v| flat.vars[v.index()].kind == VarKind::Input).collect();
     inputs.sort_unstable();
@@ -443,7 +446,7 @@ fn record_step_inputs(flat: &Flattened, inputs: &[VarId], sys: &mut CheckedSyste
     }
 }
 
-fn check_cycles(flat: &Flattened, defines: &[TExpr], assigns: &Assignments, diags: &mut Vec<Diagnostic>) {
+fn check_cycles(flat: &Flattened, defines: &IdVec<DefineId, TExpr>, assigns: &Assignments, diags: &mut Vec<Diagnostic>) {
     let mut reads = Reads::new(defines);
     let n = flat.vars.len();
     let mut now_edges = vec![vec![]; n];

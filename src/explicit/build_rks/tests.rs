@@ -7,8 +7,8 @@ fn and(a: Expr, b: Expr) -> Expr {
     bin(BinOp::And, a, b)
 }
 
-fn exited(name: ExitNameId) -> Expr {
-    eq(Expr::Exited, Expr::Const(Value::ExitName(name)))
+fn exited(name: u32) -> Expr {
+    eq(Expr::Exited, Expr::Const(Value::ExitName(ExitNameId::from_u32(name))))
 }
 
 /// The README's multi-exit example: `main` calls `parse`, which exits through `done` or `error`.
@@ -18,8 +18,8 @@ fn readme_multi_exit() -> LoweredProgram {
     parse.init_assign[0] = Some(sym(4));
     parse.next_assign[0] = Some(case(vec![(eq(var(0), sym(4)), set(vec![sym(5), sym(6)])), (boolean(true), var(0))], Span::default()));
     parse.exits = vec![
-        ExitEntry { name: 1, condition: eq(var(0), sym(5)), span: Span::new(1, 2) },
-        ExitEntry { name: 2, condition: eq(var(0), sym(6)), span: Span::new(2, 3) },
+        ExitEntry { name: ExitNameId::from_u32(1), condition: eq(var(0), sym(5)), span: Span::new(1, 2) },
+        ExitEntry { name: ExitNameId::from_u32(2), condition: eq(var(0), sym(6)), span: Span::new(2, 3) },
     ];
     let mut main = procedure("main", &[("pc", Domain::Enum((0..4).map(|i| Value::Sym(SymId::new(i))).collect()))]);
     main.init_assign[0] = Some(sym(0));

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ir::{SymId, VarKind};
+use crate::ir::{ExitNameId, SymId, VarKind};
 use crate::lowering::program::Domain;
 
 fn vars() -> Vec<Variable> {
@@ -55,10 +55,10 @@ fn variables_read_their_domain_values() {
     assert_eq!(eval_value(&Expr::Var(VarId::new(2)), &[1, 4, UNSET]), Err(EvalError::Unset(VarId::new(2))));
     assert_eq!(eval_value(&Expr::Next(VarId::new(2)), &st), Err(EvalError::NextUnavailable(VarId::new(2))));
     let vars = vars();
-    let env = Env { cur: &st, next: Some(&[0, 0, 1]), exited: Some(3) };
+    let env = Env { cur: &st, next: Some(&[0, 0, 1]), exited: Some(ExitNameId::from_u32(3)) };
     let mut ev = Evaluator::new(&vars);
     assert_eq!(ev.value(&Expr::Next(VarId::new(2)), &env), Ok(Value::Sym(SymId::new(1))));
-    assert_eq!(ev.value(&Expr::Exited, &env), Ok(Value::ExitName(3)));
+    assert_eq!(ev.value(&Expr::Exited, &env), Ok(Value::ExitName(ExitNameId::from_u32(3))));
     assert_eq!(eval_value(&Expr::Exited, &st), Err(EvalError::ExitedUnavailable));
 }
 
@@ -115,7 +115,7 @@ fn table_lookup_with_fallback_and_exit() {
 fn connectives_short_circuit_and_builtins() {
     let st = [1, 3, 0];
     // FALSE & <error> is FALSE; TRUE | <error> is TRUE.
-    let err = bin(BinOp::Eq, Expr::Exited, Expr::Const(Value::ExitName(0)));
+    let err = bin(BinOp::Eq, Expr::Exited, Expr::Const(Value::ExitName(ExitNameId::EXIT)));
     let f = Expr::Const(Value::Bool(false));
     let t = Expr::Const(Value::Bool(true));
     assert_eq!(eval_value(&bin(BinOp::And, f.clone(), err.clone()), &st), Ok(Value::Bool(false)));
