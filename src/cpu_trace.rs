@@ -50,7 +50,7 @@ fn line(label: &str, wall_ms: f64, before: &[ThreadTime], now: &[ThreadTime]) ->
         })
         .filter(|&(_, d)| d >= 1_000_000)
         .collect();
-    ran.sort_by(|a, b| b.1.cmp(&a.1));
+    ran.sort_by_key(|r| std::cmp::Reverse(r.1));
     let total: u64 = ran.iter().map(|r| r.1).sum();
     let threads: Vec<String> = ran.iter().map(|(name, d)| format!("{name}:{:.0}", *d as f64 / 1e6)).collect();
     format!("-- cpu: {label:<22} wall {wall_ms:>8.0} ms  cpu {:>7.0} ms  [{}]", total as f64 / 1e6, threads.join(" "))
