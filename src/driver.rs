@@ -68,6 +68,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
     let mut out = RunOutput::default();
     let mut stats = String::new();
     let t0 = Instant::now();
+    crate::cpu_trace::mark("file read");
     let (program, diags) = (stages.load)(file, options.termination);
     report(&mut out, &diags, file, options.format);
     let mut program = match program {
@@ -82,6 +83,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
         out.exit_code = 2;
         return (out, vec![]);
     }
+    crate::cpu_trace::mark("loaded");
     let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
     if let Some(slice) = options.shard {
         shard::select(&mut program.specs, slice);
@@ -95,6 +97,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
         return (out, vec![]);
     }
 
+    crate::cpu_trace::mark("specs selected");
     let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
     // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
     // NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
@@ -139,6 +142,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
     for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
         report_one(&mut out, w.clone(), file, options.format);
     }
+    crate::cpu_trace::mark("state space built");
     let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
     if let Some(m) = &flat {
         let _ = writeln!(stats, "{}", m.stats_line());
@@ -248,6 +252,7 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
         }
         Format::Json | Format::Sarif => {}
     }
+    crate::cpu_trace::mark("reported");
     let _ = writeln!(stats, "report: {:.3} ms", ms(t3));
     let _ = writeln!(stats, "total: {:.3} ms", ms(t0));
     if options.stats {

@@ -27,11 +27,13 @@ pub(crate) fn check_and_lower_with(
     diags: &mut Diagnostics,
 ) -> Option<LoweredProgram> {
     let (checked, sem) = semantics::check_with(program, language);
+    crate::cpu_trace::mark("checked");
     diags.extend(sem);
     if diags.has_errors() {
         return None;
     }
     let (mut lowered, low): (LoweredProgram, Vec<Diagnostic>) = lowering::lower(&checked);
+    crate::cpu_trace::mark("lowered");
     drop_in_background(checked);
     diags.extend(low);
     if diags.has_errors() {
@@ -60,9 +62,11 @@ pub(crate) fn load_with(
     let run = || {
         let mut diags = Diagnostics::new();
         let (program, syntax) = crate::syntax::parse(file);
+        crate::cpu_trace::mark("parsed");
         diags.extend(syntax);
         let lowered = if diags.has_errors() { None } else { check_and_lower_with(&program, termination_override, language, &mut diags) };
         drop_in_background(program);
+        crate::cpu_trace::mark("front end done");
         (lowered, diags)
     };
     std::thread::scope(|s| match std::thread::Builder::new().stack_size(FRONT_END_STACK).spawn_scoped(s, run) {

@@ -34,6 +34,7 @@
 pub mod api;
 #[doc(hidden)]
 pub mod check;
+pub(crate) mod cpu_trace;
 #[doc(hidden)]
 pub mod ctl;
 #[doc(hidden)]

@@ -79,3 +79,28 @@ fn parallel_front_end_equals_sequential_on_many_procedures() {
     let broken = text.replace("pc = a7 : b7;", "pc = a7 : nowhere;").replace("lab30 := pc = a30;", "lab30 := pc + 1;");
     same(&SourceFile::new("broken.smv", broken));
 }
+
+/// The 1-based line of the first occurrence of `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).expect("needle in text")].matches('\n').count() + 1
+}
+
+#[test]
+fn syntax_errors_in_a_big_file_are_the_same_and_at_the_right_lines_in_parallel() {
+    // Big enough (> 256 KiB, > 64 chunks) for the parallel scan and chunk parse.
+    let text = procedures(1000);
+    assert!(text.len() > 1 << 18);
+    // One error in the second MODULE, one far down the file.
+    let text = text.replace("    pc = a1 : b1;\n", "    pc = a1 : b1 +;\n").replace("  lab900 := pc = a900;\n", "  lab900 := pc = = a900;\n");
+    let file = SourceFile::new("broken.smv", text.clone());
+    same(&file);
+    let render = |diags: &[xmv_rs::diagnostics::Diagnostic]| diags.iter().map(|d| d.render(&file)).collect::<String>();
+    let (_, parallel) = xmv_rs::syntax::parse(&file);
+    let (_, sequential) = xmv_rs::par::sequentially(|| xmv_rs::syntax::parse(&file));
+    assert_eq!(render(&parallel), render(&sequential));
+    assert_eq!(parallel.len(), 2, "{}", render(&parallel));
+    for (d, needle) in parallel.iter().zip(["b1 +;", "= = a900"]) {
+        let line = line_of(&text, needle);
+        assert!(d.render(&file).contains(&format!("broken.smv:{line}:")), "expected line {line}: {}", d.render(&file));
+    }
+}

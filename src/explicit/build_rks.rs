@@ -133,6 +133,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     if diags.has_errors() {
         return Err(diags);
     }
+    crate::cpu_trace::mark("rks explorers");
     let nodes = explorers.iter().map(|e| e.table.len() as u64).sum();
     let mut budget = MemoryBudget::new(limits.max_memory);
     budget.account(explorers.iter().map(|e| e.table.reserved_bytes() + super::budget::reserved(&e.parent)).sum());
@@ -144,6 +145,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         return Err(diags);
     }
     drop(progress);
+    crate::cpu_trace::mark("rks explored");
     // Still to allocate per component: labels (a bitset per proposition) and the CSR arrays of
     // its edges and returns.
     let props = (program.labels.len() + program.specs.len()) as u64;
@@ -193,6 +195,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         explorers.iter().map(|e| e.kinds.iter().filter_map(|k| if let NodeKind::Exit(x) = k { Some(*x) } else { None }).collect()).collect();
     // The components are finished independently (in parallel with the front end's workers);
     // warnings and errors are collected in component order.
+    crate::cpu_trace::mark("rks specs");
     let ids: Vec<usize> = (0..explorers.len()).collect();
     let finished = crate::par::map_ordered(&ids, 2, |&c| {
         let e = &explorers[c];

@@ -234,6 +234,7 @@ fn check_many_in(model: &PreparedModel, specs: &[(ComponentId, Ctl<PropId>)], op
         Prepared::Summary(_) => lanes::plan::plan(specs),
         Prepared::Context(_) => (Vec::new(), (0..specs.len()).collect()),
     };
+    crate::cpu_trace::mark("lanes planned");
     let tasks: Vec<Task> = (lane_batches.iter().map(Task::Lanes)).chain(single.chunks(SPECS_PER_BATCH).map(Task::Single)).collect();
     let done: Vec<Vec<(usize, RksResult)>> = tasks
         .par_iter()
@@ -245,6 +246,7 @@ fn check_many_in(model: &PreparedModel, specs: &[(ComponentId, Ctl<PropId>)], op
             },
         })
         .collect();
+    crate::cpu_trace::mark("batches checked");
     let mut out: Vec<Option<RksResult>> = vec![None; specs.len()];
     for (i, r) in done.into_iter().flatten() {
         out[i] = Some(r);
