@@ -49,6 +49,8 @@ pub(crate) struct Encoding {
     reorder: Option<AutoReorder>,
     /// Variables not at their declaration position (for `--stats`).
     pub moved_vars: usize,
+    /// Whether the apply cache is smaller than [`cache_entries`] gives for the model.
+    pub small_cache: bool,
     /// Cubes of all current state bits, all next state bits, all input bits.
     pub cur_cube: Bdd,
     pub next_cube: Bdd,
@@ -82,7 +84,11 @@ fn bits_for(len: usize) -> usize {
 impl Encoding {
     /// Allocates the variables of `system` in the static order `order` (position → variable, a
     /// permutation). `nodes`: capacity of the node table; `threads`: oxidd's worker threads.
-    pub(crate) fn new(system: &System, order: &[usize], nodes: usize, threads: u32) -> SymResult<Encoding> {
+    /// With at most `cache` apply-cache entries (`None`: [`cache_entries`] for the model's BDD
+    /// variables). oxidd fills the whole cache when the manager is created, so a
+    /// short job on a model with many variables (the static domain check of assignments) asks
+    /// for a small one: 2^22 entries cost 80 MB and tens of milliseconds.
+    pub(crate) fn with_cache(system: &System, order: &[usize], nodes: usize, cache: Option<usize>, threads: u32) -> SymResult<Encoding> {
         let mut lens = Vec::with_capacity(system.vars.len());
         for v in &system.vars {
             let len = v.domain.table_len().ok_or_else(|| {
@@ -106,7 +112,9 @@ impl Encoding {
             }
         }
         let moved_vars = order.iter().enumerate().filter(|&(i, &v)| i != v).count();
-        let manager = oxidd::bcdd::new_manager(nodes, cache_entries(n, nodes), threads.max(1));
+        let model_cache = cache_entries(n, nodes);
+        let cache = cache.map_or(model_cache, |c| c.min(model_cache));
+        let manager = oxidd::bcdd::new_manager(nodes, cache, threads.max(1));
         let (vars, t, f) = manager.with_manager_exclusive(|m| -> SymResult<(Vec<Bdd>, Bdd, Bdd)> {
             m.add_vars(n);
             let vars = (0..n).map(|i| Bdd::var(m, i)).collect::<Result<Vec<_>, _>>()?;
@@ -136,6 +144,7 @@ impl Encoding {
         }
         Ok(Encoding {
             manager,
+            small_cache: cache < model_cache,
             cur_bits,
             next_bits,
             lens,

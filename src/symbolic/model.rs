@@ -88,6 +88,33 @@ pub struct SymbolicModel {
     pub peak_nodes: usize,
 }
 
+/// Apply-cache entries a model's BDD manager starts with (5 MB). oxidd fills the whole cache
+/// when the manager is created and cannot grow it, so the model-sized cache
+/// (`encoding::cache_entries`: 2^22 entries, 80 MB, from 56 BDD variables on) cost more than
+/// the checking of NuSMV's small examples. A build starts again with the model-sized cache when
+/// its manager passes [`SMALL_CACHE_NODES`] nodes (the relation's construction or the
+/// reachability; at most that many nodes' work lost, ~0.1 s), or when the initial states are
+/// all states (the reachability then says nothing about the BDDs the checking will build:
+/// pyboolnet's asynchronous calzone_cellfate, 56 BDD variables, `INIT TRUE`, creates 5 million
+/// nodes in its preimages and needs the large cache: 23.6 s with 2^18 entries, 6.6 s with 2^22).
+/// What stays a risk: a model whose reachability stays small and whose checking (fair `EG`)
+/// builds much larger BDDs checks with the small cache.
+const SMALL_CACHE: usize = 1 << 18;
+
+/// Nodes in the manager past which a build started with [`SMALL_CACHE`] starts again with the
+/// model-sized cache.
+const SMALL_CACHE_NODES: usize = 1 << 17;
+
+/// What [`SymbolicModel::build_in`] ends with.
+enum Built {
+    /// The model, or `None` when the probe gave up.
+    Model(Option<SymbolicModel>),
+    /// An error met by a reachable state or transition.
+    Error(Diagnostic),
+    /// The manager outgrew its small apply cache: start again with the model-sized one.
+    Outgrown,
+}
+
 /// Node-table capacity for a memory budget: about a third of it, at ~32 bytes per node with the
 /// unique table; 2^26 nodes without a budget.
 fn node_capacity(max_memory: Option<u64>) -> usize {
@@ -304,9 +331,18 @@ impl SymbolicModel {
         };
         let system = &program.systems[system_id.index()];
         let threads = threads.max(1);
-        match Self::build_in(program, system_id, system, max_memory, threads as u32, probe) {
-            Ok(Ok(m)) => Ok(m),
-            Ok(Err(d)) => {
+        // A small apply cache first; a build that outgrows it starts again with the model's.
+        let mut cache = Some(SMALL_CACHE);
+        let built = loop {
+            match Self::build_in(program, system_id, system, max_memory, threads as u32, probe, cache) {
+                Ok(Built::Outgrown) if cache.is_some() => cache = None,
+                other => break other,
+            }
+        };
+        match built {
+            Ok(Built::Model(m)) => Ok(m),
+            Ok(Built::Outgrown) => Ok(None),
+            Ok(Built::Error(d)) => {
                 diags.push(d);
                 Err(diags)
             }
@@ -324,9 +360,12 @@ impl SymbolicModel {
         max_memory: Option<u64>,
         threads: u32,
         probe: Option<Probe<'_>>,
-    ) -> SymResult<Result<Option<SymbolicModel>, Diagnostic>> {
+        cache: Option<usize>,
+    ) -> SymResult<Built> {
         let order = super::order::static_order(system);
-        let enc = Encoding::new(system, &order, node_capacity(max_memory), threads)?;
+        let enc = Encoding::with_cache(system, &order, node_capacity(max_memory), cache, threads)?;
+        // Whether the build has outgrown the small cache it started with ([`SMALL_CACHE`]).
+        let outgrown = |enc: &Encoding| enc.small_cache && enc.node_count() > SMALL_CACHE_NODES;
         let mut ev = SymEval::new(&enc, &system.vars);
         let mut b = Builder { system, names: Names::of(program), errors: vec![] };
         let n = system.vars.len();
@@ -375,9 +414,19 @@ impl SymbolicModel {
             init = init.and(&c)?;
         }
 
+        // Initial states that are all states (pyboolnet's `INIT TRUE`): no image will show the
+        // model's size before the checking, which works on the whole space.
+        if enc.small_cache && !invar.and(&init.not()?)?.satisfiable() {
+            return Ok(Built::Outgrown);
+        }
+
         // Transition parts, in variable order.
         let mut parts = vec![];
         for v in 0..n {
+            // Checked as the parts are built: on large models they are most of the lost work.
+            if outgrown(&enc) {
+                return Ok(Built::Outgrown);
+            }
             let var = &system.vars[v];
             let mut next_only = vec![false; n];
             next_only[v] = true;
@@ -402,6 +451,9 @@ impl SymbolicModel {
             }
         }
         for (i, e) in system.trans.iter().enumerate() {
+            if outgrown(&enc) {
+                return Ok(Built::Outgrown);
+            }
             let c = ev.bool(e)?;
             let bdd = c.or(&b.collect(&mut ev, at(&spans.trans, i), Stage::Trans)?)?;
             let (cur, next) = reads(system, e);
@@ -423,6 +475,9 @@ impl SymbolicModel {
             parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
         }
         let trans = TransRel::new(&enc, parts)?;
+        if outgrown(&enc) {
+            return Ok(Built::Outgrown);
+        }
         let mut peak_nodes = enc.node_count();
         let setup_nodes = peak_nodes;
 
@@ -450,12 +505,15 @@ impl SymbolicModel {
                 rings.push(frontier.clone());
             }
             let nodes = enc.node_count();
+            if outgrown(&enc) {
+                return Ok(Built::Outgrown);
+            }
             peak_nodes = peak_nodes.max(nodes);
             if let Some(p) = probing {
                 match (p.step)(ProbeFacts { states: enc.count_states(&reach), rings: rings.len(), setup_nodes, nodes }) {
                     ProbeStep::Continue => {}
                     ProbeStep::Keep => probing = None,
-                    ProbeStep::GiveUp => return Ok(Ok(None)),
+                    ProbeStep::GiveUp => return Ok(Built::Model(None)),
                 }
             }
         }
@@ -476,7 +534,7 @@ impl SymbolicModel {
             };
             if let Some(state) = enc.pick_state(&hit)? {
                 let path = path_to(&enc, &trans, &rings, &state)?;
-                return Ok(Err(b.error_diagnostic(e, &state, &path)));
+                return Ok(Built::Error(b.error_diagnostic(e, &state, &path)));
             }
         }
 
@@ -503,7 +561,7 @@ impl SymbolicModel {
                 };
                 match atoms.intern(&expr, s.span, &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
                     Ok(id) => ids.push(id),
-                    Err(d) => return Ok(Err(d)),
+                    Err(d) => return Ok(Built::Error(d)),
                 }
             }
             let mut next = ids.into_iter();
@@ -515,7 +573,7 @@ impl SymbolicModel {
         for (i, e) in system.fairness.iter().enumerate() {
             match atoms.intern(e, at(&spans.fairness, i), &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
                 Ok(id) => fairness.push(id),
-                Err(d) => return Ok(Err(d)),
+                Err(d) => return Ok(Built::Error(d)),
             }
         }
         drop(ev);
@@ -537,7 +595,7 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
-        Ok(Ok(Some(SymbolicModel {
+        Ok(Built::Model(Some(SymbolicModel {
             system: system_id,
             enc,
             init,
@@ -574,5 +632,38 @@ impl SymbolicModel {
     /// BDD variables (current, next and input bits), transition parts and clusters.
     pub(crate) fn shape(&self) -> (u32, usize, usize) {
         (self.enc.num_bdd_vars(), self.trans.parts, self.trans.clusters())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    fn build(text: &str) -> SymbolicModel {
+        let file = SourceFile::new("cache.smv", text);
+        let program = crate::frontend::load(&file, None).0.expect("the model loads");
+        SymbolicModel::build(&program, None, 1).expect("BDD build")
+    }
+
+    /// 30 state bits (60 BDD variables: a model-sized cache of 2^22 entries, larger than the
+    /// small one).
+    const VARS: &str = "MODULE main\nVAR c : 0..1023; d : 0..1023; e : 0..1023;\n";
+
+    #[test]
+    fn a_small_reachability_keeps_the_small_cache() {
+        let m = build(&format!("{VARS}ASSIGN init(c) := 0; next(c) := (c + 1) mod 8; init(d) := 0; next(d) := d; init(e) := 5; next(e) := e;\n"));
+        assert!(m.enc.small_cache);
+        assert_eq!(m.reachable_states(), 8.0);
+        assert_eq!(m.diameter(), 8);
+    }
+
+    #[test]
+    fn all_states_initial_starts_again_with_the_model_sized_cache() {
+        // No reachability to show the model's size: the checking works on all 2^30 states.
+        let m = build(&format!("{VARS}ASSIGN next(c) := (c + 1) mod 1024;\n"));
+        assert!(!m.enc.small_cache);
+        assert_eq!(m.reachable_states(), (1u64 << 30) as f64);
+        assert_eq!(m.diameter(), 1);
     }
 }
