@@ -79,6 +79,22 @@ impl Layout {
         ((w >> shift) & ((1u64 << bits) - 1)) as u32
     }
 
+    /// Sets variable `var`'s field of `packed` to `value`; `false` (and `packed` unchanged) if
+    /// the value does not fit the field.
+    #[inline]
+    pub(crate) fn set(&self, packed: &mut [u64], var: usize, value: u32) -> bool {
+        let (word, shift, bits) = self.fields[var];
+        let value = u64::from(value);
+        if value >> bits != 0 {
+            return false;
+        }
+        if let Some(w) = packed.get_mut(word as usize) {
+            let mask = ((1u64 << bits) - 1) << shift;
+            *w = (*w & !mask) | (value << shift);
+        }
+        true
+    }
+
     /// Packs `state` into `out` (`words()` long); `false` if some value does not fit its field
     /// (`out` is then unspecified).
     #[inline]
@@ -289,6 +305,29 @@ mod tests {
         // Values that do not fit their field are refused, not truncated.
         assert!(!l.pack(&[2, 0, 0, 0, 0], &mut key));
         assert!(!l.pack(&[0, 0, 0, 0, 1], &mut key));
+    }
+
+    #[test]
+    fn set_overwrites_one_field_and_refuses_what_does_not_fit() {
+        let l = Layout::from_bits([1, 32, 31, 3, 0, 32].into_iter());
+        let state = [1, u32::MAX, (1 << 31) - 1, 5, 0, 7];
+        let mut key = vec![0; l.words()];
+        assert!(l.pack(&state, &mut key));
+        for (var, value) in [(0, 0), (1, 12345), (2, 0), (3, 2), (5, u32::MAX)] {
+            let mut expected = state;
+            expected[var] = value;
+            let mut packed = vec![0; l.words()];
+            assert!(l.pack(&expected, &mut packed));
+            let mut set = key.clone();
+            assert!(l.set(&mut set, var, value));
+            assert_eq!(set, packed, "field {var}");
+        }
+        // Too wide for the field: refused, the key unchanged.
+        let before = key.clone();
+        assert!(!l.set(&mut key, 0, 2));
+        assert!(!l.set(&mut key, 3, 8));
+        assert!(!l.set(&mut key, 4, 1));
+        assert_eq!(key, before);
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod decompose;
 mod fallible;
 mod memo;
 mod solve;
+pub(crate) use solve::packed::PackedOut;
 
 #[cfg(test)]
 thread_local! {
@@ -47,6 +48,10 @@ thread_local! {
     pub(crate) static PLAIN_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: build plans without memoised evaluation.
     pub(crate) static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: never write successors straight into packed keys ([`solve::packed`]).
+    pub(crate) static NO_PACKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the plan runs whose successors were written straight into packed keys.
+    pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How `Var` and `Next` are read while evaluating an expression of a plan.
@@ -209,6 +214,11 @@ pub(crate) struct Scratch {
     /// computed for (solver).
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
+    /// Plain runs: per slot, candidates depending on the current state only and the run stamp
+    /// they were computed for ([`Plan::plain_cached`]); the stamp of the current plain run.
+    plain_cache: Vec<Vec<u32>>,
+    plain_gen: Vec<u32>,
+    plain_stamp: u32,
     /// The current state with the plan's slots keeping their values, and the state stamp it
     /// was made for (solver's precomputed paths).
     row: Vec<u32>,
@@ -265,6 +275,9 @@ pub(crate) struct Plan<'p> {
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
+    /// Per slot: its candidates are worth computing once per plain run (an evaluated source
+    /// reading the current state only), not once per prefix of the depth-first product.
+    plain_cached: Vec<bool>,
 }
 
 impl<'p> Plan<'p> {
@@ -371,6 +384,7 @@ impl<'p> Plan<'p> {
             memo_tables: 0,
             slot_prog: vec![],
             slot_set: vec![],
+            plain_cached: vec![],
         }
     }
 
@@ -495,6 +509,12 @@ impl<'p> Plan<'p> {
             })
             .collect();
         plan.slot_set = (plan.slots.iter()).map(|s| compile_set(&system.vars, s)).collect();
+        let mut pos_of_var = vec![usize::MAX; n];
+        for (i, s) in plan.slots.iter().enumerate() {
+            pos_of_var[s.var.index()] = i;
+        }
+        plan.plain_cached =
+            (plan.slots.iter()).map(|s| matches!(s.source, Source::Expr(_) | Source::MixedTable(_)) && solve::cur_only(s, &pos_of_var)).collect();
         plan.plan_memo();
         #[cfg(test)]
         if PLAIN_ONLY.with(std::cell::Cell::get) {
@@ -572,6 +592,22 @@ impl<'p> Plan<'p> {
         }
     }
 
+    /// [`Plan::run`] of a transition plan (no `EXITED`), its successors packed into `out`:
+    /// straight from the current state's key where the solver's paths allow
+    /// ([`solve::packed`]), else by packing each vector the search emits. The same keys in
+    /// the same order either way.
+    pub(crate) fn run_packed(&self, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], base: &[u32], out: &mut PackedOut<'_>) -> Result<(), StepError> {
+        scratch.memo.bind(self.id, self.memo_tables);
+        scratch.steps += 1;
+        match &self.solver {
+            Some(solver) => solver.run_packed(self, scratch, ev, cur, base, out),
+            None => self.run_plain(scratch, ev, cur, base, None, &mut |state| {
+                out.push_row(state);
+                ControlFlow::Continue(())
+            }),
+        }
+    }
+
     /// [`Plan::run`] by plain enumeration: the depth-first product of the slots' candidates.
     fn run_plain(
         &self,
@@ -583,6 +619,16 @@ impl<'p> Plan<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         self.reset(scratch, base);
+        let n = self.slots.len();
+        if scratch.plain_gen.len() < n {
+            scratch.plain_gen.resize(n, 0);
+            scratch.plain_cache.resize_with(n, Vec::new);
+        }
+        scratch.plain_stamp = scratch.plain_stamp.wrapping_add(1);
+        if scratch.plain_stamp == 0 {
+            scratch.plain_gen.fill(0);
+            scratch.plain_stamp = 1;
+        }
         self.dfs(scratch, ev, cur, exited, None, emit)
     }
 
@@ -723,7 +769,13 @@ impl<'p> Plan<'p> {
         exited: Option<ExitNameId>,
         restrict: Option<&solve::Restrict<'_, 'p>>,
     ) -> Result<(), StepError> {
-        let Some(r) = restrict else { return self.fill_plain(d, scratch, ev, cur, exited) };
+        let Some(r) = restrict else {
+            return if self.plain_cached.get(d).copied().unwrap_or(false) {
+                self.fill_plain_cached(d, scratch, ev, cur, exited)
+            } else {
+                self.fill_plain(d, scratch, ev, cur, exited)
+            };
+        };
         let bound = r.has_binds(d);
         if bound && matches!(self.slots[d].source, Source::Domain) {
             let len = self.system.vars[(self.slots[d].var).index()].domain.len() as u32;
@@ -767,6 +819,26 @@ impl<'p> Plan<'p> {
             Some(st) => self.ensure_cached(d, scratch, ev, cur, exited, st),
             None => self.fill_plain(d, scratch, ev, cur, exited),
         }
+    }
+
+    /// [`Plan::fill_plain`] of a slot whose candidates depend on the current state only, computed
+    /// once per plain run (at the first prefix that reaches the slot, so that an error is the
+    /// one, and comes where, the uncached search reports it) and copied at the other prefixes.
+    fn fill_plain_cached(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
+        if scratch.plain_gen[d] == scratch.plain_stamp {
+            let mut out = std::mem::take(&mut scratch.candidates[d]);
+            out.clear();
+            out.extend_from_slice(&scratch.plain_cache[d]);
+            scratch.candidates[d] = out;
+            scratch.pos[d] = 0;
+            return Ok(());
+        }
+        self.fill_plain(d, scratch, ev, cur, exited)?;
+        let (cache, out) = (&mut scratch.plain_cache[d], &scratch.candidates[d]);
+        cache.clear();
+        cache.extend_from_slice(out);
+        scratch.plain_gen[d] = scratch.plain_stamp;
+        Ok(())
     }
 
     /// Makes `scratch.cache[d]` hold slot `d`'s candidates for state stamp `st` (computing them

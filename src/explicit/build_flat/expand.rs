@@ -12,8 +12,8 @@
 
 use super::super::eval::Evaluator;
 use super::super::eval::compiled::ops_run;
-use super::super::packed_table::{Layout, PackedTable, hash};
-use super::super::step::{Plan, Scratch, StepError};
+use super::super::packed_table::{Layout, PackedTable};
+use super::super::step::{PackedOut, Plan, Scratch, StepError};
 use crate::lowering::program::System;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
@@ -41,6 +41,8 @@ pub(super) struct Expander<'p> {
     scratch_inputs: Scratch,
     zeros: Vec<u32>,
     cur: Vec<u32>,
+    /// The state being expanded, packed.
+    cur_key: Vec<u64>,
     key: Vec<u64>,
     /// Compiled operations run by [`Expander::expand`] so far.
     ops: u64,
@@ -59,6 +61,7 @@ impl<'p> Expander<'p> {
             scratch_inputs: Scratch::default(),
             zeros: vec![0; width],
             cur: vec![0; width],
+            cur_key: vec![0; layout.words()],
             key: vec![0; layout.words()],
             ops: 0,
         }
@@ -98,6 +101,7 @@ impl<'p> Expander<'p> {
     fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
         for s in range {
             table.get_into(s, &mut self.cur);
+            self.cur_key.copy_from_slice(table.packed(s));
             if let Err(e) = self.successors(out) {
                 out.failure = Some(e);
                 return;
@@ -108,22 +112,14 @@ impl<'p> Expander<'p> {
 
     /// Appends the successors of `self.cur` to `out`.
     fn successors(&mut self, out: &mut Chunk) -> Result<(), StepError> {
-        let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, key, .. } = self;
+        let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, cur_key, key, .. } = self;
         let mut failure: Option<StepError> = None;
+        let mut packed = PackedOut { layout, cur_key, key, keys: &mut out.keys, hashes: &mut out.hashes };
         let outer = inputs.run(scratch_inputs, ev_inputs, cur, cur, None, &mut |with_inputs| {
             if failure.is_some() {
                 return ControlFlow::Break(());
             }
-            let r = next.run(scratch, ev, with_inputs, zeros, None, &mut |state| {
-                let fits = layout.pack(state, key);
-                // The plans emit value indices within each variable's domain (inputs 0),
-                // whatever the input.
-                assert!(fits, "a state value outside its variable's domain");
-                out.keys.extend_from_slice(key);
-                out.hashes.push(hash(key));
-                ControlFlow::Continue(())
-            });
-            if let Err(e) = r {
+            if let Err(e) = next.run_packed(scratch, ev, with_inputs, zeros, &mut packed) {
                 failure = Some(e);
                 return ControlFlow::Break(());
             }

@@ -125,6 +125,8 @@ pub(super) struct Solver<'p> {
     key_fields: Option<Box<[(VarId, u32, u32)]>>,
     /// The slots' variables in slot order.
     slot_vars: Box<[VarId]>,
+    /// Per variable: its slot position (`u32::MAX`: none).
+    pos_of_var: Box<[u32]>,
 }
 
 /// The right-hand side of a binding in a precomputed direct path.
@@ -207,6 +209,7 @@ pub(super) struct SolveScratch {
     order: Vec<u32>,
     /// Sort keys of the rows ([`Solver::sort_by_keys`]).
     keys: Vec<(u128, u32)>,
+    packed: packed::PackedScratch,
 }
 
 /// The chosen combination of alternatives, as the plan's depth-first search sees it.
@@ -281,24 +284,7 @@ impl<'p> Solver<'p> {
             return None;
         }
         let rank = plan.slots.iter().map(|s| value_order(plan, s)).collect();
-        let cur_only: Vec<bool> = plan
-            .slots
-            .iter()
-            .map(|s| match &s.source {
-                Source::Expr(e) => no_slot_reads(e, s.frame, &pos_of_var),
-                // A table's evaluated entries may read `next()` of other slots (`st = sending &
-                // !next(drop) : done`): then its candidates change with them and must not be
-                // reused for the whole state.
-                Source::MixedTable(t) => {
-                    s.frame == Frame::Trans
-                        && t.entries.iter().flatten().chain(t.fallback.as_ref()).all(|x| match x {
-                            super::Entry::Expr(e) => no_slot_reads(e, s.frame, &pos_of_var),
-                            super::Entry::Consts(_) => true,
-                        })
-                }
-                _ => false,
-            })
-            .collect();
+        let cur_only: Vec<bool> = plan.slots.iter().map(|s| cur_only(s, &pos_of_var)).collect();
         // Masked paths: every candidate slot's candidates can be computed at once per state.
         let maskable =
             n <= 128 && (plan.slots.iter().zip(&cur_only)).all(|(s, &c)| !c || (!slot_may_fail(&fa, s) && system.vars[s.var.index()].domain.len() <= 64));
@@ -317,7 +303,8 @@ impl<'p> Solver<'p> {
             .collect();
         let key_fields = sort_key_fields(plan);
         let slot_vars = plan.slots.iter().map(|s| s.var).collect();
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields, slot_vars }))
+        let pos_of_var = pos_of_var.iter().map(|&p| u32::try_from(p).unwrap_or(u32::MAX)).collect();
+        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields, slot_vars, pos_of_var }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -334,23 +321,18 @@ impl<'p> Solver<'p> {
     ) -> Result<(), StepError> {
         plan.reset(scratch, base);
         let mut ss = scratch.solve.take().unwrap_or_default();
-        let r = self.run_with(plan, scratch, &mut ss, ev, cur, base, exited, emit);
+        let r = match self.enable(scratch, &mut ss, ev, cur, exited) {
+            Ok(true) => self.run_with(plan, scratch, &mut ss, ev, cur, base, exited, emit),
+            Ok(false) => Ok(()),
+            Err(e) => Err(e),
+        };
         scratch.solve = Some(ss);
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn run_with(
-        &self,
-        plan: &Plan<'p>,
-        scratch: &mut Scratch,
-        ss: &mut SolveScratch,
-        ev: &mut Evaluator,
-        cur: &[u32],
-        base: &[u32],
-        exited: Option<ExitNameId>,
-        emit: &mut Emit<'_>,
-    ) -> Result<(), StepError> {
+    /// Step 1 for the current state: the enabled alternatives of each conjunct still active
+    /// (`ss.enabled`, by `ss.ranges`); `false` when some conjunct has none (no successor).
+    fn enable(&self, scratch: &mut Scratch, ss: &mut SolveScratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<bool, StepError> {
         ss.stamp = ss.stamp.wrapping_add(1);
         if ss.stamp == 0 {
             ss.sel_gen.fill(0);
@@ -412,10 +394,56 @@ impl<'p> Solver<'p> {
                 continue;
             }
             if ss.enabled.len() == start {
-                return Ok(());
+                return Ok(false);
             }
             ss.ranges.push((start as u32, ss.enabled.len() as u32));
         }
+        Ok(true)
+    }
+
+    /// [`Solver::run`] with the successors packed into `out` ([`packed`]).
+    pub(super) fn run_packed(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        out: &mut packed::PackedOut<'_>,
+    ) -> Result<(), StepError> {
+        plan.reset(scratch, base);
+        let mut ss = scratch.solve.take().unwrap_or_default();
+        let r = match self.enable(scratch, &mut ss, ev, cur, None) {
+            // As many combinations as `run_with` solves (more: it enumerates the plain way).
+            Ok(true) if ss.ranges.len() == 1 && ss.enabled.len() <= COMBO_LIMIT && packed_allowed() && self.packed(&mut ss, cur, out) => {
+                #[cfg(test)]
+                super::PACKED_RUNS.with(|c| c.set(c.get() + 1));
+                Ok(())
+            }
+            Ok(true) => self.run_with(plan, scratch, &mut ss, ev, cur, base, None, &mut |state| {
+                out.push_row(state);
+                ControlFlow::Continue(())
+            }),
+            Ok(false) => Ok(()),
+            Err(e) => Err(e),
+        };
+        scratch.solve = Some(ss);
+        r
+    }
+
+    /// Steps 2 and 3, after [`Solver::enable`].
+    #[allow(clippy::too_many_arguments)]
+    fn run_with(
+        &self,
+        plan: &Plan<'p>,
+        scratch: &mut Scratch,
+        ss: &mut SolveScratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        base: &[u32],
+        exited: Option<ExitNameId>,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), StepError> {
         let mut total = 1usize;
         for &(s, e) in &ss.ranges {
             total = total.saturating_mul((e - s) as usize);
@@ -1137,7 +1165,11 @@ fn simple_paths(
             ops.push((slot.var, op));
         }
         let pure = ops.iter().all(|(_, op)| !matches!(op, Simple::In { .. } | Simple::Out { .. } | Simple::Only { .. }));
-        let changes = pure.then(|| ops.iter().copied().filter(|(_, op)| !matches!(op, Simple::Keep)).collect());
+        // `next(x) = x` on a slot ranging over its domain copies a value that is in the domain
+        // (the current state's) onto itself: like `Keep`, nothing to do on the kept row. Frame
+        // conditions (`unchanged_except_…` of constraint-style models) bind every variable so.
+        let changes = pure
+            .then(|| ops.iter().copied().filter(|&(var, op)| !matches!(op, Simple::Keep) && !matches!(op, Simple::Copy { from, .. } if from == var)).collect());
         let masked = (!pure && maskable).then(|| {
             let mut keep = 0u128;
             let mut rest = vec![];
@@ -1145,6 +1177,8 @@ fn simple_paths(
                 match op {
                     Simple::Keep => {}
                     Simple::In { x: Src::Copy(y), .. } if y == var => keep |= 1u128 << pos,
+                    // A copy of the current value onto itself (see `changes`).
+                    Simple::Copy { from, .. } if from == var => {}
                     _ => rest.push((var, op)),
                 }
             }
@@ -1220,6 +1254,36 @@ fn skip_test(alts: &[Alternative<'_>], system: &System, frame: Frame) -> Option<
 /// A decomposition worth using: anything but the conjunct as its own single residual.
 fn useful(alts: &[Alt<'_>]) -> bool {
     !matches!(alts, [a] if a.tests.is_empty() && a.binds.is_empty())
+}
+
+/// Whether [`Solver::run_packed`] may use [`packed`] (tests turn it off).
+#[inline]
+fn packed_allowed() -> bool {
+    #[cfg(test)]
+    if super::NO_PACKED.with(std::cell::Cell::get) {
+        return false;
+    }
+    true
+}
+
+/// Whether slot `s`'s candidates depend on the current state only (not on other slots'
+/// values in the vector being built).
+/// `pos_of_var`: each variable's slot position (`usize::MAX`: none).
+pub(super) fn cur_only(s: &Slot<'_>, pos_of_var: &[usize]) -> bool {
+    match &s.source {
+        Source::Expr(e) => no_slot_reads(e, s.frame, pos_of_var),
+        // A table's evaluated entries may read `next()` of other slots (`st = sending &
+        // !next(drop) : done`): then its candidates change with them and must not be
+        // reused for the whole state.
+        Source::MixedTable(t) => {
+            s.frame == Frame::Trans
+                && t.entries.iter().flatten().chain(t.fallback.as_ref()).all(|x| match x {
+                    super::Entry::Expr(e) => no_slot_reads(e, s.frame, pos_of_var),
+                    super::Entry::Consts(_) => true,
+                })
+        }
+        _ => false,
+    }
 }
 
 fn no_slot_reads(e: &Expr, frame: Frame, pos_of_var: &[usize]) -> bool {
@@ -1471,5 +1535,6 @@ impl Restrict<'_, '_> {
     }
 }
 
+pub(crate) mod packed;
 #[cfg(test)]
 mod tests;

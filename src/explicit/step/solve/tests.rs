@@ -4,7 +4,7 @@
 
 use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{DomainIndex, NO_MEMO, PLAIN_ONLY, Plan};
+use crate::explicit::step::{DomainIndex, NO_MEMO, NO_PACKED, PACKED_RUNS, PLAIN_ONLY, Plan};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, LoweredProgram, System};
@@ -336,4 +336,88 @@ fn memoised_evaluation_changes_nothing() {
         }
     }
     assert!(errors > 0, "no case failed: the error paths are not exercised");
+}
+
+/// A random model in the style of NuSMV's `deadlock/` examples: `TRANS` a disjunction of
+/// guarded updates where every variable is bound (`next(x) = c`, `next(x) = x` — the
+/// `unchanged_except_…` frame conditions — or `next(x) = y`), over booleans, small ranges,
+/// enumerations and ranges of 2^30 values (30-bit fields: with three of them a packed state
+/// takes two words).
+fn frame_program(rng: &mut Rng) -> LoweredProgram {
+    let n = 2 + rng.below(5) as usize;
+    let domains: Vec<Domain> = (0..n)
+        .map(|_| match rng.below(4) {
+            0 => Domain::Boolean,
+            1 => Domain::Range { lo: 0, hi: 2 },
+            2 => syms(3),
+            _ => Domain::Range { lo: 0, hi: (1 << 30) - 1 },
+        })
+        .collect();
+    let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+    let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
+    let mut m: System = system("main", &decls);
+    let kinds = vec![VarKind::State; n];
+    let mut g = Gen { rng, domains: domains.clone(), kinds, allow_fail: false };
+    for v in 0..n {
+        m.init_assign[v] = Some(g.value(v));
+    }
+    let k = 1 + g.below(5) as usize;
+    let alts = (0..k)
+        .map(|_| {
+            let mut parts = vec![g.guard()];
+            for x in 0..n {
+                let same: Vec<usize> = (0..n).filter(|&y| y != x && domains[y] == domains[x]).collect();
+                parts.push(match g.below(4) {
+                    0 => {
+                        let c = g.value(x);
+                        eq(next(x as u32), c)
+                    }
+                    1 if !same.is_empty() => {
+                        let y = same[g.below(same.len() as u64) as usize];
+                        eq(next(x as u32), var(y as u32))
+                    }
+                    _ => eq(next(x as u32), var(x as u32)),
+                });
+            }
+            and_all(parts)
+        })
+        .collect();
+    m.trans.push(or_all(alts));
+    program(vec![m], &["a", "b", "c"])
+}
+
+/// Successors written straight into packed keys ([`super::packed`]) are the keys, in the
+/// order, that packing the vector-based search's successors gives: same states, numbering and
+/// edges as without the packed path (and, on small domains, as plain enumeration), on one- and
+/// two-word layouts.
+#[test]
+fn packed_successors_equal_the_vector_based_ones() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let mut rng = Rng(0x9ac4_ed01);
+    let (mut packed_models, mut two_words) = (0u64, 0u64);
+    for case_no in 0..cases {
+        let p = frame_program(&mut rng);
+        PACKED_RUNS.with(|c| c.set(0));
+        let packed = build(&p, false).expect("frame models cannot fail");
+        let runs = PACKED_RUNS.with(std::cell::Cell::get);
+        NO_PACKED.with(|c| c.set(true));
+        let unpacked = build(&p, false).expect("frame models cannot fail");
+        NO_PACKED.with(|c| c.set(false));
+        // Plain enumeration ranges over whole domains: compared only without 2^30-value ones.
+        let narrow = p.systems[0].vars.iter().all(|v| v.domain.len() <= 3);
+        let plain = if narrow { build(&p, true).expect("frame models cannot fail") } else { unpacked.clone() };
+        for other in [&unpacked, &plain] {
+            assert_eq!(packed.kripke.values, other.kripke.values, "case {case_no}: states or numbering differ: {:?}", p.systems[0]);
+            assert_eq!(packed.kripke.initial, other.kripke.initial, "case {case_no}");
+            assert_eq!(packed.kripke.succ, other.kripke.succ, "case {case_no}: edges differ: {:?}", p.systems[0]);
+            assert_eq!(packed.deadlocks, other.deadlocks, "case {case_no}");
+        }
+        if runs > 0 {
+            packed_models += 1;
+            let layout = crate::explicit::packed_table::Layout::of(&p.systems[0]);
+            two_words += u64::from(layout.words() >= 2);
+        }
+    }
+    assert!(packed_models * 2 >= cases, "the packed path served only {packed_models} of {cases} models");
+    assert!(two_words > 0, "no model with a two-word layout took the packed path");
 }
