@@ -40,3 +40,38 @@ fn malformed_sizes_are_usage_errors() {
     assert_eq!(code, 2);
     assert!(stderr.contains("`12X` is not a size"), "{stderr}");
 }
+
+/// Regression (found on avroraCFG, session 10): the procedure build charged every component a
+/// bitset per label of the whole program and per spec, though a component stores only the labels
+/// it defines (`rks::Labels`). With 600 procedures, each defining one label, that estimate was
+/// 600 × 1,200 bitsets (~5.5 MiB) and refused the model under a 4 MiB budget; the labels really
+/// stored take a few KiB.
+#[test]
+fn procedure_labels_count_only_where_they_are_defined() {
+    let n = 600;
+    let mut text = String::from("MODULE main\nVAR\n  pc : 0..");
+    text.push_str(&format!("{};\nCALL\n", 2 * n + 1));
+    for k in 0..n {
+        text.push_str(&format!("  p{k} := pc = {};\n", 2 * k + 1));
+    }
+    text.push_str(&format!("ASSIGN\n  init(pc) := 0;\n  next(pc) := case pc <= {} : pc + 1; TRUE : pc; esac;\n", 2 * n));
+    for k in 0..n {
+        text.push_str(&format!("SPEC EF l{k}\n"));
+    }
+    for k in 0..n {
+        text.push_str(&format!(
+            "\nMODULE p{k}\nVAR\n  q : {{a, b}};\nDEFINE\n  l{k} := q = a;\nASSIGN\n  init(q) := a;\n  next(q) := case q = a : b; TRUE : EXIT; esac;\n"
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("xmv-budget-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("many-procedures.smv");
+    std::fs::write(&file, text).expect("write model");
+    let (code, stdout, stderr) = xmv(&["check", "-q", "--no-trace", "--max-memory", "4M", file.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{stderr}");
+    // `EF lK` in main: main calls every pK, whose entry is labelled lK.
+    assert_eq!(stdout.lines().count(), n, "{stdout}");
+    assert!(stdout.lines().all(|l| l.ends_with(" IN main is true")), "{stdout}");
+    assert!(!stderr.contains("E0508"), "{stderr}");
+}

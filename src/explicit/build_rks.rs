@@ -146,11 +146,29 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     }
     drop(progress);
     crate::cpu_trace::mark("rks explored");
-    // Still to allocate per component: labels (a bitset per proposition) and the CSR arrays of
-    // its edges and returns.
-    let props = (program.labels.len() + program.specs.len()) as u64;
-    let after: u64 =
-        (worklist.explorers.iter()).map(|e| props * (e.table.len() as u64).div_ceil(64) * 8 + e.edges.len() as u64 * 12 + (e.table.len() as u64 + 1) * 8).sum();
+    // Still to allocate per component: labels (a bitset per proposition the component defines:
+    // its labelled DEFINEs and at most one per state atom of the specs on its module; the
+    // others are not stored, see `rks::Labels`) and the CSR arrays of its edges and returns.
+    let mut state_atoms = vec![0u64; worklist.explorers.len()];
+    for spec in &program.specs {
+        if let Some(c) = component_of.get(spec.system.index()).copied().flatten() {
+            let mut count = |a: &SpecAtom| {
+                if matches!(a, SpecAtom::State(_)) {
+                    state_atoms[c as usize] += 1;
+                }
+            };
+            let _ = spec.formula.map_atoms(&mut count);
+            if let Some(ltl) = &spec.ltl {
+                let _ = ltl.map_atoms(&mut count);
+            }
+        }
+    }
+    let after: u64 = (worklist.explorers.iter().zip(&state_atoms))
+        .map(|(e, &atoms)| {
+            let props = e.system.define_labels.iter().flatten().count() as u64 + atoms;
+            props * (e.table.len() as u64).div_ceil(64) * 8 + e.edges.len() as u64 * 12 + (e.table.len() as u64 + 1) * 8
+        })
+        .sum();
     if let Err(e) = worklist.budget.need(after) {
         let d = diag::out_of_memory(e, &worklist.size(), worklist.span());
         diags.push(d.with_note(format!("labelling and the successor arrays need {} more", super::budget::format_size(after))));

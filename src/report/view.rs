@@ -70,7 +70,9 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
     }
     // Flat models: the states' values, and the input that leads from each to the next.
     let flat_values = |i: usize| match model {
-        ModelRef::Flat(m) if trace.steps[i].values.is_empty() => (m.system, m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(trace.steps[i].state)).to_vec()),
+        ModelRef::Flat(m) if trace.steps[i].values.is_empty() => {
+            (m.system, m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(trace.steps[i].state)).to_vec())
+        }
         ModelRef::Flat(m) => (m.system, trace.steps[i].values.clone()),
         ModelRef::Concrete(id) => (id, trace.steps[i].values.clone()),
         ModelRef::Rks(_) => (SystemId::new(0), vec![]),

@@ -108,7 +108,7 @@ const SMALL_CACHE_NODES: usize = 1 << 17;
 /// What [`SymbolicModel::build_in`] ends with.
 enum Built {
     /// The model, or `None` when the probe gave up.
-    Model(Option<SymbolicModel>),
+    Model(Option<Box<SymbolicModel>>),
     /// An error met by a reachable state or transition.
     Error(Diagnostic),
     /// The manager outgrew its small apply cache: start again with the model-sized one.
@@ -340,7 +340,7 @@ impl SymbolicModel {
             }
         };
         match built {
-            Ok(Built::Model(m)) => Ok(m),
+            Ok(Built::Model(m)) => Ok(m.map(|m| *m)),
             Ok(Built::Outgrown) => Ok(None),
             Ok(Built::Error(d)) => {
                 diags.push(d);
@@ -595,7 +595,7 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
-        Ok(Built::Model(Some(SymbolicModel {
+        Ok(Built::Model(Some(Box::new(SymbolicModel {
             system: system_id,
             enc,
             init,
@@ -611,7 +611,7 @@ impl SymbolicModel {
             deadlocks,
             warnings,
             peak_nodes,
-        })))
+        }))))
     }
 
     /// A shortest path from an initial state to `state` (which must be reachable), by the rings.

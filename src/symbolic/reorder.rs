@@ -121,7 +121,7 @@ where
         }
     }
     // Each group's variables in their current level order; the blocks in level order.
-    let mut members: Vec<Vec<VarNo>> = groups.iter().map(|g| g.clone()).collect();
+    let mut members: Vec<Vec<VarNo>> = groups.to_vec();
     for g in &mut members {
         g.sort_by_key(|&v| m.var_to_level(v));
     }
