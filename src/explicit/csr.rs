@@ -67,7 +67,7 @@ impl<I, T> Default for Csr<I, T> {
 impl<I: CsrIndex, T: CsrIndex> Csr<I, T> {
     /// From the arrays themselves: `offsets` has one entry per row plus one, increasing, the
     /// last one `targets.len()`.
-    pub fn from_parts(offsets: Vec<u32>, targets: Vec<T>) -> Csr<I, T> {
+    pub(crate) fn from_parts(offsets: Vec<u32>, targets: Vec<T>) -> Csr<I, T> {
         debug_assert_eq!(offsets.last().map_or(0, |&o| o as usize), targets.len());
         Csr { offsets, targets, rows: PhantomData }
     }
@@ -93,7 +93,7 @@ impl<I: CsrIndex, T: CsrIndex> Csr<I, T> {
     /// The reverse graph over `n` nodes of the target type (each target's rows in ascending
     /// order, as an edge list sorted by row would give), counted and filled in place: no edge
     /// list.
-    pub fn transpose_into(&self, n: usize) -> Csr<T, I> {
+    pub(crate) fn transpose_into(&self, n: usize) -> Csr<T, I> {
         let mut offsets = vec![0u32; n + 1];
         for &w in &self.targets {
             offsets[w.at() + 1] += 1;

@@ -33,7 +33,7 @@ crate::index_type! {
 
 impl ExitNameId {
     /// The all-`EXIT` exit's name, interned first.
-    pub const EXIT: ExitNameId = ExitNameId::from_u32(0);
+    pub(crate) const EXIT: ExitNameId = ExitNameId::from_u32(0);
 }
 
 #[derive(Clone, Debug)]
