@@ -54,7 +54,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-disable_daggifier", None, Ignored, "affects only the model dumper"),
     opt!("-disable_sexp2bdd_caching", None, Ignored, "BDD caching"),
     opt!("-disable_syntactic_checks", None, Ignored, "xmv-rs always checks the model"),
-    opt!("-dynamic", None, Mapped, "BDD engine: dynamic reordering by sifting when the live nodes double (xmv-rs check --reorder)"),
+    opt!("-dynamic", None, Ignored, "BDD dynamic reordering"),
     opt!("-f", None, Mapped, "forward_search=1: the default"),
     opt!("-flt", None, Ignored, "reachable states of the LTL tableau"),
     opt!("-i", Some("iv_file"), Ignored, "BDD variable order input file"),
@@ -69,7 +69,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-keep_single_value_vars", None, Ignored, "no effect on verdicts or traces of xmv-rs"),
     opt!("-load", Some("sc_file"), Implemented, "runs the commands of sc_file (as -source)"),
     opt!("-lp", None, Implemented, "lists the properties and exits"),
-    opt!("-m", Some("method"), Mapped, "BDD reordering method: every method is done by sifting (with -dynamic)"),
+    opt!("-m", Some("method"), Ignored, "BDD reordering method"),
     opt!("-mono", None, Mapped, "BDD engine: one cluster (monolithic transition relation)"),
     opt!("-n", Some("idx"), Implemented, "prop_no=$: checks only property idx"),
     opt!("-noaffinity", None, Ignored, "BDD affinity clustering"),
@@ -81,7 +81,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-old_div_op", None, Implemented, "use_ansi_c_div_op=0: integer / rounds down and mod is non-negative for a positive divisor, as before NuSMV 2.4"),
     opt!("-pre", Some("pp_list"), Refused, "preprocessors are not run; preprocess the file first"),
     opt!("-r", None, Implemented, "print_reachable=1: prints the number of reachable states"),
-    opt!("-reorder", None, Ignored, "BDD reordering before exit: changes nothing printed (no order file is written)"),
+    opt!("-reorder", None, Ignored, "BDD reordering before exit"),
     opt!("-rin", Some("on|off"), Refused, "RBC inlining belongs to SAT-based model checking"),
     opt!("-s", None, Implemented, "no initialization file (xmv-rs reads none)"),
     opt!("-sat_solver", Some("str"), Refused, "SAT-based model checking is not supported"),
@@ -128,8 +128,6 @@ pub(crate) struct CommandLine {
     pub bdd: Vec<BddSetting>,
     /// `-thresh`, `-cp`, `-iwls95`, `-mono`: the BDD engine's clustering (`symbolic::trans`).
     pub partitioning: Option<Partitioning>,
-    /// `-dynamic`: the BDD engine's dynamic reordering (`symbolic::reorder`).
-    pub dynamic: bool,
 }
 
 /// Why a command line is refused: the message for stderr (the status is 255, NuSMV's).
@@ -214,8 +212,6 @@ fn apply(cl: &mut CommandLine, name: &str, value: Option<String>) -> Result<(), 
         },
         "-quiet" => cl.quiet = true,
         "-mono" => cl.partitioning = Some(Partitioning::Monolithic),
-        "-dynamic" => cl.dynamic = true,
-        "-m" => {}
         "-thresh" | "-cp" | "-iwls95" => {
             let Ok(t) = value.parse::<usize>() else {
                 return Err(Refusal(format!("The command line option \"{name}\" needs a cluster size in BDD nodes, not \"{value}\"")));

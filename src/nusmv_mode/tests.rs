@@ -96,10 +96,10 @@ fn every_option_of_nusmv_254_is_in_the_table() {
     for name in ["-bmc", "-bmc_length", "-sat_solver", "-rin"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Refused), "{name}");
     }
-    for name in ["-mono", "-thresh", "-cp", "-iwls95", "-dynamic", "-m"] {
+    for name in ["-mono", "-thresh", "-cp", "-iwls95"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Mapped), "{name}");
     }
-    for name in ["-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
+    for name in ["-dynamic", "-m", "-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Ignored), "{name}");
     }
 }
@@ -109,11 +109,10 @@ fn pyboolnets_command_line_sets_nusmvs_variables() {
     let cl = options::parse(&strings(&["-dcx", "-dynamic", "-df", "-coi", "model.smv"])).expect("accepted");
     assert_eq!(cl.input_file.as_deref(), Some("model.smv"));
     assert_eq!(cl.env, vec![("counter_examples", "0".to_string()), ("forward_search", "0".to_string()), ("cone_of_influence", "1".to_string())]);
-    assert!(cl.dynamic && cl.bdd.is_empty(), "-dynamic turns on the BDD engine's reordering");
-    let cl = options::parse(&strings(&["-m", "sift", "-n", "3", "-v", "1", "-reorder", "f.smv"])).expect("accepted");
-    assert!(!cl.dynamic, "-m alone only names the method");
     assert_eq!(cl.bdd.len(), 1);
-    assert_eq!(cl.bdd[0].option, "-reorder");
+    assert_eq!(cl.bdd[0].option, "-dynamic");
+    let cl = options::parse(&strings(&["-m", "sift", "-n", "3", "-v", "1", "f.smv"])).expect("accepted");
+    assert_eq!(cl.bdd[0].value.as_deref(), Some("sift"));
     assert!(cl.env.contains(&("prop_no", "3".to_string())) && cl.env.contains(&("verbose_level", "1".to_string())));
 }
 
