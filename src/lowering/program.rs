@@ -135,6 +135,18 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// Whether the expression reads `next()` anywhere.
+    pub(crate) fn reads_next(&self) -> bool {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            if matches!(e, Expr::Next(_)) {
+                return true;
+            }
+            e.push_children(&mut stack);
+        }
+        false
+    }
+
     /// Pushes the direct subexpressions onto `out` (operands left to right, `case` condition
     /// before value, table entries then fallback, a shared body as itself): the one list of
     /// children that the iterative walkers of later stages pop from.

@@ -184,7 +184,7 @@ impl DefineLayout {
         for d in nusmv_define_order(system) {
             let e = &system.defines[d].expr;
             let (input, state) = (e.reads_var(&is_input), e.reads_var(&|v| !is_input(v)));
-            if reads_next(e) || (input && state) {
+            if e.reads_next() || (input && state) {
                 on_transition.push(d);
             } else if input {
                 with_inputs.push(d);
@@ -239,16 +239,4 @@ fn input_values(system: &System, layout: &DefineLayout, names: &Names, with_inpu
         (system.vars.iter().enumerate()).filter(|(_, v)| v.kind == VarKind::Input).map(|(i, v)| (v.name.clone(), names.var_value(v, with_inputs[i]))).collect();
     out.extend(define_values(system, &layout.with_inputs, names, &Env::state(with_inputs)));
     out
-}
-
-/// Whether `e` reads a `next()` value.
-fn reads_next(e: &crate::lowering::program::Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        if matches!(x, crate::lowering::program::Expr::Next(_)) {
-            return true;
-        }
-        x.push_children(&mut stack);
-    }
-    false
 }

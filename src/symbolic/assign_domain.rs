@@ -156,7 +156,7 @@ fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
                 };
                 let span = spans.get(v).copied().flatten().unwrap_or(system.vars[v].span);
                 let state = enc.pick_state(&region)?;
-                let reads_more = e.reads_var(&|x| system.vars.get(x.index()).is_some_and(|x| x.kind == VarKind::Input)) || reads_next(e);
+                let reads_more = e.reads_var(&|x| system.vars.get(x.index()).is_some_and(|x| x.kind == VarKind::Input)) || e.reads_next();
                 return Ok(Some(Violation { var: VarId::new(v), value, which, span, state, reads_more }));
             }
         }
@@ -224,18 +224,6 @@ fn surely_inside(system: &System, e: &Expr, domain: &Domain) -> bool {
         }
     }
     true
-}
-
-/// Whether `e` reads a next-state value.
-fn reads_next(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if matches!(e, Expr::Next(_)) {
-            return true;
-        }
-        e.push_children(&mut stack);
-    }
-    false
 }
 
 fn diagnostic(program: &LoweredProgram, system: &System, found: &Violation) -> Diagnostic {
