@@ -26,6 +26,10 @@
 //! the integration tests, hidden from this documentation, and may change in any release.
 
 #![deny(missing_docs)]
+// `pub` only where another target (binary, tests, tools) or the API needs it; everything else is
+// `pub(crate)` (docs/architecture.md, "Visibility"). Here rather than in Cargo.toml's `[lints]`,
+// which would also apply it to the test-support modules that the test crates share by `#[path]`.
+#![warn(unreachable_pub)]
 // The internal modules document themselves for developers (`cargo doc --document-private-items`)
 // and link to their private items freely.
 #![allow(rustdoc::private_intra_doc_links)]

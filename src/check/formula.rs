@@ -154,7 +154,7 @@ impl<'a> DagBuilder<'a> {
 
     /// The nodes made so far, children before parents (the tests' view).
     #[cfg(test)]
-    pub fn nodes(&self) -> &IdVec<FormulaId, Op> {
+    pub(crate) fn nodes(&self) -> &IdVec<FormulaId, Op> {
         &self.nodes
     }
 

@@ -47,7 +47,7 @@ impl StateTable {
 
     /// The id of `state` if present (the tests' lookup; `insert` finds states while inserting).
     #[cfg(test)]
-    pub fn find(&self, state: &[u32]) -> Option<u32> {
+    pub(crate) fn find(&self, state: &[u32]) -> Option<u32> {
         let at = probe(&self.slots, hash(state), |id| id == EMPTY, |id| self.get(id) == state).ok()?;
         Some(self.slots[at])
     }

@@ -42,23 +42,23 @@ macro_rules! index_type {
         impl $name {
             /// The id of position `i` (`i` must fit in `u32`).
             #[inline]
-            pub const fn new(i: usize) -> Self {
+            $vis const fn new(i: usize) -> Self {
                 debug_assert!(i <= u32::MAX as usize);
                 Self(i as u32)
             }
             /// The position this id names.
             #[inline]
-            pub const fn index(self) -> usize {
+            $vis const fn index(self) -> usize {
                 self.0 as usize
             }
             /// The id with this raw number.
             #[inline]
-            pub const fn from_u32(i: u32) -> Self {
+            $vis const fn from_u32(i: u32) -> Self {
                 Self(i)
             }
             /// The raw number.
             #[inline]
-            pub const fn as_u32(self) -> u32 {
+            $vis const fn as_u32(self) -> u32 {
                 self.0
             }
         }

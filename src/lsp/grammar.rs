@@ -25,7 +25,7 @@ fn scope(keyword: &str) -> &'static str {
 
 /// The grammar as pretty-printed JSON with a final newline (written by this module's test).
 #[cfg(test)]
-pub fn textmate_grammar() -> String {
+pub(crate) fn textmate_grammar() -> String {
     let mut by_scope: Vec<(&'static str, Vec<&'static str>)> = vec![];
     for &k in crate::syntax::KEYWORDS {
         let s = scope(k);

@@ -121,7 +121,7 @@ pub(crate) fn render_document(file: &SourceFile, reports: &[SpecReport], run: &R
 
 /// The specs alone, as a JSON array (the `specs` of [`render_document`]; the tests' view).
 #[cfg(test)]
-pub fn render_json(file: &SourceFile, reports: &[SpecReport]) -> String {
+pub(crate) fn render_json(file: &SourceFile, reports: &[SpecReport]) -> String {
     pretty(&specs_json(file, reports))
 }
 

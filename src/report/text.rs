@@ -52,7 +52,7 @@ fn has_context(text: &str) -> bool {
 /// All verdict lines and traces; traces are numbered from 1 in order of appearance (the tests'
 /// view; the driver streams through [`TextReport`]).
 #[cfg(test)]
-pub fn render_text(reports: &[SpecReport]) -> String {
+pub(crate) fn render_text(reports: &[SpecReport]) -> String {
     let mut text = TextReport::default();
     for r in reports {
         text.push(r);
@@ -85,7 +85,7 @@ impl TextReport {
 /// One trace in NuSMV's format (of a CTL spec, or of an invariant when `invariant`; the tests'
 /// entry point).
 #[cfg(test)]
-pub fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String {
+pub(crate) fn trace_text(view: &TraceView, trace_no: usize, invariant: bool) -> String {
     trace_text_for(view, trace_no, if invariant { SpecKind::Invar } else { SpecKind::Ctl })
 }
 
