@@ -49,10 +49,10 @@ fn verdicts_and_lengths(out: &str) -> (Vec<String>, Vec<usize>) {
     for l in out.lines() {
         if l.starts_with("-- invariant") || l.starts_with("-- specification") {
             lengths.push(0);
-        } else if l.starts_with("-> State:") {
-            if let Some(n) = lengths.last_mut() {
-                *n += 1;
-            }
+        } else if l.starts_with("-> State:")
+            && let Some(n) = lengths.last_mut()
+        {
+            *n += 1;
         }
     }
     (verdicts, lengths)
