@@ -93,8 +93,9 @@ impl FlatBuilt {
             }
             FlatBuilt::Symbolic(m) => {
                 let (vars, parts, clusters) = m.shape();
+                let explored = if m.stopped_early { " (explored: stopped at the first bad states)" } else { "" };
                 format!(
-                    "flat engine: bdd, states: {}, diameter: {}, bdd variables: {vars}, transition parts: {parts}, clusters: {clusters}, peak bdd nodes: {}",
+                    "flat engine: bdd, states: {}, diameter: {}{explored}, bdd variables: {vars}, transition parts: {parts}, clusters: {clusters}, peak bdd nodes: {}",
                     m.reachable_states(),
                     m.diameter(),
                     m.peak_nodes
@@ -106,7 +107,10 @@ impl FlatBuilt {
     pub(crate) fn reachable(&self) -> (u64, f64) {
         match self {
             FlatBuilt::Explicit(m) => (u64::from(m.kripke.diameter()), f64::from(m.kripke.num_states)),
-            FlatBuilt::Symbolic(m) => (m.diameter() as u64, m.reachable_states()),
+            FlatBuilt::Symbolic(m) => {
+                let (diameter, states) = m.full_figures();
+                (diameter as u64, states)
+            }
         }
     }
     /// Checks the flat specs one at a time under `clock` (`--spec-timeout`, [`super::timeout`]).

@@ -75,6 +75,9 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write, inp
     if let Some(p) = cl.partitioning {
         crate::symbolic::trans::set_partitioning(p);
     }
+    if cl.dynamic_reordering {
+        crate::symbolic::reorder::set_dynamic_reordering(Some(crate::symbolic::reorder::FIRST_REORDER));
+    }
     if cl.help {
         let _ = write!(err, "{}{}", banner(), options::usage(program));
         return 2;

@@ -54,7 +54,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-disable_daggifier", None, Ignored, "affects only the model dumper"),
     opt!("-disable_sexp2bdd_caching", None, Ignored, "BDD caching"),
     opt!("-disable_syntactic_checks", None, Ignored, "xmv-rs always checks the model"),
-    opt!("-dynamic", None, Ignored, "BDD dynamic reordering"),
+    opt!("-dynamic", None, Mapped, "BDD engine: dynamic reordering by sifting when the live nodes double (xmv-rs check --reorder)"),
     opt!("-f", None, Mapped, "forward_search=1: the default"),
     opt!("-flt", None, Ignored, "reachable states of the LTL tableau"),
     opt!("-i", Some("iv_file"), Ignored, "BDD variable order input file"),
@@ -69,7 +69,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-keep_single_value_vars", None, Ignored, "no effect on verdicts or traces of xmv-rs"),
     opt!("-load", Some("sc_file"), Implemented, "runs the commands of sc_file (as -source)"),
     opt!("-lp", None, Implemented, "lists the properties and exits"),
-    opt!("-m", Some("method"), Ignored, "BDD reordering method"),
+    opt!("-m", Some("method"), Mapped, "reorder_method=$: one of NuSMV's methods; -dynamic's reorderings sift whatever the method"),
     opt!("-mono", None, Mapped, "BDD engine: one cluster (monolithic transition relation)"),
     opt!("-n", Some("idx"), Implemented, "prop_no=$: checks only property idx"),
     opt!("-noaffinity", None, Ignored, "BDD affinity clustering"),
@@ -81,7 +81,7 @@ pub(crate) const OPTIONS: &[OptionSpec] = &[
     opt!("-old_div_op", None, Implemented, "use_ansi_c_div_op=0: integer / rounds down and mod is non-negative for a positive divisor, as before NuSMV 2.4"),
     opt!("-pre", Some("pp_list"), Refused, "preprocessors are not run; preprocess the file first"),
     opt!("-r", None, Implemented, "print_reachable=1: prints the number of reachable states"),
-    opt!("-reorder", None, Ignored, "BDD reordering before exit"),
+    opt!("-reorder", None, Ignored, "BDD reordering before exit: it changes only the order -o writes, which xmv-rs does not write"),
     opt!("-rin", Some("on|off"), Refused, "RBC inlining belongs to SAT-based model checking"),
     opt!("-s", None, Implemented, "no initialization file (xmv-rs reads none)"),
     opt!("-sat_solver", Some("str"), Refused, "SAT-based model checking is not supported"),
@@ -128,7 +128,34 @@ pub(crate) struct CommandLine {
     pub bdd: Vec<BddSetting>,
     /// `-thresh`, `-cp`, `-iwls95`, `-mono`: the BDD engine's clustering (`symbolic::trans`).
     pub partitioning: Option<Partitioning>,
+    /// `-dynamic`: the BDD engine's dynamic reordering (`symbolic::reorder`).
+    pub dynamic_reordering: bool,
 }
+
+/// NuSMV 2.5.4's reordering methods (`-m`; its `REORDER_METHOD` option). xmv-rs sifts for
+/// every one (NuSMV's default is `sift`); like NuSMV, `-m` alone does not turn reordering on.
+pub(crate) const REORDER_METHODS: &[&str] = &[
+    "random",
+    "random_pivot",
+    "sift",
+    "group_sift",
+    "sift_converge",
+    "symmetry_sift",
+    "symmetry_sift_converge",
+    "window2",
+    "window3",
+    "window4",
+    "window2_converge",
+    "window3_converge",
+    "window4_converge",
+    "group_sift_converge",
+    "annealing",
+    "genetic",
+    "exact",
+    "linear",
+    "linear_converge",
+    "same",
+];
 
 /// Why a command line is refused: the message for stderr (the status is 255, NuSMV's).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -212,6 +239,14 @@ fn apply(cl: &mut CommandLine, name: &str, value: Option<String>) -> Result<(), 
         },
         "-quiet" => cl.quiet = true,
         "-mono" => cl.partitioning = Some(Partitioning::Monolithic),
+        "-dynamic" => {
+            cl.dynamic_reordering = true;
+            env.push(("dynamic_reorder", "1".into()));
+        }
+        "-m" => match REORDER_METHODS.contains(&value.as_str()) {
+            true => env.push(("reorder_method", value)),
+            false => return Err(Refusal(format!("Cannot set value \"{value}\" to option \"-m\""))),
+        },
         "-thresh" | "-cp" | "-iwls95" => {
             let Ok(t) = value.parse::<usize>() else {
                 return Err(Refusal(format!("The command line option \"{name}\" needs a cluster size in BDD nodes, not \"{value}\"")));

@@ -487,7 +487,7 @@ impl<'w> Session<'w> {
             Some(FlatBuilt::Symbolic(m)) if states => {
                 let message = format!(
                     "xmv-rs: print_reachable_states -v lists the states of explicit state spaces only; this one has {} states and was built with BDDs",
-                    m.reachable_states()
+                    m.full_figures().1
                 );
                 return self.fail(&message);
             }
@@ -566,7 +566,7 @@ impl<'w> Session<'w> {
 fn symbolic_deadlock(m: &crate::symbolic::SymbolicModel) -> Result<Option<Vec<u32>>, crate::symbolic::SymbolicError> {
     use oxidd::BooleanFunction;
     let live = m.trans.preimage(&m.enc, &m.enc.t())?;
-    let dead = m.reach.and(&live.not()?)?;
+    let dead = m.full_reach()?.0.and(&live.not()?)?;
     m.enc.pick_state(&dead)
 }
 

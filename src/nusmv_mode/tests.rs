@@ -96,10 +96,10 @@ fn every_option_of_nusmv_254_is_in_the_table() {
     for name in ["-bmc", "-bmc_length", "-sat_solver", "-rin"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Refused), "{name}");
     }
-    for name in ["-mono", "-thresh", "-cp", "-iwls95"] {
+    for name in ["-mono", "-thresh", "-cp", "-iwls95", "-dynamic", "-m"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Mapped), "{name}");
     }
-    for name in ["-dynamic", "-m", "-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
+    for name in ["-noaffinity", "-bdd_soh", "-reorder", "-i", "-o"] {
         assert_eq!(options::lookup(name).map(|o| o.status), Some(Status::Ignored), "{name}");
     }
 }
@@ -108,12 +108,28 @@ fn every_option_of_nusmv_254_is_in_the_table() {
 fn pyboolnets_command_line_sets_nusmvs_variables() {
     let cl = options::parse(&strings(&["-dcx", "-dynamic", "-df", "-coi", "model.smv"])).expect("accepted");
     assert_eq!(cl.input_file.as_deref(), Some("model.smv"));
-    assert_eq!(cl.env, vec![("counter_examples", "0".to_string()), ("forward_search", "0".to_string()), ("cone_of_influence", "1".to_string())]);
-    assert_eq!(cl.bdd.len(), 1);
-    assert_eq!(cl.bdd[0].option, "-dynamic");
+    let env = |pairs: &[(&'static str, &str)]| pairs.iter().map(|&(k, v)| (k, v.to_string())).collect::<Vec<_>>();
+    assert_eq!(cl.env, env(&[("counter_examples", "0"), ("dynamic_reorder", "1"), ("forward_search", "0"), ("cone_of_influence", "1")]));
+    assert!(cl.bdd.is_empty());
+    assert!(cl.dynamic_reordering);
     let cl = options::parse(&strings(&["-m", "sift", "-n", "3", "-v", "1", "f.smv"])).expect("accepted");
-    assert_eq!(cl.bdd[0].value.as_deref(), Some("sift"));
+    assert!(cl.env.contains(&("reorder_method", "sift".to_string())));
     assert!(cl.env.contains(&("prop_no", "3".to_string())) && cl.env.contains(&("verbose_level", "1".to_string())));
+}
+
+#[test]
+fn dynamic_turns_reordering_on_and_m_only_names_the_method() {
+    // As in NuSMV 2.5.4 (`opt_reorder_method_trigger`): `-m` alone leaves reordering off.
+    let parsed = |args: &[&str]| options::parse(&strings(args)).expect("accepted");
+    assert!(!parsed(&["-m", "group_sift", "f.smv"]).dynamic_reordering);
+    assert!(parsed(&["-m", "window2", "-dynamic", "f.smv"]).dynamic_reordering);
+    assert!(parsed(&["-dynamic", "-m", "exact", "f.smv"]).dynamic_reordering);
+    assert!(!parsed(&["-reorder", "f.smv"]).dynamic_reordering);
+    for method in options::REORDER_METHODS {
+        assert!(options::parse(&strings(&["-m", method, "f.smv"])).is_ok(), "{method}");
+    }
+    let refusal = options::parse(&strings(&["-m", "foo", "f.smv"])).err().map(|r| r.0);
+    assert_eq!(refusal.as_deref(), Some("Cannot set value \"foo\" to option \"-m\""));
 }
 
 #[test]

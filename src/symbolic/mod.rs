@@ -13,6 +13,7 @@
 //! | [`order`] | the static variable order: declaration order, or FORCE's when it gathers the relation's parts far better |
 //! | [`reorder`] | dynamic reordering: sifting of variable groups by `oxidd_reorder`'s level swaps, triggered when the live nodes double |
 //! | [`trans`] | the partitioned, clustered transition relation; image and preimage with early quantification |
+//! | [`early_stop`] | `INVARSPEC`: the reachability stopped at the ring where every invariant has met a bad state |
 //! | [`cone`] | cones of influence: the variables a spec's verdict depends on, exact under fairness and deadlocks |
 //! | [`reduced`] | the model restricted to a cone: its transition relation, initial and reachable states |
 //! | [`rings`] | path searches by onion rings (shortest paths, fair lassos) over the model or any symbolic state space |
@@ -21,6 +22,7 @@
 pub(crate) mod assign_domain;
 pub(crate) mod cardinality;
 pub(crate) mod cone;
+pub(crate) mod early_stop;
 pub(crate) mod encoding;
 pub(crate) mod expr;
 pub(crate) mod model;

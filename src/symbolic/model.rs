@@ -13,10 +13,13 @@
 //! explicit builder, reported with the same codes, a state and a path to it.
 //!
 //! Reachable states are computed by frontier-based forward images; the rings (states first
-//! reached at distance i) give the diameter, shortest paths for traces and `INVARSPEC`'s early
-//! stop (`reach_until`).
+//! reached at distance i) give the diameter and shortest paths for traces. When every spec is an
+//! `INVARSPEC`, the reachability stops at the first ring where every invariant has met a bad
+//! state ([`super::early_stop`]), if no evaluation error or deadlock can hide past it; the model
+//! then holds the explored states only ([`SymbolicModel::stopped_early`]).
 
 use super::cone::{Dependencies, mark_reads};
+use super::early_stop::{InvariantWatch, propositional};
 use super::encoding::{Copy, Encoding};
 use super::expr::SymEval;
 use super::rings::{ModelSpace, walk_back};
@@ -68,9 +71,13 @@ pub struct SymbolicModel {
     pub(crate) enc: Encoding,
     pub(crate) init: Bdd,
     pub(crate) trans: TransRel,
-    /// Reachable states, and the rings: `rings[i]` = states first reached in `i` steps.
+    /// Reachable states, and the rings: `rings[i]` = states first reached in `i` steps (the
+    /// states explored when [`SymbolicModel::stopped_early`]).
     pub(crate) reach: Bdd,
     pub(crate) rings: Vec<Bdd>,
+    /// The reachability stopped at the first ring where every invariant (every spec) met a bad
+    /// state ([`super::early_stop`]): `reach` and `rings` are the states explored up to it.
+    pub(crate) stopped_early: bool,
     /// Spec atoms and fairness constraints over current bits, by [`PropId`].
     pub(crate) atoms: Vec<Bdd>,
     /// The variables each atom reads, by [`PropId`] (seeds of cones of influence).
@@ -246,6 +253,84 @@ impl Atoms {
 
 fn ev_enc_pick(ev: &SymEval, set: &Bdd) -> SymResult<Option<Vec<u32>>> {
     ev.encoding().pick_state(set)
+}
+
+/// The expression of a spec atom (a label names a DEFINE).
+fn atom_expr(system: &System, a: &SpecAtom) -> Expr {
+    match a {
+        SpecAtom::State(e) => e.clone(),
+        SpecAtom::Label(l) => {
+            (system.define_labels.iter().position(|d| *d == Some(*l))).map_or(Expr::Const(Value::Bool(false)), |d| system.defines[d].expr.clone())
+        }
+    }
+}
+
+/// The [`InvariantWatch`] that may stop the reachability early, when nothing else depends on
+/// the states past the stop: every spec of the system is an `INVARSPEC` (at least one), each a
+/// propositional formula, and no evaluation error (of the relation, the state constraint, the
+/// specs' atoms or the fairness constraints) nor deadlock (`live`: the states with a
+/// successor) can occur in a state satisfying the state constraint `invar`: those are reported
+/// when a reachable state meets them, and the states past the stop are not explored. Initial
+/// errors do not count (the initial states are explored first).
+#[allow(clippy::too_many_arguments)]
+fn invariant_watch(
+    program: &LoweredProgram,
+    system_id: SystemId,
+    ev: &mut SymEval,
+    b: &Builder,
+    invar: &Bdd,
+    zero_inputs: &Bdd,
+    live: &Bdd,
+) -> SymResult<Option<InvariantWatch>> {
+    let system = b.system;
+    let specs: Vec<_> = program.specs.iter().filter(|s| s.system == system_id).collect();
+    if specs.is_empty() || specs.iter().any(|s| s.kind != SpecKind::Invar || s.ltl.is_some()) {
+        return Ok(None);
+    }
+    let meets_invar = |region: &Bdd| -> SymResult<bool> { Ok(region.and(invar)?.satisfiable()) };
+    for e in b.errors.iter().filter(|e| e.stage != Stage::Init) {
+        if meets_invar(&e.region)? {
+            return Ok(None);
+        }
+    }
+    if meets_invar(&live.not()?)? {
+        return Ok(None);
+    }
+    // The atoms' BDDs (inputs at their first value, as `Atoms::intern`), free of errors.
+    let atom_bdd = |ev: &mut SymEval, expr: &Expr| -> SymResult<Option<Bdd>> {
+        let bdd = ev.bool(expr)?.restrict(zero_inputs)?;
+        for (_, region) in ev.take_errors() {
+            if meets_invar(&region.restrict(zero_inputs)?)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(bdd))
+    };
+    for e in &system.fairness {
+        if atom_bdd(ev, e)?.is_none() {
+            return Ok(None);
+        }
+    }
+    let t = ev.encoding().t();
+    let mut bad = vec![];
+    for s in specs {
+        let mut atoms = vec![];
+        s.formula.map_atoms(&mut |a| atoms.push(atom_expr(system, a)));
+        let mut bdds = vec![];
+        for expr in &atoms {
+            match atom_bdd(ev, expr)? {
+                Some(bdd) => bdds.push(bdd),
+                None => return Ok(None),
+            }
+        }
+        let mut next = bdds.into_iter();
+        let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or_else(|| t.clone()));
+        match propositional(&formula, &t)? {
+            Some(p) => bad.push(p.not()?),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(InvariantWatch::new(bad)))
 }
 
 /// The variables `e` reads: current copies, next copies.
@@ -481,6 +566,14 @@ impl SymbolicModel {
         let mut peak_nodes = enc.node_count();
         let setup_nodes = peak_nodes;
 
+        // Spec atoms read input variables at their first value.
+        let mut zero_inputs = enc.t();
+        for v in (0..n).map(VarId::new) {
+            if enc.is_input(v) {
+                zero_inputs = zero_inputs.and(&enc.value_is(v, Copy::Cur, 0)?)?;
+            }
+        }
+
         // Reachable states, ring by ring.
         let mut reach = init.clone();
         let mut rings = vec![];
@@ -490,7 +583,32 @@ impl SymbolicModel {
         let mut frontier = init.clone();
         // The probe decides after each step, until it keeps the BDDs.
         let mut probing = probe;
-        while frontier.satisfiable() {
+        // Invariants stop the reachability at their first bad states ([`super::early_stop`]);
+        // looked at once no probe is deciding any more (its figures stay those of the images).
+        let mut watch: Option<Option<InvariantWatch>> = None;
+        let mut live = None;
+        let mut stopped_early = false;
+        loop {
+            if probing.is_none() && watch.is_none() {
+                let states_with_successor = trans.preimage(&enc, &enc.t())?;
+                let w = invariant_watch(program, system_id, &mut ev, &b, &invar, &zero_inputs, &states_with_successor)?;
+                live = Some(states_with_successor);
+                let w = watch.insert(w);
+                if let Some(w) = w {
+                    for ring in &rings {
+                        if w.ring(ring)? {
+                            stopped_early = true;
+                            break;
+                        }
+                    }
+                }
+                if stopped_early {
+                    break;
+                }
+            }
+            if !frontier.satisfiable() {
+                break;
+            }
             // Successors satisfy the state constraint (its conjuncts are transition parts on the
             // next side): once every such state is reached, no image can add one. This spares
             // the image of `INIT TRUE` models (pyboolnet's), the most expensive one there is.
@@ -503,6 +621,9 @@ impl SymbolicModel {
             if frontier.satisfiable() {
                 reach = reach.or(&frontier)?;
                 rings.push(frontier.clone());
+                if let Some(Some(w)) = &mut watch {
+                    stopped_early = w.ring(&frontier)?;
+                }
             }
             let nodes = enc.node_count();
             if outgrown(&enc) {
@@ -515,6 +636,9 @@ impl SymbolicModel {
                     ProbeStep::Keep => probing = None,
                     ProbeStep::GiveUp => return Ok(Built::Model(None)),
                 }
+            }
+            if stopped_early {
+                break;
             }
         }
 
@@ -539,12 +663,6 @@ impl SymbolicModel {
         }
 
         // Atoms of the specs and the fairness constraints.
-        let mut zero_inputs = enc.t();
-        for v in (0..n).map(VarId::new) {
-            if enc.is_input(v) {
-                zero_inputs = zero_inputs.and(&enc.value_is(v, Copy::Cur, 0)?)?;
-            }
-        }
         let mut atoms = Atoms { exprs: vec![], bdds: vec![], reads: vec![], names: vec![] };
         let mut specs = vec![];
         for (i, s) in program.specs.iter().enumerate().filter(|(_, s)| s.system == system_id) {
@@ -553,12 +671,7 @@ impl SymbolicModel {
             atoms_of.extend(s.ltl.iter().flat_map(|l| l.atoms()).cloned());
             let mut ids = vec![];
             for a in &atoms_of {
-                let expr = match a {
-                    SpecAtom::State(e) => e.clone(),
-                    SpecAtom::Label(l) => {
-                        (system.define_labels.iter().position(|d| *d == Some(*l))).map_or(Expr::Const(Value::Bool(false)), |d| system.defines[d].expr.clone())
-                    }
-                };
+                let expr = atom_expr(system, a);
                 match atoms.intern(&expr, s.span, &mut ev, &mut b, &zero_inputs, &reach, &|st| path_to(&enc, &trans, &rings, st))? {
                     Ok(id) => ids.push(id),
                     Err(d) => return Ok(Built::Error(d)),
@@ -587,7 +700,10 @@ impl SymbolicModel {
                     .with_help("every specification holds vacuously; check the INIT constraints and init assignments"),
             );
         }
-        let live = trans.preimage(&enc, &enc.t())?;
+        let live = match live {
+            Some(live) => live,
+            None => trans.preimage(&enc, &enc.t())?,
+        };
         let dead = reach.and(&live.not()?)?;
         let deadlocks = enc.count_states(&dead);
         if let Some(state) = enc.pick_state(&dead)? {
@@ -602,6 +718,7 @@ impl SymbolicModel {
             trans,
             reach,
             rings,
+            stopped_early,
             atoms: atoms.bdds,
             atom_reads: atoms.reads,
             deps: Dependencies::of(system),
@@ -619,14 +736,42 @@ impl SymbolicModel {
         path_to(&self.enc, &self.trans, &self.rings, state)
     }
 
-    /// Number of reachable states (NuSMV's figure, a satisfying-assignment count).
+    /// Number of reachable states (NuSMV's figure, a satisfying-assignment count); the states
+    /// explored when the reachability [stopped early](SymbolicModel::stopped_early).
     pub(crate) fn reachable_states(&self) -> f64 {
         self.enc.count_states(&self.reach)
     }
 
-    /// Breadth-first layers from the initial states (NuSMV's "system diameter").
+    /// Breadth-first layers from the initial states (NuSMV's "system diameter"); the layers
+    /// explored when the reachability [stopped early](SymbolicModel::stopped_early).
     pub(crate) fn diameter(&self) -> usize {
         self.rings.len()
+    }
+
+    /// All reachable states and the diameter, the reachability run to its fixpoint from where it
+    /// stopped early (computed on each call: `-r` and NuSMV mode's commands ask once).
+    pub(crate) fn full_reach(&self) -> SymResult<(Bdd, usize)> {
+        let mut reach = self.reach.clone();
+        let mut rings = self.rings.len();
+        let Some(mut frontier) = self.rings.last().filter(|_| self.stopped_early).cloned() else { return Ok((reach, rings)) };
+        while frontier.satisfiable() {
+            self.enc.maybe_reorder();
+            frontier = self.trans.image(&self.enc, &frontier)?.and(&reach.not()?)?;
+            if frontier.satisfiable() {
+                reach = reach.or(&frontier)?;
+                rings += 1;
+            }
+        }
+        Ok((reach, rings))
+    }
+
+    /// `(diameter, reachable states)` of the whole reachability ([`SymbolicModel::full_reach`]);
+    /// the explored figures if it fails (the node table is full).
+    pub(crate) fn full_figures(&self) -> (usize, f64) {
+        match self.full_reach() {
+            Ok((reach, rings)) => (rings, self.enc.count_states(&reach)),
+            Err(_) => (self.diameter(), self.reachable_states()),
+        }
     }
 
     /// BDD variables (current, next and input bits), transition parts and clusters.
