@@ -25,7 +25,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir::PropId;
 use crate::ir::SpecKind;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
-use expand::{Chunk, Expander, expand_batch};
+use expand::{Chunk, Expander, NOT_FOUND, expand_batch};
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
@@ -415,20 +415,15 @@ fn explore(
                 let first = targets.len();
                 let mut oom: Option<OutOfMemory> = None;
                 for i in from..to {
-                    if let Some(&h) = chunk.hashes.get(i + PREFETCH) {
+                    // Keys the expanders found (see `expand`) have their ids: no probe.
+                    let absent = |i: usize| chunk.found.get(i).is_none_or(|&id| id == NOT_FOUND);
+                    if let Some(&h) = chunk.hashes.get(i + PREFETCH).filter(|_| absent(i + PREFETCH)) {
                         g.table.prefetch(h);
                     }
-                    match g.add_hashed(&chunk.keys[i * words..(i + 1) * words], chunk.hashes[i], s) {
-                        Ok(id) => {
-                            if let Err(e) = g.budget.push(&mut targets, id) {
-                                oom = Some(e);
-                                break;
-                            }
-                        }
-                        Err(e) => {
-                            oom = Some(e);
-                            break;
-                        }
+                    let id = if absent(i) { g.add_hashed(&chunk.keys[i * words..(i + 1) * words], chunk.hashes[i], s) } else { Ok(chunk.found[i]) };
+                    if let Err(e) = id.and_then(|id| g.budget.push(&mut targets, id)) {
+                        oom = Some(e);
+                        break;
                     }
                 }
                 from = to;

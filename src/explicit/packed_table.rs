@@ -201,14 +201,28 @@ impl PackedTable {
         let _ = i;
     }
 
-    /// [`Self::try_insert`] of a key whose [`hash`] is `h`.
+    /// The id of the packed state `key` (whose [`hash`] is `h`), if it is in the table.
     #[inline]
-    pub(crate) fn try_insert_hashed(&mut self, key: &[u64], h: u64, budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+    pub(crate) fn find_hashed(&self, key: &[u64], h: u64) -> Option<u32> {
+        self.slot_of(key, h).ok().map(|at| self.slots[at].id)
+    }
+
+    /// `Ok(i)`: slot `i` holds `key` (whose [`hash`] is `h`); `Err(i)`: it is absent and would
+    /// go in the free slot `i`.
+    #[inline]
+    fn slot_of(&self, key: &[u64], h: u64) -> Result<usize, usize> {
         debug_assert_eq!(key.len(), self.words);
         debug_assert_eq!(h, hash(key));
         let first = key.first().copied().unwrap_or(0);
         let is_key = |slot: Slot| slot.first == first && (self.words <= 1 || same(&self.packed(slot.id)[1..], &key[1..]));
-        let mut i = match probe(&self.slots, h, is_free, is_key) {
+        probe(&self.slots, h, is_free, is_key)
+    }
+
+    /// [`Self::try_insert`] of a key whose [`hash`] is `h`.
+    #[inline]
+    pub(crate) fn try_insert_hashed(&mut self, key: &[u64], h: u64, budget: &mut MemoryBudget) -> Result<(u32, bool), OutOfMemory> {
+        let first = key.first().copied().unwrap_or(0);
+        let mut i = match self.slot_of(key, h) {
             Ok(at) => return Ok((self.slots[at].id, false)),
             Err(free) => free,
         };

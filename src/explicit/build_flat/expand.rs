@@ -9,6 +9,12 @@
 //! state only after interning everything before it, as it would have). Interning a batch can
 //! also prefetch the hash slots of the keys a few positions ahead, which hides most of the cache
 //! misses of a large table.
+//!
+//! With several workers, each also looks its successors up in the table as it stands before
+//! the batch (read-only, so in parallel): most successors of a breadth-first search are states
+//! found earlier, whose ids are then known before the serial interning starts, which only has to
+//! insert (in order) the keys that were absent. A state's id never changes once assigned, and
+//! the absent keys are interned in the same order as before, so the numbering is the same.
 
 use super::super::eval::Evaluator;
 use super::super::eval::compiled::ops_run;
@@ -27,8 +33,14 @@ pub(super) struct Chunk {
     pub keys: Vec<u64>,
     pub hashes: Vec<u64>,
     pub ends: Vec<u32>,
+    /// Per key, its id in the table before the batch ([`NOT_FOUND`]: absent); empty when the
+    /// batch was expanded without looking the keys up.
+    pub found: Vec<u32>,
     pub failure: Option<StepError>,
 }
+
+/// [`Chunk::found`] of a key that was not in the table.
+pub(super) const NOT_FOUND: u32 = u32::MAX;
 
 /// One worker's evaluators and buffers.
 pub(super) struct Expander<'p> {
@@ -86,16 +98,21 @@ impl<'p> Expander<'p> {
         (self.ops, self.ev.nodes() + self.ev_inputs.nodes())
     }
 
-    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error.
-    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
+    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error;
+    /// with `look_up`, also fills [`Chunk::found`].
+    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, look_up: bool) {
         out.first = range.start;
         out.keys.clear();
         out.hashes.clear();
         out.ends.clear();
+        out.found.clear();
         out.failure = None;
         let ops = ops_run();
         self.expand_range(table, range, out);
         self.ops += ops_run() - ops;
+        if look_up {
+            look_up_keys(table, self.layout.words(), out);
+        }
     }
 
     fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
@@ -138,15 +155,31 @@ pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chun
     let per = n.div_ceil(workers);
     let bounds = |t: u32| (range.start + (t * per).min(n))..(range.start + ((t + 1) * per).min(n));
     if workers == 1 {
-        expanders[0].expand(table, range.clone(), &mut chunks[0]);
+        expanders[0].expand(table, range.clone(), &mut chunks[0], false);
         for c in &mut chunks[1..] {
             c.ends.clear();
+            c.found.clear();
             c.failure = None;
         }
         return;
     }
-    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out));
+    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out, true));
 }
+
+/// Fills `out.found` with each key's id in `table` (prefetching the slots a few keys ahead).
+fn look_up_keys(table: &PackedTable, words: usize, out: &mut Chunk) {
+    let Chunk { keys, hashes, found, .. } = out;
+    found.reserve(hashes.len());
+    for (i, &h) in hashes.iter().enumerate() {
+        if let Some(&ahead) = hashes.get(i + LOOK_AHEAD) {
+            table.prefetch(ahead);
+        }
+        found.push(table.find_hashed(&keys[i * words..(i + 1) * words], h).unwrap_or(NOT_FOUND));
+    }
+}
+
+/// How many keys ahead [`look_up_keys`] prefetches hash slots.
+const LOOK_AHEAD: usize = 8;
 
 /// Fewest states per worker worth a parallel split.
 const MIN_PER_WORKER: u32 = 64;

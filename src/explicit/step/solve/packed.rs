@@ -9,8 +9,10 @@
 //! building a value vector per successor, copying it into a row buffer, sorting the rows and
 //! packing each one. The successors are ordered and deduplicated exactly as
 //! [`Solver::run`] orders them (the plain enumeration's order: slot by slot, each slot's
-//! candidate order), by comparing only the variables the two successors change; the keys are
-//! the ones packing the vectors would give. Any other case (several active conjuncts, a path
+//! candidate order): by integer sort keys when the solver has them ([`Solver::key_fields`]; the
+//! current state's key is computed once per run and each successor's is that key with its
+//! changed fields replaced), else by comparing only the variables the two successors change; the
+//! keys are the ones packing the vectors would give. Any other case (several active conjuncts, a path
 //! with candidate slots, a value that does not fit its field) leaves the output untouched and
 //! says so, and the caller runs the vector-based search.
 //!
@@ -18,6 +20,11 @@
 //! [`PackedOut::cur_key`].
 
 use super::{Simple, SolveScratch, Solver};
+#[cfg(test)]
+thread_local! {
+    /// Tests: order successors by comparing their changes, never by integer sort keys.
+    pub(crate) static NO_SORT_KEYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 use crate::explicit::packed_table::{Layout, hash};
 use std::cmp::Ordering;
 
@@ -54,6 +61,8 @@ pub(super) struct PackedScratch {
     ends: Vec<u32>,
     order: Vec<u32>,
     keys: Vec<u64>,
+    /// Per successor, its sort key ([`Solver::key_fields`]) and its number.
+    sort: Vec<(u128, u32)>,
 }
 
 impl Solver<'_> {
@@ -105,6 +114,9 @@ impl Solver<'_> {
                 ps.changes.truncate(mark);
             }
         }
+        if self.emit_by_keys(ps, cur, words, out) {
+            return true;
+        }
         let count = ps.ends.len();
         ps.order.clear();
         ps.order.extend(0..count as u32);
@@ -125,6 +137,58 @@ impl Solver<'_> {
             out.keys.extend_from_slice(key);
             out.hashes.push(hash(key));
             last = Some(i);
+        }
+        true
+    }
+
+    /// Appends the successors in `ps` to `out` sorted and deduplicated by their integer sort
+    /// keys; `false` (nothing appended) when the solver has no key fields or a value does not
+    /// fit its field.
+    fn emit_by_keys(&self, ps: &mut PackedScratch, cur: &[u32], words: usize, out: &mut PackedOut<'_>) -> bool {
+        let Some(fields) = self.key_fields.as_deref() else { return false };
+        #[cfg(test)]
+        if NO_SORT_KEYS.with(std::cell::Cell::get) {
+            return false;
+        }
+        let rank = |pos: usize, x: u32| match &self.rank[pos] {
+            Some(r) => r.get(x as usize).copied(),
+            None => Some(x),
+        };
+        let mut base = 0u128;
+        for (pos, &(var, shift, bound)) in fields.iter().enumerate() {
+            let x = cur[var.index()];
+            match rank(pos, x) {
+                Some(r) if x < bound => base |= u128::from(r) << shift,
+                _ => return false,
+            }
+        }
+        ps.sort.clear();
+        let mut from = 0usize;
+        for (i, &end) in ps.ends.iter().enumerate() {
+            let mut key = base;
+            for &(pos, value) in &ps.changes[from..end as usize] {
+                let Some(&(var, shift, bound)) = fields.get(pos as usize) else { return false };
+                let (Some(old), Some(new)) = (rank(pos as usize, cur[var.index()]), rank(pos as usize, value)) else { return false };
+                if value >= bound {
+                    return false;
+                }
+                // The field holds `old`'s rank: replace it.
+                key = key - (u128::from(old) << shift) + (u128::from(new) << shift);
+            }
+            ps.sort.push((key, i as u32));
+            from = end as usize;
+        }
+        // Keys are distinct exactly for distinct successors; equal keys: keep the first.
+        ps.sort.sort_unstable();
+        let mut last: Option<u128> = None;
+        for &(key, i) in &ps.sort {
+            if last == Some(key) {
+                continue;
+            }
+            let packed = &ps.keys[i as usize * words..(i as usize + 1) * words];
+            out.keys.extend_from_slice(packed);
+            out.hashes.push(hash(packed));
+            last = Some(key);
         }
         true
     }

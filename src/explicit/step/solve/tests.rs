@@ -389,7 +389,7 @@ fn frame_program(rng: &mut Rng) -> LoweredProgram {
 /// Successors written straight into packed keys ([`super::packed`]) are the keys, in the
 /// order, that packing the vector-based search's successors gives: same states, numbering and
 /// edges as without the packed path (and, on small domains, as plain enumeration), on one- and
-/// two-word layouts.
+/// two-word layouts, ordered by integer sort keys or by comparing the changed variables.
 #[test]
 fn packed_successors_equal_the_vector_based_ones() {
     let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
@@ -403,10 +403,14 @@ fn packed_successors_equal_the_vector_based_ones() {
         NO_PACKED.with(|c| c.set(true));
         let unpacked = build(&p, false).expect("frame models cannot fail");
         NO_PACKED.with(|c| c.set(false));
+        // The packed path's two orderings: integer sort keys (above) and comparing changes.
+        super::packed::NO_SORT_KEYS.with(|c| c.set(true));
+        let compared = build(&p, false).expect("frame models cannot fail");
+        super::packed::NO_SORT_KEYS.with(|c| c.set(false));
         // Plain enumeration ranges over whole domains: compared only without 2^30-value ones.
         let narrow = p.systems[0].vars.iter().all(|v| v.domain.len() <= 3);
         let plain = if narrow { build(&p, true).expect("frame models cannot fail") } else { unpacked.clone() };
-        for other in [&unpacked, &plain] {
+        for other in [&unpacked, &plain, &compared] {
             assert_eq!(packed.kripke.values, other.kripke.values, "case {case_no}: states or numbering differ: {:?}", p.systems[0]);
             assert_eq!(packed.kripke.initial, other.kripke.initial, "case {case_no}");
             assert_eq!(packed.kripke.succ, other.kripke.succ, "case {case_no}: edges differ: {:?}", p.systems[0]);
