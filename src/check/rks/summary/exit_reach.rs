@@ -82,10 +82,11 @@ impl ExitReach {
             for &(call, k) in ret_preds(s, m) {
                 let t = c.call_target[call as usize] as usize;
                 // The callee's entry (row 0) reaches exit `k`.
-                if explored(c, call) && rows[t][k as usize / 64] >> (k % 64) & 1 == 1 {
-                    if merge(&mut rows[s as usize][call as usize * w..(call as usize + 1) * w], &row) {
-                        work.push(s, call);
-                    }
+                if explored(c, call)
+                    && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
+                    && merge(&mut rows[s as usize][call as usize * w..(call as usize + 1) * w], &row)
+                {
+                    work.push(s, call);
                 }
             }
             if m == 0 {
