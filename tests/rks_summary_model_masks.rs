@@ -1,7 +1,9 @@
 //! Exit masks of `E[ψ U χ]`/`EG ψ` frames whose `ψ` holds at every location without being the
 //! node `true` (`a ∨ ¬a`): a whole round of such frames occurs on the scalability grid (50/43,
 //! 424 frames), and their masks are the model's exit reachability (`ModelIndex::exit_reach`),
-//! which a future reuse could copy instead of solving. On random RSMs with the grid's
+//! which `summary::model_masks` copies instead of solving when every frame of the round and
+//! every callee frame below it has such a `ψ` (the `ψ`s built with `EX` below are true
+//! everywhere in some contexts only, so both outcomes occur). On random RSMs with the grid's
 //! parameters, such formulas, nested so that the same fixpoint node is solved under several
 //! contexts and mixed with `ψ`s that hold almost everywhere, get the verdicts of the lazy
 //! ternary engine and of the chapter-4 engine.
@@ -53,6 +55,11 @@ fn formulas() -> Vec<Ctl<PropId>> {
         eu(or(atom(0), ex(everywhere(1))), atom(2)),
         eu(ex(everywhere(1)), eg(eu(everywhere(0), atom(1)))),
         Ctl::AG(Box::new(Ctl::Implies(Box::new(atom(0)), Box::new(Ctl::EF(Box::new(atom(1))))))),
+        eg(or(everywhere(0), atom(1))),
+        ex(eg(or(atom(1), ex(everywhere(0))))),
+        and(eu(everywhere(1), atom(0)), eu(ex(everywhere(2)), atom(1))),
+        eu(everywhere(0), eu(or(atom(1), ex(everywhere(2))), atom(0))),
+        not(eu(ex(everywhere(0)), not(eg(ex(everywhere(1)))))),
     ]
 }
 

@@ -4,23 +4,51 @@
 //! frame needs it, and shared by every batch and thread (the per-batch masks recomputed it for
 //! every batch of specs).
 //!
-//! Least fixpoint by one worklist of (component, location) over the whole model: a row grows at
-//! most once per exit, as in `summary::solve`.
+//! Least fixpoint by one worklist of (component, location) over the whole model, first in,
+//! first out, a location already waiting not queued again (so the exits reaching it in one wave
+//! are propagated from it once, as in `summary::solve::MaskQueue`); a row grows at most once per
+//! exit. No allocation per step.
 
-use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
+use crate::explicit::rks::{Component, ComponentId, NodeId, RecursiveKripkeStructure};
+use fixedbitset::FixedBitSet;
+use std::collections::VecDeque;
 
 /// Per component, `words` words per location: bit `k` = exit `k` is reachable.
 pub(crate) struct ExitReach {
     rows: Vec<Vec<u64>>,
 }
 
+/// The worklist of [`ExitReach::new`]: (component, location) pairs, each queued at most once
+/// at a time.
+struct Queue {
+    queue: VecDeque<(ComponentId, NodeId)>,
+    /// Per component: its offset in `queued`.
+    offset: Vec<usize>,
+    queued: FixedBitSet,
+}
+
+impl Queue {
+    fn push(&mut self, s: ComponentId, m: NodeId) {
+        if !self.queued.put(self.offset[s as usize] + m as usize) {
+            self.queue.push_back((s, m));
+        }
+    }
+    fn pop(&mut self) -> Option<(ComponentId, NodeId)> {
+        let (s, m) = self.queue.pop_front()?;
+        self.queued.set(self.offset[s as usize] + m as usize, false);
+        Some((s, m))
+    }
+}
+
 impl ExitReach {
-    pub(crate) fn new(rks: &RecursiveKripkeStructure, ret_preds: &dyn Fn(ComponentId, NodeId) -> Vec<(NodeId, u32)>) -> ExitReach {
+    /// `ret_preds(s, r)`: the (call, callee exit) pairs of component `s` whose continuations
+    /// include `r` (`ModelIndex::ret_preds`).
+    pub(crate) fn new<'i>(rks: &RecursiveKripkeStructure, ret_preds: impl Fn(ComponentId, NodeId) -> &'i [(NodeId, u32)]) -> ExitReach {
         let comps = &rks.components;
         let words: Vec<usize> = comps.iter().map(|c| c.exits.len().div_ceil(64)).collect();
         let mut rows: Vec<Vec<u64>> = comps.iter().zip(&words).map(|(c, w)| vec![0; c.num_nodes as usize * w]).collect();
         // The engines explore a call only if a location (`a`, here any) leads to it.
-        let explored = |c: &crate::explicit::rks::Component, call: NodeId| !c.pred.neighbours(call).is_empty();
+        let explored = |c: &Component, call: NodeId| !c.pred.neighbours(call).is_empty();
         // Callers of each component: (caller, call node).
         let mut callers: Vec<Vec<(ComponentId, NodeId)>> = vec![Vec::new(); comps.len()];
         for (s, c) in comps.iter().enumerate() {
@@ -28,36 +56,45 @@ impl ExitReach {
                 callers[c.call_target[call as usize] as usize].push((s as ComponentId, call));
             }
         }
-        let mut work: Vec<(ComponentId, NodeId)> = Vec::new();
+        let mut offset = Vec::with_capacity(comps.len());
+        let mut total = 0usize;
+        for c in comps {
+            offset.push(total);
+            total += c.num_nodes as usize;
+        }
+        let mut work = Queue { queue: VecDeque::new(), offset, queued: FixedBitSet::with_capacity(total) };
         for (s, c) in comps.iter().enumerate() {
             for (k, &x) in c.exits.iter().enumerate() {
                 rows[s][x as usize * words[s] + k / 64] |= 1 << (k % 64);
-                work.push((s as ComponentId, x));
+                work.push(s as ComponentId, x);
             }
         }
-        let mut row: Vec<u64> = Vec::new();
+        let (mut row, mut acc): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
         while let Some((s, m)) = work.pop() {
             let (c, w) = (&comps[s as usize], words[s as usize]);
             row.clear();
             row.extend_from_slice(&rows[s as usize][m as usize * w..(m as usize + 1) * w]);
-            let mut targets: Vec<NodeId> = c.pred.neighbours(m).to_vec();
-            for (call, k) in ret_preds(s, m) {
-                let t = c.call_target[call as usize] as usize;
-                if !explored(c, call) || rows[t][k as usize / 64] >> (k % 64) & 1 == 0 {
-                    continue;
-                }
-                targets.push(call);
-            }
-            for p in targets {
+            for &p in c.pred.neighbours(m) {
                 if merge(&mut rows[s as usize][p as usize * w..(p as usize + 1) * w], &row) {
-                    work.push((s, p));
+                    work.push(s, p);
+                }
+            }
+            for &(call, k) in ret_preds(s, m) {
+                let t = c.call_target[call as usize] as usize;
+                // The callee's entry (row 0) reaches exit `k`.
+                if explored(c, call)
+                    && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
+                    && merge(&mut rows[s as usize][call as usize * w..(call as usize + 1) * w], &row)
+                {
+                    work.push(s, call);
                 }
             }
             if m == 0 {
                 // The entry reaches more exits: each call of `s` continues at more returns.
                 for &(g, call) in &callers[s as usize] {
                     let (gc, gw) = (&comps[g as usize], words[g as usize]);
-                    let mut acc = vec![0u64; gw];
+                    acc.clear();
+                    acc.resize(gw, 0);
                     for k in 0..c.exits.len() {
                         if row[k / 64] >> (k % 64) & 1 == 1 {
                             for &r in gc.returns(call, k) {
@@ -66,7 +103,7 @@ impl ExitReach {
                         }
                     }
                     if merge(&mut rows[g as usize][call as usize * gw..(call as usize + 1) * gw], &acc) {
-                        work.push((g, call));
+                        work.push(g, call);
                     }
                 }
             }

@@ -3,6 +3,7 @@
 //! component and shared by every spec and thread of a check.
 
 use super::exit_reach::ExitReach;
+use super::pred_rows::PredRows;
 use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
 use std::sync::OnceLock;
 
@@ -34,6 +35,8 @@ struct CompIndex {
     /// (`check::rks::lanes`), so a value flowing backwards is mostly complete when it is read.
     /// Built on first use (only the lane engine reads it).
     rank: OnceLock<Vec<u32>>,
+    /// The predecessors as bit rows if the component is dense enough (see [`PredRows`]).
+    pred_rows: Option<PredRows>,
 }
 
 impl<'a> ModelIndex<'a> {
@@ -43,7 +46,7 @@ impl<'a> ModelIndex<'a> {
 
     /// The exit mask of `true` in every component, computed the first time it is asked for.
     pub(crate) fn exit_reach(&self) -> &ExitReach {
-        self.exit_reach.get_or_init(|| ExitReach::new(self.rks, &|s, r| self.ret_preds(s, r).to_vec()))
+        self.exit_reach.get_or_init(|| ExitReach::new(self.rks, |s, r| self.ret_preds(s, r)))
     }
 
     fn comp(&self, s: ComponentId) -> &CompIndex {
@@ -102,7 +105,7 @@ impl<'a> ModelIndex<'a> {
                 ret_words.extend_from_slice(&raw[offs[r] as usize..end[r] as usize]);
                 ret_word_offs.push(ret_words.len() as u32);
             }
-            CompIndex { ret_pred_offs: offs, ret_preds, ret_word_offs, ret_words, rank: OnceLock::new() }
+            CompIndex { ret_pred_offs: offs, ret_preds, ret_word_offs, ret_words, rank: OnceLock::new(), pred_rows: PredRows::new(c) }
         })
     }
 
@@ -114,6 +117,12 @@ impl<'a> ModelIndex<'a> {
     pub(crate) fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
         let c = self.comp(s);
         &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
+    }
+
+    /// The predecessor rows of component `s`, if it is dense enough (see [`PredRows`]).
+    #[inline]
+    pub(crate) fn pred_rows(&self, s: ComponentId) -> Option<&PredRows> {
+        self.comp(s).pred_rows.as_ref()
     }
 
     /// [`Self::ret_preds`] as words of call positions per callee exit (see `CompIndex::ret_words`).

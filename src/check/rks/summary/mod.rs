@@ -41,12 +41,16 @@
 //! termination rule. Calls without a predecessor satisfying the fixpoint's `a` cannot
 //! influence its values and are not explored.
 //!
-//! Modules: `index`, the per-component reverse index of return edges; `quotient`, which merges
-//! the frames of a group that have equal solutions so that only one per class is solved;
-//! `solve`, the worklists that solve a group of new frames.
+//! Modules: `index`, the per-component reverse index of return edges; `pred_rows`, predecessor
+//! bit rows of dense components for the worklists; `quotient`, which merges the frames of a
+//! group that have equal solutions so that only one per class is solved; `model_masks`, which
+//! gives the frames whose `a` holds everywhere the model's exit reachability (`exit_reach`) as
+//! their masks; `solve`, the worklists that solve a group of new frames.
 
 mod exit_reach;
 mod index;
+mod model_masks;
+mod pred_rows;
 mod quotient;
 mod solve;
 
@@ -175,6 +179,8 @@ pub(crate) struct Summary<'a> {
     /// Solved masks of frames whose `a` is static, by (`a`, component): they depend on
     /// nothing else (callee masks are those of the same `a`).
     static_masks: FxHashMap<(FId, ComponentId), u32>,
+    /// Per component, the mask taken from the model's exit reachability (see `model_masks`).
+    model_masks: FxHashMap<ComponentId, u32>,
     pub stats: RksStats,
 }
 
@@ -190,6 +196,7 @@ impl<'a> Summary<'a> {
             frames: IdVec::new(),
             masks: Vec::new(),
             static_masks: FxHashMap::default(),
+            model_masks: FxHashMap::default(),
             stats: RksStats::default(),
         }
     }
@@ -413,6 +420,7 @@ impl<'a> Summary<'a> {
             i += 1;
             self.discover(id, &mut new);
         }
+        self.use_model_masks(&new);
         let (reps, rep) = self.quotient(&new);
         self.init_entry_rows(&reps);
         self.solve_masks(&reps);

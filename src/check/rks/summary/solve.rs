@@ -3,6 +3,7 @@
 //! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
 //! Solved frames (of earlier groups) are constants here.
 
+use super::pred_rows::{add_common, for_each_common};
 use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, operands, set_bit};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{Component, NO_CALL, NodeId};
@@ -175,7 +176,19 @@ impl Summary<'_> {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let base = &mut bases[group.pos(id)];
-            for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
+            let va = &self.vecs[fr.a as usize];
+            match ix.pred_rows(fr.comp) {
+                // Backward reachability a word at a time: the `a` predecessors not in yet.
+                Some(rows) => add_common(base.as_mut_slice(), rows.row(m), va.as_slice(), |p| work.push((id, p))),
+                None => {
+                    for &p in comp.pred.neighbours(m) {
+                        if va.contains(p as usize) && !base.put(p as usize) {
+                            work.push((id, p));
+                        }
+                    }
+                }
+            }
+            for_each_returning_call(ix, fr, comp, m, |p| {
                 if !base.put(p as usize) {
                     work.push((id, p));
                 }
@@ -294,11 +307,23 @@ impl Summary<'_> {
 /// (`Frame::live`). The callers' calls, which depend on the entry, are not included.
 #[inline]
 fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedBitSet, m: NodeId, mut f: impl FnMut(NodeId)) {
-    for &p in comp.pred.neighbours(m) {
-        if va.contains(p as usize) {
-            f(p);
+    match ix.pred_rows(fr.comp) {
+        Some(rows) => for_each_common(rows.row(m), va.as_slice(), &mut f),
+        None => {
+            for &p in comp.pred.neighbours(m) {
+                if va.contains(p as usize) {
+                    f(p);
+                }
+            }
         }
     }
+    for_each_returning_call(ix, fr, comp, m, f);
+}
+
+/// Calls `f` on each call of frame `fr` that returns to its node `m` through an exit its
+/// callee's entry reaches (`Frame::live`).
+#[inline]
+fn for_each_returning_call(ix: &ModelIndex, fr: &Frame, comp: &Component, m: NodeId, mut f: impl FnMut(NodeId)) {
     for &(k, w, bits) in ix.ret_words(fr.comp, m) {
         let mut b = bits & fr.live[k as usize * fr.call_words + w as usize];
         while b != 0 {
