@@ -18,7 +18,8 @@
 //!    ends within it (no BDD is built);
 //! 3. else the BDD probe runs, and after each of its images the explicit build goes on until
 //!    its work reaches the first stage's plus [`race::AUTO_RACE_RATIO`] times the probe's image
-//!    units: the explicit build finishing first keeps the explicit model (nothing built twice);
+//!    units (while its estimate for the states the probe has found is at most
+//!    [`race::AUTO_FEED_FACTOR`] times the probe's units; past that it waits): the explicit build finishing first keeps the explicit model (nothing built twice);
 //!    the probe passing B states, or the explicit build passing its budget, keeps the BDDs; the
 //!    probe finishing first keeps the BDDs unless the explicit work still to do (estimated per
 //!    state expanded) is at most [`AUTO_EXPLICIT_FACTOR`] times the probe's (BDD checking costs

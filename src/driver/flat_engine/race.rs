@@ -4,7 +4,9 @@
 //! and pauses. Then the BDD reachability probe runs on this thread, and after each of its
 //! breadth-first steps the explicit build may go on until its work reaches its first stage's
 //! plus [`AUTO_RACE_RATIO`] times the work of the probe's images so far (explicit work units
-//! against BDD nodes created, [`AUTO_UNITS_PER_NODE`] units each: counted, not timed). So the
+//! against BDD nodes created, [`AUTO_UNITS_PER_NODE`] units each: counted, not timed), while its
+//! estimated build of the states the probe has found is at most [`AUTO_FEED_FACTOR`] times the
+//! probe's images (past that it waits for the probe's end). So the
 //! engine that is cheaper on the model finishes first, and neither is built twice: the explicit
 //! build that wins is the one that was started, the probe that wins is the BDD model. The two
 //! never run at the same time (each waits for the other's report), so the outcome and the
@@ -21,6 +23,11 @@ use std::sync::mpsc;
 
 /// The explicit build may do this many work units per unit of the probe's images.
 pub(crate) const AUTO_RACE_RATIO: f64 = 2.0;
+
+/// The explicit build is resumed only while its estimated build of the states the probe has
+/// found so far costs at most this many times the probe's images: past that it cannot win
+/// (NuSMV's abp4: 626,256 states in 20 cheap images), and it waits for the probe's end.
+pub(crate) const AUTO_FEED_FACTOR: f64 = 4.0;
 
 /// Plan steps one state's expansion may take in `auto`'s explicit build (about 0.4 s): NuSMV's
 /// `deadlock/dph35.smv` spends seconds on its first state, where the BDDs need a few.
@@ -152,7 +159,9 @@ pub(super) fn race(
             let mut e = explicit.borrow_mut();
             if let Report::Paused(w) = e.last {
                 let allowance = first_work.units().saturating_add((AUTO_RACE_RATIO * total(&f)) as u64);
-                if allowance > w.units() {
+                // The explicit build of the states the probe has found, at its rate per state.
+                let at_least = w.units() as f64 / w.expanded.max(1) as f64 * f.states;
+                if allowance > w.units() && at_least <= AUTO_FEED_FACTOR * total(&f) {
                     e.resume(allowance);
                 }
             }
