@@ -95,8 +95,9 @@ struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', value_name = "N")]
     jobs: Option<usize>,
-    /// Engine: for flat models `auto` (explicit, switching to BDDs past the state/memory budget),
-    /// `explicit` or `bdd`; for procedure modules `summary` (used for `auto`, `explicit`, `bdd`),
+    /// Engine: for flat models `auto` (explicit within a small first stage, else the explicit
+    /// build and the BDD reachability take turns by counted work and the cheaper one is kept:
+    /// the same choice on every run and -j; README, `--engine`), `explicit` or `bdd`; for procedure modules `summary` (used for `auto`, `explicit`, `bdd`),
     /// `incremental`, `global`, `eager` or `lazy`.
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,

@@ -1,9 +1,11 @@
-//! `--engine auto` for flat models: which engine it picks (nominal state count, a small explicit
-//! attempt, the BDD reachability probe, the explicit work budget), and the engine named per spec
-//! in `--format json` (`engine`). Verdicts must not depend on the choice.
+//! `--engine auto` for flat models: which engine it picks (nominal state count, the explicit
+//! build's first stage, its race with the BDD reachability probe, the measured attempt of models
+//! with many free successors, the explicit budget), and the engine named per spec in `--format
+//! json` (`engine`). Verdicts must not depend on the choice.
 //!
 //! `auto` compares counted work (explicit work units, BDD nodes created), not time: its choice
-//! and its `--stats` figures are the same on every run, whatever the load (asserted below). The
+//! and its `--stats` figures are the same on every run and every `-j`, whatever the load
+//! (asserted below). The
 //! tests still run one at a time ([`SERIAL`]) to keep the machine's memory use down.
 
 use xmv_rs::driver::{CheckOptions, Engine, Format, run_check, stages::Stages};
@@ -61,24 +63,24 @@ fn many_nominal_few_reachable_states_stay_explicit() {
     assert!(line.contains("flat engine: explicit"), "{line}");
 }
 
+/// 60,000 reachable states in a chain (past the first stage's 2^15), one per BDD image.
+const DEEP_NARROW: &str =
+    "MODULE main\nVAR x : 0..59999;\n y : 0..15;\nASSIGN init(x) := 0;\ninit(y) := 3;\nnext(x) := (x + 1) mod 60000;\nnext(y) := y;\nSPEC AG y = 3\n";
+
 #[test]
-fn deep_narrow_state_space_goes_explicit_after_the_probe() {
-    // 60,000 reachable states (past the first attempt's 2^15) in a chain, one per BDD image: the
-    // probe's images soon cost more than the explicit build of the states they found, so it
-    // gives up and the explicit engine builds the model.
-    let text =
-        "MODULE main\nVAR x : 0..59999;\n y : 0..15;\nASSIGN init(x) := 0;\ninit(y) := 3;\nnext(x) := (x + 1) mod 60000;\nnext(y) := y;\nSPEC AG y = 3\n";
-    let (line, out) = chosen(text, true);
+fn deep_narrow_state_space_goes_explicit_in_the_race() {
+    // The probe's images cost more per state than the explicit build: the explicit build,
+    // resumed after each image, finishes first and is kept (it is not built again).
+    let (line, out) = chosen(DEEP_NARROW, true);
     assert!(line.contains("flat engine: explicit, states: 60000"), "{line}");
-    assert!(line.contains("the probe gave up"), "{line}");
+    assert!(line.contains("auto: explicit, first stage 32768 states"), "{line}");
+    assert!(line.contains("explicit 60000 states") && line.contains("the explicit build finished first"), "{line}");
     assert!(out.contains("reachable states: 60000"), "{out}");
 }
 
-#[test]
-fn many_successors_per_state_stay_explicit_without_a_probe() {
-    // 2^20 · 3,000 valuations, 3,000 reachable states with 100 successors each (a free
-    // variable, as in NuSMV's gigamax): the first attempt's transition budget (16 per state of
-    // its 2^15) covers the 300,000 transitions, so no BDD is built.
+/// 2^20 · 3,000 valuations, 3,000 reachable states with 100 successors each (a free variable,
+/// as in NuSMV's gigamax).
+fn wide_model() -> String {
     let mut text = String::from("MODULE main\nVAR\n  c : 0..99;\n  n : 0..29;\n");
     for i in 0..20 {
         text.push_str(&format!("  b{i} : boolean;\n"));
@@ -88,9 +90,49 @@ fn many_successors_per_state_stay_explicit_without_a_probe() {
         text.push_str(&format!("  init(b{i}) := FALSE;\n  next(b{i}) := b{i};\n"));
     }
     text.push_str("SPEC AG EF n = 0\nSPEC AG (c = 3 -> AX n >= 0)\nINVARSPEC !b5\n");
+    text
+}
+
+#[test]
+fn many_successors_per_state_end_the_first_stage_early_and_keep_the_bdds() {
+    // 100 successors per state end the explicit first stage after 64 states; the probe's two
+    // images cost far less than the explicit build still to do, so the BDDs stay.
+    let (line, _) = chosen(&wide_model(), true);
+    assert!(line.contains("flat engine: bdd, states: 3000"), "{line}");
+    assert!(line.contains("auto: bdd, first stage 64 states"), "{line}");
+}
+
+#[test]
+fn small_models_are_built_within_the_first_stage_without_a_probe() {
+    // 2^20 · 3,000 valuations, 3,000 reachable states with 2 successors each: the explicit
+    // build ends within its first stage, no BDD is built.
+    let text = wide_model().replace("c : 0..99", "c : 0..1");
     let (line, _) = chosen(&text, true);
-    assert!(line.contains("flat engine: explicit, states: 3000, transitions: 300000"), "{line}");
-    assert!(line.contains("auto: explicit, the first attempt"), "{line}");
+    assert!(line.contains("flat engine: explicit, states: 60, transitions: 120"), "{line}");
+    assert!(line.contains("auto: explicit, built within the first stage"), "{line}");
+}
+
+#[test]
+fn an_explicit_build_past_its_budget_in_the_race_leaves_the_bdds() {
+    // 100 free values × a counter to 1,000: 100,000 reachable states, past `--max-states 50000`;
+    // whichever of the probe or the explicit build passes it first, the BDDs decide.
+    let mut text = String::from("MODULE main\nVAR\n  c : 0..99;\n  n : 0..999;\n");
+    for i in 0..20 {
+        text.push_str(&format!("  b{i} : boolean;\n"));
+    }
+    text.push_str("ASSIGN\n  init(n) := 0;\n  next(n) := (n + 1) mod 1000;\n");
+    for i in 0..20 {
+        text.push_str(&format!("  init(b{i}) := FALSE;\n  next(b{i}) := b{i};\n"));
+    }
+    text.push_str("SPEC AG EF n = 0\nINVARSPEC !b5\n");
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let file = SourceFile::new("auto.smv", &text);
+    let options = CheckOptions { engine: Engine::Auto, stats: true, max_states: Some(50_000), threads: 1, ..Default::default() };
+    let out = run_check(&file, &options, &Stages::linked());
+    assert_eq!(out.exit_code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("flat engine: bdd, states: 100000"), "{}", out.stderr);
+    assert!(out.stderr.contains("-- stats: auto: bdd, first stage 64 states"), "{}", out.stderr);
+    assert_eq!(out.stdout, "-- specification AG (EF n = 0)  is true\n-- invariant !b5  is true\n");
 }
 
 #[test]
@@ -138,6 +180,35 @@ fn json_names_the_engine_that_decided_each_spec() {
     assert_eq!(engines_in_json(text, Engine::Explicit), ["explicit", "explicit"]);
     assert_eq!(engines_in_json(text, Engine::Bdd), ["bdd", "bdd"]);
     assert_eq!(engines_in_json(text, Engine::Auto), ["explicit", "explicit"]);
+    // Chosen by the race.
+    assert_eq!(engines_in_json(&wide_model(), Engine::Auto), ["bdd", "bdd", "bdd"]);
+}
+
+/// The `auto:` line of `xmv-rs check --stats -j J` on `text`.
+fn why_with_jobs(text: &str, name: &str, jobs: &str) -> String {
+    let path = std::env::temp_dir().join(format!("xmv-auto-engine-{}-{name}.smv", std::process::id()));
+    std::fs::write(&path, text).expect("write the model");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xmv-rs"))
+        .args(["check", "--stats", "--no-trace", "-q", "-j", jobs])
+        .arg(&path)
+        .output()
+        .expect("run xmv-rs");
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    stderr.lines().find(|l| l.starts_with("-- stats: auto: ")).unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_race_and_its_figures_are_the_same_for_every_thread_count() {
+    // The explicit build's work is counted as one worker would (its memo tables would otherwise
+    // miss differently with two): the same `auto:` line, figures included, with -j 1 and -j 2.
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for (name, text) in [("wide", wide_model()), ("deep", DEEP_NARROW.to_string())] {
+        let one = why_with_jobs(&text, name, "1");
+        assert!(one.contains("first stage"), "{one}");
+        assert_eq!(why_with_jobs(&text, name, "2"), one);
+        assert_eq!(why_with_jobs(&text, name, "2"), one);
+    }
 }
 
 #[test]

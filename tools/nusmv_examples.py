@@ -26,7 +26,11 @@ some take a minute. Usage:
 exit code, wall seconds, CPU seconds (user+sys), peak MB, the ratio of CPU seconds to NuSMV's
 (`NuSMV -dcx -ips -ic`), whether its verdicts are NuSMV's, and (for `auto`) which engine decided;
 the summary counts identical verdict lists, files within 2x NuSMV's CPU seconds and files below
-them, per engine. `--engines ,` runs NuSMV only (fills the cache).
+them, per engine. `--engines ,` runs NuSMV only (fills the cache). `--repeat N` (with `--engines`)
+runs every command N times (not after a timeout), NuSMV included (its first run from the cache), and prints the median
+CPU seconds, wall seconds and peak MB of the runs that finished (a timeout counts when most runs
+timed out); the verdicts are those of the first run, and the summary also says whether every run
+of a file gave the same verdicts and (for `auto`) the same engine.
 """
 
 import argparse
@@ -37,6 +41,7 @@ import re
 import resource
 import shlex
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -83,6 +88,23 @@ def run_cpu(cmd, timeout):
     return code, wall, peak, cpu, out, err
 
 
+def median_runs(cmd, timeout, repeat, first=None):
+    """`run_cpu` `repeat` times (`first`: an earlier run's result to count as the first); returns the
+    first run's (code, out, err) and the medians (wall, peak, cpu) of the runs that finished, or the
+    first timeout when most runs timed out, plus every run's stdout (to compare verdicts)."""
+    runs = [first] if first is not None else []
+    # A command whose first run timed out is not repeated (a timeout costs the whole limit).
+    while len(runs) < repeat and not (runs and runs[0][0] == "timeout"):
+        runs.append(run_cpu(cmd, timeout))
+    done = [r for r in runs if r[0] != "timeout"]
+    if len(done) * 2 < len(runs):
+        done = []
+    pick = lambda i: statistics.median(r[i] for r in done if r[i] is not None) if any(r[i] is not None for r in done) else None
+    code, out, err = (done[0][0], done[0][4], done[0][5]) if done else (runs[0][0], runs[0][4], runs[0][5])
+    wall = pick(1) if done else runs[0][1]
+    return code, wall, pick(2), pick(3), out, err, [r[4] for r in runs], [r[5] for r in runs]
+
+
 def strip_comments(text):
     text = re.sub(r"/--.*?--/", " ", text, flags=re.S)
     return re.sub(r"--[^\n]*", "", text)
@@ -127,6 +149,7 @@ def main():
         "--skip-nusmv-timeouts", action="store_true", help="--engines: do not run xmv-rs on files where NuSMV's (cached) run timed out"
     )
     ap.add_argument("--engines", default=None, help="comma-separated flat engines to run side by side (auto,explicit,bdd)")
+    ap.add_argument("--repeat", type=int, default=1, help="--engines: runs per command; medians are printed")
     args = ap.parse_args()
     if args.engines:
         return per_engine(args)
@@ -226,12 +249,17 @@ def per_engine(args):
     within = {e: 0 for e in engines}
     faster = {e: 0 for e in engines}
     nusmv_ok_files = 0
+    unstable = []
     num = lambda x, fmt="{:.2f}": fmt.format(x) if x is not None else "-"
     for path in files:
         nspecs = len(SPEC_KEYWORD.findall(strip_comments(path.read_text(errors="replace"))))
         if nspecs == 0:
             continue
         ref = nusmv_output(args, path, nusmv_flags, cache)
+        if args.repeat > 1 and not (args.skip_nusmv_timeouts and ref["code"] == "timeout"):
+            cached = (ref["code"], ref["wall"], ref["peak"], ref.get("cpu"), ref["out"], ref["err"])
+            code, wall, peak, cpu, out, err, _, _ = median_runs([args.nusmv, *nusmv_flags, str(path)], args.timeout, args.repeat, cached)
+            ref = {"code": code, "wall": wall, "peak": peak, "cpu": cpu, "out": out, "err": err}
         ref_verdicts = verdicts(ref["out"])
         nusmv_ok = ref["code"] == 0 and bool(ref_verdicts)
         nusmv_ok_files += bool(nusmv_ok)
@@ -243,7 +271,9 @@ def per_engine(args):
             continue
         for e in engines:
             cmd = [args.xmv, "check", "--no-trace", "-q", "--stats", "--engine", e, *shlex.split(args.xmv_args), str(path)]
-            code, wall, peak, cpu, out, err = run_cpu(cmd, args.timeout)
+            code, wall, peak, cpu, out, err, outs, errs = median_runs(cmd, args.timeout, args.repeat)
+            if len({tuple(verdicts(o)) for o in outs}) > 1 or len({str(DECIDED.findall(x)) for x in errs}) > 1:
+                unstable.append(f"{path.relative_to(root)} ({e})")
             ok = nusmv_ok and verdicts(out) == ref_verdicts
             same[e] += ok
             decided = DECIDED.search(err)
@@ -263,6 +293,8 @@ def per_engine(args):
     print(f"NuSMV finishes: {nusmv_ok_files}; identical verdict lists: " + ", ".join(f"{e} {n}" for e, n in same.items()))
     print("CPU seconds within 2x NuSMV's: " + ", ".join(f"{e} {n}" for e, n in within.items()))
     print("CPU seconds below NuSMV's: " + ", ".join(f"{e} {n}" for e, n in faster.items()))
+    if args.repeat > 1:
+        print(f"runs per command: {args.repeat} (medians); verdicts or engine differing between runs: " + (", ".join(unstable) or "none"))
 
 
 if __name__ == "__main__":

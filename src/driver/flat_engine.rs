@@ -9,24 +9,33 @@
 //! nodes evaluated, successors generated, states expanded; about 25 ns each) and the BDD nodes
 //! the probe's images create ([`ProbeFacts`], [`AUTO_UNITS_PER_NODE`] units each):
 //! 1. explicit when the domains allow at most [`AUTO_NOMINAL_STATES`] states ([`nominal_states`]);
-//! 2. else a first explicit attempt under a budget of [`AUTO_FIRST_STATES`] states (and as many
-//!    successors per state) and [`AUTO_FIRST_WORK`] units: explicit when it builds the model, and
-//!    otherwise its units per expanded state estimate the explicit build of n states. When the
-//!    free variables alone ([`free_successors`]) give more successors than it can afford, it only
-//!    measures [`AUTO_MEASURE_STATES`] states;
-//! 3. else the BDD reachability as a probe ([`Probe`]): it keeps its BDDs once it has found more
-//!    than B states; it gives up (explicit build) once its images have cost
-//!    [`AUTO_PROBE_FACTOR`] times the estimated explicit build of the states found so far (a
-//!    deep, narrow state space); when it finishes, the explicit engine builds the model if its
-//!    estimate is at most [`AUTO_EXPLICIT_FACTOR`] times the probe's images (BDD checking costs a
-//!    multiple of them), else the BDDs stay.
+//! 2. else, unless the free variables alone ([`free_successors`]) give more successors than
+//!    [`AUTO_FIRST_STATES`]·[`AUTO_TRANSITIONS_PER_STATE`] (then see 4), the explicit build and
+//!    the BDD reachability race ([`race`]): the explicit build (budget B) runs a first stage —
+//!    until it has found [`AUTO_FIRST_STATES`] states, generated 16 successors per state of them
+//!    or done [`AUTO_FIRST_WORK`] units, or after 64 states when they have
+//!    [`AUTO_WIDE_SUCCESSORS`] successors each on average — and explicit it is when the build
+//!    ends within it (no BDD is built);
+//! 3. else the BDD probe runs, and after each of its images the explicit build goes on until
+//!    its work reaches the first stage's plus [`race::AUTO_RACE_RATIO`] times the probe's image
+//!    units (while its estimate for the states the probe has found is at most
+//!    [`race::AUTO_FEED_FACTOR`] times the probe's units; past that it waits): the explicit build finishing first keeps the explicit model (nothing built twice);
+//!    the probe passing B states, or the explicit build passing its budget, keeps the BDDs; the
+//!    probe finishing first keeps the BDDs unless the explicit work still to do (estimated per
+//!    state expanded) is at most [`AUTO_EXPLICIT_FACTOR`] times the probe's (BDD checking costs
+//!    a multiple of its reachability), in which case the explicit build goes on to the end;
+//! 4. models with too many free successors (a first stage could not fit): a measured explicit
+//!    attempt on [`AUTO_MEASURE_STATES`] states gives the work per state, then the BDD probe
+//!    keeps its BDDs once it has found more than B states, gives up (explicit build from scratch)
+//!    once its images have cost [`AUTO_PROBE_FACTOR`] times the estimated explicit build of the
+//!    states found so far, and when it finishes hands the model to the explicit engine if the
+//!    estimate is at most [`AUTO_EXPLICIT_FACTOR`] times its images.
 //!
 //! An explicit build stopped at the budget (E0505, E0508) goes to BDDs. The verdict output is the
 //! same whichever engine decided; `--stats` says which (`flat engine: …`) and why (`auto: …`, the
-//! counted figures), JSON per spec (`engine`). The counts are the same on every run with the
-//! same `-j`; with several threads, a first attempt stopped inside one state's expansion (each
-//! thread's plan buffers count their own steps) may count differently, the choice between
-//! engines that are both correct there.
+//! counted figures), JSON per spec (`engine`). The counts are the same on every run and for
+//! every `-j` (the explicit builds that measure count their evaluation work as one worker would,
+//! `explicit::build_flat::Gate`), so the engine, the traces and the output are too.
 //! `--verify` checks the flat specs with both engines and turns a disagreement into an error.
 
 use super::timeout::{Decided, one_by_one};
@@ -35,10 +44,12 @@ use crate::check::Engine;
 use crate::check::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
-use crate::explicit::build_flat::{BuildLimits, BuildWork, FlatModel, build_flat, build_flat_measured};
+use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, build_flat, build_flat_measured};
 use crate::lowering::program::{LoweredProgram, LoweredSpec, SystemId};
 use crate::report::view::ModelRef;
 use crate::symbolic::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
+
+mod race;
 
 /// The flat model as one of the two engines built it (one per run: the size difference of the
 /// variants does not matter).
@@ -195,9 +206,16 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
     let first_states = max_states.min(AUTO_FIRST_STATES);
     let free = free_successors(program);
     let hopeless = free * free > (first_states * AUTO_TRANSITIONS_PER_STATE) as f64;
+    if !hopeless {
+        // The explicit build and the BDD probe race (`race`): the explicit build's first stage is
+        // the small attempt.
+        let transitions = first_states * AUTO_TRANSITIONS_PER_STATE;
+        let first = FirstStage { states: first_states, transitions, work: AUTO_FIRST_WORK, wide: AUTO_WIDE_SUCCESSORS };
+        return race::race(program, &auto, limits.max_memory, options.threads, first);
+    }
     // Every state has at least `free` distinct successors, so at least `free` states each have
-    // them: when that passes the attempt's transition budget, it only measures one batch.
-    let first_transitions = if hopeless { AUTO_MEASURE_STATES * free as u64 } else { first_states * AUTO_TRANSITIONS_PER_STATE };
+    // them: that passes the attempt's transition budget, so it only measures one batch.
+    let first_transitions = AUTO_MEASURE_STATES * free as u64;
     let first = BuildLimits { max_states: Some(first_states), max_transitions: Some(first_transitions), ..*limits };
     let mut work = BuildWork::default();
     match build_flat_measured(program, &first, &mut work, AUTO_FIRST_WORK) {
@@ -313,6 +331,11 @@ fn needs_bdd(program: &LoweredProgram) -> bool {
 /// more states than [`AUTO_NOMINAL_STATES`] (with [`AUTO_TRANSITIONS_PER_STATE`] successors per
 /// state of it).
 pub(crate) const AUTO_FIRST_STATES: u64 = 1 << 15;
+
+/// Successors per state from which the explicit build's first stage ends after 64 states and the
+/// race with the BDD probe begins: NuSMV's `gigamax.smv` (about 110 per state, the nondeterminism
+/// of its bus) is cheaper with BDDs, whose images take such branching in one step.
+pub(crate) const AUTO_WIDE_SUCCESSORS: u64 = 64;
 
 /// The states a first attempt that cannot fit (its free variables alone need more successors
 /// than its budget, [`free_successors`]) expands to measure the work per state: one batch.

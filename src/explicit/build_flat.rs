@@ -100,7 +100,51 @@ impl BuildWork {
 
 /// Builds the flat model of `program` (its `flat` system).
 pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<FlatModel, Diagnostics> {
-    build_flat_in(program, limits, &mut BuildWork::default(), None)
+    build_flat_in(program, limits, &mut BuildWork::default(), None, None)
+}
+
+/// The hold `--engine auto` keeps on an explicit build that it runs beside the BDD probe
+/// (`driver::flat_engine`): between batches, once the build has passed its first stage and then
+/// each time its work reaches the allowance, [`Gate::pause`] sees the work so far and returns the
+/// next allowance (work units, [`BuildWork::units`]) or `None` to stop the build (E0505).
+///
+/// So that the work is the same figure for every `-j`, a gated build expands its first stage
+/// with one worker (the memo tables of several workers miss differently) and afterwards counts
+/// the evaluation work (compiled operations, tree nodes) by the first stage's rate per plan step,
+/// plan steps, states and successors being the same however the states are split. One state's
+/// expansion may take at most [`Gate::state_steps`] plan steps (a state that costs seconds, as in
+/// NuSMV's `deadlock/dph35.smv`): past them the build stops with E0505.
+pub(crate) struct Gate<'g> {
+    /// The first stage ends (the first pause) at the first batch boundary where the build has found
+    /// more than `first.states` states, generated more than `first.transitions` successors or done
+    /// `first.work` units, or (after 64 states) generates `first.wide` successors per state.
+    pub(crate) first: FirstStage,
+    pub(crate) state_steps: u64,
+    pub(crate) pause: &'g mut dyn FnMut(&BuildWork) -> Option<u64>,
+}
+
+/// See [`Gate::first`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FirstStage {
+    pub(crate) states: u64,
+    pub(crate) transitions: u64,
+    pub(crate) work: u64,
+    pub(crate) wide: u64,
+}
+
+impl FirstStage {
+    /// The states expanded before the successors per state decide [`FirstStage::wide`].
+    const WIDE_AFTER: u64 = 64;
+
+    fn over(&self, work: &BuildWork, found: u64) -> bool {
+        let wide = work.expanded >= Self::WIDE_AFTER && work.generated >= self.wide.saturating_mul(work.expanded);
+        found > self.states || work.generated > self.transitions || work.units() >= self.work || wide
+    }
+}
+
+/// [`build_flat`] under `auto`'s [`Gate`], counting its work into `work` (also when it stops).
+pub(crate) fn build_flat_gated(program: &LoweredProgram, limits: &BuildLimits, work: &mut BuildWork, gate: Gate<'_>) -> Result<FlatModel, Diagnostics> {
+    build_flat_in(program, limits, work, None, Some(gate))
 }
 
 /// [`build_flat`], counting its work into `work` (also when it stops with an error), and
@@ -109,13 +153,19 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
 /// states alone pass the state budget, up to [`MEASURED_ON_INIT_LIMIT`] of them are still
 /// expanded (within `max_work`) before the error, so that `work` says what expanding a state costs.
 pub(crate) fn build_flat_measured(program: &LoweredProgram, limits: &BuildLimits, work: &mut BuildWork, max_work: u64) -> Result<FlatModel, Diagnostics> {
-    build_flat_in(program, limits, work, Some(max_work))
+    build_flat_in(program, limits, work, Some(max_work), None)
 }
 
 /// The initial states [`build_flat_measured`] expands when they alone pass the state budget.
 pub(crate) const MEASURED_ON_INIT_LIMIT: u32 = 64;
 
-fn build_flat_in(program: &LoweredProgram, limits: &BuildLimits, work: &mut BuildWork, max_work: Option<u64>) -> Result<FlatModel, Diagnostics> {
+fn build_flat_in(
+    program: &LoweredProgram,
+    limits: &BuildLimits,
+    work: &mut BuildWork,
+    max_work: Option<u64>,
+    gate: Option<Gate<'_>>,
+) -> Result<FlatModel, Diagnostics> {
     let mut diags = Diagnostics::new();
     let Some(system_id) = program.flat else {
         diags.push(Diagnostic::error(diag::E_PROC, "the program has no flat model to build", Default::default()));
@@ -123,7 +173,7 @@ fn build_flat_in(program: &LoweredProgram, limits: &BuildLimits, work: &mut Buil
     };
     let system = &program.systems[system_id.index()];
     let names = Names::of(program);
-    let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states"), work, max_work) {
+    let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states"), work, max_work, gate) {
         Ok(x) => x,
         Err(d) => {
             diags.push(d);
@@ -319,6 +369,7 @@ fn explore(
     progress: &crate::progress::Progress,
     work: &mut BuildWork,
     max_work: Option<u64>,
+    mut gate: Option<Gate<'_>>,
 ) -> Result<Explored, Diagnostic> {
     let width = system.vars.len();
     let domains = DomainIndex::new(system);
@@ -380,23 +431,65 @@ fn explore(
     let mut targets: Vec<u32> = vec![];
     g.budget.account(super::budget::reserved(&offsets));
     let layout = g.table.layout().clone();
-    let workers = rayon::current_num_threads().max(1);
-    let mut expanders: Vec<Expander> = (0..workers).map(|_| Expander::new(system, &next_plan, &input_plan, &layout)).collect();
-    if let Some(max_work) = max_work {
-        // A plan's steps are part of the work: past the budget inside a state, stop there.
-        expanders.iter_mut().for_each(|e| e.limit_steps(max_work.max(1)));
-    }
+    // Measured and gated builds count their work with one worker (see [`Gate`]).
+    let workers = if max_work.is_some() || gate.is_some() { 1 } else { rayon::current_num_threads().max(1) };
+    let state_steps = gate.as_ref().map(|gate| gate.state_steps);
+    let new_expanders = |workers: usize| -> Vec<Expander> {
+        let mut expanders: Vec<Expander> = (0..workers).map(|_| Expander::new(system, &next_plan, &input_plan, &layout)).collect();
+        if let Some(max_work) = max_work {
+            // A plan's steps are part of the work: past the budget inside a state, stop there.
+            expanders.iter_mut().for_each(|e| e.limit_steps(max_work.max(1)));
+        }
+        if let Some(limit) = state_steps {
+            expanders.iter_mut().for_each(|e| e.limit_steps_per_state(limit.max(1)));
+        }
+        expanders
+    };
+    let mut expanders = new_expanders(workers);
+    // A gated build: the allowance (`None` during the first stage) and, after it, the work of
+    // the first stage's worker (steps, compiled operations, tree nodes), the rate by which the
+    // later evaluation work is counted.
+    let mut allowance: Option<u64> = None;
+    let mut first_stage: Option<(u64, u64, u64)> = None;
     let mut chunks: Vec<Chunk> = vec![];
     let words = layout.words();
     let mut s = 0u32;
     while s < g.table.len() {
-        let size = batch_size(s, generated, max_transitions).min(work_batch_size(s, work, max_work));
+        if let Some(gate) = gate.as_mut() {
+            let due = match allowance {
+                None => s > 0 && gate.first.over(work, g.table.len().into()),
+                Some(a) => work.units() >= a,
+            };
+            if due {
+                let Some(next) = (gate.pause)(work) else {
+                    return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
+                };
+                allowance = Some(next);
+                if first_stage.is_none() {
+                    // The first stage is measured: from now on, all the workers.
+                    first_stage = Some((work.steps - init_steps, work.ops, work.nodes));
+                    expanders = new_expanders(rayon::current_num_threads().max(1));
+                }
+            }
+        }
+        let budget = max_work.or(gate.as_ref().map(|gate| allowance.unwrap_or(gate.first.work)));
+        let size = batch_size(s, generated, max_transitions).min(work_batch_size(s, work, budget));
         let end = g.table.len().min(s.saturating_add(size));
         expand_batch(&mut expanders, &mut chunks, &g.table, s..end);
         work.expanded += u64::from(end - s);
         work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
-        work.steps = init_steps + expanders.iter().map(Expander::steps).sum::<u64>();
-        (work.ops, work.nodes) = expanders.iter().map(Expander::evaluated).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+        let steps = expanders.iter().map(Expander::steps).sum::<u64>();
+        match first_stage {
+            None => {
+                work.steps = init_steps + steps;
+                (work.ops, work.nodes) = expanders.iter().map(Expander::evaluated).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+            }
+            Some((first_steps, first_ops, first_nodes)) => {
+                work.steps = init_steps + first_steps + steps;
+                let by_rate = |x: u64| (u128::from(x) * u128::from(steps) / u128::from(first_steps.max(1))) as u64;
+                (work.ops, work.nodes) = (first_ops + by_rate(first_ops), first_nodes + by_rate(first_nodes));
+            }
+        }
         if max_work.is_some_and(|m| work.units() > m) {
             return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
         }

@@ -58,6 +58,8 @@ pub(super) struct Expander<'p> {
     key: Vec<u64>,
     /// Compiled operations run by [`Expander::expand`] so far.
     ops: u64,
+    /// Plan steps one state's expansion may take (0: no limit; [`Expander::limit_steps_per_state`]).
+    per_state: u64,
 }
 
 impl<'p> Expander<'p> {
@@ -76,6 +78,7 @@ impl<'p> Expander<'p> {
             cur_key: vec![0; layout.words()],
             key: vec![0; layout.words()],
             ops: 0,
+            per_state: 0,
         }
     }
 
@@ -84,6 +87,13 @@ impl<'p> Expander<'p> {
     pub(super) fn limit_steps(&mut self, limit: u64) {
         self.scratch.limit_steps(limit);
         self.scratch_inputs.limit_steps(limit);
+    }
+
+    /// Stops an expansion once it has taken more than `limit` plan steps for one state (each of
+    /// the plans' buffers counts its own): unlike [`Expander::limit_steps`], whether a state passes
+    /// it does not depend on how the states are split among the workers.
+    pub(super) fn limit_steps_per_state(&mut self, limit: u64) {
+        self.per_state = limit;
     }
 
     /// Plan runs, slot candidates tried (`step::Scratch::steps`) and compiled operations run
@@ -119,6 +129,10 @@ impl<'p> Expander<'p> {
         for s in range {
             table.get_into(s, &mut self.cur);
             self.cur_key.copy_from_slice(table.packed(s));
+            if self.per_state != 0 {
+                self.scratch.limit_steps(self.scratch.steps() + self.per_state);
+                self.scratch_inputs.limit_steps(self.scratch_inputs.steps() + self.per_state);
+            }
             if let Err(e) = self.successors(out) {
                 out.failure = Some(e);
                 return;
@@ -156,7 +170,11 @@ pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chun
     let bounds = |t: u32| (range.start + (t * per).min(n))..(range.start + ((t + 1) * per).min(n));
     if workers == 1 {
         expanders[0].expand(table, range.clone(), &mut chunks[0], false);
+        // Unused chunks hold nothing (not even the keys of an earlier parallel batch: the
+        // successors generated are counted over all chunks).
         for c in &mut chunks[1..] {
+            c.keys.clear();
+            c.hashes.clear();
             c.ends.clear();
             c.found.clear();
             c.failure = None;
