@@ -69,7 +69,7 @@ pub struct CallFrame {
 
 impl CallFrame {
     /// The call node `call` of `component`.
-    pub fn new(component: ComponentId, call: NodeId) -> CallFrame {
+    pub(crate) fn new(component: ComponentId, call: NodeId) -> CallFrame {
         CallFrame { component: component.as_u32(), call }
     }
     /// The component holding the call.
