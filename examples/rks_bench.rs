@@ -9,11 +9,12 @@
 use serde_json::Value;
 use std::time::Instant;
 use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksStats};
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::explicit::rks_builder::{RksBuilder, parse_ctl};
 use xmv_rs::syntax::ast::TerminationRule;
 
-fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]) -> Result<(RecursiveKripkeStructure, u32), String> {
+fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]) -> Result<(RecursiveKripkeStructure, ComponentId), String> {
     let mut b = RksBuilder::new();
     b.termination(TerminationRule::Loop);
     let comps = json["components"].as_array().ok_or("no components")?;
@@ -101,7 +102,7 @@ fn load_rsm(json: &Value, wanted_labels: &dyn Fn(&str) -> bool, props: &[String]
     }
     let rks = b.build()?;
     let init_name = name(&json["initial_component"])?;
-    let init = rks.components.iter().position(|c| c.name == init_name).ok_or("no initial component")? as u32;
+    let init = ComponentId::new(rks.components.iter().position(|c| c.name == init_name).ok_or("no initial component")?);
     Ok((rks, init))
 }
 

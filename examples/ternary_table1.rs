@@ -10,6 +10,7 @@ mod rks_support;
 use rks_support::{ctl_text, rsm_json};
 use std::time::Instant;
 use xmv_rs::check::ternary::{TernaryEngine, check};
+use xmv_rs::explicit::rks::ComponentId;
 
 /// RSMCheck's formula syntax to the test parser's NuSMV-style syntax.
 fn nusmv_syntax(f: &str) -> String {
@@ -88,14 +89,14 @@ fn main() {
             let f = ctl_text::parse(&text, &rsm.model.props);
             let k = rks.components.len();
             let t = Instant::now();
-            let e = check(&rks, rsm.initial as u32, &f, TernaryEngine::Eager, false);
+            let e = check(&rks, ComponentId::from_u32(rsm.initial as u32), &f, TernaryEngine::Eager, false);
             let te = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let l = check(&rks, rsm.initial as u32, &f, TernaryEngine::Lazy, false);
+            let l = check(&rks, ComponentId::from_u32(rsm.initial as u32), &f, TernaryEngine::Lazy, false);
             let tl = t.elapsed().as_secs_f64();
             let t = Instant::now();
             let finis = if std::env::var("XMV_TABLE1_FINIS").is_ok() {
-                xmv_rs::check::rks::check(&rks, rsm.initial as u32, &f, &Default::default()).holds
+                xmv_rs::check::rks::check(&rks, ComponentId::from_u32(rsm.initial as u32), &f, &Default::default()).holds
             } else {
                 e.holds
             };
@@ -105,7 +106,7 @@ fn main() {
                 eprintln!("{name}: oracle {v:?} (complete unfolding: {complete})");
             }
             if std::env::var("XMV_TABLE1_TRACE").is_ok() {
-                let t = check(&rks, rsm.initial as u32, &f, TernaryEngine::Eager, true).trace;
+                let t = check(&rks, ComponentId::from_u32(rsm.initial as u32), &f, TernaryEngine::Eager, true).trace;
                 if let Some(t) = t {
                     let through_entry_exit =
                         t.steps.iter().filter(|s| !s.terminated && s.state == 0 && rks.components[s.component as usize].exits.contains(&0)).count();

@@ -85,7 +85,7 @@ fn avrora_reg_use_def_counterexample_is_a_shortest_run_named_by_rsm_nodes() {
     assert!(trace.kind == TraceKind::Counterexample && trace.loop_start.is_none());
     assert_eq!(trace.steps.len(), 485, "the shortest run to a definition without a later use");
     let mut stats = TraceStats::default();
-    traces::validate(&model.rks, spec.component, &spec.formula, false, &trace, &mut stats).unwrap_or_else(|e| panic!("{e}"));
+    traces::validate(&model.rks, spec.component.as_u32(), &spec.formula, false, &trace, &mut stats).unwrap_or_else(|e| panic!("{e}"));
     let Some(last) = trace.steps.last().filter(|s| !s.terminated) else { panic!("ends in a configuration") };
     let (component, node, stack) = (&last.component, &last.state, &last.stack);
     let comp = &model.rks.components[*component as usize];

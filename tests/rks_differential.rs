@@ -26,6 +26,7 @@ use rks_support::traces::{self, TraceStats};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 use xmv_rs::check::ternary::{self, TernaryEngine};
+use xmv_rs::explicit::rks::ComponentId;
 
 const DEFAULT_MODELS: usize = 1500;
 const FORMULAS_PER_MODEL: usize = 3;
@@ -80,12 +81,12 @@ fn run(case: &Case, engine: Engine, want_trace: bool, stats: &mut TraceStats) ->
                 Engine::Summary => RksEngine::Summary,
                 _ => RksEngine::Incremental,
             };
-            let r = check(&rks, init, f, &RksOptions { engine, want_trace });
+            let r = check(&rks, ComponentId::from_u32(init), f, &RksOptions { engine, want_trace });
             (r.holds, r.trace)
         }
         Engine::TernaryEager | Engine::TernaryLazy => {
             let engine = if engine == Engine::TernaryLazy { TernaryEngine::Lazy } else { TernaryEngine::Eager };
-            let r = ternary::check(&rks, init, f, engine, want_trace);
+            let r = ternary::check(&rks, ComponentId::from_u32(init), f, engine, want_trace);
             (r.holds, r.trace)
         }
     }));
@@ -179,7 +180,7 @@ fn reproducer(case: &Case, out: &Outcome, problem: &str) -> String {
 }
 
 /// Compares `check_many` with one-by-one `check` on `specs`, for the context-based engines.
-fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Option<String> {
+fn batch_mismatch(model: &rks_support::model::Model, specs: &[(ComponentId, F)]) -> Option<String> {
     let rks = model.build();
     for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: false };
@@ -189,7 +190,7 @@ fn batch_mismatch(model: &rks_support::model::Model, specs: &[(u32, F)]) -> Opti
         for ((init, f), r) in specs.iter().zip(&many) {
             let one = catch_unwind(AssertUnwindSafe(|| check(&rks, *init, f, &opts).holds)).ok();
             if one != Some(r.holds) {
-                let name = &model.comps[*init as usize].name;
+                let name = &model.comps[init.index()].name;
                 let f = ctl_text::print(f, &model.props);
                 return Some(format!("{engine:?} check_many says {} for {f} at {name}, check says {one:?}", r.holds));
             }
@@ -225,13 +226,13 @@ fn rks_engines_and_oracles_agree_on_random_rks() {
         let initial = rng.range(0, model.comps.len() - 1);
         let cyclic = model.call_graph_cyclic(initial);
         let several_exits = model.comps.iter().any(|c| c.exits.len() > 1);
-        let mut batch: Vec<(u32, F)> = Vec::new();
+        let mut batch: Vec<(ComponentId, F)> = Vec::new();
         for j in 0..FORMULAS_PER_MODEL {
             // The first spec of each model has a temporal top operator and asks for a trace.
             let want_trace = j == 0;
             let formula: F =
                 if want_trace { random::temporal_formula(&mut rng, model.props.len(), depth) } else { random::formula(&mut rng, model.props.len(), depth) };
-            batch.extend((0..model.comps.len() as u32).map(|c| (c, formula.clone())));
+            batch.extend((0..model.comps.len()).map(|c| (ComponentId::new(c), formula.clone())));
             let case = Case { model: model.clone(), initial, formula };
             let out = Outcome::of(&case, want_trace, &mut trace_stats);
             cases += 1;

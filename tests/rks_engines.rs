@@ -9,11 +9,11 @@ use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
 use xmv_rs::syntax::ast::TerminationRule;
 
 fn comp(r: &RecursiveKripkeStructure, name: &str) -> ComponentId {
-    r.components.iter().position(|c| c.name == name).unwrap_or_else(|| panic!("no component {name}")) as ComponentId
+    ComponentId::new(r.components.iter().position(|c| c.name == name).unwrap_or_else(|| panic!("no component {name}")))
 }
 
 fn node(r: &RecursiveKripkeStructure, c: ComponentId, name: &str) -> u32 {
-    r.components[c as usize].node_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no node {name}")) as u32
+    r.components[c.index()].node_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no node {name}")) as u32
 }
 
 /// Checks `spec` from component `init` with both engines (with traces); asserts the verdict
@@ -53,17 +53,17 @@ enum RksStep {
 }
 
 fn step_of(s: &TraceStep) -> RksStep {
-    if s.terminated { RksStep::Terminated } else { RksStep::At { component: s.component, node: s.state, stack: frames(&s.stack) } }
+    if s.terminated { RksStep::Terminated } else { RksStep::At { component: ComponentId::from_u32(s.component), node: s.state, stack: frames(&s.stack) } }
 }
 
 fn frames(stack: &[CallFrame]) -> Vec<(ComponentId, u32)> {
-    stack.iter().map(|f| (f.component, f.call)).collect()
+    stack.iter().map(|f| (ComponentId::from_u32(f.component), f.call)).collect()
 }
 
 /// Successor configurations, written independently of the engine (digest §1.4).
 fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
     let RksStep::At { component, node, stack } = s else { return vec![RksStep::Terminated] };
-    let comp = &r.components[*component as usize];
+    let comp = &r.components[component.index()];
     if let Some(k) = comp.exits.iter().position(|&x| x == *node) {
         return match stack.split_last() {
             None => match r.termination {
@@ -71,7 +71,7 @@ fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
                 TerminationRule::Loop => vec![s.clone()],
             },
             Some((&(cs, call), rest)) => {
-                r.components[cs as usize].returns(call, k).iter().map(|&l| RksStep::At { component: cs, node: l, stack: rest.to_vec() }).collect()
+                r.components[cs.index()].returns(call, k).iter().map(|&l| RksStep::At { component: cs, node: l, stack: rest.to_vec() }).collect()
             }
         };
     }

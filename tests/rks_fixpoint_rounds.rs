@@ -8,6 +8,7 @@
 
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks_builder::parse_rks;
 use xmv_rs::ir::PropId;
 
@@ -17,7 +18,7 @@ fn atom(p: u32) -> Box<Ctl<PropId>> {
 
 fn batch_agrees(text: &str, specs: &[Ctl<PropId>]) {
     let rks = parse_rks(&format!("props p q r\n{text}")).expect("model parses");
-    let batch: Vec<(u32, Ctl<PropId>)> = specs.iter().flat_map(|f| (0..rks.components.len() as u32).map(move |c| (c, f.clone()))).collect();
+    let batch: Vec<(ComponentId, Ctl<PropId>)> = specs.iter().flat_map(|f| (0..rks.components.len()).map(move |c| (ComponentId::new(c), f.clone()))).collect();
     let mut verdicts = Vec::new();
     for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
         let opts = RksOptions { engine, want_trace: false };

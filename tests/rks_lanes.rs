@@ -17,6 +17,7 @@ use rks_support::ctl_text::F;
 use rks_support::random::{self, GenParams, Rng};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check, check_many};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::ir::PropId;
 
 const DEFAULT_MODELS: usize = 400;
@@ -40,15 +41,15 @@ fn lane_batches_give_the_verdicts_and_traces_of_one_at_a_time_checking() {
         let params = GenParams { recursive: i % 2 == 1, max_comps: 4 + i % 3, max_nodes: 6 + i % 4 };
         let model = random::model_with_exits(&mut rng, &params, 5);
         let rks = model.build();
-        let init = rng.range(0, model.comps.len() - 1) as u32;
+        let init = ComponentId::new(rng.range(0, model.comps.len() - 1));
         let shape = if i % 3 == 0 { random::temporal_formula(&mut rng, model.props.len(), 4) } else { random::formula(&mut rng, model.props.len(), 4) };
-        let mut specs: Vec<(u32, Ctl<PropId>)> = Vec::new();
+        let mut specs: Vec<(ComponentId, Ctl<PropId>)> = Vec::new();
         for j in 0..70 {
             let f = instance(&mut rng, &shape, model.props.len());
             // Every tenth spec: another shape or another initial component.
             let spec = match j % 10 {
                 3 => (init, random::formula(&mut rng, model.props.len(), 3)),
-                7 => (rng.range(0, model.comps.len() - 1) as u32, f),
+                7 => (ComponentId::new(rng.range(0, model.comps.len() - 1)), f),
                 _ => (init, f),
             };
             specs.push(spec);

@@ -33,6 +33,7 @@ use xmv_rs::check::ltl::rks::check as check_rks;
 use xmv_rs::check::trace::{CallFrame, Trace, TraceStep};
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::kripke::{KripkeStructure, StateId};
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
@@ -198,7 +199,7 @@ fn non_recursive_models_agree_with_the_flat_engine_on_the_unfolding() {
             let past = frng.chance(30);
             let f = formula(&mut frng, 3, past);
             let flat = check_ltl(&kripke, &[&f], &[], false).expect("flat LTL")[0].outcome.holds;
-            let r = check_rks(&rks, 0, &f, true).expect("RKS LTL");
+            let r = check_rks(&rks, ComponentId::new(0), &f, true).expect("RKS LTL");
             assert_eq!(r.holds, flat, "case {case}: {f:?}\n{}", m.to_text());
             verdicts += 1;
             if let Some(t) = &r.trace {
@@ -221,7 +222,7 @@ fn recursive_models_against_the_bounded_stack_lasso_oracle() {
         for _ in 0..3 {
             let past = frng.chance(20);
             let f = formula(&mut frng, 3, past);
-            let r = check_rks(&rks, 0, &f, true).expect("RKS LTL");
+            let r = check_rks(&rks, ComponentId::new(0), &f, true).expect("RKS LTL");
             let oracle = bounded_violation(&rks, &f);
             checked += 1;
             if r.holds {
@@ -248,7 +249,7 @@ fn atom(p: u32) -> Ltl<PropId> {
 }
 fn holds(m: &str, f: &Ltl<PropId>) -> bool {
     let rks = Model::parse(m).build();
-    let r = check_rks(&rks, 0, f, true).expect("RKS LTL");
+    let r = check_rks(&rks, ComponentId::new(0), f, true).expect("RKS LTL");
     if let Some(t) = &r.trace {
         replay(&rks, f, t).expect("the counterexample replays");
     }
@@ -299,7 +300,7 @@ component P exits x
 ";
     let f = Ltl::Unary(LtlOp::F, Box::new(atom(1)));
     let rks = Model::parse(m).build();
-    let r = check_rks(&rks, 0, &f, true).unwrap();
+    let r = check_rks(&rks, ComponentId::new(0), &f, true).unwrap();
     assert!(!r.holds);
     let t = r.trace.unwrap();
     assert_eq!(t.loop_push, vec![CallFrame { component: 0, call: 1 }], "each repetition calls P again from its call node");

@@ -11,6 +11,7 @@ mod rks_support;
 use rks_support::{contexts, ctl_text, model::Model};
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::ternary::{self, TernaryEngine};
+use xmv_rs::explicit::rks::ComponentId;
 
 /// `A` calls `B` once; `B` (exits x0..x{n-1}, even ones labelled `p`) either exits at once or
 /// calls itself, and its call returning through exit `k` continues at `x{k+1 mod n}`.
@@ -48,10 +49,10 @@ fn all_engines(m: &Model, formula: &str) -> Vec<(String, bool)> {
     let f = ctl_text::parse(formula, &m.props);
     let mut out = Vec::new();
     for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
-        out.push((format!("{engine:?}"), check(&rks, 0, &f, &RksOptions { engine, want_trace: false }).holds));
+        out.push((format!("{engine:?}"), check(&rks, ComponentId::new(0), &f, &RksOptions { engine, want_trace: false }).holds));
     }
     for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
-        out.push((format!("ternary {engine:?}"), ternary::check(&rks, 0, &f, engine, false).holds));
+        out.push((format!("ternary {engine:?}"), ternary::check(&rks, ComponentId::new(0), &f, engine, false).holds));
     }
     out
 }

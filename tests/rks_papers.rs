@@ -12,6 +12,7 @@ use rks_support::rsm_json::{self, Rsm};
 use std::path::PathBuf;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::ternary::{self, TernaryEngine};
+use xmv_rs::explicit::rks::ComponentId;
 
 fn shared(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel)
@@ -32,11 +33,11 @@ fn assert_engines(rsm: &Rsm, cases: &[(&str, bool)]) {
         for want_trace in [false, true] {
             let mut verdicts = Vec::new();
             for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
-                let holds = check(&rks, rsm.initial as u32, &formula, &RksOptions { engine, want_trace }).holds;
+                let holds = check(&rks, ComponentId::from_u32(rsm.initial as u32), &formula, &RksOptions { engine, want_trace }).holds;
                 verdicts.push((format!("{engine:?}"), holds));
             }
             for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
-                let holds = ternary::check(&rks, rsm.initial as u32, &formula, engine, want_trace).holds;
+                let holds = ternary::check(&rks, ComponentId::from_u32(rsm.initial as u32), &formula, engine, want_trace).holds;
                 verdicts.push((format!("ternary {engine:?}"), holds));
             }
             for (engine, holds) in verdicts {

@@ -21,6 +21,7 @@ use rustc_hash::FxHashMap;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::trace::{CallFrame, TraceStep};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
 
@@ -48,14 +49,14 @@ fn witness_returning_into_a_second_call_of_the_same_context_is_found() {
     for (spec, holds) in [("EF goal", true), ("AG !goal", false), ("E[TRUE U goal]", true)] {
         let f = parse_ctl(spec, &r).unwrap();
         for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
-            let res = check(&r, 0, &f, &RksOptions { engine, want_trace: true });
+            let res = check(&r, ComponentId::new(0), &f, &RksOptions { engine, want_trace: true });
             assert_eq!(res.holds, holds, "{spec}");
             let t = res.trace.unwrap_or_else(|| panic!("{spec}: no trace"));
             // m0, F (from A): f0 fx, a1, c1..c40, F (from B): f0 fx, b1.
             assert_eq!(t.steps.len(), 1 + 2 + 1 + 40 + 2 + 1, "{spec}: a shortest witness");
             let (f_comp, m_comp) = (1, 0);
             let b = r.components[0].node_names.iter().position(|n| n == "B").unwrap() as u32;
-            assert_eq!(t.steps[t.steps.len() - 3], TraceStep::at(f_comp, 0, vec![CallFrame { component: m_comp, call: b }]));
+            assert_eq!(t.steps[t.steps.len() - 3], TraceStep::at(ComponentId::new(f_comp), 0, vec![CallFrame { component: m_comp, call: b }]));
             let mut stats = TraceStats::default();
             let formula: F = f.clone();
             traces::validate(&r, 0, &formula, holds, &t, &mut stats).unwrap_or_else(|e| panic!("{spec}: {e}"));
@@ -136,7 +137,7 @@ fn until_traces_are_shortest_on_random_rks() {
             _ => Ctl::EU(Box::new(random::formula(&mut rng, model.props.len(), 2)), Box::new(random::formula(&mut rng, model.props.len(), 2))),
         };
         let rks = model.build();
-        let res = check(&rks, initial, &formula, &RksOptions { engine: RksEngine::Incremental, want_trace: true });
+        let res = check(&rks, ComponentId::from_u32(initial), &formula, &RksOptions { engine: RksEngine::Incremental, want_trace: true });
         let Some((psi, chi)) = until_shape(&formula, res.holds) else { continue };
         let t = res.trace.unwrap_or_else(|| panic!("model {i}: no trace for {formula:?}\n{}", model.to_builder_text()));
         traces::validate(&rks, initial, &formula, res.holds, &t, &mut stats).unwrap_or_else(|e| panic!("model {i}: {e}\n{}", model.to_builder_text()));

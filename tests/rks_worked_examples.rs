@@ -11,6 +11,7 @@ use rks_support::examples::*;
 use rks_support::model::Model;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::ternary::{self, TernaryEngine};
+use xmv_rs::explicit::rks::ComponentId;
 
 fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String, bool)> {
     let rks = model.build();
@@ -19,11 +20,11 @@ fn engines_verdicts(model: &Model, initial: &str, formula: &str) -> Vec<(String,
     let mut out = Vec::new();
     for want_trace in [false, true] {
         for engine in [RksEngine::Incremental, RksEngine::Global, RksEngine::Summary] {
-            let r = check(&rks, init, &f, &RksOptions { engine, want_trace });
+            let r = check(&rks, ComponentId::from_u32(init), &f, &RksOptions { engine, want_trace });
             out.push((format!("{engine:?} trace={want_trace}"), r.holds));
         }
         for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
-            let r = ternary::check(&rks, init, &f, engine, want_trace);
+            let r = ternary::check(&rks, ComponentId::from_u32(init), &f, engine, want_trace);
             out.push((format!("ternary {engine:?} trace={want_trace}"), r.holds));
         }
     }

@@ -11,6 +11,7 @@ use rks_support::random::{self, GenParams, Rng};
 use rks_support::shrink::{Case, shrink};
 use xmv_rs::check::rks::{self, RksEngine, RksOptions};
 use xmv_rs::check::ternary::{self, TernaryEngine};
+use xmv_rs::explicit::rks::ComponentId;
 
 fn cases(default: usize) -> usize {
     std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
@@ -23,8 +24,8 @@ const ENGINES: [&str; 6] = ["ternary-eager", "ternary-lazy", "rks-incremental", 
 fn verdicts(c: &Case) -> Vec<Option<bool>> {
     let rks = c.model.build();
     let init = c.initial as u32;
-    let t = |e| Some(ternary::check(&rks, init, &c.formula, e, false).holds);
-    let r = |engine| Some(rks::check(&rks, init, &c.formula, &RksOptions { engine, want_trace: false }).holds);
+    let t = |e| Some(ternary::check(&rks, ComponentId::from_u32(init), &c.formula, e, false).holds);
+    let r = |engine| Some(rks::check(&rks, ComponentId::from_u32(init), &c.formula, &RksOptions { engine, want_trace: false }).holds);
     let o = match oracle::check(&rks, init, &c.formula, 6, 20_000).0 {
         Verdict::Holds => Some(true),
         Verdict::Fails => Some(false),
@@ -81,9 +82,9 @@ fn ternary_engines_agree_on_larger_models() {
         let model = random::model(&mut rng, &params);
         let formula = random::formula(&mut rng, model.props.len(), 5);
         let rks = model.build();
-        let e = ternary::check(&rks, 0, &formula, TernaryEngine::Eager, false);
-        let l = ternary::check(&rks, 0, &formula, TernaryEngine::Lazy, false);
-        let r = rks::check(&rks, 0, &formula, &RksOptions::default()).holds;
+        let e = ternary::check(&rks, ComponentId::new(0), &formula, TernaryEngine::Eager, false);
+        let l = ternary::check(&rks, ComponentId::new(0), &formula, TernaryEngine::Lazy, false);
+        let r = rks::check(&rks, ComponentId::new(0), &formula, &RksOptions::default()).holds;
         for (sum, s) in [(&mut eager, e.stats), (&mut lazy, l.stats)] {
             sum.contexts_created += s.contexts_created;
             sum.refine_runs += s.refine_runs;
@@ -94,9 +95,9 @@ fn ternary_engines_agree_on_larger_models() {
             let case = Case { model, initial: 0, formula };
             let differs = |c: &Case| {
                 let rks = c.model.build();
-                let e = ternary::check(&rks, 0, &c.formula, TernaryEngine::Eager, false).holds;
-                let l = ternary::check(&rks, 0, &c.formula, TernaryEngine::Lazy, false).holds;
-                let r = rks::check(&rks, 0, &c.formula, &RksOptions::default()).holds;
+                let e = ternary::check(&rks, ComponentId::new(0), &c.formula, TernaryEngine::Eager, false).holds;
+                let l = ternary::check(&rks, ComponentId::new(0), &c.formula, TernaryEngine::Lazy, false).holds;
+                let r = rks::check(&rks, ComponentId::new(0), &c.formula, &RksOptions::default()).holds;
                 e != l || e != r
             };
             let small = shrink(case, &mut |c| differs(c));

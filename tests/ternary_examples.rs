@@ -7,6 +7,7 @@ use rks_support::ctl_text;
 use rks_support::model::Model;
 use rks_support::rsm_json::{self, Rsm};
 use xmv_rs::check::ternary::{TernaryEngine, TernaryResult, check};
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 
 fn load(rel: &str) -> Rsm {
@@ -27,7 +28,7 @@ fn loaded(rel: &str) -> Loaded {
 }
 
 fn run(m: &Loaded, f: &str, engine: TernaryEngine) -> TernaryResult {
-    check(&m.rks, m.initial, &ctl_text::parse(f, &m.props), engine, false)
+    check(&m.rks, ComponentId::from_u32(m.initial), &ctl_text::parse(f, &m.props), engine, false)
 }
 
 /// Both engines give `expected`; returns (eager, lazy).
@@ -203,7 +204,7 @@ fn deep_call_chains_do_not_overflow() {
     verdict(&m, "EG !p", false);
     // Eager builds one context per level here, one level per Contextualize round (quadratic).
     assert!(!run(&m, "AG !p", TernaryEngine::Lazy).holds);
-    let r = check(&m.rks, 0, &ctl_text::parse("EF p", &m.props), TernaryEngine::Lazy, true);
+    let r = check(&m.rks, ComponentId::new(0), &ctl_text::parse("EF p", &m.props), TernaryEngine::Lazy, true);
     let trace = r.trace.expect("a witness for a true EF");
     assert_eq!(trace.steps.len(), depth + 1, "e0 .. e2999, x2999");
 }

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use xmv_rs::check::ternary::{TernaryEngine, check};
 use xmv_rs::check::trace::{Trace, TraceKind, TraceStep};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::ir::PropId;
 
 type F = Ctl<PropId>;
@@ -81,7 +82,7 @@ fn traces_are_real_runs_satisfying_the_path_formula() {
         let u = Unfolding::new(&rks, 0, 8, 50_000).expect("small non-recursive model");
         assert!(u.is_complete());
         for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
-            let r = check(&rks, 0, &f, engine, true);
+            let r = check(&rks, ComponentId::new(0), &f, engine, true);
             let expect_trace = (r.holds && matches!(f, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))) || (!r.holds && f.is_universal());
             assert_eq!(r.trace.is_some(), expect_trace, "{engine:?} trace presence for {f:?}\n{}", model.to_text());
             if let Some(t) = &r.trace {
@@ -113,7 +114,7 @@ fn counterexample_through_termination_beside_unbounded_recursion() {
     .expect("model parses");
     let f = parse_ctl("AG q", &rks).expect("formula parses");
     for engine in [TernaryEngine::Eager, TernaryEngine::Lazy] {
-        let r = check(&rks, 0, &f, engine, true);
+        let r = check(&rks, ComponentId::new(0), &f, engine, true);
         assert!(!r.holds, "{engine:?}");
         let t = r.trace.unwrap_or_else(|| panic!("{engine:?}: no counterexample"));
         assert_eq!(t.kind, TraceKind::Counterexample);

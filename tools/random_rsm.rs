@@ -385,7 +385,7 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         for (i, &(bx, e)) in calls_decl.iter().enumerate() {
             let id = call_id(i as u32) as usize;
             node_names[id] = format!("k{bx}_{e}");
-            call_target[id] = call_copy[first_call + i];
+            call_target[id] = ComponentId::from_u32(call_copy[first_call + i]);
             call_index[id] = i as u32;
         }
         // Intra-component edges: node successors in order (the call of a `Call` target is the
@@ -433,7 +433,7 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         let mut rows = 0u32;
         for &call in &comp.calls {
             offsets.push(rows);
-            let (callee, _) = queue[comp.call_target[call as usize] as usize];
+            let (callee, _) = queue[comp.call_target[call as usize].index()];
             rows += comps[callee].exits.len() as u32;
         }
         let mut edges: Vec<(u32, u32)> = rets.into_iter().map(|(call, k, loc)| (offsets[call as usize] + k, loc)).collect();
@@ -498,4 +498,4 @@ fn gen_formula(depth: usize, rng: &mut Rng) -> Ctl<PropId> {
 }
 
 /// The initial component of [`random_rks`].
-pub const INITIAL: ComponentId = 0;
+pub const INITIAL: ComponentId = ComponentId::new(0);

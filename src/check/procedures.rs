@@ -63,7 +63,7 @@ impl Verified {
                 return Err(format!(
                     "--verify: the engines disagree on procedure spec {} (module `{}`): `{}` says {}, `{}` says {}; please report this model",
                     i + 1,
-                    model.components[specs[i].0 as usize].name,
+                    model.components[specs[i].0.index()].name,
                     self.first.name(),
                     a.holds,
                     self.second.name(),

@@ -15,6 +15,7 @@
 //! prints `-- Loop starts here` before step `i` and repeats step `i` at the end, as NuSMV does.
 
 use crate::explicit::kripke::StateId;
+use crate::explicit::rks::{ComponentId, NodeId};
 use serde::Serialize;
 
 /// Whether the trace refutes the spec or demonstrates it.
@@ -66,6 +67,17 @@ pub struct CallFrame {
     pub call: u32,
 }
 
+impl CallFrame {
+    /// The call node `call` of `component`.
+    pub(crate) fn new(component: ComponentId, call: NodeId) -> CallFrame {
+        CallFrame { component: component.as_u32(), call }
+    }
+    /// The component holding the call.
+    pub(crate) fn component(&self) -> ComponentId {
+        ComponentId::from_u32(self.component)
+    }
+}
+
 impl From<(u32, u32)> for CallFrame {
     /// From (component, call node).
     fn from((component, call): (u32, u32)) -> CallFrame {
@@ -80,8 +92,8 @@ impl TraceStep {
     }
 
     /// A step of an RKS run: at location `node` of `component` with the pending calls `stack`.
-    pub fn at(component: u32, node: u32, stack: Vec<CallFrame>) -> TraceStep {
-        TraceStep { component, state: node, terminated: false, stack, values: Vec::new() }
+    pub fn at(component: ComponentId, node: NodeId, stack: Vec<CallFrame>) -> TraceStep {
+        TraceStep { component: component.as_u32(), state: node, terminated: false, stack, values: Vec::new() }
     }
 
     /// The termination configuration of an RKS run under the `trap` rule.

@@ -77,8 +77,8 @@ pub struct RksSpec {
 impl RksModel {
     /// The valuation of node `n` of component `c`.
     pub(crate) fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {
-        let w = program.systems[self.system_of[c as usize].index()].vars.len();
-        &self.values[c as usize][n as usize * w..(n as usize + 1) * w]
+        let w = program.systems[self.system_of[c.index()].index()].vars.len();
+        &self.values[c.index()][n as usize * w..(n as usize + 1) * w]
     }
 }
 
@@ -119,7 +119,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     let system_of: Vec<SystemId> = (0..program.systems.len()).filter(|&s| program.systems[s].is_procedure).map(SystemId::new).collect();
     let mut component_of = vec![None; program.systems.len()];
     for (c, &s) in system_of.iter().enumerate() {
-        component_of[s.index()] = Some(c as ComponentId);
+        component_of[s.index()] = Some(ComponentId::new(c));
     }
     let domains: Vec<DomainIndex> = system_of.iter().map(|&s| DomainIndex::new(&program.systems[s.index()])).collect();
     let mut explorers = vec![];
@@ -154,7 +154,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         if let Some(c) = component_of.get(spec.system.index()).copied().flatten() {
             let mut count = |a: &SpecAtom| {
                 if matches!(a, SpecAtom::State(_)) {
-                    state_atoms[c as usize] += 1;
+                    state_atoms[c.index()] += 1;
                 }
             };
             let _ = spec.formula.map_atoms(&mut count);
@@ -204,7 +204,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     }
     let mut prop_names = program.labels.clone();
     for (c, e) in &extra {
-        let system = &program.systems[system_of[*c as usize].index()];
+        let system = &program.systems[system_of[c.index()].index()];
         prop_names.push(format!("{} IN {}", names.expr(system, e), system.name));
     }
 
@@ -218,7 +218,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     let finished = crate::par::map_ordered(&ids, 2, |&c| {
         let e = &explorers[c];
         let mut warnings = vec![];
-        let done = component_props(program, c as ComponentId, system_of[c], e, &domains[c], &extra, &names, &mut warnings)
+        let done = component_props(program, ComponentId::new(c), system_of[c], e, &domains[c], &extra, &names, &mut warnings)
             .map(|props| (finish_component(e, &exits_in_order, props, &names), e.table.arena().to_vec()));
         (done, warnings)
     });
@@ -310,7 +310,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
             for (c, scratch) in ev_scratch.iter_mut().enumerate() {
                 while self.explorers[c].expanded < self.explorers[c].table.len() {
                     let n = self.explorers[c].expanded;
-                    self.expand(c as ComponentId, n, scratch)?;
+                    self.expand(ComponentId::new(c), n, scratch)?;
                     self.explorers[c].expanded += 1;
                     progress = true;
                     self.check_limit()?;
@@ -321,8 +321,8 @@ impl<'p, 'n> Worklist<'p, 'n> {
                 }
             }
             for (c, call, exit) in std::mem::take(&mut self.jobs) {
-                let succs = self.successors(c, call, Some(exit), &mut ev_scratch[c as usize])?;
-                self.explorers[c as usize].returns.insert((call, exit), succs);
+                let succs = self.successors(c, call, Some(exit), &mut ev_scratch[c.index()])?;
+                self.explorers[c.index()].returns.insert((call, exit), succs);
                 progress = true;
             }
             self.check_limit()?;
@@ -354,7 +354,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
 
     /// The path from the entry to node `n` of component `c`, as valuations.
     fn path(&self, c: ComponentId, n: NodeId) -> Vec<String> {
-        let e = &self.explorers[c as usize];
+        let e = &self.explorers[c.index()];
         let mut path = vec![];
         let mut cur = n;
         loop {
@@ -369,14 +369,14 @@ impl<'p, 'n> Worklist<'p, 'n> {
     }
 
     fn error_at(&self, c: ComponentId, n: NodeId, err: &StepError, during: Option<String>) -> Diagnostic {
-        let e = &self.explorers[c as usize];
+        let e = &self.explorers[c.index()];
         let ctx = ErrorContext { state: Some(self.names.state(e.system, e.table.get(n))), path: self.path(c, n), during };
         diag::step_error(err, e.system, self.names, &ctx)
     }
 
     fn expand(&mut self, c: ComponentId, n: NodeId, evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)) -> Result<(), Diagnostic> {
         let kind = self.classify(c, n, &mut evs.0)?;
-        let e = &mut self.explorers[c as usize];
+        let e = &mut self.explorers[c.index()];
         if let Err(err) = self.budget.push(&mut e.kinds, kind) {
             return Err(self.out_of_memory(err));
         }
@@ -401,7 +401,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
                     .with_note(format!("entry: {}", self.names.state(system, e.table.get(0))))
                     .with_help("start the module in an ordinary location and step to the call from there"));
                 }
-                let t = &mut self.explorers[target as usize];
+                let t = &mut self.explorers[target.index()];
                 t.callers.push((c, n));
                 for &name in &t.exit_names {
                     self.jobs.push((c, n, name));
@@ -409,7 +409,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
             }
             NodeKind::Location => {
                 let succs = self.successors(c, n, None, evs)?;
-                let e = &mut self.explorers[c as usize];
+                let e = &mut self.explorers[c.index()];
                 if let Err(err) = self.budget.reserve(&mut e.edges, succs.len()) {
                     return Err(self.out_of_memory(err));
                 }
@@ -420,7 +420,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
     }
 
     fn classify(&self, c: ComponentId, n: NodeId, ev: &mut Evaluator<'p>) -> Result<NodeKind, Diagnostic> {
-        let e = &self.explorers[c as usize];
+        let e = &self.explorers[c.index()];
         let system = e.system;
         let state = e.table.get(n);
         let env = Env::state(state);
@@ -494,7 +494,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
         exited: Option<ExitNameId>,
         evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch),
     ) -> Result<Vec<NodeId>, Diagnostic> {
-        let e = &mut self.explorers[c as usize];
+        let e = &mut self.explorers[c.index()];
         let width = e.system.vars.len();
         let cur = e.table.get(n).to_vec();
         let zeros = vec![0u32; width];
@@ -529,8 +529,8 @@ impl<'p, 'n> Worklist<'p, 'n> {
         });
         if let Some(err) = outer.err().or(failure) {
             let during = exited.map(|x| {
-                let target = match self.explorers[c as usize].kinds.get(n as usize) {
-                    Some(NodeKind::Call { target, .. }) => self.explorers[*target as usize].system.name.clone(),
+                let target = match self.explorers[c.index()].kinds.get(n as usize) {
+                    Some(NodeKind::Call { target, .. }) => self.explorers[target.index()].system.name.clone(),
                     _ => "the callee".into(),
                 };
                 format!(
@@ -554,7 +554,7 @@ impl<'p, 'n> Worklist<'p, 'n> {
 fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut Diagnostics) {
     for (n, kind) in e.kinds.iter().enumerate() {
         let NodeKind::Call { target, entry } = *kind else { continue };
-        let t = &explorers[target as usize];
+        let t = &explorers[target.index()];
         let span = e.system.calls[entry].span;
         for &x in &t.exit_names {
             let exit = names.value(crate::lowering::program::Value::ExitName(x));
@@ -579,7 +579,7 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
                 diags.push(
                     Diagnostic::error(diag::E_PROC, "a call returns directly to another call", span)
                         .with_label_message("this call")
-                        .with_secondary(e.system.calls[*e2].span, format!("returns to a call of `{}`", explorers[*t2 as usize].system.name))
+                        .with_secondary(e.system.calls[*e2].span, format!("returns to a call of `{}`", explorers[t2.index()].system.name))
                         .with_note(format!("call state: {}", state()))
                         .with_note(format!(
                             "successor (a call) when `{}` returns through `{exit}`: {}",
@@ -706,7 +706,7 @@ fn finish_component(e: &Explorer, exits_in_order: &[Vec<ExitNameId>], props: Lab
     let mut return_edges = vec![];
     for &call in &calls {
         return_offsets.push(rows);
-        for &x in &exits_in_order[call_target[call as usize] as usize] {
+        for &x in &exits_in_order[call_target[call as usize].index()] {
             for &s in e.returns.get(&(call, x)).map_or(&[][..], |v| v.as_slice()) {
                 return_edges.push((rows, s));
             }

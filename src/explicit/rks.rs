@@ -12,7 +12,12 @@ use crate::ir::PropId;
 use crate::ir::TerminationRule;
 use fixedbitset::FixedBitSet;
 
-pub type ComponentId = u32;
+crate::index_type! {
+    /// A component (procedure module) of a [`RecursiveKripkeStructure`]: its position in
+    /// `components`.
+    pub struct ComponentId;
+}
+
 pub type NodeId = u32;
 
 #[derive(Clone, Debug)]
@@ -52,7 +57,8 @@ pub struct Component {
     pub node_names: Vec<String>,
 }
 
-pub const NO_CALL: ComponentId = u32::MAX;
+/// `call_target` of a node that is not a call.
+pub const NO_CALL: ComponentId = ComponentId::from_u32(u32::MAX);
 
 /// The labels of one component: a sparse map from global proposition to the set of labelled
 /// nodes. Labels are global (thousands on imported models) but a component defines few of

@@ -74,15 +74,15 @@ impl RksBuilder {
     /// Starts (or reopens) component `name` and returns its id.
     pub fn component(&mut self, name: &str) -> ComponentId {
         if let Some(i) = self.comps.iter().position(|c| c.name == name) {
-            return i as ComponentId;
+            return ComponentId::new(i);
         }
         self.comps.push(CompDraft { name: name.to_string(), ..Default::default() });
-        (self.comps.len() - 1) as ComponentId
+        ComponentId::new(self.comps.len() - 1)
     }
 
     /// Sets the entry location of `comp` (default: its first location).
     pub fn entry(&mut self, comp: ComponentId, loc: &str) -> &mut Self {
-        self.comps[comp as usize].entry = Some(loc.to_string());
+        self.comps[comp.index()].entry = Some(loc.to_string());
         self
     }
 
@@ -94,38 +94,38 @@ impl RksBuilder {
             }
         }
         let labels = labels.iter().map(|s| s.to_string()).collect();
-        self.comps[comp as usize].locs.push((name.to_string(), labels));
+        self.comps[comp.index()].locs.push((name.to_string(), labels));
         self
     }
 
     /// Adds call node `name` calling component `target` (by name; may be declared later).
     pub fn call(&mut self, comp: ComponentId, name: &str, target: &str) -> &mut Self {
-        self.comps[comp as usize].calls.push((name.to_string(), target.to_string()));
+        self.comps[comp.index()].calls.push((name.to_string(), target.to_string()));
         self
     }
 
     /// Declares location `loc` as exit `exit_name` (use `"EXIT"` for the single-exit case).
     pub fn exit(&mut self, comp: ComponentId, exit_name: &str, loc: &str) -> &mut Self {
-        self.comps[comp as usize].exits.push((exit_name.to_string(), loc.to_string()));
+        self.comps[comp.index()].exits.push((exit_name.to_string(), loc.to_string()));
         self
     }
 
     /// Adds an edge; from a call it is a return continuation for every exit of the callee.
     pub fn edge(&mut self, comp: ComponentId, from: &str, to: &str) -> &mut Self {
-        self.comps[comp as usize].edges.push((from.to_string(), to.to_string()));
+        self.comps[comp.index()].edges.push((from.to_string(), to.to_string()));
         self
     }
 
     /// Adds `loc` as continuation of `call` when the callee returns through exit `exit_name`.
     pub fn ret(&mut self, comp: ComponentId, call: &str, exit_name: &str, loc: &str) -> &mut Self {
-        let c = &mut self.comps[comp as usize];
+        let c = &mut self.comps[comp.index()];
         c.rets.push((call.to_string(), exit_name.to_string(), loc.to_string()));
         self
     }
 
     /// Numbers nodes, resolves names and builds the structure.
     pub fn build(&self) -> Result<RecursiveKripkeStructure, String> {
-        let comp_index: FxHashMap<&str, ComponentId> = self.comps.iter().enumerate().map(|(i, c)| (c.name.as_str(), i as ComponentId)).collect();
+        let comp_index: FxHashMap<&str, ComponentId> = self.comps.iter().enumerate().map(|(i, c)| (c.name.as_str(), ComponentId::new(i))).collect();
         let mut components = Vec::with_capacity(self.comps.len());
         for d in &self.comps {
             components.push(self.build_component(d, &comp_index)?);
@@ -239,7 +239,7 @@ fn fill_returns(c: &mut Component, d: &CompDraft, exit_counts: &[usize], exit_na
     let mut rows = 0u32;
     for &call in &c.calls {
         offsets.push(rows);
-        rows += exit_counts[c.call_target[call as usize] as usize] as u32;
+        rows += exit_counts[c.call_target[call as usize].index()] as u32;
     }
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let check_loc = |l: NodeId| -> Result<NodeId, String> {
@@ -255,7 +255,7 @@ fn fill_returns(c: &mut Component, d: &CompDraft, exit_counts: &[usize], exit_na
         }
         let b = check_loc(node(b)?)?;
         let i = c.call_index[a as usize] as usize;
-        let t = c.call_target[a as usize] as usize;
+        let t = c.call_target[a as usize].index();
         for k in 0..exit_counts[t] {
             edges.push((offsets[i] + k as u32, b));
         }
@@ -265,7 +265,7 @@ fn fill_returns(c: &mut Component, d: &CompDraft, exit_counts: &[usize], exit_na
         if c.call_target[a as usize] == NO_CALL {
             return Err(format!("{}: ret from {} which is not a call", d.name, call));
         }
-        let t = c.call_target[a as usize] as usize;
+        let t = c.call_target[a as usize].index();
         let k = exit_names[t].iter().position(|e| e == exit).ok_or(format!("{}: component of call {} has no exit {}", d.name, call, exit))?;
         let b = check_loc(node(l)?)?;
         edges.push((offsets[c.call_index[a as usize] as usize] + k as u32, b));
@@ -528,7 +528,7 @@ mod tests {
         let a = &r.components[0];
         assert_eq!(a.num_nodes, 3);
         assert_eq!(a.node_names, vec!["a1", "a3", "a2"]);
-        assert!(a.is_call(2) && a.call_target[2] == 1);
+        assert!(a.is_call(2) && a.call_target[2] == ComponentId::new(1));
         assert_eq!(a.exits, vec![1]);
         assert_eq!(a.returns(2, 0), &[1]);
         assert_eq!(a.returns(2, 1), &[1]);

@@ -127,7 +127,7 @@ impl Checker<'_> {
     /// its own current values `cur` during its iteration.
     fn induced(&self, c: usize, ctx: usize, call: u32, upto: usize, cur: &[Vec<bool>]) -> usize {
         let comp = &self.rks.components[c];
-        let callee = comp.call_target[call as usize] as usize;
+        let callee = comp.call_target[call as usize].index();
         let mut out = 0;
         for k in 0..self.rks.components[callee].exits.len() {
             for (node, var) in self.var_of.iter().enumerate().take(upto + 1) {
@@ -150,7 +150,7 @@ impl Checker<'_> {
         let comp = &self.rks.components[c];
         let vals = if node == upto { cur } else { &self.vals[node] };
         if comp.is_call(n) {
-            let callee = comp.call_target[n as usize] as usize;
+            let callee = comp.call_target[n as usize].index();
             vals[callee][self.index(callee, self.induced(c, ctx, n, upto, cur), 0)]
         } else {
             vals[c][self.index(c, ctx, n)]

@@ -19,7 +19,7 @@ pub fn canonical(rks: &RecursiveKripkeStructure) -> String {
         let mut lines = Vec::new();
         for n in 0..c.num_nodes {
             let kind = if c.is_call(n) {
-                let t = c.call_target[n as usize] as usize;
+                let t = c.call_target[n as usize].index();
                 let rets: Vec<String> = (0..rks.components[t].exits.len()).map(|k| format!("[{}]", names(c.returns(n, k)))).collect();
                 format!("call {} returns {}", rks.components[t].name, rets.concat())
             } else {
@@ -62,20 +62,20 @@ pub fn check_invariants(rks: &RecursiveKripkeStructure) -> Result<(), String> {
             return err("calls is not the sorted list of call nodes");
         }
         for (i, &cl) in calls.iter().enumerate() {
-            if c.call_index[cl as usize] != i as u32 || (c.call_target[cl as usize] as usize) >= rks.components.len() {
+            if c.call_index[cl as usize] != i as u32 || c.call_target[cl as usize].index() >= rks.components.len() {
                 return err("bad call_index or call_target");
             }
             if !c.succ.neighbours(cl).is_empty() {
                 return err("a call has intra-component successors");
             }
-            let t = &rks.components[c.call_target[cl as usize] as usize];
+            let t = &rks.components[c.call_target[cl as usize].index()];
             for k in 0..t.exits.len() {
                 if c.returns(cl, k).iter().any(|&r| c.is_call(r)) {
                     return err("a call returns to a call");
                 }
             }
         }
-        let rows: usize = calls.iter().map(|&cl| rks.components[c.call_target[cl as usize] as usize].exits.len()).sum();
+        let rows: usize = calls.iter().map(|&cl| rks.components[c.call_target[cl as usize].index()].exits.len()).sum();
         if c.returns.len() != rows {
             return err(&format!("{} return rows, expected {rows}", c.returns.len()));
         }

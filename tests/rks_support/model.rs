@@ -19,7 +19,7 @@
 
 use fixedbitset::FixedBitSet;
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::rks::{Component, NO_CALL, RecursiveKripkeStructure};
+use xmv_rs::explicit::rks::{Component, ComponentId, NO_CALL, RecursiveKripkeStructure};
 use xmv_rs::ir::PropId;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -349,11 +349,11 @@ impl Model {
                 edges.dedup();
                 let succ = Csr::from_edges(n, &edges);
                 let pred = succ.transpose();
-                let call_target: Vec<u32> = c
+                let call_target: Vec<ComponentId> = c
                     .nodes
                     .iter()
                     .map(|nd| match nd.kind {
-                        Kind::Call(t) => t as u32,
+                        Kind::Call(t) => ComponentId::new(t),
                         Kind::Loc(_) => NO_CALL,
                     })
                     .collect();
@@ -364,7 +364,7 @@ impl Model {
                 for (i, &cl) in calls.iter().enumerate() {
                     call_index[cl as usize] = i as u32;
                     return_offsets.push(rows);
-                    rows += self.comps[call_target[cl as usize] as usize].exits.len() as u32;
+                    rows += self.comps[call_target[cl as usize].index()].exits.len() as u32;
                 }
                 let mut ret_edges: Vec<(u32, u32)> =
                     c.returns.iter().map(|&(cl, k, t)| (return_offsets[call_index[cl] as usize] + k as u32, t as u32)).collect();

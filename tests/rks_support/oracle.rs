@@ -227,7 +227,7 @@ fn step_to(rks: &RecursiveKripkeStructure, mut stack: Vec<(u32, u32)>, mut comp:
             return Config::At { stack, comp, node };
         }
         stack.push((comp, node));
-        comp = c.call_target[node as usize];
+        comp = c.call_target[node as usize].as_u32();
         node = 0;
         assert!(stack.len() < 1_000_000, "a call is the entry of its callee chain");
     }

@@ -101,7 +101,7 @@ impl<'a> Core<'a> {
             .map(|c| {
                 let mut b = FixedBitSet::with_capacity(c.num_nodes as usize);
                 for &x in &c.calls {
-                    let t = c.call_target[x as usize] as usize;
+                    let t = c.call_target[x as usize].index();
                     for k in 0..rks.components[t].exits.len() {
                         b.extend(c.returns(x, k).iter().map(|&r| r as usize));
                     }
@@ -123,13 +123,13 @@ impl<'a> Core<'a> {
     }
 
     pub(crate) fn comp(&self, s: ComponentId) -> &'a Component {
-        &self.rks.components[s as usize]
+        &self.rks.components[s.index()]
     }
     pub(crate) fn exits(&self, s: ComponentId) -> usize {
-        self.rks.components[s as usize].exits.len()
+        self.rks.components[s.index()].exits.len()
     }
     pub(crate) fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
-        let k = self.exit_of[s as usize][n as usize];
+        let k = self.exit_of[s.index()][n as usize];
         (k != u32::MAX).then_some(k as usize)
     }
 
@@ -177,7 +177,7 @@ impl<'a> Core<'a> {
         match v {
             View::True => Kleene::True,
             View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p).is_some_and(|b| b.contains(l as usize))),
-            View::Static(g) => Kleene::from_bool(self.statics[*g][s as usize].contains(l as usize)),
+            View::Static(g) => Kleene::from_bool(self.statics[*g][s.index()].contains(l as usize)),
             View::Pairs(ps) => {
                 let mut it = ps.iter().map(|&p| self.kb.pairs[p].vals[l as usize]);
                 let first = it.next().unwrap_or(Kleene::Unknown);

@@ -109,7 +109,7 @@ pub struct RksResult {
 /// The context of the initial configuration for node `f`: per exit of `init`, the values in the
 /// termination state (`Trap`: no labels, loops) or in the looping exit configuration (`Loop`).
 pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: ComponentId, f: FId) -> Vec<Kleene> {
-    let comp = &rks.components[init as usize];
+    let comp = &rks.components[init.index()];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
         let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x as usize));

@@ -42,7 +42,7 @@ pub(crate) trait Labelling<'a> {
     fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene>;
 
     fn comp(&self, s: ComponentId) -> &'a Component {
-        &self.rks().components[s as usize]
+        &self.rks().components[s.index()]
     }
     fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
         self.comp(s).exits.iter().position(|&x| x == n)
@@ -57,7 +57,7 @@ impl<'a> Labelling<'a> for Core<'a> {
         self.fm
     }
     fn locations(&self, h: FId, s: ComponentId, ctx: &[Kleene]) -> FixedBitSet {
-        let c = &self.rks.components[s as usize];
+        let c = &self.rks.components[s.index()];
         let view = self.resolve(h, s, ctx);
         let mut out = FixedBitSet::with_capacity(c.num_nodes as usize);
         for l in 0..c.num_nodes {
@@ -150,12 +150,13 @@ impl Runs for Walker<'_, '_> {
         }
         let comp = self.core.comp(c.comp);
         if let Some(k) = self.core.exit_index(c.comp, c.node) {
-            let Some((&CallFrame { component: s, call }, rest)) = c.stack.split_last() else {
+            let Some((frame, rest)) = c.stack.split_last() else {
                 return match self.core.rks().termination {
                     TerminationRule::Trap => vec![Conf { term: true, ..c.clone() }],
                     TerminationRule::Loop => vec![c.clone()],
                 };
             };
+            let (s, call) = (frame.component(), frame.call);
             let ctxs = c.ctxs[..c.ctxs.len() - 1].to_vec();
             let caller = self.core.comp(s);
             return caller.returns(call, k).iter().map(|&r| Conf { stack: rest.to_vec(), ctxs: ctxs.clone(), comp: s, node: r, term: false }).collect();
@@ -166,7 +167,7 @@ impl Runs for Walker<'_, '_> {
             .map(|&x| {
                 if comp.is_call(x) {
                     let mut stack = c.stack.clone();
-                    stack.push(CallFrame { component: c.comp, call: x });
+                    stack.push(CallFrame::new(c.comp, x));
                     let mut ctxs = c.ctxs.clone();
                     ctxs.push(self.core.call_context(c.comp, x, goal, c.ctxs.last().expect("context")));
                     Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }

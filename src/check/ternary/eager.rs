@@ -35,7 +35,7 @@ pub(crate) fn contextualize_all(m: &mut Model) -> bool {
         if !m.copies[x].alive {
             continue;
         }
-        let calls = m.rks.components[m.copies[x].base as usize].calls.clone();
+        let calls = m.rks.components[m.copies[x].base.index()].calls.clone();
         for c in calls {
             changed |= m.contextualize(x, c);
         }

@@ -87,10 +87,10 @@ fn fallback(m: &mut Model) {
 /// callee copy's context is `??`.
 fn contextualizable_box(m: &Model) -> Option<(CopyId, u32)> {
     for &y in &m.live {
-        let comp = &m.rks.components[m.copies[y].base as usize];
+        let comp = &m.rks.components[m.copies[y].base.index()];
         for &c in &comp.calls {
             let x = m.callee(y, c);
-            let exits = m.rks.components[m.copies[x].base as usize].exits.len() as u32;
+            let exits = m.rks.components[m.copies[x].base.index()].exits.len() as u32;
             for k in 0..exits {
                 let r = m.return_node(y, c, k);
                 for &f in &m.phi.existentials {

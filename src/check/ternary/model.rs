@@ -73,7 +73,7 @@ pub(crate) struct Model<'a> {
 
 impl Base {
     fn new(rks: &RecursiveKripkeStructure, c: ComponentId) -> Base {
-        let comp = &rks.components[c as usize];
+        let comp = &rks.components[c.index()];
         let n = comp.num_nodes;
         let rows = comp.returns.len() as u32;
         let mut exit_of = vec![NONE; n as usize];
@@ -83,7 +83,7 @@ impl Base {
         let mut row_call = vec![0; rows as usize];
         let mut row_exit = vec![0; rows as usize];
         for (i, &call) in comp.calls.iter().enumerate() {
-            let callee = &rks.components[comp.call_target[call as usize] as usize];
+            let callee = &rks.components[comp.call_target[call as usize].index()];
             for k in 0..callee.exits.len() {
                 let r = (comp.return_offsets[i] + k as u32) as usize;
                 row_call[r] = call;
@@ -97,12 +97,12 @@ impl Base {
                 let mut set = FixedBitSet::with_capacity(ext as usize);
                 for v in 0..n {
                     let t = comp.call_target[v as usize];
-                    let has = if t == NO_CALL { comp.props[p].contains(v as usize) } else { rks.components[t as usize].props[p].contains(0) };
+                    let has = if t == NO_CALL { comp.props[p].contains(v as usize) } else { rks.components[t.index()].props[p].contains(0) };
                     set.set(v as usize, has);
                 }
                 for r in 0..rows {
                     let t = comp.call_target[row_call[r as usize] as usize];
-                    let callee = &rks.components[t as usize];
+                    let callee = &rks.components[t.index()];
                     let ex = callee.exits[row_exit[r as usize] as usize];
                     set.set((n + r) as usize, callee.props[p].contains(ex as usize));
                 }
@@ -121,15 +121,15 @@ impl<'a> Model<'a> {
     /// `Initialize` (journal Alg. 3): one all-`??` copy per component, plus the initial copy A₀
     /// whose exits get the values of the bottom-of-stack termination rule.
     pub(crate) fn initialize(rks: &'a RecursiveKripkeStructure, initial: ComponentId, phi: Formula) -> Model<'a> {
-        let bases: Vec<Base> = (0..rks.components.len() as u32).map(|c| Base::new(rks, c)).collect();
+        let bases: Vec<Base> = (0..rks.components.len()).map(|c| Base::new(rks, ComponentId::new(c))).collect();
         let nf = phi.len();
         let nex = phi.existentials.len();
         let mut copies: IdVec<CopyId, Copy> = (0..rks.components.len())
             .map(|c| {
                 let comp = &rks.components[c];
-                let box_map = comp.calls.iter().map(|&call| CopyId::from_u32(comp.call_target[call as usize])).collect();
+                let box_map = comp.calls.iter().map(|&call| CopyId::new(comp.call_target[call as usize].index())).collect();
                 Copy {
-                    base: c as ComponentId,
+                    base: ComponentId::new(c),
                     ctx: vec![Kleene::Unknown; comp.exits.len() * nex],
                     box_map,
                     vals: vec![Kleene::Unknown; nf * bases[c].ext as usize],
@@ -141,7 +141,7 @@ impl<'a> Model<'a> {
         for (c, copy) in copies.iter_enumerated() {
             lookup.insert((copy.base, copy.ctx.clone()), c);
         }
-        let a0 = initial_copy(rks, &bases[initial as usize], &copies[CopyId::from_u32(initial)], &phi);
+        let a0 = initial_copy(rks, &bases[initial.index()], &copies[CopyId::new(initial.index())], &phi);
         lookup.insert((initial, a0.ctx.clone()), copies.next_id());
         let initial_id = copies.push(a0);
         let mut m = Model {
@@ -160,18 +160,18 @@ impl<'a> Model<'a> {
     }
 
     pub(crate) fn base_of(&self, x: CopyId) -> &Base {
-        &self.bases[self.copies[x].base as usize]
+        &self.bases[self.copies[x].base.index()]
     }
     #[inline]
     pub(crate) fn val(&self, x: CopyId, v: u32, f: FormulaId) -> Kleene {
         let c = &self.copies[x];
-        let ext = self.bases[c.base as usize].ext as usize;
+        let ext = self.bases[c.base.index()].ext as usize;
         c.vals[f.index() * ext + v as usize]
     }
     #[inline]
     pub(crate) fn set_val(&mut self, x: CopyId, v: u32, f: FormulaId, t: Kleene) {
         let c = &mut self.copies[x];
-        let ext = self.bases[c.base as usize].ext as usize;
+        let ext = self.bases[c.base.index()].ext as usize;
         c.vals[f.index() * ext + v as usize] = t;
     }
     pub(crate) fn ctx(&self, x: CopyId, k: u32, f: FormulaId) -> Kleene {
@@ -180,18 +180,18 @@ impl<'a> Model<'a> {
     }
     /// Call index of call node `c` in copy `x`'s component.
     pub(crate) fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
-        self.rks.components[self.copies[x].base as usize].call_index[c as usize]
+        self.rks.components[self.copies[x].base.index()].call_index[c as usize]
     }
     pub(crate) fn callee(&self, x: CopyId, c: NodeId) -> CopyId {
         self.copies[x].box_map[self.call_index(x, c) as usize]
     }
     pub(crate) fn is_call(&self, x: CopyId, v: u32) -> bool {
         let b = self.base_of(x);
-        v < b.n && self.rks.components[self.copies[x].base as usize].is_call(v)
+        v < b.n && self.rks.components[self.copies[x].base.index()].is_call(v)
     }
     /// Extended node of the return node for call node `c` of copy `x` and callee exit `k`.
     pub(crate) fn return_node(&self, x: CopyId, c: NodeId, k: u32) -> u32 {
-        let comp = &self.rks.components[self.copies[x].base as usize];
+        let comp = &self.rks.components[self.copies[x].base.index()];
         let i = comp.call_index[c as usize] as usize;
         self.base_of(x).n + comp.return_offsets[i] + k
     }
@@ -199,7 +199,7 @@ impl<'a> Model<'a> {
     /// The local `→₊` successors of extended node `v` (not the call → entry edge, which leaves
     /// the copy; see [`Model::callee`]).
     pub(crate) fn local_succ(&self, x: CopyId, v: u32) -> &[NodeId] {
-        let base = self.copies[x].base as usize;
+        let base = self.copies[x].base.index();
         let comp = &self.rks.components[base];
         let b = &self.bases[base];
         if v >= b.n {
@@ -224,7 +224,7 @@ impl<'a> Model<'a> {
 
     /// Calls `f(copy, node)` for every `→₊` predecessor of `(x, v)` among live copies.
     pub(crate) fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
-        let base = self.copies[x].base as usize;
+        let base = self.copies[x].base.index();
         let b = &self.bases[base];
         if v >= b.n {
             return;
@@ -268,7 +268,7 @@ impl<'a> Model<'a> {
         self.live = self.copies.indices().filter(|&x| seen[x]).collect();
         self.callers = IdVec::from_elem(Vec::new(), self.copies.len());
         for &y in &self.live {
-            let comp = &self.rks.components[self.copies[y].base as usize];
+            let comp = &self.rks.components[self.copies[y].base.index()];
             for (i, &c) in comp.calls.iter().enumerate() {
                 let x = self.copies[y].box_map[i];
                 self.callers[x].push((y, c));
@@ -278,7 +278,7 @@ impl<'a> Model<'a> {
 
     /// The context a box induces: `γ_b(ex_k, φ) = ∂((b, ex_k), φ)` for existential `φ`.
     pub(crate) fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
-        let callee = &self.rks.components[self.rks.components[self.copies[y].base as usize].call_target[c as usize] as usize];
+        let callee = &self.rks.components[(self.rks.components[self.copies[y].base.index()].call_target[c as usize]).index()];
         let nex = self.phi.existentials.len();
         let mut ctx = vec![Kleene::Unknown; callee.exits.len() * nex];
         for k in 0..callee.exits.len() as u32 {
@@ -306,8 +306,8 @@ impl<'a> Model<'a> {
             _ => {
                 let src = &self.copies[current];
                 let mut copy = Copy { base, ctx: ctx.clone(), box_map: src.box_map.clone(), vals: src.vals.clone(), alive: true };
-                let b = &self.bases[base as usize];
-                let comp = &self.rks.components[base as usize];
+                let b = &self.bases[base.index()];
+                let comp = &self.rks.components[base.index()];
                 let nex = self.phi.existentials.len();
                 for (k, &ex) in comp.exits.iter().enumerate() {
                     for (s, &f) in self.phi.existentials.iter().enumerate() {
@@ -381,7 +381,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
         vals: vec![Kleene::Unknown; nf * base.ext as usize],
         alive: true,
     };
-    let comp = &rks.components[template.base as usize];
+    let comp = &rks.components[template.base.index()];
     let loops = rks.termination == TerminationRule::Loop;
     for (k, &ex) in comp.exits.iter().enumerate() {
         let mut at: IdVec<FormulaId, bool> = IdVec::from_elem(false, nf);

@@ -101,7 +101,7 @@ fn unknown_count(m: &Model, f: FormulaId) -> u64 {
 fn pointwise(m: &mut Model, f: FormulaId, op: Op) {
     for xi in 0..m.live.len() {
         let x = m.live[xi];
-        let base = m.copies[x].base as usize;
+        let base = m.copies[x].base.index();
         for v in 0..m.base_of(x).ext {
             if m.val(x, v, f).is_known() {
                 continue;
@@ -152,7 +152,7 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
 fn exits(m: &mut Model, f: FormulaId, op: Op) {
     for xi in 0..m.live.len() {
         let x = m.live[xi];
-        let comp = &m.rks.components[m.copies[x].base as usize];
+        let comp = &m.rks.components[m.copies[x].base.index()];
         for (k, &ex) in comp.exits.iter().enumerate() {
             if m.val(x, ex, f).is_known() {
                 continue;

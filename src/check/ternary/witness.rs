@@ -92,7 +92,7 @@ impl Runs for Walker<'_, '_> {
     }
 
     fn frames_from(&self, c: &Conf, from: usize) -> Vec<CallFrame> {
-        c.stack[from..].iter().map(|&(y, n)| CallFrame { component: self.base(y), call: n }).collect()
+        c.stack[from..].iter().map(|&(y, n)| CallFrame::new(self.base(y), n)).collect()
     }
 
     fn step(&self, c: Conf) -> TraceStep {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::explicit::rks::ComponentId;
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, SymId, Value};
 use crate::source::Span;
@@ -37,7 +38,7 @@ fn readme_multi_exit() -> LoweredProgram {
 fn readme_multi_exit_example() {
     let m = build_rks(&readme_multi_exit(), &BuildLimits::default()).expect("builds");
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
-    assert_eq!(m.component_of, vec![Some(0), Some(1)]);
+    assert_eq!(m.component_of, vec![Some(ComponentId::new(0)), Some(ComponentId::new(1))]);
     let parse = &m.rks.components[0];
     assert_eq!(parse.name, "parse");
     assert_eq!(parse.node_names, vec!["pc = start", "pc = ok", "pc = bad"]);
@@ -49,7 +50,7 @@ fn readme_multi_exit_example() {
     assert_eq!(main.node_names, vec!["pc = s0", "pc = c", "pc = after_ok", "pc = handler"]);
     assert_eq!(main.succ.neighbours(0), &[1]);
     assert_eq!(main.calls, vec![1]);
-    assert_eq!(main.call_target[1], 0);
+    assert_eq!(main.call_target[1], ComponentId::new(0));
     assert!(main.exits.is_empty());
     assert_eq!(main.returns(1, 0), &[2]); // done → after_ok
     assert_eq!(main.returns(1, 1), &[3]); // error → handler
@@ -64,7 +65,7 @@ fn listing_5_2_recursive_modules() {
     let bar = &m.rks.components[1];
     assert_eq!(foo.node_names, vec!["state = f1", "state = f2"]);
     assert_eq!(foo.calls, vec![1]);
-    assert_eq!(foo.call_target[1], 1);
+    assert_eq!(foo.call_target[1], ComponentId::new(1));
     assert!(foo.exits.is_empty());
     assert_eq!(bar.node_names, vec!["state = b1", "state = b2", "state = b4"]);
     assert_eq!(bar.calls, vec![1, 2]);
@@ -80,7 +81,7 @@ fn listing_5_2_recursive_modules() {
     assert_eq!(m.warnings[0].code, "W0503");
     assert_eq!(m.warnings[0].message, "label `q` holds at a call state; calls carry no labels, so it is ignored there");
     assert_eq!(m.specs.len(), 2);
-    assert_eq!(m.specs[0].component, 0);
+    assert_eq!(m.specs[0].component, ComponentId::new(0));
     assert_eq!(m.specs[1].formula, Ctl::Atom(PropId::new(4)));
 }
 
@@ -173,7 +174,7 @@ fn mixed_case_table_builds_what_the_case_builds() {
             assert_eq!(x.succ.neighbours(n), y.succ.neighbours(n));
         }
         for &call in &x.calls {
-            for k in 0..a.rks.components[x.call_target[call as usize] as usize].exits.len() {
+            for k in 0..a.rks.components[x.call_target[call as usize].index()].exits.len() {
                 assert_eq!(x.returns(call, k), y.returns(call, k));
             }
         }

@@ -20,8 +20,10 @@ use rustc_hash::FxHashMap;
 /// A product vertex id.
 pub(crate) type Vid = u32;
 
-/// The component (and node) of the label-free termination state of the `trap` rule.
-pub(crate) const TERM: u32 = u32::MAX;
+/// The component of the label-free termination state of the `trap` rule.
+pub(crate) const TERM: ComponentId = ComponentId::from_u32(u32::MAX);
+/// The node of the termination state.
+pub(crate) const TERM_NODE: NodeId = u32::MAX;
 
 /// What a vertex is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +61,7 @@ impl<'a> Product<'a> {
 
     /// Whether proposition `p` labels `node` of `comp` (nothing labels the termination state).
     fn holds(&self, comp: ComponentId, node: NodeId, p: PropId) -> bool {
-        comp != TERM && self.rks.components[comp as usize].props.holds(p, node)
+        comp != TERM && self.rks.components[comp.index()].props.holds(p, node)
     }
 
     /// The exit index of `node` in `comp`, if it is an exit.
@@ -67,7 +69,7 @@ impl<'a> Product<'a> {
         if comp == TERM {
             return None;
         }
-        let k = self.exit_index[comp as usize][node as usize];
+        let k = self.exit_index[comp.index()][node as usize];
         (k != u32::MAX).then_some(k as usize)
     }
 

@@ -25,7 +25,7 @@
 //! were chosen for) with the call pushed; call edges push their call for good, so a loop through
 //! one pushes the same frames on each repetition ([`crate::check::trace::Trace::loop_push`]).
 
-use super::product::{Product, TERM, Vid};
+use super::product::{Product, TERM, TERM_NODE, Vid};
 use super::summaries::{FrameId, Item, NO_SET, Summaries};
 use crate::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
 use crate::explicit::rks::{ComponentId, NodeId};
@@ -114,19 +114,19 @@ impl<'p, 'a> Augmented<'p, 'a> {
                 let k = product.keys[v as usize];
                 if k.comp == TERM {
                     buf.clear();
-                    product.step_into(Some(v), TERM, TERM, &mut buf);
+                    product.step_into(Some(v), TERM, TERM_NODE, &mut buf);
                     targets.extend(buf.iter().map(|&w| (HKey::Top(w), NOT_A_CALL)));
                 } else if product.exit_of(k.comp, k.node).is_some() {
                     if top {
                         buf.clear();
                         match rks.termination {
-                            TerminationRule::Trap => product.step_into(Some(v), TERM, TERM, &mut buf),
+                            TerminationRule::Trap => product.step_into(Some(v), TERM, TERM_NODE, &mut buf),
                             TerminationRule::Loop => product.step_into(Some(v), k.comp, k.node, &mut buf),
                         }
                         targets.extend(buf.iter().map(|&w| (HKey::Top(w), NOT_A_CALL)));
                     }
                 } else {
-                    let comp = &rks.components[k.comp as usize];
+                    let comp = &rks.components[k.comp.index()];
                     for &m in comp.succ.neighbours(k.node) {
                         buf.clear();
                         if comp.is_call(m) {
@@ -148,7 +148,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
             HKey::Sum { top, comp, call, exit, .. } => {
                 let x = product.keys[exit as usize];
                 if let Some(k) = product.exit_of(x.comp, x.node) {
-                    for &r in rks.components[comp as usize].returns(call, k) {
+                    for &r in rks.components[comp.index()].returns(call, k) {
                         buf.clear();
                         product.step_into(Some(exit), comp, r, &mut buf);
                         targets.extend(buf.iter().map(|&w| (if top { HKey::Top(w) } else { HKey::In(w) }, NOT_A_CALL)));
@@ -340,7 +340,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
                 && i > 0
                 && let HKey::Top(u) | HKey::In(u) = self.keys[walk[i - 1].0 as usize]
             {
-                level.push(CallFrame { component: product.keys[u as usize].comp, call: tag });
+                level.push(CallFrame::new(product.keys[u as usize].comp, tag));
             }
             if i == last {
                 break; // the loop closes here: only its push counts
@@ -358,14 +358,14 @@ impl<'p, 'a> Augmented<'p, 'a> {
                     items.clear();
                     self.summaries.expand(product, frame, exit, set, &mut items);
                     let mut stack = level.clone();
-                    stack.push(CallFrame { component: comp, call });
+                    stack.push(CallFrame::new(comp, call));
                     for &item in &items {
                         match item {
                             Item::At(v) => {
                                 let k = product.keys[v as usize];
                                 steps.push(TraceStep::at(k.comp, k.node, stack.clone()));
                             }
-                            Item::Push(c, m) => stack.push(CallFrame { component: c, call: m }),
+                            Item::Push(c, m) => stack.push(CallFrame::new(c, m)),
                             Item::Pop => {
                                 stack.pop();
                             }

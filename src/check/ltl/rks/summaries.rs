@@ -100,7 +100,7 @@ impl Summaries {
                 continue;
             }
             let rks = product.rks;
-            let comp = &rks.components[key.comp as usize];
+            let comp = &rks.components[key.comp.index()];
             for &m in comp.succ.neighbours(key.node) {
                 if comp.is_call(m) {
                     let target = comp.call_target[m as usize];
@@ -183,7 +183,7 @@ impl Summaries {
         let rks = product.rks;
         let c = product.keys[u as usize].comp;
         let mut buf = std::mem::take(&mut self.scratch);
-        for &r in rks.components[c as usize].returns(call, k) {
+        for &r in rks.components[c.index()].returns(call, k) {
             buf.clear();
             product.step_into(Some(x), c, r, &mut buf);
             for &w in &buf {

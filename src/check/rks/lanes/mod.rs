@@ -149,10 +149,10 @@ impl<'a> LaneSummary<'a> {
         (u64::BITS - self.live.leading_zeros()) as usize
     }
     fn comp(&self, s: ComponentId) -> &'a Component {
-        &self.rks.components[s as usize]
+        &self.rks.components[s.index()]
     }
     fn exits(&self, s: ComponentId) -> usize {
-        self.rks.components[s as usize].exits.len()
+        self.rks.components[s.index()].exits.len()
     }
 
     /// The context of `g` contained in context `ctx` of `f` in component `s`.

@@ -133,8 +133,8 @@ impl<'a> Core<'a> {
         let mut ch = Change::default();
         for &p in targets {
             let pair = &mut self.kb.pairs[p];
-            let comp = &self.rks.components[pair.comp as usize];
-            let rets = &self.return_locs[pair.comp as usize];
+            let comp = &self.rks.components[pair.comp.index()];
+            let rets = &self.return_locs[pair.comp.index()];
             for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
                 if x.is_known() && *v == Kleene::Unknown && !comp.is_call(l as NodeId) {
                     *v = x;

@@ -50,9 +50,9 @@ impl<'a> ModelIndex<'a> {
     }
 
     fn comp(&self, s: ComponentId) -> &CompIndex {
-        self.comps[s as usize].get_or_init(|| {
-            let c = &self.rks.components[s as usize];
-            let exits_of = |call: NodeId| self.rks.components[c.call_target[call as usize] as usize].exits.len();
+        self.comps[s.index()].get_or_init(|| {
+            let c = &self.rks.components[s.index()];
+            let exits_of = |call: NodeId| self.rks.components[c.call_target[call as usize].index()].exits.len();
             let mut offs = vec![0u32; c.num_nodes as usize + 1];
             for &call in &c.calls {
                 for k in 0..exits_of(call) {
@@ -134,12 +134,12 @@ impl<'a> ModelIndex<'a> {
 
 /// `CompIndex::rank` of component `s`.
 fn post_order(rks: &RecursiveKripkeStructure, s: ComponentId) -> Vec<u32> {
-    let c = &rks.components[s as usize];
+    let c = &rks.components[s.index()];
     let n = c.num_nodes as usize;
     let succs = |v: NodeId| -> Vec<NodeId> {
         match c.call_target[v as usize] {
             crate::explicit::rks::NO_CALL => c.succ.neighbours(v).to_vec(),
-            t => (0..rks.components[t as usize].exits.len()).flat_map(|k| c.returns(v, k).iter().copied()).collect(),
+            t => (0..rks.components[t.index()].exits.len()).flat_map(|k| c.returns(v, k).iter().copied()).collect(),
         }
     };
     let mut rank = vec![u32::MAX; n];

@@ -15,6 +15,7 @@
 //! representatives, and the other members copy its solution. Vectors are compared by content.
 
 use super::{FrameId, NO_FRAME, Summary};
+use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashMap;
 
 /// The value of a callee in a class key: a class of the group, a solved frame, or no frame.
@@ -36,7 +37,7 @@ impl Summary<'_> {
     pub(super) fn quotient(&mut self, new: &[FrameId]) -> (Vec<FrameId>, Vec<FrameId>) {
         // Round 0: component and the operand vectors' contents.
         let mut content: FxHashMap<&fixedbitset::FixedBitSet, u32> = FxHashMap::default();
-        let mut keys0: FxHashMap<(u32, u32, u32), u32> = FxHashMap::default();
+        let mut keys0: FxHashMap<(ComponentId, u32, u32), u32> = FxHashMap::default();
         let mut class: FxHashMap<FrameId, u32> = FxHashMap::default();
         for &id in new {
             let fr = &self.frames[id];

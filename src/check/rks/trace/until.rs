@@ -334,7 +334,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         while let Some(t) = tasks.pop() {
             match t {
                 Task::Emit(comp, node) => out.push(TraceStep::at(comp, node, stack.clone())),
-                Task::Push(comp, call) => stack.push(CallFrame { component: comp, call }),
+                Task::Push(comp, call) => stack.push(CallFrame::new(comp, call)),
                 Task::Pop => {
                     stack.pop();
                 }
