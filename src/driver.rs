@@ -115,8 +115,8 @@ pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &st
                 let text = file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
                 let span = crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 };
                 Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", span)
-                    .with_label_message("this LTL spec has a future operator (`X G F U V`) inside a past one (`Y Z H O S T`)")
-                    .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only")
+                    .with_label_message("this LTL spec has a future operator (`X G F U V`), or an input variable, inside a past one (`Y Z H O S T`)")
+                    .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only, and an input variable in an LTL atom is read on the step leaving the state (one step ahead)")
             })
             .collect();
         if !refused.is_empty() {

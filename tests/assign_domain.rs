@@ -105,3 +105,48 @@ fn rejects_exactly_what_nusmv_rejects() {
     // The generator must exercise both outcomes.
     assert!(rejected > 10 && total - rejected > 10, "{rejected} of {total} rejected");
 }
+
+/// The value named when several are out of range: NuSMV 2.5.4's (recorded with the oracle on
+/// these models, written for this test), the first out-of-range leaf of its ADD
+/// (`symbolic::assign_domain::nusmv_first_point`). For sets NuSMV names the greatest element at
+/// that point on these models (not on all: README).
+#[test]
+fn names_the_value_nusmv_names() {
+    // E0510, or E0209 for a constant right-hand side.
+    let cases = [
+        ("VAR x : 2..3; y : 0..5;\nASSIGN next(x) := y;", "5"),
+        ("VAR x : 2..3; y : 0..7;\nASSIGN next(x) := y;", "7"),
+        ("VAR x : 2..3; y : 0..6;\nASSIGN next(x) := y;", "5"),
+        ("VAR x : 2..3; y : 0..3;\nASSIGN next(x) := y;", "1"),
+        ("VAR x : 2..3; y : 0..5;\nASSIGN next(x) := y + 1;", "4"),
+        ("VAR x : 2..3; y : 0..5;\nASSIGN next(x) := case y < 2 : 7; TRUE : 9; esac;", "9"),
+        ("VAR x : 2..3; y : 0..5;\nASSIGN next(x) := case y > 2 : 7; TRUE : 9; esac;", "7"),
+        ("VAR x : 2..3; y : 0..5;\nASSIGN init(x) := y;", "5"),
+        ("VAR x : 2..3; y : {a, b, c};\nASSIGN next(x) := case y = a : 0; y = b : 1; TRUE : 5; esac;", "1"),
+        ("VAR x : 2..3; y : 0..5; z : boolean;\nASSIGN next(x) := case z : y; TRUE : 4; esac;", "4"),
+        ("VAR x : 0..3; y : 0..5; z : 0..2;\nASSIGN next(x) := y + z;", "4"),
+        ("VAR z : 0..2; x : 0..3; y : 0..5;\nASSIGN next(x) := y - z;", "4"),
+        ("IVAR i : 0..9;\nVAR x : 0..3;\nASSIGN next(x) := i;", "7"),
+        ("VAR x : 1..4; y : 0..5;\nASSIGN next(x) := next(y) + y;", "6"),
+        ("VAR x : 1..4; y : 0..5;\nASSIGN next(y) := 2; next(x) := next(y) * y;", "9"),
+        ("VAR x : 2..5; y : 0..11;\nASSIGN next(x) := y;", "7"),
+        ("VAR x : 2..5; y : 0..11;\nASSIGN next(x) := {y + 1, y};", "8"),
+        ("VAR x : 2..5; y : 0..11;\nASSIGN next(x) := {y + 2, y, y + 1};", "9"),
+        ("VAR x : 2..5; y : 0..11;\nASSIGN next(x) := {1, 0};", "1"),
+    ];
+    let dir = std::env::temp_dir().join(format!("xmv-assign-named-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (i, (body, value)) in cases.iter().enumerate() {
+        let path = dir.join(format!("n{i}.smv"));
+        std::fs::write(&path, format!("MODULE main\n{body}\n")).expect("write model");
+        let ours = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg(&path).output().expect("run xmv-rs");
+        let stderr = String::from_utf8_lossy(&ours.stderr);
+        assert!(stderr.contains(&format!("]: cannot assign value {value} to variable `x`")), "{body}: NuSMV names {value}\n{stderr}");
+        if let Ok(nusmv) = std::env::var("NUSMV") {
+            let theirs = Command::new(&nusmv).arg(&path).output().expect("run NuSMV");
+            let theirs = String::from_utf8_lossy(&theirs.stderr);
+            assert!(theirs.contains(&format!("cannot assign value {value} to variable x\n")), "{body}: NuSMV now says\n{theirs}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -94,6 +94,8 @@ fn section() -> BoxedStrategy<String> {
         expr(2).prop_map(|e| format!("TRANS {e}\n")),
         expr(2).prop_map(|e| format!("SPEC {e}\n")),
         expr(2).prop_map(|e| format!("INVARSPEC {e}\n")),
+        // LTL over state and input variables (inputs are read on the step leaving the state).
+        (proptest::sample::select(&["G", "F", "X", "Y", "H"][..]), expr(1), expr(1)).prop_map(|(op, a, b)| format!("LTLSPEC {op} ({a}) | (({b}) U !({a}))\n")),
         expr(1).prop_map(|e| format!("FAIRNESS {e}\n")),
         (proptest::sample::select(MODULES), expr(1)).prop_map(|(m, e)| format!("CALL\n  {m} := {e};\n")),
         (name(), expr(1)).prop_map(|(n, e)| format!("EXIT\n  {n} := {e};\n")),

@@ -214,11 +214,6 @@ pub(crate) struct Scratch {
     /// computed for (solver).
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
-    /// Plain runs: per slot, candidates depending on the current state only and the run stamp
-    /// they were computed for ([`Plan::plain_cached`]); the stamp of the current plain run.
-    plain_cache: Vec<Vec<u32>>,
-    plain_gen: Vec<u32>,
-    plain_stamp: u32,
     /// The current state with the plan's slots keeping their values, and the state stamp it
     /// was made for (solver's precomputed paths).
     row: Vec<u32>,
@@ -275,9 +270,6 @@ pub(crate) struct Plan<'p> {
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
-    /// Per slot: its candidates are worth computing once per plain run (an evaluated source
-    /// reading the current state only), not once per prefix of the depth-first product.
-    plain_cached: Vec<bool>,
 }
 
 impl<'p> Plan<'p> {
@@ -384,7 +376,6 @@ impl<'p> Plan<'p> {
             memo_tables: 0,
             slot_prog: vec![],
             slot_set: vec![],
-            plain_cached: vec![],
         }
     }
 
@@ -509,12 +500,6 @@ impl<'p> Plan<'p> {
             })
             .collect();
         plan.slot_set = (plan.slots.iter()).map(|s| compile_set(&system.vars, s)).collect();
-        let mut pos_of_var = vec![usize::MAX; n];
-        for (i, s) in plan.slots.iter().enumerate() {
-            pos_of_var[s.var.index()] = i;
-        }
-        plan.plain_cached =
-            (plan.slots.iter()).map(|s| matches!(s.source, Source::Expr(_) | Source::MixedTable(_)) && solve::cur_only(s, &pos_of_var)).collect();
         plan.plan_memo();
         #[cfg(test)]
         if PLAIN_ONLY.with(std::cell::Cell::get) {
@@ -619,16 +604,6 @@ impl<'p> Plan<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         self.reset(scratch, base);
-        let n = self.slots.len();
-        if scratch.plain_gen.len() < n {
-            scratch.plain_gen.resize(n, 0);
-            scratch.plain_cache.resize_with(n, Vec::new);
-        }
-        scratch.plain_stamp = scratch.plain_stamp.wrapping_add(1);
-        if scratch.plain_stamp == 0 {
-            scratch.plain_gen.fill(0);
-            scratch.plain_stamp = 1;
-        }
         self.dfs(scratch, ev, cur, exited, None, emit)
     }
 
@@ -769,13 +744,7 @@ impl<'p> Plan<'p> {
         exited: Option<ExitNameId>,
         restrict: Option<&solve::Restrict<'_, 'p>>,
     ) -> Result<(), StepError> {
-        let Some(r) = restrict else {
-            return if self.plain_cached.get(d).copied().unwrap_or(false) {
-                self.fill_plain_cached(d, scratch, ev, cur, exited)
-            } else {
-                self.fill_plain(d, scratch, ev, cur, exited)
-            };
-        };
+        let Some(r) = restrict else { return self.fill_plain(d, scratch, ev, cur, exited) };
         let bound = r.has_binds(d);
         if bound && matches!(self.slots[d].source, Source::Domain) {
             let len = self.system.vars[(self.slots[d].var).index()].domain.len() as u32;
@@ -819,26 +788,6 @@ impl<'p> Plan<'p> {
             Some(st) => self.ensure_cached(d, scratch, ev, cur, exited, st),
             None => self.fill_plain(d, scratch, ev, cur, exited),
         }
-    }
-
-    /// [`Plan::fill_plain`] of a slot whose candidates depend on the current state only, computed
-    /// once per plain run (at the first prefix that reaches the slot, so that an error is the
-    /// one, and comes where, the uncached search reports it) and copied at the other prefixes.
-    fn fill_plain_cached(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
-        if scratch.plain_gen[d] == scratch.plain_stamp {
-            let mut out = std::mem::take(&mut scratch.candidates[d]);
-            out.clear();
-            out.extend_from_slice(&scratch.plain_cache[d]);
-            scratch.candidates[d] = out;
-            scratch.pos[d] = 0;
-            return Ok(());
-        }
-        self.fill_plain(d, scratch, ev, cur, exited)?;
-        let (cache, out) = (&mut scratch.plain_cache[d], &scratch.candidates[d]);
-        cache.clear();
-        cache.extend_from_slice(out);
-        scratch.plain_gen[d] = scratch.plain_stamp;
-        Ok(())
     }
 
     /// Makes `scratch.cache[d]` hold slot `d`'s candidates for state stamp `st` (computing them

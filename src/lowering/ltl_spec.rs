@@ -2,27 +2,27 @@
 //! operator becomes one `SpecAtom::State` (`G (x = 1 -> F y)` has atoms `x = 1` and `y`), the
 //! boolean connectives above LTL operators stay LTL connectives. In procedure modules a DEFINE
 //! that is a global label becomes `SpecAtom::Label` (labels are shared across modules), as in
-//! CTL specs (`lowering::spec`), so connectives above a label stay LTL connectives.
+//! CTL specs (`lowering::spec`), so connectives above a label stay LTL connectives. An atom
+//! that reads an input variable (flat models) becomes `X monitor` (`lowering::invar_monitor`).
 
 use crate::lowering::expr::Lowerer;
-use crate::lowering::program::{BinOp, Expr, SpecAtom, UnOp, Value};
+use crate::lowering::invar_monitor::transition_monitor;
+use crate::lowering::program::{BinOp, Expr, SpecAtom, System, UnOp, Value};
 use crate::lowering::spec::bare_label;
-use crate::ltl::Ltl;
+use crate::ltl::{Ltl, LtlOp};
 use crate::semantics::checked::{TExpr, TKind};
+use crate::source::Span;
 
-/// The LTL formula of a spec body.
-pub(crate) fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
+/// The LTL formula of a spec body (at `span`) of `system`; monitors of atoms over inputs are
+/// added to `system`.
+pub(crate) fn to_ltl(l: &mut Lowerer, system: &mut System, t: &TExpr, span: Span) -> Ltl<SpecAtom> {
     if let Some(label) = bare_label(l, t) {
         return Ltl::Atom(SpecAtom::Label(label));
     }
     if !needs_split(l, t) {
-        return match l.lower(t) {
-            Expr::Const(Value::Bool(true)) => Ltl::True,
-            Expr::Const(Value::Bool(false)) => Ltl::False,
-            e => Ltl::Atom(SpecAtom::State(e)),
-        };
+        return atom(l, system, t, span);
     }
-    let mut sub = |x: &TExpr| Box::new(to_ltl(l, x));
+    let mut sub = |x: &TExpr| Box::new(to_ltl(l, system, x, span));
     match &t.kind {
         TKind::Ltl(op, args) => match args.as_slice() {
             [a] => Ltl::Unary(*op, sub(a)),
@@ -46,7 +46,19 @@ pub(crate) fn to_ltl(l: &mut Lowerer, t: &TExpr) -> Ltl<SpecAtom> {
             }
         }
         // needs_split only answers true for the shapes above.
-        _ => Ltl::Atom(SpecAtom::State(l.lower(t))),
+        _ => atom(l, system, t, span),
+    }
+}
+
+/// An atom: a state predicate, or `X monitor` for one that reads the step leaving the state.
+fn atom(l: &mut Lowerer, system: &mut System, t: &TExpr, span: Span) -> Ltl<SpecAtom> {
+    if let Some(monitor) = transition_monitor(l, system, t, span) {
+        return Ltl::Unary(LtlOp::X, Box::new(Ltl::Atom(SpecAtom::State(monitor))));
+    }
+    match l.lower(t) {
+        Expr::Const(Value::Bool(true)) => Ltl::True,
+        Expr::Const(Value::Bool(false)) => Ltl::False,
+        e => Ltl::Atom(SpecAtom::State(e)),
     }
 }
 

@@ -7,7 +7,7 @@
 //! | [`table`] | `case` over one variable → [`program::Expr::Table`] |
 //! | [`expr`] | typed expressions → lowered expressions (DEFINE expansion, `next` push-down) |
 //! | [`spec`] | specifications → `Ctl<SpecAtom>` |
-//! | [`invar_monitor`] | `INVARSPEC`s over inputs and `next()`: NuSMV's monitor variable |
+//! | [`invar_monitor`] | `INVARSPEC`s over inputs and `next()`, `LTLSPEC` atoms over inputs: NuSMV's monitor variable |
 //! | [`checks`] | checks that need folded values: constant assignments out of range, procedure entries |
 
 pub(crate) use crate::ir::{ops, words};
@@ -78,7 +78,7 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
             SpecKind::Ltl => Ctl::True,
             _ => spec::to_ctl(&mut l, &s.expr),
         };
-        let ltl = (s.kind == SpecKind::Ltl).then(|| ltl_spec::to_ltl(&mut l, &s.expr));
+        let ltl = (s.kind == SpecKind::Ltl).then(|| ltl_spec::to_ltl(&mut l, &mut system, &s.expr, s.span));
         specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, ltl, text: s.text.clone(), span: s.span });
     }
     (system, specs, l.diags)

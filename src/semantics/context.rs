@@ -30,6 +30,10 @@ impl Ctx {
     pub(crate) const TARGET: Ctx = Ctx { where_: "in an assignment target", input: true, ..NONE };
     pub(crate) const SPEC: Ctx = Ctx { where_: "in a CTL specification", ctl: true, spec: true, ..NONE };
     pub(crate) const LTLSPEC: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, ..NONE };
+    /// `LTLSPEC` of a flat model: as in NuSMV 2.5.4, it may read input variables (directly or
+    /// through DEFINEs), each the input of the step leaving the state (`lowering::invar_monitor`);
+    /// `next()` stays forbidden (NuSMV 2.5.4: "unexpected 'next' operator").
+    pub(crate) const LTLSPEC_FLAT: Ctx = Ctx { where_: "in LTLSPEC", ltl: true, spec: true, input: true, ..NONE };
     pub(crate) const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
     /// `INVARSPEC` of a flat model: as in NuSMV 2.5.4, it may read input variables and `next()`
     /// (directly or through DEFINEs); it then constrains every transition from a reachable

@@ -226,8 +226,11 @@ impl<'a, 'f> Resolver<'a, 'f> {
             ExprKind::Next(a) => {
                 if !ctx.next {
                     self.diags.push(
-                        Diagnostic::error("E0204", format!("`next` is not allowed {}", ctx.where_), span)
-                            .with_help("`next` may be used in TRANS, in `next(x) := …` and in DEFINEs used there"),
+                        Diagnostic::error("E0204", format!("`next` is not allowed {}", ctx.where_), span).with_help(if ctx.ltl {
+                            "in LTLSPEC the next state's value is `X x` (NuSMV 2.5.4 rejects `next` in LTL too); input variables are read on the step leaving the state"
+                        } else {
+                            "`next` may be used in TRANS, in `next(x) := …` and in DEFINEs used there"
+                        }),
                     );
                     return TExpr::error(span);
                 }

@@ -327,7 +327,8 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     let Some(expr) = &spec.expr else { return };
     let ctx = match spec.kind {
         SpecKind::Ctl => Ctx::SPEC,
-        SpecKind::Ltl => Ctx::LTLSPEC,
+        SpecKind::Ltl if r.is_procedure => Ctx::LTLSPEC,
+        SpecKind::Ltl => Ctx::LTLSPEC_FLAT,
         _ if r.is_procedure => Ctx::INVARSPEC,
         _ => Ctx::INVARSPEC_FLAT,
     };

@@ -146,7 +146,7 @@ fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
             continue;
         }
         for (which, e) in assignments(v) {
-            let found = outside(&mut ev, &valid, domain, e)?;
+            let found = outside(&mut ev, &enc, &valid, domain, e)?;
             ev.take_errors();
             if let Some((value, region)) = found {
                 let spans = match which {
@@ -164,20 +164,70 @@ fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
     Ok(None)
 }
 
-/// The least value of `e` outside `domain` that some valid assignment of all variables gives,
-/// with the region giving it.
-fn outside(ev: &mut SymEval, valid: &Bdd, domain: &Domain, e: &Expr) -> super::SymResult<Option<(Value, Bdd)>> {
-    let mut found: Option<(Value, Bdd)> = None;
+/// The value of `e` outside `domain` that NuSMV 2.5.4 names, with the region giving it: the
+/// first out-of-range leaf of NuSMV's ADD of `e`, i.e. the one reached by the greatest
+/// assignment of the bits it reads ([`nusmv_first_point`]).
+fn outside(ev: &mut SymEval, enc: &Encoding, valid: &Bdd, domain: &Domain, e: &Expr) -> super::SymResult<Option<(Value, Bdd)>> {
+    let mut regions: Vec<(Value, Bdd)> = vec![];
     for (value, guard) in ev.cases(e)? {
         if domain.index_of(value).is_some_and(|i| i < domain.len()) {
             continue;
         }
         let region = guard.and(valid)?;
-        if region.satisfiable() && found.as_ref().is_none_or(|(v, _)| value < *v) {
+        if region.satisfiable() {
+            regions.push((value, region));
+        }
+    }
+    if regions.len() < 2 {
+        return Ok(regions.pop());
+    }
+    let mut all = enc.f();
+    for (_, r) in &regions {
+        all = all.or(r)?;
+    }
+    let point = nusmv_first_point(enc, &vars_read(e, enc), all)?;
+    // Several values at that point come from a set (`{y, y + 1}`): NuSMV names the greatest on
+    // the models tried (`{y + 1, y}`, `{y + 2, y, y + 1}`, `{0, 1}`, `{1, 0}`) but not always
+    // (`{y, 0, y + 1}` names 0; README).
+    let mut found: Option<(Value, Bdd)> = None;
+    for (value, region) in regions {
+        if region.and(&point)?.satisfiable() && found.as_ref().is_none_or(|(v, _)| value > *v) {
             found = Some((value, region));
         }
     }
     Ok(found)
+}
+
+/// The variables `e` reads (current, next or input), in declaration order.
+fn vars_read(e: &Expr, enc: &Encoding) -> Vec<VarId> {
+    (0..enc.num_vars()).map(VarId::new).filter(|&v| e.reads_var(&|x| x == v)).collect()
+}
+
+/// NuSMV 2.5.4 encodes a value of a range or enumeration by the bits of its index, least
+/// significant first (its encoding tree puts the values at odd positions under bit = 1 and
+/// recurses on each half), variable after variable in declaration order with each bit's current
+/// and next copies adjacent, and the range check names the first out-of-range leaf its ADD
+/// traversal meets, the `then` (bit = 1) branch first. That is the out-of-range value at the
+/// greatest point of `set` in that bit order, found here bit by bit (checked against the 2.5.4
+/// binary: `next(x) := y` with `x : 2..3` names 5 for `y : 0..5` and `0..6`, 7 for `0..7`, 1 for
+/// `0..3`). Variables `e` does not read do not change the value.
+fn nusmv_first_point(enc: &Encoding, vars: &[VarId], mut set: Bdd) -> super::SymResult<Bdd> {
+    for &v in vars {
+        let copies: &[Copy] = if enc.is_input(v) { &[Copy::Cur] } else { &[Copy::Cur, Copy::Next] };
+        for k in 0.. {
+            let mut any = false;
+            for &copy in copies {
+                let Some(bit) = enc.index_bit(v, copy, k) else { continue };
+                any = true;
+                let one = set.and(bit)?;
+                set = if one.satisfiable() { one } else { set.and(&bit.not()?)? };
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+    Ok(set)
 }
 
 /// Whether every value `e` can give is in `domain`, read off its leaves without BDDs: constants

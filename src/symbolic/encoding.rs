@@ -202,6 +202,14 @@ impl Encoding {
         Ok(r)
     }
 
+    /// Bit `k` (0: least significant) of `v`'s value index on the given copy is 1; `None` when
+    /// the index has no such bit.
+    pub(crate) fn index_bit(&self, v: VarId, copy: Copy, k: usize) -> Option<&Bdd> {
+        let bits = self.bits(v, copy);
+        let b = *bits.get(bits.len().checked_sub(k + 1)?)?;
+        self.vars.get(b as usize)
+    }
+
     /// `v < len(domain)` on the given copy: the valid encodings.
     pub(crate) fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
