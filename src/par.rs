@@ -71,3 +71,15 @@ pub(crate) fn map_ordered<T: Sync, R: Send>(items: &[T], min_items: usize, f: im
         _ => items.iter().map(f).collect(),
     }
 }
+
+/// `f(i, &mut items[i])` for every item, in parallel when there are at least `min_items`;
+/// results in input order. Each call may only touch its own item, so the items come out the
+/// same for every number of threads.
+pub(crate) fn map_ordered_mut<T: Send, R: Send>(items: &mut [T], min_items: usize, f: impl Fn(usize, &mut T) -> R + Sync + Send) -> Vec<R> {
+    match pool() {
+        Some(pool) if items.len() >= min_items.max(2) && !SEQUENTIAL.with(Cell::get) => {
+            pool.install(|| items.par_iter_mut().enumerate().map(|(i, t)| f(i, t)).collect())
+        }
+        _ => items.iter_mut().enumerate().map(|(i, t)| f(i, t)).collect(),
+    }
+}

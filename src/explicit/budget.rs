@@ -29,11 +29,13 @@ pub(crate) enum OutOfMemory {
 pub(crate) struct MemoryBudget {
     limit: Option<u64>,
     used: u64,
+    /// Most bytes in use at one time so far, counting both buffers of a growth.
+    peak: u64,
 }
 
 impl MemoryBudget {
     pub(crate) fn new(limit: Option<u64>) -> MemoryBudget {
-        MemoryBudget { limit, used: 0 }
+        MemoryBudget { limit, used: 0, peak: 0 }
     }
 
     pub(crate) fn limit(&self) -> Option<u64> {
@@ -45,9 +47,15 @@ impl MemoryBudget {
         self.used
     }
 
+    /// Most bytes in use at one time so far (at the peak of a growth, old and new buffer).
+    pub(crate) fn peak(&self) -> u64 {
+        self.peak
+    }
+
     /// Counts `bytes` already reserved outside this module (initial capacities).
     pub(crate) fn account(&mut self, bytes: u64) {
         self.used += bytes;
+        self.peak = self.peak.max(self.used);
     }
 
     /// Returns `bytes` that were freed.
@@ -90,6 +98,7 @@ impl MemoryBudget {
         let new_bytes = new as u64 * size;
         self.need(new_bytes)?;
         v.try_reserve_exact(new - v.len()).map_err(|_| OutOfMemory::Allocator { bytes: new_bytes })?;
+        self.peak = self.peak.max(self.used.saturating_add(v.capacity() as u64 * size));
         // The allocator may round up; account what the vector reports.
         self.used = self.used.saturating_sub(old as u64 * size) + v.capacity() as u64 * size;
         Ok(())
@@ -103,6 +112,7 @@ impl MemoryBudget {
         v.try_reserve_exact(n).map_err(|_| OutOfMemory::Allocator { bytes })?;
         v.resize(n, value);
         self.used += v.capacity() as u64 * std::mem::size_of::<T>() as u64;
+        self.peak = self.peak.max(self.used);
         Ok(v)
     }
 }

@@ -11,10 +11,15 @@
 //! - otherwise a location with its ordinary successors.
 //!
 //! Which exit names a module can return through is only known once it is explored, and modules
-//! call each other recursively, so exploration is one worklist over all components: when a
+//! call each other recursively, so exploration goes in rounds over all components: when a
 //! component reaches a new exit name, the returns of every call to it found so far are computed
-//! for that name (adding nodes to the callers), and a newly found call immediately gets returns
-//! for the names its target already has. Only reachable valuations become nodes.
+//! for that name (adding nodes to the callers), and a newly found call gets returns for the
+//! names its target already has. Only reachable valuations become nodes. Within a round each
+//! component expands its own nodes without reading the others, and what it found (new exit
+//! names, calls) is replayed in component order; so with several front-end workers the
+//! components expand in parallel, each charging its own node count and memory, and the result
+//! is the same as one worklist's. The parallel run gives up when an error or a limit could
+//! arise, and the one-worklist run then says which error comes first.
 //!
 //! Well-formedness errors (`E0507`): the entry is a call or not exactly one state, a node matches
 //! two `CALL`s or two exits or is both, a call returns to a call, a call has other than exactly
@@ -110,6 +115,16 @@ struct Explorer<'p> {
     exit_names: Vec<ExitNameId>,
     /// Calls to this component found so far: (caller component, call node).
     callers: Vec<(ComponentId, NodeId)>,
+    /// Exit names and calls found in this round, not yet replayed ([`replay`]).
+    found: Vec<Found>,
+    /// How many of `exit_names` the replay has reached.
+    exits_replayed: usize,
+    /// Returns to compute in this round of [`Worklist::run_parallel`]: (call node, exit name).
+    pending_returns: Vec<(NodeId, ExitNameId)>,
+    /// This component's nodes and reservations in [`Worklist::run_parallel`].
+    tally: Tally,
+    /// Made when the component is first expanded.
+    evaluators: Option<Box<Evaluators<'p>>>,
 }
 
 /// Builds the recursive Kripke structure of all procedure modules of `program`.
@@ -121,11 +136,13 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
     for (c, &s) in system_of.iter().enumerate() {
         component_of[s.index()] = Some(ComponentId::new(c));
     }
-    let domains: Vec<DomainIndex> = system_of.iter().map(|&s| DomainIndex::new(&program.systems[s.index()])).collect();
+    let domains: Vec<DomainIndex> = crate::par::map_ordered(&system_of, 2, |&s| DomainIndex::new(&program.systems[s.index()]));
+    // The entries are computed in parallel; errors are reported in component order.
+    let ids: Vec<usize> = (0..system_of.len()).collect();
+    let entries = || crate::par::map_ordered(&ids, 2, |&c| entry_explorer(&program.systems[system_of[c].index()], &domains[c], &names));
     let mut explorers = vec![];
-    for (c, &s) in system_of.iter().enumerate() {
-        let system = &program.systems[s.index()];
-        match entry_explorer(system, &domains[c], &names) {
+    for entry in entries() {
+        match entry {
             Ok(e) => explorers.push(e),
             Err(d) => diags.push(d),
         }
@@ -134,15 +151,32 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
         return Err(diags);
     }
     crate::cpu_trace::mark("rks explorers");
-    let nodes = explorers.iter().map(|e| e.table.len() as u64).sum();
-    let mut budget = MemoryBudget::new(limits.max_memory);
-    budget.account(explorers.iter().map(|e| e.table.reserved_bytes() + super::budget::reserved(&e.parent)).sum());
-    let mut worklist =
-        Worklist { names: &names, component_of: &component_of, explorers, jobs: vec![], max: limits.max_states.unwrap_or(u64::MAX), nodes, budget };
+    let initial_tally = |explorers: &[Explorer]| {
+        let mut budget = MemoryBudget::new(limits.max_memory);
+        budget.account(explorers.iter().map(|e| e.table.reserved_bytes() + super::budget::reserved(&e.parent)).sum());
+        Tally { nodes: explorers.iter().map(|e| e.table.len() as u64).sum(), budget }
+    };
+    let tally = initial_tally(&explorers);
+    let cx = Context {
+        names: &names,
+        component_of: &component_of,
+        systems: system_of.iter().map(|&s| &program.systems[s.index()]).collect(),
+        max: limits.max_states.unwrap_or(u64::MAX),
+    };
+    let mut worklist = Worklist { cx, explorers, jobs: vec![], tally };
     let progress = crate::progress::Progress::build("locations");
-    if let Err(d) = worklist.run(&progress) {
-        diags.push(d);
-        return Err(diags);
+    // The parallel exploration only gives up where the one-worklist run may fail: that run then
+    // starts again from the entries and says where.
+    if !(crate::par::is_parallel() && worklist.explorers.len() >= 2 && worklist.run_parallel(&progress)) {
+        if crate::par::is_parallel() && worklist.explorers.len() >= 2 {
+            worklist.explorers = entries().into_iter().flatten().collect();
+            worklist.jobs.clear();
+        }
+        worklist.tally = initial_tally(&worklist.explorers);
+        if let Err(d) = worklist.run(&progress) {
+            diags.push(d);
+            return Err(diags);
+        }
     }
     drop(progress);
     crate::cpu_trace::mark("rks explored");
@@ -169,7 +203,7 @@ pub fn build_rks(program: &LoweredProgram, limits: &BuildLimits) -> Result<RksMo
             props * (e.table.len() as u64).div_ceil(64) * 8 + e.edges.len() as u64 * 12 + (e.table.len() as u64 + 1) * 8
         })
         .sum();
-    if let Err(e) = worklist.budget.need(after) {
+    if let Err(e) = worklist.tally.budget.need(after) {
         let d = diag::out_of_memory(e, &worklist.size(), worklist.span());
         diags.push(d.with_note(format!("labelling and the successor arrays need {} more", super::budget::format_size(after))));
         return Err(diags);
@@ -284,77 +318,256 @@ fn entry_explorer<'p>(system: &'p System, domains: &'p DomainIndex, names: &Name
         returns: FxHashMap::default(),
         exit_names: vec![],
         callers: vec![],
+        found: vec![],
+        exits_replayed: 0,
+        pending_returns: vec![],
+        tally: Tally::default(),
+        evaluators: None,
     })
 }
 
-struct Worklist<'p, 'n> {
-    names: &'n Names<'p>,
-    component_of: &'n [Option<ComponentId>],
-    explorers: Vec<Explorer<'p>>,
-    /// Returns to compute: (caller component, call node, exit name).
-    jobs: Vec<(ComponentId, NodeId, ExitNameId)>,
-    max: u64,
-    /// Nodes of all components so far.
+/// The evaluators and scratch buffers of one component's plans: (next, inputs).
+type Evaluators<'p> = (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch);
+
+fn evaluators(system: &System) -> Evaluators<'_> {
+    (Evaluator::new(&system.vars), Evaluator::new(&system.vars), Scratch::default(), Scratch::default())
+}
+
+/// What expanding a component's nodes found that concerns other components, in node order:
+/// replayed in component order after each round ([`replay`]).
+#[derive(Clone, Copy, Debug)]
+enum Found {
+    /// The component reached an exit name it had not reached before.
+    Exit(ExitNameId),
+    /// Node `node` calls component `target`.
+    Call { node: NodeId, target: ComponentId },
+}
+
+/// What exploration has used: nodes and reserved bytes, of all components (one run) or of one
+/// component (one attempt at [`Worklist::run_parallel`]).
+#[derive(Clone, Debug, Default)]
+struct Tally {
     nodes: u64,
     /// Bytes reserved by the explorers' tables, parent arrays, kinds and edges.
     budget: MemoryBudget,
 }
 
+/// What the components' explorations read and never change.
+struct Context<'p, 'n> {
+    names: &'n Names<'p>,
+    component_of: &'n [Option<ComponentId>],
+    /// By component: its system (for messages about other components).
+    systems: Vec<&'p System>,
+    max: u64,
+}
+
+struct Worklist<'p, 'n> {
+    cx: Context<'p, 'n>,
+    explorers: Vec<Explorer<'p>>,
+    /// Returns to compute: (caller component, call node, exit name).
+    jobs: Vec<(ComponentId, NodeId, ExitNameId)>,
+    tally: Tally,
+}
+
 impl<'p, 'n> Worklist<'p, 'n> {
+    /// Explores all components to the end. Rounds: expand every component's unexpanded nodes
+    /// (each component on its own), replay what they found in component order (new exit names
+    /// and calls, which make return jobs), compute the returns in job order; until a round
+    /// finds nothing. Components share nothing while they expand, so this numbers nodes and
+    /// reports errors exactly as expanding them one after the other in one worklist.
     fn run(&mut self, progress: &crate::progress::Progress) -> Result<(), Diagnostic> {
-        let bar = progress;
-        let mut ev_scratch: Vec<(Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)> =
-            self.explorers.iter().map(|e| (Evaluator::new(&e.system.vars), Evaluator::new(&e.system.vars), Scratch::default(), Scratch::default())).collect();
         loop {
-            let mut progress = false;
-            for (c, scratch) in ev_scratch.iter_mut().enumerate() {
-                while self.explorers[c].expanded < self.explorers[c].table.len() {
-                    let n = self.explorers[c].expanded;
-                    self.expand(ComponentId::new(c), n, scratch)?;
-                    self.explorers[c].expanded += 1;
-                    progress = true;
-                    self.check_limit()?;
-                    if self.nodes & (crate::progress::EVERY - 1) == 0 {
-                        let queued: u32 = self.explorers.iter().map(|e| e.table.len() - e.expanded).sum();
-                        bar.states(self.nodes, queued.into());
-                    }
+            let mut grew = false;
+            for c in 0..self.explorers.len() {
+                let before = self.tally.nodes / crate::progress::EVERY;
+                grew |= expand_pending(&mut self.explorers[c], &self.cx, &mut self.tally)?;
+                if self.tally.nodes / crate::progress::EVERY != before {
+                    let queued: u32 = self.explorers.iter().map(|e| e.table.len() - e.expanded).sum();
+                    progress.states(self.tally.nodes, queued.into());
                 }
             }
+            replay(&mut self.explorers, &mut self.jobs);
             for (c, call, exit) in std::mem::take(&mut self.jobs) {
-                let succs = self.successors(c, call, Some(exit), &mut ev_scratch[c.index()])?;
-                self.explorers[c.index()].returns.insert((call, exit), succs);
-                progress = true;
+                let e = &mut self.explorers[c.index()];
+                let succs = successors(e, call, Some(exit), &self.cx, &mut self.tally)?;
+                e.returns.insert((call, exit), succs);
+                grew = true;
             }
-            self.check_limit()?;
-            if !progress {
+            self.cx.check_limit(&self.tally)?;
+            if !grew {
                 return Ok(());
             }
         }
     }
 
-    fn check_limit(&self) -> Result<(), Diagnostic> {
-        if self.nodes > self.max {
-            return Err(diag::state_limit(self.max, &self.size(), self.span()));
+    /// [`Self::run`] with each round's expansions and returns spread over the front end's
+    /// workers, every component charging its own [`Tally`]. Gives up (`false`, the explorers
+    /// are then half-built) on any error, or when the components' nodes or the sum of their
+    /// peak reservations exceed the limits: only then can the one-worklist run fail, and it
+    /// alone says where. When it succeeds, the explorers and the tally are those of [`Self::run`].
+    fn run_parallel(&mut self, progress: &crate::progress::Progress) -> bool {
+        let done = self.explore_parallel(progress);
+        #[cfg(test)]
+        PARALLEL_RUNS.with(|runs| runs.set((runs.get().0 + u32::from(done), runs.get().1 + u32::from(!done))));
+        done
+    }
+
+    fn explore_parallel(&mut self, progress: &crate::progress::Progress) -> bool {
+        let limit = self.tally.budget.limit();
+        for e in &mut self.explorers {
+            let mut budget = MemoryBudget::new(limit);
+            budget.account(e.table.reserved_bytes() + super::budget::reserved(&e.parent));
+            e.tally = Tally { nodes: e.table.len().into(), budget };
+        }
+        let (mut nodes, mut peak) = (0, 0);
+        for e in &self.explorers {
+            nodes += e.tally.nodes;
+            peak += e.tally.budget.peak();
+        }
+        let cx = &self.cx;
+        // Components with nodes to expand: all at first, then those that got returns.
+        let mut active: Vec<usize> = (0..self.explorers.len()).collect();
+        loop {
+            let work: u64 = active.iter().map(|&c| u64::from(self.explorers[c].table.len() - self.explorers[c].expanded)).sum();
+            let ok = on_each(&mut self.explorers, &active, work, (&mut nodes, &mut peak), |e, tally| expand_pending(e, cx, tally).map(drop));
+            if !ok {
+                return false;
+            }
+            replay(&mut self.explorers, &mut self.jobs);
+            let grew = work > 0 || !self.jobs.is_empty();
+            active.clear();
+            for (c, call, exit) in std::mem::take(&mut self.jobs) {
+                self.explorers[c.index()].pending_returns.push((call, exit));
+                active.push(c.index());
+            }
+            active.sort_unstable();
+            active.dedup();
+            let work: u64 = active.iter().map(|&c| self.explorers[c].pending_returns.len() as u64).sum();
+            let ok = on_each(&mut self.explorers, &active, work, (&mut nodes, &mut peak), |e, tally| {
+                (std::mem::take(&mut e.pending_returns).into_iter()).try_for_each(|(call, exit)| {
+                    let succs = successors(e, call, Some(exit), cx, tally)?;
+                    e.returns.insert((call, exit), succs);
+                    Ok(())
+                })
+            });
+            if !ok || nodes > cx.max || limit.is_some_and(|l| peak > l) {
+                return false;
+            }
+            if !grew {
+                break;
+            }
+            let queued: u64 = active.iter().map(|&c| u64::from(self.explorers[c].table.len() - self.explorers[c].expanded)).sum();
+            progress.states(nodes, queued);
+        }
+        let mut budget = MemoryBudget::new(limit);
+        budget.account(self.explorers.iter().map(|e| e.tally.budget.used()).sum());
+        self.tally = Tally { nodes, budget };
+        true
+    }
+
+    fn size(&self) -> BuildSize {
+        self.cx.size(&self.tally)
+    }
+
+    /// The span limit diagnostics point at: the first procedure module.
+    fn span(&self) -> crate::source::Span {
+        self.cx.span()
+    }
+}
+
+/// Turns what the components found in this round into return jobs, in component order and
+/// within a component in node order: a new exit name of `t` gets a job for every call of `t`
+/// known so far, a new call one for every exit name its target had reached by then.
+fn replay(explorers: &mut [Explorer], jobs: &mut Vec<(ComponentId, NodeId, ExitNameId)>) {
+    for c in 0..explorers.len() {
+        let found = std::mem::take(&mut explorers[c].found);
+        for &f in &found {
+            match f {
+                Found::Exit(name) => {
+                    let e = &mut explorers[c];
+                    e.exits_replayed += 1;
+                    jobs.extend(e.callers.iter().map(|&(caller, call)| (caller, call, name)));
+                }
+                Found::Call { node, target } => {
+                    let t = &mut explorers[target.index()];
+                    t.callers.push((ComponentId::new(c), node));
+                    jobs.extend(t.exit_names[..t.exits_replayed].iter().map(|&name| (ComponentId::new(c), node, name)));
+                }
+            }
+        }
+        explorers[c].found = found;
+        explorers[c].found.clear();
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Runs of [`Worklist::run_parallel`] on this thread: (succeeded, gave up).
+    static PARALLEL_RUNS: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Below this many nodes or returns, a round's step runs on the calling thread: waking the
+/// workers costs more.
+const PARALLEL_MIN_WORK: u64 = 64;
+
+/// Runs `step` on the components `active` (ascending), each with its own tally, in parallel
+/// when there are at least [`PARALLEL_MIN_WORK`] nodes or returns (`work`) to share; adds the
+/// changes of their nodes and peak reservations to `totals`. Whether no step failed.
+fn on_each<'p>(
+    explorers: &mut [Explorer<'p>],
+    active: &[usize],
+    work: u64,
+    totals: (&mut u64, &mut u64),
+    step: impl Fn(&mut Explorer<'p>, &mut Tally) -> Result<(), Diagnostic> + Sync + Send,
+) -> bool {
+    let mut wanted = active.iter().copied().peekable();
+    let mut slots: Vec<&mut Explorer<'p>> = Vec::with_capacity(active.len());
+    for (c, e) in explorers.iter_mut().enumerate() {
+        if wanted.peek() == Some(&c) {
+            wanted.next();
+            slots.push(e);
+        }
+    }
+    let min_items = if work >= PARALLEL_MIN_WORK { 2 } else { usize::MAX };
+    let results = crate::par::map_ordered_mut(&mut slots, min_items, |_, e| {
+        let mut tally = std::mem::take(&mut e.tally);
+        let before = (tally.nodes, tally.budget.peak());
+        let r = step(e, &mut tally);
+        let grown = (tally.nodes - before.0, tally.budget.peak() - before.1);
+        e.tally = tally;
+        r.map(|()| grown)
+    });
+    for r in results {
+        let Ok((nodes, peak)) = r else { return false };
+        *totals.0 += nodes;
+        *totals.1 += peak;
+    }
+    true
+}
+
+impl<'p> Context<'p, '_> {
+    fn check_limit(&self, tally: &Tally) -> Result<(), Diagnostic> {
+        if tally.nodes > self.max {
+            return Err(diag::state_limit(self.max, &self.size(tally), self.span()));
         }
         Ok(())
     }
 
     /// The span limit diagnostics point at: the first procedure module.
     fn span(&self) -> crate::source::Span {
-        self.explorers.first().map_or(Default::default(), |e| e.system.span)
+        self.systems.first().map_or(Default::default(), |s| s.span)
     }
 
-    fn size(&self) -> BuildSize {
-        BuildSize { count: self.nodes, what: "locations", bytes: self.budget.used(), limit: self.budget.limit() }
+    fn size(&self, tally: &Tally) -> BuildSize {
+        BuildSize { count: tally.nodes, what: "locations", bytes: tally.budget.used(), limit: tally.budget.limit() }
     }
 
-    fn out_of_memory(&self, e: OutOfMemory) -> Diagnostic {
-        diag::out_of_memory(e, &self.size(), self.span())
+    fn out_of_memory(&self, e: OutOfMemory, tally: &Tally) -> Diagnostic {
+        diag::out_of_memory(e, &self.size(tally), self.span())
     }
 
-    /// The path from the entry to node `n` of component `c`, as valuations.
-    fn path(&self, c: ComponentId, n: NodeId) -> Vec<String> {
-        let e = &self.explorers[c.index()];
+    /// The path from the entry to node `n` of `e`, as valuations.
+    fn path(&self, e: &Explorer, n: NodeId) -> Vec<String> {
         let mut path = vec![];
         let mut cur = n;
         loop {
@@ -368,186 +581,204 @@ impl<'p, 'n> Worklist<'p, 'n> {
         path
     }
 
-    fn error_at(&self, c: ComponentId, n: NodeId, err: &StepError, during: Option<String>) -> Diagnostic {
-        let e = &self.explorers[c.index()];
-        let ctx = ErrorContext { state: Some(self.names.state(e.system, e.table.get(n))), path: self.path(c, n), during };
+    fn error_at(&self, e: &Explorer, n: NodeId, err: &StepError, during: Option<String>) -> Diagnostic {
+        let ctx = ErrorContext { state: Some(self.names.state(e.system, e.table.get(n))), path: self.path(e, n), during };
         diag::step_error(err, e.system, self.names, &ctx)
     }
+}
 
-    fn expand(&mut self, c: ComponentId, n: NodeId, evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch)) -> Result<(), Diagnostic> {
-        let kind = self.classify(c, n, &mut evs.0)?;
-        let e = &mut self.explorers[c.index()];
-        if let Err(err) = self.budget.push(&mut e.kinds, kind) {
-            return Err(self.out_of_memory(err));
+/// Expands the nodes of `e`'s component that are not expanded yet (and those they add); whether
+/// there were any.
+fn expand_pending<'p>(e: &mut Explorer<'p>, cx: &Context<'p, '_>, tally: &mut Tally) -> Result<bool, Diagnostic> {
+    let mut evs = std::mem::take(&mut e.evaluators);
+    let system = e.system;
+    let evs_ref = evs.get_or_insert_with(|| Box::new(evaluators(system)));
+    let mut grew = false;
+    let r = loop {
+        if e.expanded >= e.table.len() {
+            break Ok(grew);
         }
-        match kind {
-            NodeKind::Exit(name) => {
-                if !e.exit_names.contains(&name) {
-                    e.exit_names.push(name);
-                    for &(caller, call) in &e.callers {
-                        self.jobs.push((caller, call, name));
-                    }
-                }
+        let n = e.expanded;
+        if let Err(d) = expand(e, n, cx, tally, evs_ref) {
+            break Err(d);
+        }
+        e.expanded += 1;
+        grew = true;
+        if let Err(d) = cx.check_limit(tally) {
+            break Err(d);
+        }
+    };
+    e.evaluators = evs;
+    r
+}
+
+fn expand<'p>(e: &mut Explorer<'p>, n: NodeId, cx: &Context<'p, '_>, tally: &mut Tally, evs: &mut Evaluators<'p>) -> Result<(), Diagnostic> {
+    let kind = classify(e, n, cx, &mut evs.0)?;
+    if let Err(err) = tally.budget.push(&mut e.kinds, kind) {
+        return Err(cx.out_of_memory(err, tally));
+    }
+    match kind {
+        NodeKind::Exit(name) => {
+            if !e.exit_names.contains(&name) {
+                e.exit_names.push(name);
+                e.found.push(Found::Exit(name));
             }
-            NodeKind::Call { target, entry } => {
-                if n == 0 {
-                    let system = e.system;
-                    return Err(Diagnostic::error(
-                        diag::E_PROC,
-                        format!("the entry of procedure module `{}` is a call", system.name),
-                        system.calls[entry].span,
-                    )
+        }
+        NodeKind::Call { target, entry } => {
+            if n == 0 {
+                let system = e.system;
+                return Err(Diagnostic::error(diag::E_PROC, format!("the entry of procedure module `{}` is a call", system.name), system.calls[entry].span)
                     .with_label_message("the initial state satisfies this call condition")
-                    .with_note(format!("entry: {}", self.names.state(system, e.table.get(0))))
+                    .with_note(format!("entry: {}", cx.names.state(system, e.table.get(0))))
                     .with_help("start the module in an ordinary location and step to the call from there"));
-                }
-                let t = &mut self.explorers[target.index()];
-                t.callers.push((c, n));
-                for &name in &t.exit_names {
-                    self.jobs.push((c, n, name));
-                }
             }
-            NodeKind::Location => {
-                let succs = self.successors(c, n, None, evs)?;
-                let e = &mut self.explorers[c.index()];
-                if let Err(err) = self.budget.reserve(&mut e.edges, succs.len()) {
-                    return Err(self.out_of_memory(err));
-                }
-                e.edges.extend(succs.into_iter().map(|t| (n, t)));
+            e.found.push(Found::Call { node: n, target });
+        }
+        NodeKind::Location => {
+            let succs = successors_with(e, n, None, cx, tally, evs)?;
+            if let Err(err) = tally.budget.reserve(&mut e.edges, succs.len()) {
+                return Err(cx.out_of_memory(err, tally));
             }
-        }
-        Ok(())
-    }
-
-    fn classify(&self, c: ComponentId, n: NodeId, ev: &mut Evaluator<'p>) -> Result<NodeKind, Diagnostic> {
-        let e = &self.explorers[c.index()];
-        let system = e.system;
-        let state = e.table.get(n);
-        let env = Env::state(state);
-        let fail = |span, err: super::eval::EvalError, what: &str| {
-            let step = StepError { kind: super::step::StepErrorKind::Eval(err), origin: super::step::Origin::Invar, span, partial: vec![] };
-            self.error_at(c, n, &step, Some(format!("while evaluating the {what} condition at `{}`", system.name)))
-        };
-        let mut exit: Option<(ExitNameId, Option<crate::source::Span>)> = None;
-        if system.uses_exit_value && !state.is_empty() && state.iter().all(|&v| v == EXIT_INDEX) {
-            exit = Some((ExitNameId::EXIT, None));
-        }
-        e.exit_conditions.for_each_holding(
-            state,
-            |i| ev.bool(&system.exits[i].condition, &env).map_err(|err| fail(system.exits[i].span, err, "EXIT")),
-            |i| {
-                let x = &system.exits[i];
-                if let Some((other, span)) = exit {
-                    let mut d = Diagnostic::error(diag::E_PROC, "a location satisfies two exit conditions", x.span)
-                        .with_label_message(format!("exit `{}`", self.names.value(crate::lowering::program::Value::ExitName(x.name))))
-                        .with_note(format!("location: {}", self.names.state(system, state)))
-                        .with_help("make the exit conditions mutually exclusive");
-                    if let Some(s) = span {
-                        d = d.with_secondary(s, "also satisfies this exit");
-                    } else {
-                        d = d.with_note(format!("it is also the all-EXIT exit `{}`", self.names.value(crate::lowering::program::Value::ExitName(other))));
-                    }
-                    return Err(d);
-                }
-                exit = Some((x.name, Some(x.span)));
-                Ok(())
-            },
-        )?;
-        let mut call: Option<(usize, ComponentId)> = None;
-        e.call_conditions.for_each_holding(
-            state,
-            |i| ev.bool(&system.calls[i].condition, &env).map_err(|err| fail(system.calls[i].span, err, "CALL")),
-            |i| {
-                let entry = &system.calls[i];
-                if let Some((first, _)) = call {
-                    return Err(Diagnostic::error(diag::E_PROC, "a state satisfies two CALL conditions", entry.span)
-                        .with_label_message("this call condition holds")
-                        .with_secondary(system.calls[first].span, "and so does this one")
-                        .with_note(format!("state: {}", self.names.state(system, state)))
-                        .with_note(diag::path_note(&self.path(c, n)))
-                        .with_help("make the CALL conditions mutually exclusive"));
-                }
-                let Some(target) = self.component_of.get(entry.target.index()).copied().flatten() else {
-                    return Err(Diagnostic::error(diag::E_PROC, "CALL target is not a procedure module", entry.span));
-                };
-                call = Some((i, target));
-                Ok(())
-            },
-        )?;
-        match (exit, call) {
-            (Some(_), Some((i, _))) => Err(Diagnostic::error(diag::E_PROC, "an exit location satisfies a CALL condition", system.calls[i].span)
-                .with_label_message("this call condition holds at an exit")
-                .with_note(format!("location: {}", self.names.state(system, state)))
-                .with_help("an exit cannot be a call; exclude exit locations from the CALL condition")),
-            (Some((name, _)), None) => Ok(NodeKind::Exit(name)),
-            (None, Some((entry, target))) => Ok(NodeKind::Call { target, entry }),
-            (None, None) => Ok(NodeKind::Location),
+            e.edges.extend(succs.into_iter().map(|t| (n, t)));
         }
     }
+    Ok(())
+}
 
-    /// Successors of node `n` (with `EXITED = exited` for the returns of a call), inserted as
-    /// nodes of component `c`; sorted, without duplicates.
-    fn successors(
-        &mut self,
-        c: ComponentId,
-        n: NodeId,
-        exited: Option<ExitNameId>,
-        evs: &mut (Evaluator<'p>, Evaluator<'p>, Scratch, Scratch),
-    ) -> Result<Vec<NodeId>, Diagnostic> {
-        let e = &mut self.explorers[c.index()];
-        let width = e.system.vars.len();
-        let cur = e.table.get(n).to_vec();
-        let zeros = vec![0u32; width];
-        let mut out = vec![];
-        let mut added = 0;
-        let mut failure = None;
-        let mut oom = None;
-        let budget = &mut self.budget;
-        let (ev, ev_inputs, scratch, scratch_inputs) = evs;
-        let (table, parent, next_plan) = (&mut e.table, &mut e.parent, &e.next_plan);
-        let outer = e.input_plan.run(scratch_inputs, ev_inputs, &cur, &cur, None, &mut |with_inputs| {
-            if failure.is_some() || oom.is_some() {
-                return ControlFlow::Break(());
-            }
-            let r = next_plan.run(scratch, ev, with_inputs, &zeros, exited, &mut |next| {
-                match table.try_insert(next, budget) {
-                    Ok((id, new)) => {
-                        if new {
-                            oom = budget.push(parent, n).err();
-                            added += 1;
-                        }
-                        out.push(id);
-                    }
-                    Err(err) => oom = Some(err),
+fn classify<'p>(e: &Explorer<'p>, n: NodeId, cx: &Context<'p, '_>, ev: &mut Evaluator<'p>) -> Result<NodeKind, Diagnostic> {
+    let system = e.system;
+    let state = e.table.get(n);
+    let env = Env::state(state);
+    let fail = |span, err: super::eval::EvalError, what: &str| {
+        let step = StepError { kind: super::step::StepErrorKind::Eval(err), origin: super::step::Origin::Invar, span, partial: vec![] };
+        cx.error_at(e, n, &step, Some(format!("while evaluating the {what} condition at `{}`", system.name)))
+    };
+    let mut exit: Option<(ExitNameId, Option<crate::source::Span>)> = None;
+    if system.uses_exit_value && !state.is_empty() && state.iter().all(|&v| v == EXIT_INDEX) {
+        exit = Some((ExitNameId::EXIT, None));
+    }
+    e.exit_conditions.for_each_holding(
+        state,
+        |i| ev.bool(&system.exits[i].condition, &env).map_err(|err| fail(system.exits[i].span, err, "EXIT")),
+        |i| {
+            let x = &system.exits[i];
+            if let Some((other, span)) = exit {
+                let mut d = Diagnostic::error(diag::E_PROC, "a location satisfies two exit conditions", x.span)
+                    .with_label_message(format!("exit `{}`", cx.names.value(crate::lowering::program::Value::ExitName(x.name))))
+                    .with_note(format!("location: {}", cx.names.state(system, state)))
+                    .with_help("make the exit conditions mutually exclusive");
+                if let Some(s) = span {
+                    d = d.with_secondary(s, "also satisfies this exit");
+                } else {
+                    d = d.with_note(format!("it is also the all-EXIT exit `{}`", cx.names.value(crate::lowering::program::Value::ExitName(other))));
                 }
-                if oom.is_some() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            });
-            if let Err(err) = r {
-                failure = Some(err);
+                return Err(d);
             }
-            ControlFlow::Continue(())
+            exit = Some((x.name, Some(x.span)));
+            Ok(())
+        },
+    )?;
+    let mut call: Option<(usize, ComponentId)> = None;
+    e.call_conditions.for_each_holding(
+        state,
+        |i| ev.bool(&system.calls[i].condition, &env).map_err(|err| fail(system.calls[i].span, err, "CALL")),
+        |i| {
+            let entry = &system.calls[i];
+            if let Some((first, _)) = call {
+                return Err(Diagnostic::error(diag::E_PROC, "a state satisfies two CALL conditions", entry.span)
+                    .with_label_message("this call condition holds")
+                    .with_secondary(system.calls[first].span, "and so does this one")
+                    .with_note(format!("state: {}", cx.names.state(system, state)))
+                    .with_note(diag::path_note(&cx.path(e, n)))
+                    .with_help("make the CALL conditions mutually exclusive"));
+            }
+            let Some(target) = cx.component_of.get(entry.target.index()).copied().flatten() else {
+                return Err(Diagnostic::error(diag::E_PROC, "CALL target is not a procedure module", entry.span));
+            };
+            call = Some((i, target));
+            Ok(())
+        },
+    )?;
+    match (exit, call) {
+        (Some(_), Some((i, _))) => Err(Diagnostic::error(diag::E_PROC, "an exit location satisfies a CALL condition", system.calls[i].span)
+            .with_label_message("this call condition holds at an exit")
+            .with_note(format!("location: {}", cx.names.state(system, state)))
+            .with_help("an exit cannot be a call; exclude exit locations from the CALL condition")),
+        (Some((name, _)), None) => Ok(NodeKind::Exit(name)),
+        (None, Some((entry, target))) => Ok(NodeKind::Call { target, entry }),
+        (None, None) => Ok(NodeKind::Location),
+    }
+}
+
+/// Successors of node `n` of `e`'s component (with `EXITED = exited` for the returns of a
+/// call), inserted as nodes of the component; sorted, without duplicates.
+fn successors<'p>(e: &mut Explorer<'p>, n: NodeId, exited: Option<ExitNameId>, cx: &Context<'p, '_>, tally: &mut Tally) -> Result<Vec<NodeId>, Diagnostic> {
+    let mut evs = std::mem::take(&mut e.evaluators);
+    let system = e.system;
+    let evs_ref = evs.get_or_insert_with(|| Box::new(evaluators(system)));
+    let r = successors_with(e, n, exited, cx, tally, evs_ref);
+    e.evaluators = evs;
+    r
+}
+
+/// [`successors`] with the component's evaluators.
+fn successors_with<'p>(
+    e: &mut Explorer<'p>,
+    n: NodeId,
+    exited: Option<ExitNameId>,
+    cx: &Context<'p, '_>,
+    tally: &mut Tally,
+    evs: &mut Evaluators<'p>,
+) -> Result<Vec<NodeId>, Diagnostic> {
+    let width = e.system.vars.len();
+    let cur = e.table.get(n).to_vec();
+    let zeros = vec![0u32; width];
+    let mut out = vec![];
+    let mut added = 0;
+    let mut failure = None;
+    let mut oom = None;
+    let budget = &mut tally.budget;
+    let (ev, ev_inputs, scratch, scratch_inputs) = evs;
+    let (table, parent, next_plan) = (&mut e.table, &mut e.parent, &e.next_plan);
+    let outer = e.input_plan.run(scratch_inputs, ev_inputs, &cur, &cur, None, &mut |with_inputs| {
+        if failure.is_some() || oom.is_some() {
+            return ControlFlow::Break(());
+        }
+        let r = next_plan.run(scratch, ev, with_inputs, &zeros, exited, &mut |next| {
+            match table.try_insert(next, budget) {
+                Ok((id, new)) => {
+                    if new {
+                        oom = budget.push(parent, n).err();
+                        added += 1;
+                    }
+                    out.push(id);
+                }
+                Err(err) => oom = Some(err),
+            }
+            if oom.is_some() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         });
-        if let Some(err) = outer.err().or(failure) {
-            let during = exited.map(|x| {
-                let target = match self.explorers[c.index()].kinds.get(n as usize) {
-                    Some(NodeKind::Call { target, .. }) => self.explorers[target.index()].system.name.clone(),
-                    _ => "the callee".into(),
-                };
-                format!(
-                    "while computing the return of this call from `{target}` through exit `{}`",
-                    self.names.value(crate::lowering::program::Value::ExitName(x))
-                )
-            });
-            return Err(self.error_at(c, n, &err, during));
+        if let Err(err) = r {
+            failure = Some(err);
         }
-        self.nodes += added;
-        if let Some(err) = oom {
-            return Err(self.out_of_memory(err));
-        }
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
+        ControlFlow::Continue(())
+    });
+    if let Some(err) = outer.err().or(failure) {
+        let during = exited.map(|x| {
+            let target = match e.kinds.get(n as usize) {
+                Some(NodeKind::Call { target, .. }) => cx.systems[target.index()].name.clone(),
+                _ => "the callee".into(),
+            };
+            format!("while computing the return of this call from `{target}` through exit `{}`", cx.names.value(crate::lowering::program::Value::ExitName(x)))
+        });
+        return Err(cx.error_at(e, n, &err, during));
     }
+    tally.nodes += added;
+    if let Some(err) = oom {
+        return Err(cx.out_of_memory(err, tally));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// Calls must return to exactly one location per exit of their target.

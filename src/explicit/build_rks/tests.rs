@@ -181,3 +181,67 @@ fn mixed_case_table_builds_what_the_case_builds() {
     }
     assert_eq!(b.rks.components[1].returns(1, 1), &[3]);
 }
+
+/// A random program of `n` procedure modules calling each other (cycles included), each with
+/// 4–8 locations, nondeterministic steps and one or two named exits. With `broken`, the
+/// `case` of that module misses one location: reaching it is an evaluation error.
+fn random_procedures(rng: &mut crate::explicit::build_flat::tests::Rng, n: usize, broken: Option<usize>) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let k = 4 + rng.below(5) as usize;
+        let call_at = 1 + rng.below(k as u64 - 2) as usize;
+        s += &format!("MODULE p{i}\nVAR\n  pc : 0..{};\nCALL\n  p{} := pc = {call_at};\nEXIT\n  done := pc = {};\n", k - 1, rng.below(n as u64), k - 1);
+        let second_exit = (k - 2 != call_at && rng.below(2) == 0).then_some(k - 2);
+        if let Some(x) = second_exit {
+            s += &format!("  fail := pc = {x};\n");
+        }
+        s += &format!("ASSIGN\n  init(pc) := 0;\n  next(pc) := case\n    pc = {call_at} : {};\n", call_at + 1);
+        let plain: Vec<usize> = (0..k - 1).filter(|&l| l != call_at && Some(l) != second_exit).collect();
+        let missing = (broken == Some(i)).then(|| plain[rng.below(plain.len() as u64) as usize]);
+        for &l in &plain {
+            let a = rng.below(k as u64);
+            let b = rng.below(k as u64);
+            if Some(l) != missing {
+                s += &format!("    pc = {l} : {{{a}, {b}}};\n");
+            }
+        }
+        s += "  esac;\n\n";
+    }
+    s
+}
+
+/// The parallel exploration (the front end's workers, each component charging its own tally)
+/// gives the same model, and the same first error or limit diagnostic, as the one-worklist run.
+#[test]
+fn parallel_exploration_builds_what_the_worklist_builds() {
+    let mut rng = crate::explicit::build_flat::tests::Rng(0x0b5e_55ed);
+    let (mut built, mut failed, mut limited) = (0, 0, 0);
+    for case_no in 0..60 {
+        let n = 70 + rng.below(60) as usize;
+        let broken = (case_no % 3 == 2).then(|| rng.below(n as u64) as usize);
+        let file = crate::source::SourceFile::new("random.smv", random_procedures(&mut rng, n, broken));
+        let (program, diags) = crate::frontend::load(&file, None);
+        let program = program.unwrap_or_else(|| panic!("case {case_no}: {:?}", diags.items));
+        let full = crate::par::sequentially(|| build_rks(&program, &BuildLimits::default()));
+        let nodes: u64 = full.as_ref().map_or(64, |m| m.rks.components.iter().map(|c| u64::from(c.num_nodes)).sum());
+        let memory = [None, Some(1 << 14), Some(1 << 16)];
+        for max_states in [None, Some(nodes / 2), Some(nodes - 1)] {
+            for max_memory in memory {
+                let limits = BuildLimits { max_states, max_memory, max_transitions: None };
+                let one = crate::par::sequentially(|| build_rks(&program, &limits));
+                let many = build_rks(&program, &limits);
+                assert_eq!(format!("{one:?}"), format!("{many:?}"), "case {case_no}, {limits:?}");
+                match &one {
+                    Ok(_) => built += 1,
+                    Err(d) if d.items.iter().any(|d| d.code == "E0501") => failed += 1,
+                    Err(_) => limited += 1,
+                }
+            }
+        }
+    }
+    assert!(built > 50 && failed > 20 && limited > 50, "built {built}, failed {failed}, limited {limited}");
+    if crate::par::is_parallel() {
+        let (succeeded, gave_up) = PARALLEL_RUNS.with(std::cell::Cell::get);
+        assert!(succeeded as usize >= built && gave_up > 50, "parallel runs: {succeeded} succeeded, {gave_up} gave up");
+    }
+}
