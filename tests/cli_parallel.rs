@@ -88,3 +88,24 @@ fn the_cpu_trace_adds_stage_lines_on_stderr_only() {
     let others: String = traced.2.lines().filter(|l| !l.starts_with("-- cpu: ")).map(|l| format!("{l}\n")).collect();
     assert_eq!(others, plain.2);
 }
+
+/// The procedure modules are explored in parallel rounds; a limit reached, or an evaluation
+/// error in a late module, is reported exactly as by the one-thread run (same message, count
+/// and location), which the parallel run falls back to.
+#[test]
+fn exploration_limits_and_errors_are_reported_alike_for_every_thread_count() {
+    let path = write("limited.smv", &chain(1000));
+    // A fixed budget in both runs: the default is derived from the memory available at the time.
+    for limit in [["--max-states", "3000", "--max-memory", "4G"], ["--max-memory", "100000", "--max-states", "1000000"]] {
+        let one = run(&["check", "--no-trace", "-j", "1", limit[0], limit[1], limit[2], limit[3], &path], &[]);
+        assert_eq!(one.0, 2, "{limit:?}: {}", one.2);
+        assert_eq!(run(&["check", "--no-trace", "-j", "2", limit[0], limit[1], limit[2], limit[3], &path], &[]), one, "{limit:?}");
+    }
+    // Module p900 has no `case` branch for `u900`: reaching it is an error.
+    let text = chain(1000).replace("    pc = u900 : done;\n    TRUE : pc;\n", "    pc = start : u900;\n");
+    let path = write("late_error.smv", &text);
+    let one = run(&["check", "--no-trace", "-j", "1", &path], &[]);
+    assert_eq!(one.0, 2, "{}", one.2);
+    assert!(one.2.contains("u900"), "{}", one.2);
+    assert_eq!(run(&["check", "--no-trace", "-j", "2", &path], &[]), one);
+}
