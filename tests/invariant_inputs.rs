@@ -9,6 +9,8 @@
 
 mod support;
 
+use support::nusmv::without_banner;
+
 use std::process::Command;
 
 const CASES: &[(&str, &str, &str)] = &[
@@ -260,17 +262,8 @@ Trace Type: Counterexample
     ),
 ];
 
-/// Stdout without NuSMV's/xmv-rs's `*** ` banner and the blank lines before the first verdict.
-fn without_banner(stdout: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stdout);
-    let lines: Vec<&str> = text.split('\n').filter(|l| !l.starts_with("*** ")).skip_while(|l| l.is_empty()).collect();
-    lines.join("\n")
-}
-
 fn model_file(name: &str, text: &str) -> std::path::PathBuf {
-    let file = std::env::temp_dir().join(format!("xmv-invar-inputs-{}-{name}.smv", std::process::id()));
-    std::fs::write(&file, text).expect("write temporary model");
-    file
+    support::nusmv::temp_model("invar-inputs", name, text)
 }
 
 #[test]

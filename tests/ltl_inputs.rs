@@ -12,6 +12,8 @@
 
 mod support;
 
+use support::nusmv::without_banner;
+
 use std::process::Command;
 
 /// (name, whether the explicit engine checks it, model, NuSMV 2.5.4's stdout).
@@ -339,21 +341,12 @@ Trace Type: Counterexample
     ),
 ];
 
-/// Stdout without NuSMV's/xmv-rs's `*** ` banner and the blank lines before the first verdict.
-fn without_banner(stdout: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stdout);
-    let lines: Vec<&str> = text.split('\n').filter(|l| !l.starts_with("*** ")).skip_while(|l| l.is_empty()).collect();
-    lines.join("\n")
-}
-
 fn verdict_lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.starts_with("-- specification")).collect()
 }
 
 fn model_file(name: &str, text: &str) -> std::path::PathBuf {
-    let file = std::env::temp_dir().join(format!("xmv-ltl-inputs-{}-{name}.smv", std::process::id()));
-    std::fs::write(&file, text).expect("write temporary model");
-    file
+    support::nusmv::temp_model("ltl-inputs", name, text)
 }
 
 /// The runs of xmv-rs compared with NuSMV for a case: the drop-in mode and `check` per engine.

@@ -63,3 +63,18 @@ pub fn run_named<S: AsRef<OsStr>>(program: &Path, argv0: &str, dir: &Path, args:
     let out = child.wait_with_output().expect("wait");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
+
+/// Stdout without NuSMV's/xmv-rs's `*** ` banner and the blank lines before the first verdict
+/// (the recorded-output tests compare the rest byte for byte).
+pub fn without_banner(stdout: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stdout);
+    let lines: Vec<&str> = text.split('\n').filter(|l| !l.starts_with("*** ")).skip_while(|l| l.is_empty()).collect();
+    lines.join("\n")
+}
+
+/// Writes `text` to a temporary `.smv` file named by `tag`, the process and `name`.
+pub fn temp_model(tag: &str, name: &str, text: &str) -> PathBuf {
+    let file = std::env::temp_dir().join(format!("xmv-{tag}-{}-{name}.smv", std::process::id()));
+    std::fs::write(&file, text).expect("write temporary model");
+    file
+}
