@@ -39,160 +39,16 @@
 
 use crate::driver::stages::Stages;
 use crate::source::SourceFile;
-use serde::Serialize;
 use std::path::Path;
 
 pub use crate::check::Engine;
 pub use crate::check::trace::TraceKind;
+pub use crate::diagnostics::data::{DiagnosticData, LabelData};
+pub use crate::driver::options::{CheckOptions, Format};
+pub use crate::ir::{SpecKind, TerminationRule};
+pub use crate::properties::Selection;
 pub use crate::report::view::{StepView, TraceView};
-pub use crate::syntax::ast::{SpecKind, TerminationRule};
-
-/// How `xmv-rs check` prints a run (the library functions return data and ignore it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// NuSMV's text: verdict lines and traces on stdout, diagnostics rendered on stderr.
-    #[default]
-    Text,
-    /// One JSON document: specs, verdicts, traces and diagnostics (`report::json`).
-    Json,
-    /// SARIF 2.1.0: diagnostics and false specs as results, counterexamples as code flows.
-    Sarif,
-}
-
-/// The options of a check: what the command line's flags set. `Default` is the library's
-/// default: no traces, all cores, the `auto` engine, every spec, no limits.
-#[derive(Clone, Debug, Default)]
-pub struct CheckOptions {
-    /// `--format`: how `xmv-rs check` prints the run (ignored by [`check_str`] and the other entry points).
-    pub format: Format,
-    /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
-    pub traces: bool,
-    /// Witnesses of true existential specs of flat models too (`--witnesses`). NuSMV 2.5.4
-    /// prints none, so by default flat models get counterexamples only and the trace numbers
-    /// are NuSMV's; procedure specs always get witnesses, as RSMCheck gives them.
-    pub witnesses: bool,
-    /// `-r`: print the number of reachable states.
-    pub reachable: bool,
-    /// `--max-states`: the explicit state space's budget (`None`: none; exceeding it is error E0505).
-    pub max_states: Option<u64>,
-    /// `--max-memory`: bytes the state space may reserve (`None`: no budget; the command line
-    /// defaults to a fraction of the available memory, see `explicit::budget::default_limit`).
-    pub max_memory: Option<u64>,
-    /// Worker threads, 0 = all cores.
-    pub threads: usize,
-    /// `--engine`: the engine for flat models and the one for procedure modules ([`Engine`]).
-    pub engine: Engine,
-    /// `--termination`: overrides the file's `TERMINATION` directive for procedure specs.
-    pub termination: Option<TerminationRule>,
-    /// `--stats`: time per phase and checker counters on stderr.
-    pub stats: bool,
-    /// `--verify`: re-check every procedure spec with an engine of the other family.
-    pub verify: bool,
-    /// `-n IDX` / `-P NAME`: check one spec (NuSMV's numbering, as `xmv-rs list-specs` prints it).
-    pub selection: crate::properties::Selection,
-    /// `--shard I/N`: check only the I-th of N slices of the specs (see the README).
-    pub shard: Option<(usize, usize)>,
-    /// `--spec-timeout SECS`: the time each spec's check may take; a spec that runs out is
-    /// reported as unknown and the others are checked . `None`: no limit.
-    pub spec_timeout: Option<std::time::Duration>,
-}
-
-/// Which specs a run checks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Selection {
-    /// Every spec (the default).
-    #[default]
-    All,
-    /// NuSMV's `-n IDX`.
-    Index(usize),
-    /// `-P NAME`: the spec declared with `NAME`.
-    Name(String),
-}
-
-/// What checking a spec decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The spec holds.
-    True,
-    /// The spec does not hold.
-    False,
-    /// The spec was not decided.
-    Unknown(Unknown),
-}
-
-impl Verdict {
-    /// `True` or `False`.
-    pub fn of(holds: bool) -> Verdict {
-        if holds { Verdict::True } else { Verdict::False }
-    }
-
-    /// `Some(true)` / `Some(false)` for a decided spec, `None` for an undecided one.
-    pub fn holds(self) -> Option<bool> {
-        match self {
-            Verdict::True => Some(true),
-            Verdict::False => Some(false),
-            Verdict::Unknown(_) => None,
-        }
-    }
-}
-
-/// Why a spec was not decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Unknown {
-    /// Its check ran past `--spec-timeout` (the limit it had) and was cancelled.
-    Timeout(std::time::Duration),
-}
-
-impl Unknown {
-    /// The reason as the text format prints it, e.g. `timeout after 2 s`.
-    pub fn describe(self) -> String {
-        match self {
-            Unknown::Timeout(limit) => format!("timeout after {} s", limit.as_secs_f64()),
-        }
-    }
-}
-
-/// One diagnostic, every span resolved to line and column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DiagnosticData {
-    /// The code (`E0101`), as in the README's diagnostics table.
-    pub code: &'static str,
-    /// `"error"` or `"warning"`.
-    pub severity: &'static str,
-    /// What is wrong, one sentence.
-    pub message: String,
-    /// The file the spans refer to.
-    pub file: String,
-    /// The primary label first (the one the text renderer underlines with `^`); empty for a
-    /// diagnostic about the run rather than a place in the file.
-    pub labels: Vec<LabelData>,
-    /// How to fix it (`= help:` lines of the text rendering).
-    pub help: Vec<String>,
-    /// Further facts (`= note:` lines).
-    pub notes: Vec<String>,
-}
-
-/// A labelled span.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LabelData {
-    /// The diagnostic's main place (underlined with `^`; the others with `-`).
-    pub primary: bool,
-    /// The label's text (may be empty).
-    pub message: String,
-    /// Byte offsets into the file, end exclusive.
-    pub start: u32,
-    /// See `start`.
-    pub end: u32,
-    /// 1-based line of `start`.
-    pub line: usize,
-    /// 1-based column (in characters) of `start`.
-    pub column: usize,
-    /// 1-based line of `end`.
-    pub end_line: usize,
-    /// 1-based column (in characters) of `end`.
-    pub end_column: usize,
-}
+pub use crate::report::{Unknown, Verdict};
 
 /// What checking a model found.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,45 +11,33 @@
 //! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
 pub(crate) mod flat_engine;
+pub mod options;
 pub mod shard;
 pub mod stages;
 pub mod timeout;
 
-use crate::check::deadline::SpecClock;
 use crate::check::trace::SpecOutcome;
+use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
+use crate::ir::{SpecKind, VarKind};
 use crate::lowering::program::LoweredProgram;
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, Unknown, Verdict, json, sarif, text};
 use crate::source::SourceFile;
-use crate::syntax::ast::{SpecKind, VarKind};
 use flat_engine::FlatBuilt;
 use std::fmt::Write;
 use std::time::Instant;
 use timeout::Decided;
 
-/// The API's options and output format, defined in [`crate::api`].
-pub use crate::api::{CheckOptions, Format};
 pub use crate::check::Engine;
+pub use crate::report::RunOutput;
+pub use options::{CheckOptions, Format};
 
 /// What checking one model produced: an outcome per spec (in the model's spec order), counters
 /// for `--stats` and warnings.
 pub(crate) use crate::check::Checked as CheckedSpecs;
-
-/// The result of a run, ready to print.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RunOutput {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit_code: i32,
-    /// Every diagnostic and warning of the run, in the order they were reported (each stage's
-    /// in source order): what the text format rendered on stderr, and what JSON and SARIF carry.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Errors beyond [`Diagnostics::LIMIT`] that were counted but not kept.
-    pub suppressed_errors: usize,
-}
 
 /// Runs `xmv-rs check` on one file.
 pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> RunOutput {

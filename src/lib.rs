@@ -41,6 +41,7 @@ pub mod check;
 pub(crate) mod cpu_trace;
 #[doc(hidden)]
 pub mod ctl;
+pub(crate) mod deadline;
 #[doc(hidden)]
 pub mod diagnostics;
 #[doc(hidden)]

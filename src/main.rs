@@ -9,8 +9,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use xmv_rs::check::Engine;
 use xmv_rs::driver::{self, CheckOptions, Format};
+use xmv_rs::ir::TerminationRule;
 use xmv_rs::source::SourceFile;
-use xmv_rs::syntax::ast::TerminationRule;
 
 /// mimalloc instead of the system allocator: the front end allocates millions of small blocks
 /// (names, expression nodes) on several threads; glibc's per-thread arenas spent a third of the

@@ -12,9 +12,9 @@
 //! marked as not checked ([`Property::spec`] is `None`), with the name or text the warning gives.
 
 use crate::diagnostics::Diagnostics;
+use crate::ir::SpecKind;
 use crate::lowering::program::LoweredProgram;
 use crate::source::SourceFile;
-use crate::syntax::ast::SpecKind;
 
 /// The code of the front end's "spec kind not supported, skipped" warning.
 pub(crate) const SKIPPED: &str = "W0001";
@@ -89,7 +89,17 @@ fn qualified(name: Option<&str>, text: &str) -> Option<String> {
     })
 }
 
-pub use crate::api::Selection;
+/// Which specs a run checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Every spec (the default).
+    #[default]
+    All,
+    /// NuSMV's `-n IDX`.
+    Index(usize),
+    /// `-P NAME`: the spec declared with `NAME`.
+    Name(String),
+}
 
 /// The indices into `LoweredProgram::specs` that `selection` picks, or a message saying why
 /// it picks nothing checkable.

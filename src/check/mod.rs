@@ -2,7 +2,6 @@
 //! recursive Kripke structures.
 
 pub mod bdd;
-pub(crate) mod deadline;
 pub mod engine;
 pub mod flat;
 pub(crate) mod formula;

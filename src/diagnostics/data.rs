@@ -4,12 +4,53 @@
 //! 1-based lines and columns (columns count characters, as the text renderer's `file:line:col`
 //! does). It holds exactly what the text renderer draws (code, severity, message, labels with
 //! their messages, help and notes), so the text, JSON and SARIF outputs cannot disagree. The JSON
-//! schema of this shape is `docs/schema/check-output.schema.json` (`diagnostics` items).
+//! schema of this shape is `docs/schema/check-output.schema.json` (`diagnostics` items). The
+//! library API (`crate::api`) re-exports both types.
 
 use super::{Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
+use serde::Serialize;
 
-pub(crate) use crate::api::{DiagnosticData, LabelData};
+/// One diagnostic, every span resolved to line and column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DiagnosticData {
+    /// The code (`E0101`), as in the README's diagnostics table.
+    pub code: &'static str,
+    /// `"error"` or `"warning"`.
+    pub severity: &'static str,
+    /// What is wrong, one sentence.
+    pub message: String,
+    /// The file the spans refer to.
+    pub file: String,
+    /// The primary label first (the one the text renderer underlines with `^`); empty for a
+    /// diagnostic about the run rather than a place in the file.
+    pub labels: Vec<LabelData>,
+    /// How to fix it (`= help:` lines of the text rendering).
+    pub help: Vec<String>,
+    /// Further facts (`= note:` lines).
+    pub notes: Vec<String>,
+}
+
+/// A labelled span.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LabelData {
+    /// The diagnostic's main place (underlined with `^`; the others with `-`).
+    pub primary: bool,
+    /// The label's text (may be empty).
+    pub message: String,
+    /// Byte offsets into the file, end exclusive.
+    pub start: u32,
+    /// See `start`.
+    pub end: u32,
+    /// 1-based line of `start`.
+    pub line: usize,
+    /// 1-based column (in characters) of `start`.
+    pub column: usize,
+    /// 1-based line of `end`.
+    pub end_line: usize,
+    /// 1-based column (in characters) of `end`.
+    pub end_column: usize,
+}
 
 impl Severity {
     /// The word the renderers print: `error` or `warning`.

@@ -41,7 +41,7 @@
 use super::timeout::{Decided, one_by_one};
 use super::{CheckOptions, CheckedSpecs};
 use crate::check::Engine;
-use crate::check::deadline::SpecClock;
+use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, build_flat, build_flat_measured};
@@ -302,11 +302,11 @@ pub(crate) fn free_successors(program: &LoweredProgram) -> f64 {
     let n = system.vars.len();
     let mut constrained = vec![false; n];
     for e in &system.trans {
-        let (_, next) = crate::symbolic::model::reads(system, e);
+        let (_, next) = crate::symbolic::cone::reads(system, e);
         constrained.iter_mut().zip(next).for_each(|(c, r)| *c |= r);
     }
     for e in &system.invar {
-        let (cur, _) = crate::symbolic::model::reads(system, e);
+        let (cur, _) = crate::symbolic::cone::reads(system, e);
         constrained.iter_mut().zip(cur).for_each(|(c, r)| *c |= r);
     }
     let free = (0..n).filter(|&v| {

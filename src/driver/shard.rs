@@ -8,8 +8,8 @@
 //! documents of shards `1..N`, concatenated in order, are those of one run over all specs
 //! (except `time_ms`), and every spec is in exactly one shard. The slice depends on the file alone, never on the machine or `-j`.
 
+use crate::ir::SpecKind;
 use crate::lowering::program::LoweredSpec;
-use crate::syntax::ast::SpecKind;
 
 /// Parses `I/N` (`1 ≤ I ≤ N`).
 pub fn parse(text: &str) -> Result<(usize, usize), String> {

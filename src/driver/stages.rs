@@ -9,10 +9,10 @@ use crate::check::{Checker, RunOptions};
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::FlatModel;
 use crate::explicit::build_rks::RksModel;
+use crate::ir::TerminationRule;
 use crate::lowering::program::LoweredProgram;
 use crate::source::SourceFile;
 use crate::symbolic::SymbolicModel;
-use crate::syntax::ast::TerminationRule;
 
 /// Parses, resolves and lowers a file (`--termination` overrides the file's directive).
 pub(crate) type LoadFn = fn(&SourceFile, Option<TerminationRule>) -> (Option<LoweredProgram>, Diagnostics);
@@ -60,8 +60,7 @@ pub(crate) fn check_rks(model: &RksModel, options: &CheckOptions) -> Result<Chec
     if options.threads == 0 {
         return run();
     }
-    let pool =
-        crate::check::deadline::pool_builder().num_threads(options.threads).build().map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
+    let pool = crate::deadline::pool_builder().num_threads(options.threads).build().map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     pool.install(run)
 }
 

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::explicit::test_support::*;
+use crate::ir::TerminationRule;
 use crate::source::SourceFile;
-use crate::syntax::ast::TerminationRule;
 
 fn with_program(load: stages::LoadFn) -> stages::Stages {
     stages::Stages { load, ..stages::Stages::linked() }

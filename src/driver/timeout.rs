@@ -1,5 +1,5 @@
 //! `--spec-timeout SECS`: checking a model's specs one at a time, each under its own deadline
-//! ([`crate::check::deadline::SpecClock`]); a spec whose check runs out is left undecided
+//! ([`crate::deadline::SpecClock`]); a spec whose check runs out is left undecided
 //! ([`Unknown::Timeout`]) and the next one starts.
 //!
 //! Without a timeout a checker decides all specs of a model in one batch (they share
@@ -10,8 +10,8 @@
 
 use super::CheckedSpecs;
 use crate::check::Stats;
-use crate::check::deadline::SpecClock;
 use crate::check::trace::SpecOutcome;
+use crate::deadline::SpecClock;
 use crate::report::Unknown;
 use std::time::Duration;
 

@@ -195,7 +195,7 @@ fn build_flat_in(
     // index is freed.
     budget.release(table.drop_index());
     let arena = table.reserved_bytes();
-    let values = table.into_values();
+    let values = super::state_values::StateValues::from_table(table);
     budget.release(arena);
     budget.account(values.bytes());
     let row = |s: u32| values.row(s);

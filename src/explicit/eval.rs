@@ -19,6 +19,16 @@ use crate::lowering::program::{BinOp, Builtin, ExitNameId, Expr, UnOp, Value, Va
 use crate::lowering::words::{self, WordError};
 use crate::source::Span;
 
+/// How `Var` and `Next` are read while evaluating an expression of a plan (`step::Plan`): in an
+/// initial state, in a transition (`next` reads the successor), or in an `INVAR` over the
+/// successor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Frame {
+    Init,
+    Trans,
+    NextInvar,
+}
+
 /// The value index of `EXIT` in a state vector (procedure variables only).
 pub(crate) const EXIT_INDEX: u32 = u32::MAX;
 /// The value index of a not-yet-computed slot of a partial state vector.

@@ -42,7 +42,7 @@ impl<'a> Names<'a> {
             Value::Sym(s) => name(self.symbols, s.as_u32()),
             Value::Exit => out.push_str("EXIT"),
             Value::ExitName(x) => name(self.exit_names, x.as_u32()),
-            Value::Word { bits, width, signed } => crate::syntax::words::write_word(out, bits, width, signed),
+            Value::Word { bits, width, signed } => crate::ir::words::write_word(out, bits, width, signed),
         }
     }
 

@@ -252,9 +252,10 @@ impl PackedTable {
         bytes
     }
 
-    /// The packed states, without the hash index (no more inserts).
-    pub(crate) fn into_values(self) -> super::state_values::StateValues {
-        super::state_values::StateValues::new(self.layout, self.arena, self.len)
+    /// The layout, the packed states and their count, without the hash index (no more inserts;
+    /// `StateValues::from_table` keeps them as the structure's values).
+    pub(crate) fn into_parts(self) -> (Layout, Vec<u64>, u32) {
+        (self.layout, self.arena, self.len)
     }
 
     /// Rehashes every state into `slots` (all free, twice the current size).
@@ -355,7 +356,7 @@ mod tests {
             assert_eq!(t.unpacked(i), vec![i % 7, i / 7, 5]);
         }
         assert_eq!(t.len(), 1000);
-        let all = t.into_values();
+        let all = crate::explicit::state_values::StateValues::from_table(t);
         assert_eq!(all.row(999), vec![999 % 7, 999 / 7, 5]);
         assert_eq!(all.value(999, 1), 999 / 7);
     }

@@ -11,7 +11,7 @@
 //! Assumes every stored value fits its field (the builder packs only such states; for rows given
 //! directly, [`StateValues::from_rows`] sizes the fields from the largest value of each column).
 
-use super::packed_table::Layout;
+use super::packed_table::{Layout, PackedTable};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StateValues {
@@ -30,6 +30,12 @@ impl StateValues {
         debug_assert_eq!(arena.len(), count as usize * layout.words());
         arena.shrink_to_fit();
         StateValues { layout, arena, count }
+    }
+
+    /// The states of a finished table, without its hash index.
+    pub(crate) fn from_table(table: PackedTable) -> StateValues {
+        let (layout, arena, count) = table.into_parts();
+        StateValues::new(layout, arena, count)
     }
 
     /// Row-major value indices, `width` per state (tests and hand-built structures).

@@ -54,13 +54,8 @@ thread_local! {
     pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// How `Var` and `Next` are read while evaluating an expression of a plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Frame {
-    Init,
-    Trans,
-    NextInvar,
-}
+/// How `Var` and `Next` are read (defined by the evaluator, which reads them).
+pub(crate) use super::eval::Frame;
 
 /// Which statement an assignment or constraint is (for messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The meaning of operators on word values ([`Value::Word`]), as NuSMV 2.5.4 computes them
 //! (`utils/WordNumber.c`): a word is its bit pattern, arithmetic is modulo 2^width, signed words
-//! are two's complement.
+//! are two's complement. Also how NuSMV prints a word value ([`write_word`]); word constants are
+//! read by `syntax::words`.
 //!
 //! - `+ - *` and unary `-` wrap; `/` and `mod` on unsigned words divide the patterns, on signed
 //!   words they truncate toward zero and the remainder has the dividend's sign (C); a zero divisor
@@ -157,8 +158,36 @@ fn resize(bits: u64, width: u8, signed: bool, to: u8) -> Value {
     word((sign << (to - 1)) | (bits & mask(to - 1)), to, true)
 }
 
+/// A word value as NuSMV 2.5.4 prints it in traces and specifications: `0ud8_5`, and for
+/// signed words the decimal value with its sign, `0sd4_7` or `-0sd4_3`.
+pub(crate) fn write_word(out: &mut String, bits: u64, width: u8, signed: bool) {
+    use std::fmt::Write;
+    let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let bits = bits & mask;
+    let negative = signed && width > 0 && (bits >> (width - 1)) & 1 == 1;
+    let _ =
+        if negative { write!(out, "-0sd{width}_{}", bits.wrapping_neg() & mask) } else { write!(out, "0{}d{width}_{bits}", if signed { 's' } else { 'u' }) };
+}
+
 #[cfg(test)]
 mod tests {
+    use super::write_word;
+
+    #[test]
+    fn printing_as_nusmv() {
+        let show = |bits, width, signed| {
+            let mut s = String::new();
+            write_word(&mut s, bits, width, signed);
+            s
+        };
+        assert_eq!(show(5, 8, false), "0ud8_5");
+        assert_eq!(show(0b1101, 4, true), "-0sd4_3");
+        assert_eq!(show(0b1000, 4, true), "-0sd4_8");
+        assert_eq!(show(7, 4, true), "0sd4_7");
+        assert_eq!(show(1 << 63, 64, true), "-0sd64_9223372036854775808");
+        assert_eq!(show(u64::MAX, 64, false), "0ud64_18446744073709551615");
+    }
+
     use super::*;
     use proptest::prelude::*;
 

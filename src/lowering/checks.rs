@@ -114,7 +114,7 @@ fn show(v: Value, symbols: &[String]) -> String {
         Value::ExitName(n) => format!("exit {n}"),
         Value::Word { bits, width, signed } => {
             let mut s = String::new();
-            crate::syntax::words::write_word(&mut s, bits, width, signed);
+            crate::ir::words::write_word(&mut s, bits, width, signed);
             s
         }
     }

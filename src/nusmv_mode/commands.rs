@@ -1,6 +1,6 @@
 //! NuSMV's command language as `-source` files and `-int` read it: splitting a line into
-//! commands and words (`#` comments, `;` separators, double quotes), the `getopt`-style options of
-//! each command, and the dispatch of a command to the [`Session`].
+//! commands and words (`#` comments, `;` separators, double quotes), each command's options
+//! (`super::args`), and the dispatch of a command to the [`Session`].
 //!
 //! Commands: `read_model [-i FILE]`, `flatten_hierarchy`, `encode_variables`,
 //! `build_flat_model`, `build_boolean_model`, `build_model`, `go`, `check_ctlspec [-p F] [-n N]`,
@@ -10,61 +10,9 @@
 //! `pick_state [-v] [-r] [-c C]`, `simulate [-p | -v] [-r] [-c C | -t C] [-k N]`,
 //! `write_flat_model [-o FILE]`, `set [NAME [VALUE]]`, `unset NAME`, `reset`, `echo WORDS`, `source FILE`, `help`, `quit`.
 
+use super::args::{Args, getopt};
 use super::session::{Session, Status, Which};
-use crate::syntax::ast::SpecKind;
-
-/// A command's words after `getopt`: flags, options with values, and the remaining words.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Args {
-    flags: Vec<char>,
-    values: Vec<(char, String)>,
-    pub positional: Vec<String>,
-}
-
-impl Args {
-    pub(crate) fn flag(&self, c: char) -> bool {
-        self.flags.contains(&c)
-    }
-    pub(crate) fn value(&self, c: char) -> Option<&str> {
-        self.values.iter().rev().find(|(k, _)| *k == c).map(|(_, v)| v.as_str())
-    }
-}
-
-/// `getopt(words, spec)`: `spec` lists the option letters, `:` after those that take a value.
-fn getopt(words: &[String], spec: &str) -> Result<Args, String> {
-    let mut args = Args::default();
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        i += 1;
-        if w == "--" {
-            args.positional.extend(words[i..].iter().cloned());
-            break;
-        }
-        let Some(letters) = w.strip_prefix('-').filter(|l| !l.is_empty()) else {
-            args.positional.push(w.clone());
-            continue;
-        };
-        for (at, c) in letters.char_indices() {
-            let Some(pos) = spec.find(c) else { return Err(format!("unknown option -- {c}")) };
-            if spec[pos + 1..].starts_with(':') {
-                let rest = &letters[at + c.len_utf8()..];
-                let value = if !rest.is_empty() {
-                    rest.to_string()
-                } else if let Some(v) = words.get(i) {
-                    i += 1;
-                    v.clone()
-                } else {
-                    return Err(format!("option requires an argument -- {c}"));
-                };
-                args.values.push((c, value));
-                break;
-            }
-            args.flags.push(c);
-        }
-    }
-    Ok(args)
-}
+use crate::ir::SpecKind;
 
 /// Splits a line into commands, each a list of words.
 pub(crate) fn split_line(line: &str) -> Vec<Vec<String>> {
@@ -164,7 +112,7 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "pick_state" => opts("hvriac:s:"),
         "simulate" => opts("hpvriac:t:k:"),
         "write_flat_model" => opts("hAmo:"),
-        _ => Ok(Args { positional: rest.to_vec(), ..Args::default() }),
+        _ => Ok(Args::positional_only(rest)),
     };
     let args = match parsed {
         Ok(a) => a,

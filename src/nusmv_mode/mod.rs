@@ -12,13 +12,14 @@
 //! xmv-rs's own departure: a spec of a kind it cannot check (LTLSPEC until the LTL engine lands,
 //! PSLSPEC, COMPUTE) is reported on stderr and makes the status 1 instead of being skipped silently.
 
+pub(crate) mod args;
 pub(crate) mod commands;
 pub(crate) mod options;
 pub(crate) mod range_error;
 pub(crate) mod session;
 pub(crate) mod shell;
 
-use crate::syntax::ast::SpecKind;
+use crate::ir::SpecKind;
 use session::{Session, Which};
 use std::io::Write;
 

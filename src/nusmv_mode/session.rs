@@ -11,19 +11,19 @@
 //! read again with `SPEC F` inserted at the top of `main`, and its state space rebuilt.
 //! Verdicts and traces are printed as NuSMV prints them; traces are numbered across the session.
 
-use super::commands::Args;
+use super::args::Args;
 use crate::driver::flat_engine::{self, FlatBuilt};
 use crate::driver::stages::Stages;
 use crate::driver::{CheckOptions, Format};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
+use crate::ir::{SpecKind, VarKind};
 use crate::lowering::program::LoweredProgram;
 use crate::properties::{Property, kind_keyword, nusmv_listing, property_list};
 use crate::report::SpecReport;
 use crate::report::text::{TraceStyle, trace_text_styled, verdict_line};
 use crate::report::view::{ModelRef, TraceView, trace_view};
 use crate::source::SourceFile;
-use crate::syntax::ast::{SpecKind, VarKind};
 use std::collections::BTreeMap;
 use std::io::Write;
 

@@ -13,10 +13,10 @@
 //! Diagnostics are [`crate::diagnostics::data::DiagnosticData`], the same data the text renderer
 //! draws. A run stopped by errors has `exit_code` 2, no specs, and the errors.
 
+use super::RunOutput;
 use super::view::TraceView;
 use super::{SpecReport, Unknown, Verdict};
 use crate::diagnostics::data::DiagnosticData;
-use crate::driver::RunOutput;
 use crate::ir::SpecKind;
 use crate::source::SourceFile;
 use serde::Serialize;

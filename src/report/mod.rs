@@ -1,16 +1,32 @@
 //! Stage 6, reports: NuSMV-style verdict lines and traces, JSON output.
 //!
 //! Checkers return [`crate::check::trace::Trace`]s of ids; [`view`] maps them to names and values;
-//! [`text`], [`json`] and [`sarif`] format a list of [`SpecReport`]s (one per spec, in file order).
+//! [`text`], [`json`] and [`sarif`] format a list of [`SpecReport`]s (one per spec, in file order);
+//! a run's printed result is a [`RunOutput`], its verdicts [`Verdict`]s.
 
 pub(crate) mod json;
 pub(crate) mod sarif;
 pub(crate) mod text;
+pub(crate) mod verdict;
 pub(crate) mod view;
 
+use crate::diagnostics::Diagnostic;
 use crate::ir::SpecKind;
 
-pub(crate) use crate::api::{Unknown, Verdict};
+pub use verdict::{Unknown, Verdict};
+
+/// The result of a run, ready to print.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOutput {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: i32,
+    /// Every diagnostic and warning of the run, in the order they were reported (each stage's
+    /// in source order): what the text format rendered on stderr, and what JSON and SARIF carry.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors beyond [`crate::diagnostics::Diagnostics::LIMIT`] that were counted but not kept.
+    pub suppressed_errors: usize,
+}
 
 /// Everything printed about one spec.
 #[derive(Clone, Debug, PartialEq)]

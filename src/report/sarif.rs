@@ -21,11 +21,11 @@
 //! diagnostics' `file:line:col` does. The types are `serde-sarif`'s (generated from the SARIF
 //! schema); `tests/output_schemas.rs` validates the output against that schema.
 
+use super::RunOutput;
 use super::view::TraceView;
 use super::{SpecReport, Verdict};
 use crate::diagnostics::Severity;
 use crate::diagnostics::data::{DiagnosticData, LabelData};
-use crate::driver::RunOutput;
 use crate::ir::SpecKind;
 use crate::source::SourceFile;
 use serde_sarif::sarif;

@@ -36,7 +36,7 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             out.push('.');
             out.push_str(&f.name);
         }
-        ExprKind::Word { bits, width, signed } => crate::syntax::words::write_word(out, *bits, *width, *signed),
+        ExprKind::Word { bits, width, signed } => crate::ir::words::write_word(out, *bits, *width, *signed),
         ExprKind::BitSelect(w, h, l) => {
             // NuSMV throws the word with priority 18, above every operator's.
             print(w, 18, out, d);

@@ -22,8 +22,8 @@
 //! Input variables are in the cone when a part of it reads them. Spec atoms read inputs at their
 //! first value (see `symbolic::model`), so the inputs an atom names do not seed the cone.
 
+use crate::ir::VarKind;
 use crate::lowering::program::{Expr, System, VarId};
-use crate::syntax::ast::VarKind;
 
 /// The dependency graph of a system's variables, for cones of influence.
 #[derive(Clone, Debug)]
@@ -42,6 +42,26 @@ pub(crate) fn mark_reads(e: &Expr, out: &mut [bool]) {
     while let Some(e) = stack.pop() {
         match e {
             Expr::Var(v) | Expr::Next(v) | Expr::Table { var: v, .. } => out[v.index()] = true,
+            _ => {}
+        }
+        e.push_children(&mut stack);
+    }
+}
+
+/// The variables `e` reads: current copies, next copies.
+pub(crate) fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
+    let n = system.vars.len();
+    let (mut cur, mut next) = (vec![false; n], vec![false; n]);
+    collect_reads(e, &mut cur, &mut next);
+    (cur, next)
+}
+
+fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Var(v) | Expr::Table { var: v, .. } => cur[v.index()] = true,
+            Expr::Next(v) => next[v.index()] = true,
             _ => {}
         }
         e.push_children(&mut stack);

@@ -21,8 +21,8 @@
 
 use super::reorder::AutoReorder;
 use super::{Bdd, SymResult, SymbolicError};
+use crate::ir::VarKind;
 use crate::lowering::program::{System, VarId};
-use crate::syntax::ast::VarKind;
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{BooleanFunction, BooleanFunctionQuant, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
 

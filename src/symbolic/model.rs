@@ -18,7 +18,7 @@
 //! state ([`super::early_stop`]), if no evaluation error or deadlock can hide past it; the model
 //! then holds the explored states only ([`SymbolicModel::stopped_early`]).
 
-use super::cone::{Dependencies, mark_reads};
+use super::cone::{Dependencies, mark_reads, reads};
 use super::early_stop::{InvariantWatch, propositional};
 use super::encoding::{Copy, Encoding};
 use super::expr::SymEval;
@@ -31,10 +31,10 @@ use crate::explicit::build_diag as diag;
 use crate::ir::PropId;
 
 use crate::explicit::names::Names;
+use crate::ir::{SpecKind, VarKind};
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId, Value, VarId};
 use crate::ltl::Ltl;
 use crate::source::Span;
-use crate::syntax::ast::{SpecKind, VarKind};
 use oxidd::{BooleanFunction, BooleanFunctionQuant};
 
 /// One spec of the flat system for the BDD engine.
@@ -331,26 +331,6 @@ fn invariant_watch(
         }
     }
     Ok(Some(InvariantWatch::new(bad)))
-}
-
-/// The variables `e` reads: current copies, next copies.
-pub(crate) fn reads(system: &System, e: &Expr) -> (Vec<bool>, Vec<bool>) {
-    let n = system.vars.len();
-    let (mut cur, mut next) = (vec![false; n], vec![false; n]);
-    collect_reads(e, &mut cur, &mut next);
-    (cur, next)
-}
-
-fn collect_reads(e: &Expr, cur: &mut [bool], next: &mut [bool]) {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match e {
-            Expr::Var(v) | Expr::Table { var: v, .. } => cur[v.index()] = true,
-            Expr::Next(v) => next[v.index()] = true,
-            _ => {}
-        }
-        e.push_children(&mut stack);
-    }
 }
 
 /// The reachability probe of `--engine auto` (see `driver::flat_engine`): after each

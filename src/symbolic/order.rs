@@ -15,7 +15,7 @@
 //! (the states picked for traces) is computed in the declaration order (`Encoding::pick_state`),
 //! so output is the same whichever order is used.
 
-use super::model::reads;
+use super::cone::reads;
 use crate::lowering::program::{Expr, System};
 
 /// Rounds of FORCE (it converges within a few on the models we see).

@@ -85,7 +85,7 @@ pub(crate) fn shortest_path<S: StateSpace>(space: &S, start: &Bdd, inside: &Bdd,
     let mut visited = start.clone();
     let mut frontier = start.clone();
     loop {
-        crate::check::deadline::poll();
+        crate::deadline::poll();
         let next = space.image(&frontier)?.and(inside)?;
         if let Some(hit) = space.pick(&next.and(target)?)? {
             return walk_back(space, &rings, hit).map(Some);

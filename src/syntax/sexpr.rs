@@ -21,7 +21,7 @@ fn write(e: &Expr, out: &mut String) {
             out.push_str(&f.name);
         }
         ExprKind::Index(a, i) => list(out, "[]", &[a, i]),
-        ExprKind::Word { bits, width, signed } => super::words::write_word(out, *bits, *width, *signed),
+        ExprKind::Word { bits, width, signed } => crate::ir::words::write_word(out, *bits, *width, *signed),
         ExprKind::BitSelect(w, h, l) => list(out, "[:]", &[w, h, l]),
         ExprKind::Unary(op, a) => list(out, if *op == UnaryOp::Not { "!" } else { "neg" }, &[a]),
         ExprKind::Binary(op, a, b) => list(out, op.symbol(), &[a, b]),

@@ -65,17 +65,6 @@ pub(crate) fn parse_word_lit(text: &str) -> Result<WordLit, String> {
     Ok(WordLit { bits: value, width: width as u8, signed })
 }
 
-/// A word value as NuSMV 2.5.4 prints it in traces and specifications: `0ud8_5`, and for
-/// signed words the decimal value with its sign, `0sd4_7` or `-0sd4_3`.
-pub(crate) fn write_word(out: &mut String, bits: u64, width: u8, signed: bool) {
-    use std::fmt::Write;
-    let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-    let bits = bits & mask;
-    let negative = signed && width > 0 && (bits >> (width - 1)) & 1 == 1;
-    let _ =
-        if negative { write!(out, "-0sd{width}_{}", bits.wrapping_neg() & mask) } else { write!(out, "0{}d{width}_{bits}", if signed { 's' } else { 'u' }) };
-}
-
 fn width_or_text(width: u64, text: &str) -> String {
     if width == u64::MAX { text.to_string() } else { width.to_string() }
 }
@@ -102,21 +91,6 @@ mod tests {
         assert_eq!(ok("0sd4_8"), (8, 4, true));
         assert_eq!(ok("0ud64_18446744073709551615"), (u64::MAX, 64, false));
         assert_eq!(ok("0ub4_0011"), (3, 4, false));
-    }
-
-    #[test]
-    fn printing_as_nusmv() {
-        let show = |bits, width, signed| {
-            let mut s = String::new();
-            write_word(&mut s, bits, width, signed);
-            s
-        };
-        assert_eq!(show(5, 8, false), "0ud8_5");
-        assert_eq!(show(0b1101, 4, true), "-0sd4_3");
-        assert_eq!(show(0b1000, 4, true), "-0sd4_8");
-        assert_eq!(show(7, 4, true), "0sd4_7");
-        assert_eq!(show(1 << 63, 64, true), "-0sd64_9223372036854775808");
-        assert_eq!(show(u64::MAX, 64, false), "0ud64_18446744073709551615");
     }
 
     #[test]

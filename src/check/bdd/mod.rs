@@ -93,7 +93,7 @@ impl<'m> Labels<'m> {
             l.fair = l.eg_fair(reach)?;
         }
         for id in arena.ids().filter(|&id| needed[id]) {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             let set = l.compute(id)?;
             l.sets[id] = Some(set);
         }
@@ -129,7 +129,7 @@ impl<'m> Labels<'m> {
         let mut z = target.clone();
         let mut frontier = target.clone();
         while frontier.satisfiable() {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             self.model.enc.maybe_reorder();
             let new = self.pre(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
@@ -142,7 +142,7 @@ impl<'m> Labels<'m> {
     pub(crate) fn eg_fair(&self, s: &Bdd) -> SymResult<Bdd> {
         let mut z = s.clone();
         loop {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             self.model.enc.maybe_reorder();
             let mut next = s.clone();
             if self.constraints.is_empty() {

@@ -264,7 +264,7 @@ impl<'m> Tableau<'m> {
         let mut z = target.clone();
         let mut frontier = target.clone();
         while frontier.satisfiable() {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             self.model.enc.maybe_reorder();
             let new = self.preimage(&frontier)?.and(hold)?.and(&z.not()?)?;
             z = z.or(&new)?;
@@ -279,7 +279,7 @@ impl<'m> Tableau<'m> {
         let s = &self.domain;
         let mut z = s.clone();
         loop {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             self.model.enc.maybe_reorder();
             let mut next = s.clone();
             if self.fairness.is_empty() {

@@ -79,7 +79,7 @@ impl<'k> Labelling<'k> {
         }
         self.sets = IdVec::from_elem(NOT_STORED, self.arena.len());
         for level in by_level.iter().skip(1) {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
             for (&id, set) in level.iter().zip(computed) {
                 self.sets[id] = self.intern(set);

@@ -35,7 +35,7 @@ impl Reachability {
         }
         let mut head = 0;
         while head < queue.len() {
-            crate::check::deadline::tick(head);
+            crate::deadline::tick(head);
             let u = queue[head];
             head += 1;
             for &v in k.succ.neighbours(u) {

@@ -120,7 +120,7 @@ pub(crate) fn run_in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Sen
     if threads == 0 {
         return job();
     }
-    match crate::check::deadline::pool_builder().num_threads(threads).build() {
+    match crate::deadline::pool_builder().num_threads(threads).build() {
         Ok(pool) => pool.install(job),
         Err(_) => job(),
     }

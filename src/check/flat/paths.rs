@@ -33,7 +33,7 @@ pub(crate) fn shortest_path(
         let mut head = 0;
         let mut found = None;
         'search: while head < queue.len() {
-            crate::check::deadline::tick(head);
+            crate::deadline::tick(head);
             let u = queue[head];
             head += 1;
             for &v in k.succ.neighbours(u) {

@@ -16,7 +16,7 @@
 
 pub(crate) mod scc;
 
-use crate::check::deadline;
+use crate::deadline;
 use crate::explicit::csr::{Csr, CsrIndex};
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;

@@ -72,7 +72,7 @@ pub(crate) fn components<I: CsrIndex>(succ: &Csr<I>, mask: &FixedBitSet) -> Comp
                     continue;
                 }
                 if rindex[w] == UNVISITED {
-                    crate::check::deadline::tick(next_index as usize);
+                    crate::deadline::tick(next_index as usize);
                     rindex[w] = next_index;
                     calls.push(Frame { v: w as u32, index: next_index, edge: succ.offsets[w] });
                     next_index += 1;

@@ -13,17 +13,13 @@
 //! `G G a = G a`, `F G F a = G F a`, `G F G a = F G a`. Operands of `∧`/`∨` are ordered so that
 //! equal formulas get equal ids.
 
+pub(crate) use super::NnfId;
 use super::past::PastMonitor;
 use crate::ir::PropId;
 use crate::ir::id::IdVec;
 
 use crate::ltl::{Ltl, LtlOp};
 use rustc_hash::FxHashMap;
-
-crate::index_type! {
-    /// A node of the hash-consed NNF [`Arena`] of LTL formulas.
-    pub(crate) struct NnfId;
-}
 
 /// What a literal reads: a proposition of the Kripke structure or a past-monitor bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

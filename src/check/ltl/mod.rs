@@ -29,6 +29,12 @@ use crate::ir::PropId;
 use crate::ltl::Ltl;
 use rayon::prelude::*;
 
+crate::index_type! {
+    /// A node of the hash-consed NNF [`formula::Arena`] of LTL formulas (here, not in `formula`,
+    /// because the past monitors of `past` name nodes of the arena that creates them).
+    pub(crate) struct NnfId;
+}
+
 /// Sizes of the work done for a batch of LTL specs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LtlStats {

@@ -16,7 +16,7 @@
 //! first position; `H a`, `O a`, `a S b`, `a T b` with the usual recursions
 //! (`a S b = b ∨ (a ∧ Y (a S b))`, `a T b = b ∧ (a ∨ Z (a T b))`).
 
-use super::formula::NnfId;
+use super::NnfId;
 use crate::explicit::kripke::{KripkeStructure, StateId};
 use crate::ir::PropId;
 use crate::ltl::{Ltl, LtlOp};

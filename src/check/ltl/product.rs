@@ -157,7 +157,7 @@ impl<'a> Product<'a> {
                 if let Some(key) = self.next_successor(frame) {
                     let (t, new) = self.intern(key);
                     if new {
-                        crate::check::deadline::tick(t as usize);
+                        crate::deadline::tick(t as usize);
                         live.push(true);
                         roots.push((t, self.acceptance(t)));
                         active.push(t);

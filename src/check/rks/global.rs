@@ -34,7 +34,7 @@ pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn 
             // Contexts refined during the fixpoint may reach `T`/`F` pairs that no live pair
             // read; collect again (tops now decided) until every reachable one is complete.
             loop {
-                crate::check::deadline::poll();
+                crate::deadline::poll();
                 let again = collect(core, f, init, start.clone());
                 let todo: Vec<PairId> =
                     again.into_iter().filter(|&p| !core.is_complete(p) && core.top_maybes(f, core.kb.pairs[p].comp, core.kb.ctx_of(p)) == 0).collect();
@@ -60,7 +60,7 @@ fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Kleene>) -> Vec<
     let mut seen: FxHashSet<PairId> = FxHashSet::default();
     let mut stack = vec![(init, ctx)];
     while let Some((s, ctx)) = stack.pop() {
-        crate::check::deadline::tick(seen.len());
+        crate::deadline::tick(seen.len());
         let pairs = core.pairs_of(f, s, &ctx);
         if pairs.iter().all(|p| seen.contains(p)) {
             continue;

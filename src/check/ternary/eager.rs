@@ -13,7 +13,7 @@ pub(crate) fn run(m: &mut Model) {
         let top = f == m.phi.root;
         refine(m, f);
         loop {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             if top && m.root_value().is_known() {
                 return;
             }

@@ -36,7 +36,7 @@ use rustc_hash::FxHashSet;
 pub(crate) fn run(m: &mut Model) {
     refine_all(m);
     while !m.root_value().is_known() {
-        crate::check::deadline::poll();
+        crate::deadline::poll();
         m.stats.expansions += 1;
         let exp = get_next_expansion(m);
         m.stats.cycle_pairs += exp.d.len() as u64;
@@ -138,7 +138,7 @@ fn justified_subset(m: &Model, f: FormulaId, mut set: FxHashSet<(CopyId, u32)>) 
         _ => return FxHashSet::default(),
     };
     loop {
-        crate::check::deadline::poll();
+        crate::deadline::poll();
         let ok_next = |s: &FxHashSet<(CopyId, u32)>, y: CopyId, w: u32| s.contains(&(y, w)) || m.val(y, w, f) == target;
         let keep = |&(x, v): &(CopyId, u32)| -> bool {
             let local_ok = match b {

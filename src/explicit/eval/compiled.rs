@@ -21,7 +21,7 @@
 //! values, and every operator is the evaluator's on those values. Running allocates nothing: the
 //! stack is a fixed array (programs needing more are not compiled).
 
-use super::super::step::Frame;
+use super::Frame;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, SymId, UnOp, Value, VarId, Variable};
 
 thread_local! {

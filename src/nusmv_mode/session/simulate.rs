@@ -25,11 +25,11 @@ use crate::driver::flat_engine::FlatBuilt;
 use crate::explicit::build_flat::FlatModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::kripke::StateId;
+use crate::ir::SpecKind;
 use crate::lowering::program::{LoweredProgram, SystemId};
 use crate::report::text::{TraceStyle, trace_text_from};
 use crate::report::view::{ModelRef, TraceView, trace_view};
 use crate::source::SourceFile;
-use crate::syntax::ast::SpecKind;
 
 /// The trace `pick_state` started and `simulate` extends.
 pub(crate) struct Simulation {

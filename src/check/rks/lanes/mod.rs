@@ -359,7 +359,7 @@ impl<'a> LaneSummary<'a> {
         let mut new = vec![self.create_frame(f, s, key)];
         let mut i = 0;
         while i < new.len() {
-            crate::check::deadline::tick(i);
+            crate::deadline::tick(i);
             let id = new[i];
             i += 1;
             self.discover(id, &mut new);

@@ -66,7 +66,7 @@ impl LaneSummary<'_> {
         let mut row: Vec<u64> = Vec::new();
         let mut deps = Vec::new();
         while let Some((id, m)) = work.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id];
             let (e, mask) = (fr.exits, fr.mask as usize);
@@ -144,7 +144,7 @@ impl LaneSummary<'_> {
         }
         let mut deps = Vec::new();
         while let Some((id, m)) = work.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let word = self.frames[id].base[m as usize];
             self.dependents(id, m, true, &mut deps);
@@ -186,7 +186,7 @@ impl LaneSummary<'_> {
         }
         let mut deps = Vec::new();
         while let Some((id, p)) = work.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let old = self.frames[id].base[p as usize];
             if old == 0 {

@@ -39,7 +39,7 @@ impl<'a> Core<'a> {
         // before the write, so it runs again.
         let mut written: FxHashSet<PairId> = FxHashSet::default();
         while !queue.is_empty() {
-            crate::check::deadline::poll();
+            crate::deadline::poll();
             // One round: every queued pair, in index order, computed from the knowledge base as
             // it was at the start of the round (in parallel when the round is large: the passes
             // only read), then written and its dependents woken in index order. The schedule

@@ -78,7 +78,7 @@ impl Summary<'_> {
         let mut row: SmallVec<[u64; 2]> = SmallVec::new();
         let mut delta: SmallVec<[u64; 2]> = SmallVec::new();
         while let Some((id, m)) = work.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
@@ -171,7 +171,7 @@ impl Summary<'_> {
         }
         let ix = self.ix;
         while let Some((id, m)) = work.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
@@ -266,7 +266,7 @@ impl Summary<'_> {
         }
         let ix = self.ix;
         while let Some((id, m)) = dead.pop() {
-            crate::check::deadline::tick(self.stats.local_checks as usize);
+            crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);

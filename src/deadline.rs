@@ -1,6 +1,10 @@
 //! Cooperative cancellation for `--spec-timeout`: a per-spec deadline that the checkers poll in
 //! their outer loops, and the clock that runs one spec's check under it.
 //!
+//! A shared utility rather than part of `check`: the engines poll it, and so do the BDD path
+//! searches of `symbolic::rings`, which the symbolic model (a stage before `check`) shares with
+//! the BDD checker. The driver owns the clocks.
+//!
 //! The token is a [`SpecClock`]: a rayon pool whose worker threads carry the clock's deadline
 //! in a thread-local from the moment they start (`ThreadPoolBuilder::start_handler`), so every
 //! piece of a check — the calling code and its parallel parts — sees the deadline without a
