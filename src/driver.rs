@@ -51,206 +51,328 @@ pub fn run_check(file: &SourceFile, options: &CheckOptions, stages: &stages::Sta
 }
 
 /// The run; the text format's stdout is written here, the documents of the other formats are
-/// made from the returned reports (which keep their traces unless the format is text).
+/// made from the returned reports (which keep their traces unless the format is text). Four
+/// phases, each of which may end the run with exit code 2: load (front end, spec selection,
+/// static checks), build (the state spaces), check (the engines), report.
 pub(crate) fn run_reports(file: &SourceFile, options: &CheckOptions, stages: &stages::Stages) -> (RunOutput, Vec<SpecReport>) {
-    let mut out = RunOutput::default();
-    let mut stats = String::new();
-    let t0 = Instant::now();
-    crate::cpu_trace::mark("file read");
-    let (program, diags) = (stages.load)(file, options.termination);
-    report(&mut out, &diags, file, options.format);
-    let mut program = match program {
-        Some(p) if !diags.has_errors() => p,
-        _ => {
-            out.exit_code = 2;
-            return (out, vec![]);
+    let mut run = Run { file, options, out: RunOutput::default(), stats: String::new(), start: Instant::now() };
+    let Some(program) = run.load(stages) else { return run.failed() };
+    let Some(mut models) = run.build(&program) else { return run.failed() };
+    let Some(outcomes) = run.check(&program, &mut models, stages) else { return run.failed() };
+    run.report(program, models, outcomes)
+}
+
+/// One run of the pipeline: what it has printed and collected so far.
+struct Run<'a> {
+    file: &'a SourceFile,
+    options: &'a CheckOptions,
+    out: RunOutput,
+    /// The `--stats` lines (printed at the end when asked for).
+    stats: String,
+    start: Instant,
+}
+
+/// The state spaces of a run: the flat model's and the procedure modules', each built only when
+/// something of it is checked (or `-r` asks for it).
+struct Models {
+    flat: Option<FlatBuilt>,
+    rks: Option<RksModel>,
+}
+
+impl Run<'_> {
+    /// Files a stage's diagnostics; the text format renders them on stderr at once.
+    fn file_all(&mut self, diags: &Diagnostics) {
+        if self.options.format == Format::Text {
+            self.out.stderr.push_str(&diags.render(self.file));
         }
-    };
-    if let Err(message) = crate::properties::keep_selected(file, &mut program, &diags, &options.selection) {
-        report_one(&mut out, Diagnostic::global(Severity::Error, E_SELECTION, message), file, options.format);
-        out.exit_code = 2;
-        return (out, vec![]);
-    }
-    crate::cpu_trace::mark("loaded");
-    let _ = writeln!(stats, "front end: {:.3} ms", ms(t0));
-    if let Some(slice) = options.shard {
-        shard::select(&mut program.specs, slice);
+        let mut sorted: Vec<&Diagnostic> = diags.items.iter().collect();
+        sorted.sort_by_key(|d| d.primary_span().start); // the order `Diagnostics::render` prints
+        self.out.diagnostics.extend(sorted.into_iter().cloned());
+        self.out.suppressed_errors += diags.suppressed();
     }
 
-    // NuSMV rejects an assignment that can give a value outside its variable's type in any
-    // state, reachable or not, whether or not anything is checked.
-    if let Some(d) = crate::symbolic::assign_domain::check(&program) {
-        report_one(&mut out, d, file, options.format);
-        out.exit_code = 2;
-        return (out, vec![]);
+    /// Files one diagnostic.
+    fn file_one(&mut self, d: Diagnostic) {
+        if self.options.format == Format::Text {
+            self.out.stderr.push_str(&d.render(self.file));
+        }
+        self.out.diagnostics.push(d);
     }
 
-    crate::cpu_trace::mark("specs selected");
-    let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
-    // Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
-    // NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
-    // true branch in a reachable state) are only reported when something is checked; the static
-    // domain check of assignments above runs regardless, as NuSMV's does.
-    let needed = options.reachable || !program.specs.is_empty();
-    let uses_flat = needed && program.flat.is_some();
-    let uses_rks = needed && program.systems.iter().any(|s| s.is_procedure);
-    // `--engine explicit` cannot check a future operator below a past one (`O (F p)`): say so at
-    // the spec, before anything is built (`auto` and `bdd` check it on BDDs).
-    if uses_flat && options.engine.flat() == Engine::Explicit {
-        let refused: Vec<Diagnostic> = flat_engine::bdd_only_specs(&program)
-            .map(|s| {
-                // The spec's span runs to the next token; the caret ends at its last character.
-                let text = file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
-                let span = crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 };
-                Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", span)
-                    .with_label_message("this LTL spec has a future operator (`X G F U V`), or an input variable, inside a past one (`Y Z H O S T`)")
-                    .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only, and an input variable in an LTL atom is read on the step leaving the state (one step ahead)")
-            })
-            .collect();
-        if !refused.is_empty() {
-            for d in refused {
-                report_one(&mut out, d, file, options.format);
-            }
-            out.exit_code = 2;
-            return (out, vec![]);
-        }
-    }
-    let t1 = Instant::now();
-    // The flat builder expands states on the current rayon pool (`-j`; the result does not
-    // depend on the number of threads).
-    let build = || flat_engine::build_noted(&program, &limits, options);
-    let pool = (options.threads > 0).then(|| rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().ok()).flatten();
-    let flat = if uses_flat { built(pool.map_or_else(build, |p| p.install(build)), file, options.format, &mut out) } else { Ok(None) };
-    let rks = if uses_rks { built(build_rks(&program, &limits), file, options.format, &mut out) } else { Ok(None) };
-    let (Ok(flat), Ok(rks)) = (flat, rks) else {
-        out.exit_code = 2;
-        return (out, vec![]);
-    };
-    let (flat, auto_note) = flat.map_or((None, None), |(m, note)| (Some(m), note));
-    for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
-        report_one(&mut out, w.clone(), file, options.format);
-    }
-    crate::cpu_trace::mark("state space built");
-    let _ = writeln!(stats, "state space: {:.3} ms", ms(t1));
-    if let Some(m) = &flat {
-        let _ = writeln!(stats, "{}", m.stats_line());
-    }
-    if let Some(note) = &auto_note {
-        let _ = writeln!(stats, "{note}");
-    }
-    if let Some(m) = &rks {
-        for c in &m.rks.components {
-            let _ = writeln!(stats, "module {}: {} nodes ({} calls, {} exits)", c.name, c.num_nodes, c.calls.len(), c.exits.len());
-        }
+    /// Files a checker's failure (a message without a place, E0601).
+    fn file_failure(&mut self, message: String) {
+        self.file_one(Diagnostic::global(Severity::Error, E_CHECKER, message));
     }
 
-    // Check: each model's specs in one batch, or one at a time under `--spec-timeout`.
-    let clock = match options.spec_timeout.map(|limit| SpecClock::new(limit, options.threads)).transpose() {
-        Ok(clock) => clock,
-        Err(e) => return (failure(out, e, file, options.format), vec![]),
-    };
-    let mut flat = flat;
-    let mut rks = rks;
-    let mut outcomes: Vec<Option<Filed>> = vec![None; program.specs.len()];
-    if let Some(m) = flat.as_mut().filter(|m| !m.spec_ids().is_empty()) {
-        let ids = m.spec_ids().into_iter();
-        let span = program.systems[m.system().index()].span;
-        let warn = |w: String| {
-            Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span).with_label_message("in this model").with_help(
-                "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
-            )
-        };
-        let check = |o: &CheckOptions| match &clock {
-            Some(clock) => m.check_each(o, stages, clock),
-            None => m.check(o, stages).map(Decided::from),
-        };
-        if let Err(e) = run_checker(check, "flat", ids, options, &mut outcomes, &mut stats, &mut out, file, &warn) {
-            return (e, vec![]);
+    /// Ends the run on an error already filed: exit code 2, no reports.
+    fn failed(mut self) -> (RunOutput, Vec<SpecReport>) {
+        self.out.exit_code = 2;
+        (self.out, vec![])
+    }
+
+    fn stat(&mut self, line: std::fmt::Arguments) {
+        let _ = writeln!(self.stats, "{line}");
+    }
+
+    /// The front end, `-n`/`-P` and `--shard` selection, and the checks NuSMV makes before it
+    /// builds anything: the program to check, or `None` once the errors are filed.
+    fn load(&mut self, stages: &stages::Stages) -> Option<LoweredProgram> {
+        let options = self.options;
+        crate::cpu_trace::mark("file read");
+        let (program, diags) = (stages.load)(self.file, options.termination);
+        self.file_all(&diags);
+        let mut program = program.filter(|_| !diags.has_errors())?;
+        if let Err(message) = crate::properties::keep_selected(self.file, &mut program, &diags, &options.selection) {
+            self.file_one(Diagnostic::global(Severity::Error, E_SELECTION, message));
+            return None;
         }
-        if options.verify {
-            let first: Vec<Option<bool>> = m.spec_ids().iter().map(|&i| outcomes[i].as_ref().and_then(|(o, ..)| o.as_ref().ok().map(|o| o.holds))).collect();
-            match flat_engine::verify(&program, m, &first, &limits, options, stages, clock.as_ref()) {
-                Ok(line) => {
-                    let _ = writeln!(stats, "{line}");
+        crate::cpu_trace::mark("loaded");
+        self.stat(format_args!("front end: {:.3} ms", ms(self.start)));
+        if let Some(slice) = options.shard {
+            shard::select(&mut program.specs, slice);
+        }
+
+        // NuSMV rejects an assignment that can give a value outside its variable's type in any
+        // state, reachable or not, whether or not anything is checked.
+        if let Some(d) = crate::symbolic::assign_domain::check(&program) {
+            self.file_one(d);
+            return None;
+        }
+        crate::cpu_trace::mark("specs selected");
+
+        // `--engine explicit` cannot check a future operator below a past one (`O (F p)`): say so at
+        // the spec, before anything is built (`auto` and `bdd` check it on BDDs).
+        if self.needs_flat(&program) && options.engine.flat() == Engine::Explicit {
+            let refused: Vec<Diagnostic> = flat_engine::bdd_only_specs(&program)
+                .map(|s| {
+                    // The spec's span runs to the next token; the caret ends at its last character.
+                    let text = self.file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
+                    let span = crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 };
+                    Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", span)
+                        .with_label_message("this LTL spec has a future operator (`X G F U V`), or an input variable, inside a past one (`Y Z H O S T`)")
+                        .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only, and an input variable in an LTL atom is read on the step leaving the state (one step ahead)")
+                })
+                .collect();
+            if !refused.is_empty() {
+                for d in refused {
+                    self.file_one(d);
                 }
-                Err(e) => return (failure(out, e, file, options.format), vec![]),
+                return None;
             }
         }
+        Some(program)
     }
-    if let Some(m) = rks.as_mut().filter(|m| !m.specs.is_empty()) {
-        let ids: Vec<usize> = m.specs.iter().map(|s| s.spec).collect();
-        let warn = |w: String| Diagnostic::global(Severity::Warning, W_CHECKER, w);
-        let check = |o: &CheckOptions| match &clock {
-            Some(clock) => timeout::one_by_one(m, |m| &mut m.specs, |m| (stages.check_rks)(m, o), clock),
-            None => (stages.check_rks)(m, o).map(Decided::from),
-        };
-        if let Err(e) = run_checker(check, "rks", ids.into_iter(), options, &mut outcomes, &mut stats, &mut out, file, &warn) {
-            return (e, vec![]);
+
+    /// Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like
+    /// NuSMV, the file is read and nothing is built, so construction errors (a `case` with no
+    /// true branch in a reachable state) are only reported when something is checked; the static
+    /// domain check of assignments runs regardless, as NuSMV's does.
+    fn needed(&self, program: &LoweredProgram) -> bool {
+        self.options.reachable || !program.specs.is_empty()
+    }
+
+    fn needs_flat(&self, program: &LoweredProgram) -> bool {
+        self.needed(program) && program.flat.is_some()
+    }
+
+    /// Builds the state spaces the specs need (both are attempted, so the errors of both are
+    /// reported); files the builders' warnings. `None` once the errors are filed.
+    fn build(&mut self, program: &LoweredProgram) -> Option<Models> {
+        let options = self.options;
+        let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
+        let uses_rks = self.needed(program) && program.systems.iter().any(|s| s.is_procedure);
+        let t1 = Instant::now();
+        // The flat builder expands states on the current rayon pool (`-j`; the result does not
+        // depend on the number of threads).
+        let build = || flat_engine::build_noted(program, &limits, options);
+        let pool = (options.threads > 0).then(|| rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().ok()).flatten();
+        let flat = if self.needs_flat(program) { self.built(pool.map_or_else(build, |p| p.install(build))) } else { Ok(None) };
+        let rks = if uses_rks { self.built(build_rks(program, &limits)) } else { Ok(None) };
+        let (Ok(flat), Ok(rks)) = (flat, rks) else { return None };
+        let (flat, auto_note) = flat.map_or((None, None), |(m, note)| (Some(m), note));
+        for w in flat.iter().flat_map(|m| m.warnings()).chain(rks.iter().flat_map(|m| &m.warnings)) {
+            self.file_one(w.clone());
+        }
+        crate::cpu_trace::mark("state space built");
+        self.stat(format_args!("state space: {:.3} ms", ms(t1)));
+        if let Some(m) = &flat {
+            self.stat(format_args!("{}", m.stats_line()));
+        }
+        if let Some(note) = &auto_note {
+            self.stat(format_args!("{note}"));
+        }
+        if let Some(m) = &rks {
+            for c in &m.rks.components {
+                self.stat(format_args!("module {}: {} nodes ({} calls, {} exits)", c.name, c.num_nodes, c.calls.len(), c.exits.len()));
+            }
+        }
+        Some(Models { flat, rks })
+    }
+
+    /// Files a build's errors, or passes its model on.
+    fn built<T>(&mut self, r: Result<T, Diagnostics>) -> Result<Option<T>, ()> {
+        match r {
+            Ok(m) => Ok(Some(m)),
+            Err(d) => {
+                self.file_all(&d);
+                Err(())
+            }
         }
     }
 
-    // Report.
-    let t3 = Instant::now();
-    let mut reports = vec![];
-    // NuSMV's batch order: every CTL spec (file order), then every LTL spec, then every
-    // invariant; traces are numbered in this order too. Text is written spec by spec, each trace
-    // view dropped once written.
-    let mut order: Vec<usize> = (0..program.specs.len()).collect();
-    order.sort_by_key(|&i| match program.specs[i].kind {
-        SpecKind::Ltl => 1,
-        SpecKind::Invar => 2,
-        _ => 0,
-    });
-    let mut text = (options.format == Format::Text).then(text::TextReport::default);
-    for i in order {
-        let spec = &program.specs[i];
-        let Some((outcome, time_ms, engine)) = outcomes[i].take() else { continue };
-        let system = &program.systems[spec.system.index()];
-        let model = if system.is_procedure { rks.as_ref().map(ModelRef::Rks) } else { flat.as_ref().map(FlatBuilt::model_ref) };
-        let trace = match (options.traces, outcome.as_ref().ok().and_then(|o| o.trace.as_ref()), model) {
-            (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
-            _ => None,
+    /// Checks each model's specs in one batch, or one at a time under `--spec-timeout`: the
+    /// outcomes by spec index, or `None` once a checker's failure is filed.
+    fn check(&mut self, program: &LoweredProgram, models: &mut Models, stages: &stages::Stages) -> Option<Vec<Option<Filed>>> {
+        let options = self.options;
+        let clock = match options.spec_timeout.map(|limit| SpecClock::new(limit, options.threads)).transpose() {
+            Ok(clock) => clock,
+            Err(e) => {
+                self.file_failure(e);
+                return None;
+            }
         };
-        reports.push(SpecReport {
-            kind: spec.kind,
-            name: spec.name.clone(),
-            text: spec.text.clone(),
-            system_name: system.name.clone(),
-            module: system.is_procedure.then(|| system.name.clone()),
-            verdict: match &outcome {
-                Ok(o) => Verdict::of(o.holds),
-                Err(why) => Verdict::Unknown(*why),
-            },
-            trace,
-            time_ms,
-            engine: engine.map(|e| e.name()),
-            span: spec.span,
-        });
-        if let (Some(text), Some(r)) = (text.as_mut(), reports.last_mut()) {
-            text.push(r);
-            r.trace = None;
-        }
-    }
-    match options.format {
-        Format::Text => {
-            out.stdout.push_str(&text.map(text::TextReport::finish).unwrap_or_default());
-            if options.reachable {
-                out.stdout.push_str(&reachable_text(&program, flat.as_ref(), rks.as_ref()));
+        let mut outcomes: Vec<Option<Filed>> = vec![None; program.specs.len()];
+        if let Some(m) = models.flat.as_mut().filter(|m| !m.spec_ids().is_empty()) {
+            let ids = m.spec_ids().into_iter();
+            let span = program.systems[m.system().index()].span;
+            let warn = |w: String| {
+                Diagnostic::warning(crate::explicit::build_diag::W_VACUOUS, w, span).with_label_message("in this model").with_help(
+                    "CTL is checked on infinite paths (meeting every FAIRNESS constraint infinitely often); remove deadlocks or relax the fairness constraints",
+                )
+            };
+            let check = |o: &CheckOptions| match &clock {
+                Some(clock) => m.check_each(o, stages, clock),
+                None => m.check(o, stages).map(Decided::from),
+            };
+            self.run_checker(check, "flat", ids, &mut outcomes, &warn)?;
+            if options.verify {
+                let first: Vec<Option<bool>> =
+                    m.spec_ids().iter().map(|&i| outcomes[i].as_ref().and_then(|(o, ..)| o.as_ref().ok().map(|o| o.holds))).collect();
+                let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
+                match flat_engine::verify(program, m, &first, &limits, options, stages, clock.as_ref()) {
+                    Ok(line) => self.stat(format_args!("{line}")),
+                    Err(e) => {
+                        self.file_failure(e);
+                        return None;
+                    }
+                }
             }
         }
-        Format::Json | Format::Sarif => {}
-    }
-    crate::cpu_trace::mark("reported");
-    let _ = writeln!(stats, "report: {:.3} ms", ms(t3));
-    let _ = writeln!(stats, "total: {:.3} ms", ms(t0));
-    if options.stats {
-        for line in stats.lines() {
-            let _ = writeln!(out.stderr, "-- stats: {line}");
+        if let Some(m) = models.rks.as_mut().filter(|m| !m.specs.is_empty()) {
+            let ids: Vec<usize> = m.specs.iter().map(|s| s.spec).collect();
+            let warn = |w: String| Diagnostic::global(Severity::Warning, W_CHECKER, w);
+            let check = |o: &CheckOptions| match &clock {
+                Some(clock) => timeout::one_by_one(m, |m| &mut m.specs, |m| (stages.check_rks)(m, o), clock),
+                None => (stages.check_rks)(m, o).map(Decided::from),
+            };
+            self.run_checker(check, "rks", ids.into_iter(), &mut outcomes, &warn)?;
         }
+        Some(outcomes)
     }
-    out.exit_code = exit_code(&reports);
-    crate::frontend::dispose((program, flat, rks));
-    (out, reports)
+
+    /// Runs one checker and files its outcomes under their spec indices (`None`: it failed, and
+    /// its failure is filed).
+    fn run_checker(
+        &mut self,
+        check: impl FnOnce(&CheckOptions) -> Result<Decided, String>,
+        what: &str,
+        spec_ids: impl Iterator<Item = usize>,
+        outcomes: &mut [Option<Filed>],
+        warning: &dyn Fn(String) -> Diagnostic,
+    ) -> Option<()> {
+        let t = Instant::now();
+        let spec_ids: Vec<usize> = spec_ids.collect();
+        // The checkers decide their specs together (CTL specs share subformulas), so the count
+        // moves from 0 to all at the end; the bar shows that a long check is still running.
+        let progress = crate::progress::Progress::check(if what == "flat" { "the model" } else { "the procedure modules" }, spec_ids.len() as u64);
+        let checked = match check(self.options) {
+            Ok(checked) => checked,
+            Err(e) => {
+                self.file_failure(e);
+                return None;
+            }
+        };
+        progress.specs(spec_ids.len() as u64);
+        drop(progress);
+        let elapsed = ms(t);
+        for (spec, outcome) in spec_ids.into_iter().zip(checked.outcomes) {
+            outcomes[spec] = Some((outcome, elapsed, checked.stats.engine));
+        }
+        self.stat(format_args!("{what} checking: {elapsed:.3} ms"));
+        for line in checked.stats.lines() {
+            self.stat(format_args!("{what} {line}"));
+        }
+        for w in checked.warnings {
+            self.file_one(warning(w));
+        }
+        Some(())
+    }
+
+    /// The reports in NuSMV's batch order — every CTL spec (file order), then every LTL spec,
+    /// then every invariant; traces are numbered in this order too — and, in the text format,
+    /// the verdict lines and traces on stdout (written spec by spec, each trace view dropped
+    /// once written), `-r`'s figures, `--stats` and the exit code.
+    fn report(mut self, program: LoweredProgram, models: Models, mut outcomes: Vec<Option<Filed>>) -> (RunOutput, Vec<SpecReport>) {
+        let options = self.options;
+        let t3 = Instant::now();
+        let mut reports = vec![];
+        let mut order: Vec<usize> = (0..program.specs.len()).collect();
+        order.sort_by_key(|&i| match program.specs[i].kind {
+            SpecKind::Ltl => 1,
+            SpecKind::Invar => 2,
+            _ => 0,
+        });
+        let mut text = (options.format == Format::Text).then(text::TextReport::default);
+        for i in order {
+            let spec = &program.specs[i];
+            let Some((outcome, time_ms, engine)) = outcomes[i].take() else { continue };
+            let system = &program.systems[spec.system.index()];
+            let model = if system.is_procedure { models.rks.as_ref().map(ModelRef::Rks) } else { models.flat.as_ref().map(FlatBuilt::model_ref) };
+            let trace = match (options.traces, outcome.as_ref().ok().and_then(|o| o.trace.as_ref()), model) {
+                (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
+                _ => None,
+            };
+            reports.push(SpecReport {
+                kind: spec.kind,
+                name: spec.name.clone(),
+                text: spec.text.clone(),
+                system_name: system.name.clone(),
+                module: system.is_procedure.then(|| system.name.clone()),
+                verdict: match &outcome {
+                    Ok(o) => Verdict::of(o.holds),
+                    Err(why) => Verdict::Unknown(*why),
+                },
+                trace,
+                time_ms,
+                engine: engine.map(|e| e.name()),
+                span: spec.span,
+            });
+            if let (Some(text), Some(r)) = (text.as_mut(), reports.last_mut()) {
+                text.push(r);
+                r.trace = None;
+            }
+        }
+        match options.format {
+            Format::Text => {
+                self.out.stdout.push_str(&text.map(text::TextReport::finish).unwrap_or_default());
+                if options.reachable {
+                    self.out.stdout.push_str(&reachable_text(&program, models.flat.as_ref(), models.rks.as_ref()));
+                }
+            }
+            Format::Json | Format::Sarif => {}
+        }
+        crate::cpu_trace::mark("reported");
+        self.stat(format_args!("report: {:.3} ms", ms(t3)));
+        self.stat(format_args!("total: {:.3} ms", ms(self.start)));
+        if options.stats {
+            for line in self.stats.lines() {
+                let _ = writeln!(self.out.stderr, "-- stats: {line}");
+            }
+        }
+        self.out.exit_code = exit_code(&reports);
+        crate::frontend::dispose((program, models.flat, models.rks));
+        (self.out, reports)
+    }
 }
 
 /// 1 when a spec is false, else 3 when one is undecided, else 0.
@@ -275,84 +397,13 @@ pub(crate) const E_SELECTION: &str = "E0602";
 /// Code of a checker's warning about the verdicts of procedure specs.
 pub(crate) const W_CHECKER: &str = "W0601";
 
-/// Files a stage's diagnostics; the text format renders them on stderr at once.
-fn report(out: &mut RunOutput, diags: &Diagnostics, file: &SourceFile, format: Format) {
-    if format == Format::Text {
-        out.stderr.push_str(&diags.render(file));
-    }
-    let mut sorted: Vec<&Diagnostic> = diags.items.iter().collect();
-    sorted.sort_by_key(|d| d.primary_span().start); // the order `Diagnostics::render` prints
-    out.diagnostics.extend(sorted.into_iter().cloned());
-    out.suppressed_errors += diags.suppressed();
-}
-
-/// Files one diagnostic.
-fn report_one(out: &mut RunOutput, d: Diagnostic, file: &SourceFile, format: Format) {
-    if format == Format::Text {
-        out.stderr.push_str(&d.render(file));
-    }
-    out.diagnostics.push(d);
-}
-
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Files a build's errors, or passes its model on.
-fn built<T>(r: Result<T, Diagnostics>, file: &SourceFile, format: Format, out: &mut RunOutput) -> Result<Option<T>, ()> {
-    match r {
-        Ok(m) => Ok(Some(m)),
-        Err(d) => {
-            report(out, &d, file, format);
-            Err(())
-        }
-    }
-}
-
-/// One spec's outcome as filed by [`run_checker`]: the verdict (or why it is unknown), the
+/// One spec's outcome as filed by [`Run::run_checker`]: the verdict (or why it is unknown), the
 /// checker's time in ms and the engine that decided it.
 type Filed = (Result<SpecOutcome, Unknown>, f64, Option<Engine>);
-
-/// Runs one checker (if linked) and files its outcomes under their spec indices.
-#[allow(clippy::too_many_arguments)]
-fn run_checker(
-    check: impl FnOnce(&CheckOptions) -> Result<Decided, String>,
-    what: &str,
-    spec_ids: impl Iterator<Item = usize>,
-    options: &CheckOptions,
-    outcomes: &mut [Option<Filed>],
-    stats: &mut String,
-    out: &mut RunOutput,
-    file: &SourceFile,
-    warning: &dyn Fn(String) -> Diagnostic,
-) -> Result<(), RunOutput> {
-    let t = Instant::now();
-    let spec_ids: Vec<usize> = spec_ids.collect();
-    // The checkers decide their specs together (CTL specs share subformulas), so the count
-    // moves from 0 to all at the end; the bar shows that a long check is still running.
-    let progress = crate::progress::Progress::check(if what == "flat" { "the model" } else { "the procedure modules" }, spec_ids.len() as u64);
-    let checked = check(options).map_err(|e| failure(std::mem::take(out), e, file, options.format))?;
-    progress.specs(spec_ids.len() as u64);
-    drop(progress);
-    let elapsed = ms(t);
-    for (spec, outcome) in spec_ids.into_iter().zip(checked.outcomes) {
-        outcomes[spec] = Some((outcome, elapsed, checked.stats.engine));
-    }
-    let _ = writeln!(stats, "{what} checking: {elapsed:.3} ms");
-    for line in checked.stats.lines() {
-        let _ = writeln!(stats, "{what} {line}");
-    }
-    for w in checked.warnings {
-        report_one(out, warning(w), file, options.format);
-    }
-    Ok(())
-}
-
-fn failure(mut out: RunOutput, message: String, file: &SourceFile, format: Format) -> RunOutput {
-    report_one(&mut out, Diagnostic::global(Severity::Error, E_CHECKER, message), file, format);
-    out.exit_code = 2;
-    out
-}
 
 /// `-r`: NuSMV's `system diameter: D` and `reachable states: N (2^x) out of M (2^y)` for the flat model, and the number
 /// of locations of each procedure module.
