@@ -88,13 +88,9 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// `a[i][rest…]` where the elements of `a` are arrays: with a constant `i` the element's
-    /// `[rest…]`; with a variable `i`, `case i = lo : a[lo][rest…]; … esac`.
+    /// `a[i][rest…]` where the elements of `a` are arrays: each element's `[rest…]`.
     pub(super) fn index_array_of_arrays(&mut self, a: u32, index: &Expr, rest: &[&Expr], span: Span, inst: InstId, ctx: Ctx) -> Target {
-        let info = &self.flat.arrays[a as usize];
-        let (lo, elems) = (info.lo, info.elems.clone());
-        let n = elems.len() as i64;
-        let apply_rest = |this: &mut Self, m: Member| -> Target {
+        self.select(a, index, span, inst, ctx, |this, m| {
             let Member::Array(sub) = m else {
                 this.diags.push(Diagnostic::error("E0106", "only arrays can be indexed", span).with_label_message("not an array"));
                 return Target::Broken;
@@ -104,7 +100,21 @@ impl Resolver<'_, '_> {
                 Some((&next, more)) => this.index_array_of_arrays(sub, next, more, span, inst, ctx),
                 None => Target::Array(sub),
             }
-        };
+        })
+    }
+
+    /// `a[i]`: the element `i` selects.
+    pub(super) fn index_target(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx) -> Target {
+        self.select(a, index, span, inst, ctx, |this, m| this.member_target(m, inst, span, ctx))
+    }
+
+    /// The element of array `a` at `index`, read by `element`: with a constant index that
+    /// element (E0107 when out of bounds); with a variable one `case i = lo : e(lo); … esac`
+    /// over every element, each of which must be a value of one type.
+    fn select(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx, mut element: impl FnMut(&mut Self, Member) -> Target) -> Target {
+        let info = &self.flat.arrays[a as usize];
+        let (lo, elems) = (info.lo, info.elems.clone());
+        let n = elems.len() as i64;
         if let Ok(k) = consteval::const_int(self.flat, inst, index, 0) {
             let Some(&m) = k.checked_sub(lo).filter(|i| (0..n).contains(i)).and_then(|i| elems.get(i as usize)) else {
                 self.diags.push(
@@ -113,7 +123,7 @@ impl Resolver<'_, '_> {
                 );
                 return Target::Broken;
             };
-            return apply_rest(self, m);
+            return element(self, m);
         }
         let idx = self.resolve(index, inst, ctx);
         self.expect_int(&idx, "[]");
@@ -123,7 +133,7 @@ impl Resolver<'_, '_> {
         let mut branches = vec![];
         let mut ty = Ty::Error;
         for (k, &m) in elems.iter().enumerate() {
-            let elem = match apply_rest(self, m) {
+            let elem = match element(self, m) {
                 Target::Expr(t) => t,
                 Target::Broken => return Target::Broken,
                 _ => {
@@ -185,50 +195,6 @@ impl Resolver<'_, '_> {
                 None
             }
         }
-    }
-
-    pub(super) fn index_target(&mut self, a: u32, index: &Expr, span: Span, inst: InstId, ctx: Ctx) -> Target {
-        let info = &self.flat.arrays[a as usize];
-        let (lo, n) = (info.lo, info.elems.len() as i64);
-        if let Ok(k) = consteval::const_int(self.flat, inst, index, 0) {
-            let Some(&m) = k.checked_sub(lo).filter(|i| (0..n).contains(i)).and_then(|i| info.elems.get(i as usize)) else {
-                self.diags.push(
-                    Diagnostic::error("E0107", format!("index {k} is out of the array bounds {lo}..{}", lo + n - 1), index.span)
-                        .with_label_message("out of bounds"),
-                );
-                return Target::Broken;
-            };
-            return self.member_target(m, inst, span, ctx);
-        }
-        // A variable index: `a[i]` becomes `case i = lo : a[lo]; … esac`.
-        let idx = self.resolve(index, inst, ctx);
-        self.expect_int(&idx, "[]");
-        if !self.index_in_bounds(&idx, lo, n) {
-            return Target::Broken;
-        }
-        let mut branches = vec![];
-        let mut ty = Ty::Error;
-        for (k, &m) in info.elems.iter().enumerate() {
-            let elem = match self.member_target(m, inst, span, ctx) {
-                Target::Expr(t) => t,
-                Target::Broken => return Target::Broken,
-                _ => {
-                    self.diags.push(
-                        Diagnostic::error("E0106", "a variable index must select a value, not an array", index.span)
-                            .with_help("give as many indices as the array has dimensions"),
-                    );
-                    return Target::Broken;
-                }
-            };
-            ty = match self.element_type(ty, &elem, index.span) {
-                Some(t) => t,
-                None => return Target::Broken,
-            };
-            let value = TExpr::new(TKind::Const(Value::Int(lo + k as i64)), Ty::Int, index.span);
-            let cond = TExpr::new(TKind::Binary(BinOp::Eq, Box::new(idx.clone()), Box::new(value)), Ty::Bool, index.span);
-            branches.push((cond, elem));
-        }
-        Target::Expr(TExpr::new(TKind::Case(branches), ty, span))
     }
 
     pub(super) fn name_target(&mut self, name: &str, span: Span, inst: InstId, ctx: Ctx) -> Target {
