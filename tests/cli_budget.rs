@@ -28,6 +28,38 @@ fn over_budget_models_exit_with_2_and_e0508() {
     }
 }
 
+/// Regression (found running every bundled model under `--engine explicit`, session 12): a
+/// model whose states have many successors (here 2^16 each, from 16 free booleans) grew the
+/// successor buffers of a whole batch of states (4,096 × 65,536 keys, gigabytes) before any of
+/// them was counted against the budget, so `--max-memory 64M` ended in an allocation abort (or
+/// the kernel's OOM killer) instead of E0508. The buffers now stay within a share of the budget
+/// and count against it. The process runs with 4 GB of address space: the abort needed more.
+#[test]
+fn many_successors_per_state_stay_within_the_budget() {
+    let dir = std::env::temp_dir().join(format!("xmv-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("wide16.smv");
+    let mut text = String::from("MODULE main\nVAR\n  c : 0..6;\n");
+    for i in 0..16 {
+        text.push_str(&format!("  b{i} : boolean;\n"));
+    }
+    text.push_str("ASSIGN\n  init(c) := 0;\n  next(c) := case c >= 4 : 0; TRUE : c + 1; esac;\nSPEC AG (c < 5)\n");
+    std::fs::write(&model, text).expect("write the model");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 4000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_xmv-rs"))
+        .args(["check", "--engine", "explicit", "-j", "2", "--max-memory", "64M"])
+        .arg(&model)
+        .output()
+        .expect("run xmv-rs under ulimit");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error[E0508]: the state space does not fit in the memory budget of 64.0 MiB"), "{stderr}");
+    assert!(stderr.contains("help: or check it with BDDs: `--engine bdd`"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_same_models_fit_a_larger_budget() {
     let (code, stdout, stderr) = xmv(&["check", "-q", "-dcx", "--max-memory", "1.5G", &case("max-memory.smv")]);

@@ -177,11 +177,25 @@ pub(crate) fn build_noted(program: &LoweredProgram, limits: &BuildLimits, option
     let symbolic = || SymbolicModel::build(program, limits.max_memory, options.threads).map(FlatBuilt::Symbolic);
     match options.engine.flat() {
         Engine::Bdd => symbolic().map(|m| (m, None)),
-        Engine::Explicit => build_flat(program, limits).map(|m| (FlatBuilt::Explicit(m), None)),
+        Engine::Explicit => build_flat(program, limits).map(|m| (FlatBuilt::Explicit(m), None)).map_err(with_symbolic_hint),
         // Only the BDD engine checks a future operator below a past one (`O (F p)`).
         _ if needs_bdd(program) => symbolic().map(|m| (m, Some("auto: bdd, a future operator below a past one".to_string()))),
         _ => auto(program, limits, options).map(|(m, note)| (m, Some(note))),
     }
+}
+
+/// `--engine explicit` past its state or memory budget: the help also names the BDD engine,
+/// which `auto` would have switched to.
+fn with_symbolic_hint(mut diags: Diagnostics) -> Diagnostics {
+    for d in &mut diags.items {
+        if d.code == build_diag::E_LIMIT || d.code == build_diag::E_MEMORY {
+            d.help.push(
+                "or check it with BDDs: `--engine bdd`, or `--engine auto` (the default), which switches to them when the explicit build passes its budget"
+                    .into(),
+            );
+        }
+    }
+    diags
 }
 
 /// `auto`'s choice (module doc); the second value says why, for `--stats`.

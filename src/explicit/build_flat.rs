@@ -25,7 +25,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir::PropId;
 use crate::ir::SpecKind;
 use crate::lowering::program::{Expr, LoweredProgram, SpecAtom, System, SystemId};
-use expand::{Chunk, Expander, NOT_FOUND, expand_batch};
+use expand::{Chunk, Expander, NOT_FOUND, bytes_per_successor, expand_batch};
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
@@ -413,7 +413,7 @@ fn explore(
             expander[0].limit_steps(max_work.max(1));
             let mut chunks = vec![];
             for s in 0..g.table.len().min(MEASURED_ON_INIT_LIMIT) {
-                expand_batch(&mut expander, &mut chunks, &g.table, s..s + 1);
+                expand_batch(&mut expander, &mut chunks, &g.table, s..s + 1, batch_room(&g.budget, true));
                 work.expanded += 1;
                 work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
                 work.steps = init_steps + expander[0].steps();
@@ -454,6 +454,8 @@ fn explore(
     let mut chunks: Vec<Chunk> = vec![];
     let words = layout.words();
     let mut s = 0u32;
+    // After a batch whose first state alone filled the successor buffers: expand one state.
+    let mut one_state = false;
     while s < g.table.len() {
         if let Some(gate) = gate.as_mut() {
             let due = match allowance {
@@ -473,9 +475,24 @@ fn explore(
             }
         }
         let budget = max_work.or(gate.as_ref().map(|gate| allowance.unwrap_or(gate.first.work)));
-        let size = batch_size(s, generated, max_transitions).min(work_batch_size(s, work, budget));
+        let mut size = batch_size(s, generated, max_transitions).min(work_batch_size(s, work, budget));
+        if one_state {
+            size = 1;
+        } else if s > 0 {
+            // As many states as the successors seen so far per state say fit in the buffers.
+            let per_state = generated.div_ceil(u64::from(s)).max(1) * bytes_per_successor(words);
+            size = size.min((batch_room(&g.budget, false) / per_state).clamp(1, u64::from(BATCH)) as u32);
+        }
+        let start = s;
         let end = g.table.len().min(s.saturating_add(size));
-        expand_batch(&mut expanders, &mut chunks, &g.table, s..end);
+        let room = batch_room(&g.budget, end - start == 1);
+        expand_batch(&mut expanders, &mut chunks, &g.table, s..end, room);
+        // The successors' buffers count against the budget while the batch is interned.
+        let held: u64 = chunks.iter().map(Chunk::reserved).sum();
+        g.budget.account(held);
+        if let Err(e) = g.budget.need(0) {
+            return Err(diag::out_of_memory(e, &g.size(), system.span));
+        }
         work.expanded += u64::from(end - s);
         work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
         let steps = expanders.iter().map(Expander::steps).sum::<u64>();
@@ -493,6 +510,7 @@ fn explore(
         if max_work.is_some_and(|m| work.units() > m) {
             return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
         }
+        let mut next = end;
         for chunk in &chunks {
             generated += chunk.hashes.len() as u64;
             if generated > max_transitions {
@@ -537,8 +555,23 @@ fn explore(
                 let ctx = ErrorContext { state: Some(names.state(system, &g.table.unpacked(s))), path, during: None };
                 return Err(diag::step_error(e, system, names, &ctx));
             }
+            if chunk.truncated {
+                // The next batch starts with the state that did not fit (the later chunks are
+                // expanded again); when it was the batch's first, it gets the buffers alone, and
+                // when it was alone, its successors do not fit in the budget.
+                next = chunk.first + chunk.ends.len() as u32;
+                if next == start && end - start == 1 {
+                    let needed = g.budget.used().saturating_add(room);
+                    return Err(diag::out_of_memory(OutOfMemory::Budget { needed }, &g.size(), system.span));
+                }
+                break;
+            }
         }
-        s = end;
+        one_state = next == start;
+        g.budget.release(held);
+        let share = usize::try_from(room / chunks.len().max(1) as u64).unwrap_or(usize::MAX);
+        chunks.iter_mut().for_each(|c| c.shrink_to(share, words));
+        s = next;
     }
     let Growing { table, parent, budget, .. } = g;
     Ok(Explored { table, initial, succ: Csr::from_parts(offsets, targets.into_iter().map(StateId::from_u32).collect()), parent, budget })
@@ -546,6 +579,22 @@ fn explore(
 
 /// States expanded per batch (see [`expand`]).
 const BATCH: u32 = 4096;
+
+/// Bytes the successor buffers of one batch may take ([`expand_batch`]): a quarter of what the
+/// memory budget has left, between [`MIN_BATCH_ROOM`] and [`MAX_BATCH_ROOM`]. Without a budget,
+/// [`MAX_BATCH_ROOM`], and no limit for a batch of one state.
+fn batch_room(budget: &MemoryBudget, one_state: bool) -> u64 {
+    match budget.limit() {
+        None if one_state => u64::MAX,
+        None => MAX_BATCH_ROOM,
+        Some(limit) => (limit.saturating_sub(budget.used()) / 4).clamp(MIN_BATCH_ROOM, MAX_BATCH_ROOM),
+    }
+}
+
+/// See [`batch_room`].
+const MIN_BATCH_ROOM: u64 = 1 << 20;
+/// See [`batch_room`].
+const MAX_BATCH_ROOM: u64 = 1 << 30;
 /// States to expand in the next batch: [`BATCH`], or under a transition budget no more than the
 /// successors seen so far per state say the budget has left room for (so that a model with a
 /// thousand successors per state stops after about the budget's work, not a batch's).

@@ -581,10 +581,7 @@ impl<'p> Plan<'p> {
         scratch.steps += 1;
         match &self.solver {
             Some(solver) => solver.run_packed(self, scratch, ev, cur, base, out),
-            None => self.run_plain(scratch, ev, cur, base, None, &mut |state| {
-                out.push_row(state);
-                ControlFlow::Continue(())
-            }),
+            None => self.run_plain(scratch, ev, cur, base, None, &mut |state| out.push_row(state)),
         }
     }
 

@@ -37,6 +37,39 @@ pub(super) struct Chunk {
     /// batch was expanded without looking the keys up.
     pub found: Vec<u32>,
     pub failure: Option<StepError>,
+    /// The expansion stopped before its range's end because the successors reached the
+    /// chunk's room (see [`expand_batch`]): `ends` covers the states completed before it.
+    pub truncated: bool,
+}
+
+impl Chunk {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.hashes.clear();
+        self.ends.clear();
+        self.found.clear();
+        self.failure = None;
+        self.truncated = false;
+    }
+
+    /// Bytes its buffers hold reserved (capacity).
+    pub(super) fn reserved(&self) -> u64 {
+        (self.keys.capacity() * 8 + self.hashes.capacity() * 8 + self.found.capacity() * 4 + self.ends.capacity() * 4) as u64
+    }
+
+    /// Gives back memory beyond `bytes` of keys and their hashes (after a batch with many
+    /// successors, so that the next batches do not keep it).
+    pub(super) fn shrink_to(&mut self, bytes: usize, words: usize) {
+        let keys = bytes / (8 * words + 12);
+        self.keys.shrink_to(keys * words);
+        self.hashes.shrink_to(keys);
+        self.found.shrink_to(keys);
+    }
+}
+
+/// Bytes of buffer one successor takes in a [`Chunk`] (its key, hash and id slot).
+pub(super) fn bytes_per_successor(words: usize) -> u64 {
+    8 * words as u64 + 12
 }
 
 /// [`Chunk::found`] of a key that was not in the table.
@@ -108,24 +141,21 @@ impl<'p> Expander<'p> {
         (self.ops, self.ev.nodes() + self.ev_inputs.nodes())
     }
 
-    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error;
-    /// with `look_up`, also fills [`Chunk::found`].
-    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, look_up: bool) {
+    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error
+    /// or before the state whose successors would take the keys past `room` words; with
+    /// `look_up`, also fills [`Chunk::found`].
+    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, look_up: bool, room: usize) {
         out.first = range.start;
-        out.keys.clear();
-        out.hashes.clear();
-        out.ends.clear();
-        out.found.clear();
-        out.failure = None;
+        out.clear();
         let ops = ops_run();
-        self.expand_range(table, range, out);
+        self.expand_range(table, range, out, room);
         self.ops += ops_run() - ops;
         if look_up {
             look_up_keys(table, self.layout.words(), out);
         }
     }
 
-    fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk) {
+    fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, room: usize) {
         for s in range {
             table.get_into(s, &mut self.cur);
             self.cur_key.copy_from_slice(table.packed(s));
@@ -133,55 +163,74 @@ impl<'p> Expander<'p> {
                 self.scratch.limit_steps(self.scratch.steps() + self.per_state);
                 self.scratch_inputs.limit_steps(self.scratch_inputs.steps() + self.per_state);
             }
-            if let Err(e) = self.successors(out) {
-                out.failure = Some(e);
-                return;
+            match self.successors(out, room) {
+                Ok(true) => {}
+                Ok(false) => {
+                    // Full: drop this state's partial successors; the next batch starts with it.
+                    let done = out.ends.last().map_or(0, |&e| e as usize);
+                    out.keys.truncate(done * self.layout.words());
+                    out.hashes.truncate(done);
+                    out.truncated = true;
+                    return;
+                }
+                Err(e) => {
+                    out.failure = Some(e);
+                    return;
+                }
             }
             out.ends.push(out.hashes.len() as u32);
         }
     }
 
-    /// Appends the successors of `self.cur` to `out`.
-    fn successors(&mut self, out: &mut Chunk) -> Result<(), StepError> {
+    /// Appends the successors of `self.cur` to `out`: `Ok(false)` when they reached `room` words
+    /// of keys first (the enumeration stopped there).
+    fn successors(&mut self, out: &mut Chunk, room: usize) -> Result<bool, StepError> {
         let Expander { next, inputs, layout, ev, ev_inputs, scratch, scratch_inputs, zeros, cur, cur_key, key, .. } = self;
         let mut failure: Option<StepError> = None;
-        let mut packed = PackedOut { layout, cur_key, key, keys: &mut out.keys, hashes: &mut out.hashes };
+        let mut packed = PackedOut { layout, cur_key, key, keys: &mut out.keys, hashes: &mut out.hashes, room, full: false };
         let outer = inputs.run(scratch_inputs, ev_inputs, cur, cur, None, &mut |with_inputs| {
-            if failure.is_some() {
+            if failure.is_some() || packed.full {
                 return ControlFlow::Break(());
             }
             if let Err(e) = next.run_packed(scratch, ev, with_inputs, zeros, &mut packed) {
                 failure = Some(e);
                 return ControlFlow::Break(());
             }
-            ControlFlow::Continue(())
+            if packed.full { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         });
-        outer.err().or(failure).map_or(Ok(()), Err)
+        let full = packed.full;
+        match outer.err().or(failure) {
+            Some(e) => Err(e),
+            None => Ok(!full),
+        }
     }
 }
 
 /// Expands states `range` of `table` into `chunks` (one per expander, contiguous ranges in
-/// order; unused chunks are left empty), in parallel when there are several expanders.
-pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chunk>, table: &PackedTable, range: std::ops::Range<u32>) {
+/// order; unused chunks are left empty), in parallel when there are several expanders. The
+/// successors' buffers of all chunks together stay within about `room` bytes (each chunk gets
+/// its share): a chunk whose next state would pass its share stops before it
+/// ([`Chunk::truncated`]), so a model with many successors per state cannot grow these buffers
+/// past the memory budget, whatever the batch size.
+pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chunk>, table: &PackedTable, range: std::ops::Range<u32>, room: u64) {
     let n = range.end - range.start;
     let workers = (expanders.len() as u32).min(n.div_ceil(MIN_PER_WORKER)).max(1);
     chunks.resize_with(expanders.len().max(1), Chunk::default);
     let per = n.div_ceil(workers);
     let bounds = |t: u32| (range.start + (t * per).min(n))..(range.start + ((t + 1) * per).min(n));
+    let words = table.layout().words();
+    let share = |parts: u32| usize::try_from(room / u64::from(parts) / bytes_per_successor(words)).unwrap_or(usize::MAX).saturating_mul(words);
     if workers == 1 {
-        expanders[0].expand(table, range.clone(), &mut chunks[0], false);
+        expanders[0].expand(table, range.clone(), &mut chunks[0], false, share(1));
         // Unused chunks hold nothing (not even the keys of an earlier parallel batch: the
         // successors generated are counted over all chunks).
         for c in &mut chunks[1..] {
-            c.keys.clear();
-            c.hashes.clear();
-            c.ends.clear();
-            c.found.clear();
-            c.failure = None;
+            c.clear();
         }
         return;
     }
-    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out, true));
+    let room = share(workers);
+    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out, true, room));
 }
 
 /// Fills `out.found` with each key's id in `table` (prefetching the slots a few keys ahead).

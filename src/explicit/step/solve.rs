@@ -420,10 +420,7 @@ impl<'p> Solver<'p> {
                 super::PACKED_RUNS.with(|c| c.set(c.get() + 1));
                 Ok(())
             }
-            Ok(true) => self.run_with(plan, scratch, &mut ss, ev, cur, base, None, &mut |state| {
-                out.push_row(state);
-                ControlFlow::Continue(())
-            }),
+            Ok(true) => self.run_with(plan, scratch, &mut ss, ev, cur, base, None, &mut |state| out.push_row(state)),
             Ok(false) => Ok(()),
             Err(e) => Err(e),
         };

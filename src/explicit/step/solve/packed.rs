@@ -20,6 +20,7 @@
 //! [`PackedOut::cur_key`].
 
 use super::{Simple, SolveScratch, Solver};
+use std::ops::ControlFlow;
 #[cfg(test)]
 thread_local! {
     /// Tests: order successors by comparing their changes, never by integer sort keys.
@@ -37,18 +38,29 @@ pub(crate) struct PackedOut<'a> {
     pub key: &'a mut [u64],
     pub keys: &'a mut Vec<u64>,
     pub hashes: &'a mut Vec<u64>,
+    /// Most words `keys` may hold: [`PackedOut::push_row`] stops the enumeration there and sets
+    /// `full` (the caller's memory bound; the copy-and-change paths, which emit at most
+    /// `COMBO_LIMIT` successors per state, are not cut).
+    pub room: usize,
+    pub full: bool,
 }
 
 impl PackedOut<'_> {
-    /// Appends the vector `state` packed (the vector-based paths' successors).
+    /// Appends the vector `state` packed (the vector-based paths' successors), or stops the
+    /// enumeration when the keys are at their `room`.
     #[inline]
-    pub(crate) fn push_row(&mut self, state: &[u32]) {
+    pub(crate) fn push_row(&mut self, state: &[u32]) -> ControlFlow<()> {
+        if self.keys.len() >= self.room {
+            self.full = true;
+            return ControlFlow::Break(());
+        }
         let fits = self.layout.pack(state, self.key);
         // The plans emit value indices within each variable's domain (inputs 0), whatever the
         // input.
         assert!(fits, "a state value outside its variable's domain");
         self.keys.extend_from_slice(self.key);
         self.hashes.push(hash(self.key));
+        ControlFlow::Continue(())
     }
 }
 
