@@ -11,7 +11,7 @@
 //! fails, 2 on input errors, 3 when no spec fails but one was left undecided (`--spec-timeout`).
 
 pub(crate) mod flat_engine;
-pub mod options;
+pub(crate) mod options;
 pub mod shard;
 pub mod stages;
 pub mod timeout;
