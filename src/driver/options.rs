@@ -22,7 +22,7 @@ pub enum Format {
 /// default: no traces, all cores, the `auto` engine, every spec, no limits.
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
-    /// `--format`: how `xmv-rs check` prints the run (ignored by [`check_str`] and the other entry points).
+    /// `--format`: how `xmv-rs check` prints the run (ignored by [`check_str`](crate::api::check_str) and the other entry points).
     pub format: Format,
     /// Counterexamples and witnesses (`--no-trace` / `-dcx` turn them off).
     pub traces: bool,
