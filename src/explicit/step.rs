@@ -38,6 +38,8 @@ pub(crate) type Emit<'a> = dyn FnMut(&[u32]) -> ControlFlow<()> + 'a;
 
 mod decompose;
 mod fallible;
+#[cfg(test)]
+mod hoist_tests;
 mod memo;
 mod solve;
 pub(crate) use solve::packed::PackedOut;
@@ -50,6 +52,10 @@ thread_local! {
     pub(crate) static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: never write successors straight into packed keys ([`solve::packed`]).
     pub(crate) static NO_PACKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: build plans in dependency order only (no single-valued slots moved earlier).
+    pub(crate) static NO_HOIST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the plans built with some single-valued slot moved earlier ([`Plan::order`]).
+    pub(crate) static HOISTED_PLANS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Tests: the plan runs whose successors were written straight into packed keys.
     pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -265,6 +271,10 @@ pub(crate) struct Plan<'p> {
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
+    /// When [`Plan::order`] moved single-valued slots earlier: the slots and checks it was given,
+    /// to rebuild the plan in dependency order and report the error that order meets first
+    /// ([`Plan::first_error_in_dependency_order`]).
+    unhoisted: Option<std::sync::Arc<(Vec<Slot<'p>>, Vec<Check<'p>>)>>,
 }
 
 impl<'p> Plan<'p> {
@@ -371,6 +381,7 @@ impl<'p> Plan<'p> {
             memo_tables: 0,
             slot_prog: vec![],
             slot_set: vec![],
+            unhoisted: None,
         }
     }
 
@@ -421,9 +432,19 @@ impl<'p> Plan<'p> {
         self.slots.is_empty()
     }
 
-    /// Orders slots by their dependencies (stable otherwise) and attaches each check to the
+    /// Orders slots by their dependencies (stable otherwise), moves single-valued slots before
+    /// the free ones they do not read ([`hoist_single_valued`]), and attaches each check to the
     /// earliest depth at which everything it reads is assigned.
     fn order(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Check<'p>>) -> Result<Plan<'p>, StepError> {
+        #[cfg(test)]
+        let hoist = !NO_HOIST.with(std::cell::Cell::get);
+        #[cfg(not(test))]
+        let hoist = true;
+        Plan::order_with(system, domains, slots, checks, hoist && !system.is_procedure)
+    }
+
+    fn order_with(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Check<'p>>, hoist: bool) -> Result<Plan<'p>, StepError> {
+        let given = hoist.then(|| (slots.clone(), checks.clone()));
         let n = system.vars.len();
         let mut slot_of_var = vec![usize::MAX; n];
         for (i, s) in slots.iter().enumerate() {
@@ -468,6 +489,34 @@ impl<'p> Plan<'p> {
             let s = &slots[stuck];
             return Err(StepError { kind: StepErrorKind::Cycle { var: s.var }, origin: s.origin, span: s.span, partial: vec![] });
         }
+        let mut unhoisted = None;
+        if let Some(given) = given {
+            let mut constrained = vec![false; slots.len()];
+            for c in &checks {
+                deps_of(c.expr, c.frame).into_iter().for_each(|i| constrained[i] = true);
+            }
+            // Slot `i` may move before slot `j` when no check reads `j` and `j` gives at least one
+            // candidate or fails; if `j` can fail, `i` must not be read by a check either (else
+            // a check at `i`'s new depth could prune before `j` fails).
+            let never_empty = |j: usize| match slots[j].source {
+                Source::Domain | Source::Keep => Some(true),
+                Source::Expr(e) => (!may_be_empty(e)).then_some(false),
+                _ => None,
+            };
+            let passes = |i: usize, j: usize| !constrained[j] && never_empty(j).is_some_and(|infallible| infallible || !constrained[i]);
+            let single = |i: usize| match slots[i].source {
+                Source::Keep => true,
+                Source::Expr(e) => single_valued(e),
+                _ => false,
+            };
+            let hoisted = hoist_single_valued(&order, &deps, passes, single);
+            if hoisted != order {
+                order = hoisted;
+                unhoisted = Some(std::sync::Arc::new(given));
+                #[cfg(test)]
+                HOISTED_PLANS.with(|c| c.set(c.get() + 1));
+            }
+        }
         let mut depth_of_slot = vec![0usize; slots.len()];
         for (depth, &i) in order.iter().enumerate() {
             depth_of_slot[i] = depth + 1;
@@ -496,6 +545,7 @@ impl<'p> Plan<'p> {
             .collect();
         plan.slot_set = (plan.slots.iter()).map(|s| compile_set(&system.vars, s)).collect();
         plan.plan_memo();
+        plan.unhoisted = unhoisted;
         #[cfg(test)]
         if PLAIN_ONLY.with(std::cell::Cell::get) {
             return Ok(plan);
@@ -566,10 +616,11 @@ impl<'p> Plan<'p> {
     ) -> Result<(), StepError> {
         scratch.memo.bind(self.id, self.memo_tables);
         scratch.steps += 1;
-        match &self.solver {
+        let r = match &self.solver {
             Some(solver) => solver.run(self, scratch, ev, cur, base, exited, emit),
             None => self.run_plain(scratch, ev, cur, base, exited, emit),
-        }
+        };
+        r.map_err(|e| self.first_error_in_dependency_order(e, cur, base, exited))
     }
 
     /// [`Plan::run`] of a transition plan (no `EXITED`), its successors packed into `out`:
@@ -579,10 +630,29 @@ impl<'p> Plan<'p> {
     pub(crate) fn run_packed(&self, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], base: &[u32], out: &mut PackedOut<'_>) -> Result<(), StepError> {
         scratch.memo.bind(self.id, self.memo_tables);
         scratch.steps += 1;
-        match &self.solver {
+        let r = match &self.solver {
             Some(solver) => solver.run_packed(self, scratch, ev, cur, base, out),
             None => self.run_plain(scratch, ev, cur, base, None, &mut |state| out.push_row(state)),
+        };
+        r.map_err(|e| self.first_error_in_dependency_order(e, cur, base, None))
+    }
+
+    /// The error a run reports. A plan whose single-valued slots were moved earlier meets an
+    /// evaluation error in the same runs as the plan in dependency order ([`hoist_single_valued`]:
+    /// the slots it moved past never prune, nor does anything moved before one that can fail), but possibly another one
+    /// first and with less of the vector computed; so the plan in dependency order is rebuilt
+    /// and run, and its first error is the one reported (errors end the build: this runs at
+    /// most once). A step budget error is the run's own.
+    #[cold]
+    fn first_error_in_dependency_order(&self, e: StepError, cur: &[u32], base: &[u32], exited: Option<ExitNameId>) -> StepError {
+        let Some(given) = self.unhoisted.as_deref() else { return e };
+        if e.kind == StepErrorKind::Budget {
+            return e;
         }
+        let Ok(plan) = Plan::order_with(self.system, self.domains, given.0.clone(), given.1.clone(), false) else { return e };
+        let mut scratch = Scratch::default();
+        let mut ev = Evaluator::new(&self.system.vars);
+        plan.run(&mut scratch, &mut ev, cur, base, exited, &mut |_| ControlFlow::Continue(())).err().unwrap_or(e)
     }
 
     /// [`Plan::run`] by plain enumeration: the depth-first product of the slots' candidates.
@@ -961,6 +1031,57 @@ fn push_conjuncts<'p>(checks: &mut Vec<Check<'p>>, exprs: &'p [Expr], spans: &[S
 }
 
 /// The variables whose slot must be assigned before `e` can be evaluated in `frame`.
+/// Whether `e` always evaluates to one value (no set or range anywhere in it; conservative:
+/// `x in {a, b}` counts as set-valued).
+fn single_valued(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if matches!(e, Expr::Set(_) | Expr::Range(..)) {
+            return false;
+        }
+        e.push_children(&mut stack);
+    }
+    true
+}
+
+/// Whether `e` has a range `lo .. hi` (empty when `lo > hi`) or an empty set anywhere.
+fn may_be_empty(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if matches!(e, Expr::Range(..)) || matches!(e, Expr::Set(items) if items.is_empty()) {
+            return true;
+        }
+        e.push_children(&mut stack);
+    }
+    false
+}
+
+/// `order` (a dependency order of slot positions) with every single-valued slot `i` moved before
+/// the slots `j` that precede it, that it does not depend on (`deps[i]`: the slots `i` reads)
+/// and that it `passes(i, j)`: no check reads `j` and `j` gives at least one candidate or
+/// fails, so `j` never prunes (and a `j` that can fail is passed only by an `i` that no check
+/// reads, so nothing is pruned before `j` is evaluated that was not before); a single-valued
+/// slot contributes one candidate wherever it stands. The depth-first
+/// product then emits the same vectors in the same order (the multi-valued slots keep their
+/// relative order), but computes each single-valued slot once per combination of the slots
+/// before it rather than once per combination of the free slots it was behind: in a model with
+/// `k` unassigned booleans interleaved with assigned variables, once per state instead of up
+/// to `2^k` times. Which of two failing slots fails first can change, so a failing run is
+/// repeated in dependency order for its error ([`Plan::first_error_in_dependency_order`]).
+fn hoist_single_valued(order: &[usize], deps: &[Vec<usize>], passes: impl Fn(usize, usize) -> bool, single: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(order.len());
+    for &i in order {
+        let mut at = out.len();
+        if single(i) {
+            while at > 0 && passes(i, out[at - 1]) && !deps[i].contains(&out[at - 1]) {
+                at -= 1;
+            }
+        }
+        out.insert(at, i);
+    }
+    out
+}
+
 fn reads(e: &Expr, frame: Frame, out: &mut Vec<VarId>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {

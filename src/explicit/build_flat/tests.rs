@@ -370,16 +370,18 @@ pub(crate) fn brute_force(system: &System) -> StatesAndEdges {
         all = all.into_iter().flat_map(|p: Vec<u32>| (0..k).map(move |x| [p.clone(), vec![x]].concat())).collect();
     }
     let mut ev = Evaluator::new(&system.vars);
+    // An evaluation error rules the candidate out: the builder, which succeeded, met none on the
+    // transitions it took (it may prune a candidate by `TRANS` before evaluating what fails).
     let allows = |ev: &mut Evaluator, e: &Expr, env: &Env, var: usize, idx: u32| -> bool {
         let mut out = vec![];
-        ev.values(e, env, &mut out).unwrap();
-        out.contains(&system.vars[var].domain.value(idx as usize))
+        ev.values(e, env, &mut out).is_ok() && out.contains(&system.vars[var].domain.value(idx as usize))
     };
-    let holds = |ev: &mut Evaluator, es: &[Expr], env: &Env| es.iter().all(|e| ev.bool(e, env).unwrap());
+    let holds = |ev: &mut Evaluator, es: &[Expr], env: &Env| es.iter().all(|e| ev.bool(e, env).unwrap_or(false));
     let initial: Vec<Vec<u32>> = (all.iter())
         .filter(|s| {
             let env = Env::state(s);
             (0..s.len()).all(|i| system.init_assign[i].as_ref().is_none_or(|e| allows(&mut ev, e, &env, i, s[i])))
+                && (0..s.len()).all(|i| system.invar_assign[i].as_ref().is_none_or(|e| allows(&mut ev, e, &env, i, s[i])))
                 && holds(&mut ev, &system.init, &env)
                 && holds(&mut ev, &system.invar, &env)
         })
@@ -396,7 +398,8 @@ pub(crate) fn brute_force(system: &System) -> StatesAndEdges {
                 (Some(e), _) => allows(&mut ev, e, &env, i, t[i]),
                 (None, _) => true,
             }) && holds(&mut ev, &system.trans, &env)
-                && holds(&mut ev, &system.invar, &Env::state(t));
+                && holds(&mut ev, &system.invar, &Env::state(t))
+                && (0..t.len()).all(|i| system.invar_assign[i].as_ref().is_none_or(|e| allows(&mut ev, e, &Env::state(t), i, t[i])));
             if ok {
                 edges.insert((s.clone(), t.clone()));
                 if reach.insert(t.clone()) {

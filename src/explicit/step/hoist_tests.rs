@@ -1,0 +1,151 @@
+//! Differential tests of moving single-valued slots earlier ([`super::hoist_single_valued`]):
+//! random models with unassigned variables interleaved with assigned ones (deterministic,
+//! set-valued, failing, reading `next()`), inputs, frozen variables and constraints give the same
+//! states, numbering, edges and errors with and without the move, with and without the solver,
+//! and the same states and edges as brute force.
+
+use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
+use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
+use crate::explicit::step::{HOISTED_PLANS, NO_HOIST, PLAIN_ONLY};
+use crate::explicit::test_support::*;
+use crate::ir::VarKind;
+use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram, System};
+use crate::source::Span;
+
+fn value(rng: &mut Rng, d: &Domain) -> Expr {
+    Expr::Const(d.value(rng.below(d.len() as u64) as usize))
+}
+
+/// A random model whose variables are mostly assigned or free (left to their domain), in the
+/// order they are declared, so that free variables often stand before assigned ones.
+fn interleaved_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
+    let n = 3 + rng.below(5) as usize;
+    let domains: Vec<Domain> = (0..n)
+        .map(|_| match rng.below(3) {
+            0 => Domain::Boolean,
+            1 => Domain::Range { lo: 0, hi: 2 },
+            _ => syms(3),
+        })
+        .collect();
+    let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+    let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
+    let mut m: System = system("main", &decls);
+    for v in 1..n {
+        m.vars[v].kind = match rng.below(10) {
+            0 => VarKind::Input,
+            1 => VarKind::Frozen,
+            _ => VarKind::State,
+        };
+    }
+    let same = |x: usize| (0..n).filter(|&y| y != x && domains[y] == domains[x] && m.vars[y].kind != VarKind::Input).collect::<Vec<_>>();
+    let sames: Vec<Vec<usize>> = (0..n).map(same).collect();
+    for v in 0..n {
+        let kind = m.vars[v].kind;
+        if kind == VarKind::Input {
+            continue;
+        }
+        if rng.below(2) == 0 {
+            m.init_assign[v] = Some(value(rng, &domains[v]));
+        }
+        if kind != VarKind::State {
+            continue;
+        }
+        let c = value(rng, &domains[v]);
+        let w = rng.below(n as u64) as usize;
+        let dw = value(rng, &domains[w]);
+        let e = match rng.below(10) {
+            0 | 1 => continue, // free
+            2 => c,
+            3 => var(v as u32),
+            4 => case(vec![(eq(var(w as u32), dw), c), (boolean(true), var(v as u32))], Span::new(3, 4)),
+            5 => set(vec![c, var(v as u32)]),
+            6 => match sames[v].as_slice() {
+                [] => c,
+                ys => {
+                    let y = ys[rng.below(ys.len() as u64) as usize];
+                    // `next(v) := next(y)` or, as an invariant assignment, `v := y`.
+                    if rng.below(2) == 0 {
+                        next(y as u32)
+                    } else {
+                        // An invariant assignment is the variable's only one.
+                        m.invar_assign[v] = Some(var(y as u32));
+                        m.init_assign[v] = None;
+                        continue;
+                    }
+                }
+            },
+            7 if allow_fail && matches!(domains[v], Domain::Range { .. }) => bin(BinOp::Add, var(v as u32), int(1)),
+            8 if allow_fail => case(vec![(eq(var(w as u32), dw), c)], Span::new(5, 6)),
+            _ => case(vec![(eq(var(w as u32), dw), set(vec![c.clone(), var(v as u32)])), (boolean(true), c)], Span::new(7, 8)),
+        };
+        m.next_assign[v] = Some(e);
+    }
+    if rng.below(3) == 0 {
+        let v = rng.below(n as u64) as usize;
+        if m.vars[v].kind != VarKind::Input {
+            let (c, w) = (value(rng, &domains[v]), rng.below(n as u64) as usize);
+            let d = value(rng, &domains[w]);
+            m.trans.push(bin(BinOp::Or, bin(BinOp::Ne, next(v as u32), c), eq(var(w as u32), d)));
+        }
+    }
+    if rng.below(4) == 0 {
+        let v = rng.below(n as u64) as usize;
+        if m.vars[v].kind != VarKind::Input {
+            let c = value(rng, &domains[v]);
+            m.invar.push(bin(BinOp::Ne, var(v as u32), c));
+        }
+    }
+    program(vec![m], &["a", "b", "c"])
+}
+
+fn build(p: &LoweredProgram, plain: bool, hoist: bool) -> Result<FlatModel, crate::diagnostics::Diagnostics> {
+    PLAIN_ONLY.with(|c| c.set(plain));
+    NO_HOIST.with(|c| c.set(!hoist));
+    let r = build_flat(p, &BuildLimits::default());
+    PLAIN_ONLY.with(|c| c.set(false));
+    NO_HOIST.with(|c| c.set(false));
+    r
+}
+
+#[test]
+fn moving_single_valued_slots_earlier_changes_nothing() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut rng = Rng(0x40f5_7a11);
+    let (mut hoisted_models, mut errors, mut brute) = (0u64, 0u64, 0u64);
+    for case_no in 0..cases {
+        let p = interleaved_program(&mut rng, case_no % 2 == 1);
+        let sys = &p.systems[0];
+        for plain in [false, true] {
+            HOISTED_PLANS.with(|c| c.set(0));
+            let moved = build(&p, plain, true);
+            let hoisted = HOISTED_PLANS.with(std::cell::Cell::get) > 0;
+            hoisted_models += u64::from(hoisted && !plain);
+            let kept = build(&p, plain, false);
+            match (&moved, &kept) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: states or numbering differ: {sys:?}");
+                    assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}: {sys:?}");
+                    assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: edges differ: {sys:?}");
+                    assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}: {sys:?}");
+                    if !plain && sys.vars.iter().all(|v| v.kind != VarKind::Input) {
+                        assert!(states_and_edges(&a.kripke) == brute_force(sys), "case {case_no}: not the brute-force states and edges: {sys:?}");
+                        brute += 1;
+                    }
+                }
+                (Err(a), Err(b)) => {
+                    errors += u64::from(!plain && hoisted);
+                    let (a, b) = (&a.items[0], &b.items[0]);
+                    assert_eq!(
+                        (&a.code, &a.message, &a.notes, &a.labels),
+                        (&b.code, &b.message, &b.notes, &b.labels),
+                        "case {case_no}: errors differ: {sys:?}"
+                    );
+                }
+                _ => panic!("case {case_no}: one build failed: moved {:?} / kept {:?}\n{sys:?}", moved.as_ref().err(), kept.as_ref().err()),
+            }
+        }
+    }
+    assert!(hoisted_models * 3 >= cases, "slots were moved in only {hoisted_models} of {cases} models");
+    assert!(errors * 20 >= cases, "only {errors} failing models had moved slots: the error path is not exercised");
+    assert!(brute * 5 >= cases, "only {brute} of {cases} compared with brute force");
+}
