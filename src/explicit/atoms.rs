@@ -9,7 +9,7 @@ use super::eval::compiled::Program;
 use super::eval::{EXIT_INDEX, Env, EvalError, Evaluator};
 use super::state_values::StateValues;
 use super::step::{DomainIndex, Frame};
-use crate::lowering::program::{BinOp, Expr, System, UnOp, Value, VarId};
+use crate::lowering::program::{BinOp, Domain, Expr, System, UnOp, Value, VarId};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
@@ -105,6 +105,7 @@ impl<'a> AtomLabeller<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
+        let e = e.unshared();
         if let Some((var, buckets)) = value_pattern(self.system, self.domains, e) {
             self.ensure_index(var);
             let mut bits = FixedBitSet::with_capacity(self.states.count());
@@ -178,7 +179,12 @@ impl<'a> AtomLabeller<'a> {
 /// procedure modules). The patterns are `x = c`, `x != c`, `x in {c1, …}`, `x` and `!x`.
 pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr) -> Option<(VarId, Vec<usize>)> {
     let buckets_of = |var: VarId, values: &[Value]| -> Option<Vec<usize>> {
-        let len = system.vars.get(var.index())?.domain.table_len()?;
+        // An enumeration's values are written in the file: an index over them is as large as
+        // the text, whatever their number (a control-flow model's `pc` has one per location).
+        let len = match &system.vars.get(var.index())?.domain {
+            Domain::Enum(values) => values.len(),
+            domain => domain.table_len()?,
+        };
         let mut bs: Vec<usize> = values
             .iter()
             .filter_map(|&v| match v {
@@ -197,14 +203,14 @@ pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr)
             _ => None,
         }
     };
-    match atom {
+    match atom.unshared() {
         Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(true)])?)),
-        Expr::Unary(UnOp::Not, inner) => match inner.as_ref() {
+        Expr::Unary(UnOp::Not, inner) => match inner.unshared() {
             Expr::Var(x) => Some((*x, buckets_of(*x, &[Value::Bool(false)])?)),
             _ => None,
         },
         Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-            let (x, c) = match (a.as_ref(), b.as_ref()) {
+            let (x, c) = match (a.unshared(), b.unshared()) {
                 (Expr::Var(x), Expr::Const(c)) | (Expr::Const(c), Expr::Var(x)) => (*x, *c),
                 _ => return None,
             };
@@ -216,10 +222,58 @@ pub(crate) fn value_pattern(system: &System, domains: &DomainIndex, atom: &Expr)
                 Some((x, (0..all).filter(|b| !eq.contains(b)).collect()))
             }
         }
-        Expr::Binary(BinOp::In, a, b) => match a.as_ref() {
-            Expr::Var(x) => Some((*x, buckets_of(*x, &consts(b)?)?)),
+        Expr::Binary(BinOp::In, a, b) => match a.unshared() {
+            Expr::Var(x) => Some((*x, buckets_of(*x, &consts(b.unshared())?)?)),
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explicit::test_support::*;
+    use std::sync::Arc;
+
+    /// Per-state evaluation of `atom` (what [`AtomLabeller::label`] does without a pattern).
+    fn evaluated(system: &System, rows: &[u32], width: usize, atom: &Expr) -> FixedBitSet {
+        let mut ev = Evaluator::new(&system.vars);
+        let mut bits = FixedBitSet::with_capacity(rows.len() / width);
+        for (s, row) in rows.chunks(width).enumerate() {
+            bits.set(s, ev.bool(atom, &Env::state(row)).expect("the atoms cannot fail"));
+        }
+        bits
+    }
+
+    /// Regression: a large DEFINE label (`p := state in {s1, …}`, shared by its uses as
+    /// [`Expr::Shared`]) over an enumeration of more than 2^16 values (a control-flow model's
+    /// `pc`) was evaluated state by state; it is answered from the value index, with the same
+    /// states as evaluating it.
+    #[test]
+    fn shared_labels_over_wide_enumerations_are_answered_from_the_value_index() {
+        let n = (1usize << 16) + 5;
+        let domain = syms(n as u32);
+        let sys = system("main", &[("pc", domain), ("b", Domain::Boolean)]);
+        let domains = DomainIndex::new(&sys);
+        let width = 2;
+        let rows: Vec<u32> = (0..3000u32).flat_map(|s| [(s * 37) % n as u32, s % 2]).collect();
+        let members: Vec<Expr> = (0..200u32).map(|i| sym(i * 331 % n as u32)).collect();
+        let in_set = bin(BinOp::In, var(0), set(members));
+        let atoms = [
+            Expr::Shared(Arc::new(in_set.clone())),
+            not(Expr::Shared(Arc::new(in_set.clone()))),
+            bin(BinOp::And, Expr::Shared(Arc::new(in_set.clone())), var(1)),
+            bin(BinOp::Ne, var(0), sym(n as u32 - 1)),
+        ];
+        for atom in &atoms {
+            let mut labeller = AtomLabeller::new(&sys, &domains, StateSet::Rows { arena: &rows, width, count: rows.len() / width });
+            let structural = labeller.structural(atom, 0).expect("answered from the value index");
+            assert_eq!(structural, evaluated(&sys, &rows, width, atom), "{atom:?}");
+            assert_eq!(labeller.label(atom).ok(), Some(structural));
+        }
+        // A range that wide gets no index (its values are not written in the file).
+        let wide = system("main", &[("x", Domain::Range { lo: 0, hi: 1 << 20 })]);
+        assert!(value_pattern(&wide, &DomainIndex::new(&wide), &eq(var(0), int(3))).is_none());
     }
 }

@@ -33,7 +33,7 @@ impl ConditionIndex {
         let mut patterns: Vec<(VarId, Vec<(usize, u32)>)> = vec![];
         for (i, condition) in conditions.into_iter().enumerate() {
             index.len += 1;
-            let lookup = matches!(condition, Expr::Binary(BinOp::Eq | BinOp::Ne | BinOp::In, ..));
+            let lookup = matches!(condition.unshared(), Expr::Binary(BinOp::Eq | BinOp::Ne | BinOp::In, ..));
             match value_pattern(system, domains, condition).filter(|_| lookup) {
                 Some((var, buckets)) => {
                     let at = match patterns.iter().position(|(v, _)| *v == var) {

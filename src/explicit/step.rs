@@ -973,11 +973,8 @@ impl<'p> Plan<'p> {
 
 /// The items of a slot's set literal compiled, when every item compiles to a single value.
 fn compile_set(vars: &[crate::lowering::program::Variable], slot: &Slot<'_>) -> Option<Box<[Program]>> {
-    let Source::Expr(mut e) = slot.source else { return None };
-    while let Expr::Shared(inner) = e {
-        e = inner;
-    }
-    let Expr::Set(items) = e else { return None };
+    let Source::Expr(e) = slot.source else { return None };
+    let Expr::Set(items) = e.unshared() else { return None };
     items.iter().map(|item| Program::compile(vars, item, slot.frame)).collect()
 }
 

@@ -135,6 +135,16 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The expression with the [`Expr::Shared`] wrappers of large DEFINE bodies taken off, for
+    /// matching its structure (a label `p := state in {s1, …, s200}` is shared by its uses).
+    pub(crate) fn unshared(&self) -> &Expr {
+        let mut e = self;
+        while let Expr::Shared(inner) = e {
+            e = inner;
+        }
+        e
+    }
+
     /// Whether the expression reads `next()` anywhere.
     pub(crate) fn reads_next(&self) -> bool {
         let mut stack = vec![self];
