@@ -286,11 +286,9 @@ impl Rng {
     }
 }
 
-/// A random flat program over 1–3 small variables: constant or set-valued init/next assignments,
-/// `case`s over current values, `next(y)` reads of earlier variables, frozen variables, `TRANS`
-/// and `INVAR` constraints. Every assigned value is in range.
-fn random_program(rng: &mut Rng) -> LoweredProgram {
-    let n = 1 + rng.below(3) as usize;
+/// A system `main` of `n` state variables `v0…` with random small domains (boolean, `0..2`, three
+/// symbols), and those domains: the start of the random models of the builders' tests.
+pub(crate) fn small_system(rng: &mut Rng, n: usize) -> (System, Vec<Domain>) {
     let domains: Vec<Domain> = (0..n)
         .map(|_| match rng.below(3) {
             0 => Domain::Boolean,
@@ -300,7 +298,15 @@ fn random_program(rng: &mut Rng) -> LoweredProgram {
         .collect();
     let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
     let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
-    let mut m = system("main", &decls);
+    (system("main", &decls), domains)
+}
+
+/// A random flat program over 1–3 small variables: constant or set-valued init/next assignments,
+/// `case`s over current values, `next(y)` reads of earlier variables, frozen variables, `TRANS`
+/// and `INVAR` constraints. Every assigned value is in range.
+fn random_program(rng: &mut Rng) -> LoweredProgram {
+    let n = 1 + rng.below(3) as usize;
+    let (mut m, domains) = small_system(rng, n);
     let value = |rng: &mut Rng, d: &Domain| -> Expr { Expr::Const(d.value(rng.below(d.len() as u64) as usize)) };
     let values = |rng: &mut Rng, d: &Domain| -> Expr { if rng.below(2) == 0 { value(rng, d) } else { set(vec![value(rng, d), value(rng, d)]) } };
     for i in 0..n {

@@ -4,12 +4,12 @@
 //! states, numbering, edges and errors with and without the move, with and without the solver,
 //! and the same states and edges as brute force.
 
-use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
+use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::step::{HOISTED_PLANS, NO_HOIST, PLAIN_ONLY};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
-use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram, System};
+use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram};
 use crate::source::Span;
 
 fn value(rng: &mut Rng, d: &Domain) -> Expr {
@@ -20,16 +20,7 @@ fn value(rng: &mut Rng, d: &Domain) -> Expr {
 /// order they are declared, so that free variables often stand before assigned ones.
 fn interleaved_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
     let n = 3 + rng.below(5) as usize;
-    let domains: Vec<Domain> = (0..n)
-        .map(|_| match rng.below(3) {
-            0 => Domain::Boolean,
-            1 => Domain::Range { lo: 0, hi: 2 },
-            _ => syms(3),
-        })
-        .collect();
-    let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
-    let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
-    let mut m: System = system("main", &decls);
+    let (mut m, domains) = small_system(rng, n);
     for v in 1..n {
         m.vars[v].kind = match rng.below(10) {
             0 => VarKind::Input,

@@ -2,7 +2,7 @@
 //! solver and with plain enumeration give the same states, numbering, edges and errors, and the
 //! same states and edges as brute force.
 
-use crate::explicit::build_flat::tests::{Rng, brute_force, states_and_edges};
+use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
 use crate::explicit::step::{DomainIndex, NO_MEMO, NO_PACKED, PACKED_RUNS, PLAIN_ONLY, Plan};
 use crate::explicit::test_support::*;
@@ -168,13 +168,7 @@ impl Gen<'_> {
 /// assignments, `case` without a true branch).
 fn constraint_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
     let n = 2 + rng.below(3) as usize;
-    let domains: Vec<Domain> = (0..n)
-        .map(|_| match rng.below(3) {
-            0 => Domain::Boolean,
-            1 => Domain::Range { lo: 0, hi: 2 },
-            _ => syms(3),
-        })
-        .collect();
+    let (mut m, domains) = small_system(rng, n);
     let kinds: Vec<VarKind> = (0..n)
         .map(|v| match rng.below(8) {
             0 if v > 0 => VarKind::Frozen,
@@ -182,9 +176,6 @@ fn constraint_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
             _ => VarKind::State,
         })
         .collect();
-    let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
-    let decls: Vec<(&str, Domain)> = names.iter().map(String::as_str).zip(domains.iter().cloned()).collect();
-    let mut m: System = system("main", &decls);
     for (v, k) in kinds.iter().enumerate() {
         m.vars[v].kind = *k;
     }
