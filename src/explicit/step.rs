@@ -638,11 +638,12 @@ impl<'p> Plan<'p> {
     }
 
     /// The error a run reports. A plan whose single-valued slots were moved earlier meets an
-    /// evaluation error in the same runs as the plan in dependency order ([`hoist_single_valued`]:
-    /// the slots it moved past never prune, nor does anything moved before one that can fail), but possibly another one
-    /// first and with less of the vector computed; so the plan in dependency order is rebuilt
-    /// and run, and its first error is the one reported (errors end the build: this runs at
-    /// most once). A step budget error is the run's own.
+    /// evaluation error in the same runs as the plan in dependency order
+    /// ([`hoist_single_valued`]: the slots it moved past never prune, nor does anything moved
+    /// before one that can fail), but possibly another one first and with less of the vector
+    /// computed; so the plan in dependency order is rebuilt and run, and its first error is the
+    /// one reported (errors end the build: this runs at most once). A step budget error is the
+    /// run's own.
     #[cold]
     fn first_error_in_dependency_order(&self, e: StepError, cur: &[u32], base: &[u32], exited: Option<ExitNameId>) -> StepError {
         let Some(given) = self.unhoisted.as_deref() else { return e };
@@ -1027,30 +1028,15 @@ fn push_conjuncts<'p>(checks: &mut Vec<Check<'p>>, exprs: &'p [Expr], spans: &[S
     }
 }
 
-/// The variables whose slot must be assigned before `e` can be evaluated in `frame`.
 /// Whether `e` always evaluates to one value (no set or range anywhere in it; conservative:
 /// `x in {a, b}` counts as set-valued).
 fn single_valued(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if matches!(e, Expr::Set(_) | Expr::Range(..)) {
-            return false;
-        }
-        e.push_children(&mut stack);
-    }
-    true
+    !e.any(|e| matches!(e, Expr::Set(_) | Expr::Range(..)))
 }
 
 /// Whether `e` has a range `lo .. hi` (empty when `lo > hi`) or an empty set anywhere.
 fn may_be_empty(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if matches!(e, Expr::Range(..)) || matches!(e, Expr::Set(items) if items.is_empty()) {
-            return true;
-        }
-        e.push_children(&mut stack);
-    }
-    false
+    e.any(|e| matches!(e, Expr::Range(..)) || matches!(e, Expr::Set(items) if items.is_empty()))
 }
 
 /// `order` (a dependency order of slot positions) with every single-valued slot `i` moved before
@@ -1079,6 +1065,7 @@ fn hoist_single_valued(order: &[usize], deps: &[Vec<usize>], passes: impl Fn(usi
     out
 }
 
+/// The variables whose slot must be assigned before `e` can be evaluated in `frame`.
 fn reads(e: &Expr, frame: Frame, out: &mut Vec<VarId>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {

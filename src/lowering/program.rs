@@ -147,9 +147,15 @@ impl Expr {
 
     /// Whether the expression reads `next()` anywhere.
     pub(crate) fn reads_next(&self) -> bool {
+        self.any(|e| matches!(e, Expr::Next(_)))
+    }
+
+    /// Whether `holds` is true of this expression or any subexpression (shared bodies included;
+    /// iterative: the expression may be deep).
+    pub(crate) fn any(&self, holds: impl Fn(&Expr) -> bool) -> bool {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
-            if matches!(e, Expr::Next(_)) {
+            if holds(e) {
                 return true;
             }
             e.push_children(&mut stack);
