@@ -47,6 +47,37 @@ fn nominal_state_count_within_budget_stays_explicit() {
     assert!(out.contains("reachable states: 100000"), "{out}");
 }
 
+/// NuSMV's `syncarb5.smv` in miniature: a token ring of `cells` cells whose `Request` is a free
+/// boolean of each cell (2^cells successors per state) and whose other bits follow it.
+fn arbiter_ring(cells: usize) -> String {
+    let mut text = String::from("MODULE main\nVAR\n");
+    for i in 0..cells {
+        text.push_str(&format!("  req{i} : boolean;\n  tok{i} : boolean;\n  per{i} : boolean;\n"));
+    }
+    text.push_str("ASSIGN\n");
+    for i in 0..cells {
+        let prev = (i + cells - 1) % cells;
+        text.push_str(&format!("  init(tok{i}) := {};\n  next(tok{i}) := tok{prev};\n", if i == 0 { "TRUE" } else { "FALSE" }));
+        text.push_str(&format!("  init(per{i}) := FALSE;\n  next(per{i}) := req{i} & (per{i} | tok{i});\n"));
+    }
+    text.push_str("SPEC AG (per0 -> AF !req0 | tok0)\nSPEC AG EF tok1\nINVARSPEC !(tok0 & tok1)\n");
+    text
+}
+
+#[test]
+fn few_state_bits_with_many_free_successors_race_the_bdds() {
+    // 15 state bits (within the nominal count that is otherwise built explicitly at once), but
+    // 5 free booleans give every state 32 successors: the first stage ends after 64 states and
+    // the BDD probe, on a handful of nodes, wins.
+    let (line, out) = chosen(&arbiter_ring(5), true);
+    assert!(line.contains("flat engine: bdd, states: 5120"), "{line}");
+    assert!(line.contains("auto: bdd, first stage 64 states"), "{line}");
+    assert!(out.contains("reachable states: 5120"), "{out}");
+    // Three cells: 8 successors per state, below the fan-out that races; built at once.
+    let (line, _) = chosen(&arbiter_ring(3), true);
+    assert!(line.contains("flat engine: explicit") && line.contains("auto: explicit, the domains allow 512 states"), "{line}");
+}
+
 #[test]
 fn many_nominal_few_reachable_states_stay_explicit() {
     // 2^24 valuations, a shift register from all-false: 1 reachable state... plus a counter.

@@ -8,7 +8,10 @@
 //! explicit build's work units ([`BuildWork::units`]: plan steps, compiled operations, tree
 //! nodes evaluated, successors generated, states expanded; about 25 ns each) and the BDD nodes
 //! the probe's images create ([`ProbeFacts`], [`AUTO_UNITS_PER_NODE`] units each):
-//! 1. explicit when the domains allow at most [`AUTO_NOMINAL_STATES`] states ([`nominal_states`]);
+//! 1. explicit when the domains allow at most [`AUTO_NOMINAL_STATES`] states ([`nominal_states`]),
+//!    unless the free variables ([`free_successors`]) give every state at least
+//!    [`AUTO_TRANSITIONS_PER_STATE`] successors: then as in 2, with a first stage that ends after
+//!    64 states;
 //! 2. else, unless the free variables alone ([`free_successors`]) give more successors than
 //!    [`AUTO_FIRST_STATES`]·[`AUTO_TRANSITIONS_PER_STATE`] (then see 4), the explicit build and
 //!    the BDD reachability race ([`race`]): the explicit build (budget B) runs a first stage —
@@ -211,20 +214,28 @@ fn auto(program: &LoweredProgram, limits: &BuildLimits, options: &CheckOptions) 
         Err(d) => Err(d),
     };
     let nominal = nominal_states(program);
-    if nominal <= max_states.min(AUTO_NOMINAL_STATES) as f64 {
+    let free = free_successors(program);
+    // A model of few state bits whose free variables alone give every state many successors
+    // (NuSMV's `syncarb5.smv`: 5 free booleans, 32 per state) is cheap to encode, and its BDD
+    // images take the branching in one step: it races (`fanned_out`) instead.
+    let few_bits = nominal <= max_states.min(AUTO_NOMINAL_STATES) as f64;
+    let fanned_out = few_bits && free >= AUTO_TRANSITIONS_PER_STATE as f64;
+    if few_bits && !fanned_out {
         return explicit_or_bdd(format!("auto: explicit, the domains allow {nominal} states"));
     }
     // A first, small explicit attempt: most models with many nominal states still have few
     // reachable ones, and it costs milliseconds. Its work per expanded state (counted:
     // [`explicit_units`]) is the rate by which the explicit build of n states is estimated.
     let first_states = max_states.min(AUTO_FIRST_STATES);
-    let free = free_successors(program);
     let hopeless = free * free > (first_states * AUTO_TRANSITIONS_PER_STATE) as f64;
     if !hopeless {
         // The explicit build and the BDD probe race (`race`): the explicit build's first stage is
         // the small attempt.
         let transitions = first_states * AUTO_TRANSITIONS_PER_STATE;
-        let first = FirstStage { states: first_states, transitions, work: AUTO_FIRST_WORK, wide: AUTO_WIDE_SUCCESSORS };
+        // Every state of a fanned-out model has at least `free` successors: the first stage
+        // ends after 64 states.
+        let wide = if fanned_out { AUTO_WIDE_SUCCESSORS.min(free as u64) } else { AUTO_WIDE_SUCCESSORS };
+        let first = FirstStage { states: first_states, transitions, work: AUTO_FIRST_WORK, wide };
         return race::race(program, &auto, limits.max_memory, options.threads, first);
     }
     // Every state has at least `free` distinct successors, so at least `free` states each have
