@@ -56,6 +56,10 @@ thread_local! {
     pub(crate) static NO_HOIST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: the plans built with some single-valued slot moved earlier ([`Plan::order`]).
     pub(crate) static HOISTED_PLANS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Tests: compute every slot's candidates at every visit (no [`Plan::reuse`]).
+    pub(crate) static NO_REUSE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the slot visits that kept the candidates of the run's first ([`Plan::reuse`]).
+    pub(crate) static REUSED_FILLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Tests: the plan runs whose successors were written straight into packed keys.
     pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -215,6 +219,10 @@ pub(crate) struct Scratch {
     /// computed for (solver).
     cache: Vec<Vec<u32>>,
     cache_gen: Vec<u32>,
+    /// Plain runs: per slot, the run whose candidates `candidates[d]` holds for a slot that
+    /// [`Plan::reuse`] marks, and the current run's number.
+    filled_in: Vec<u32>,
+    run: u32,
     /// The current state with the plan's slots keeping their values, and the state stamp it
     /// was made for (solver's precomputed paths).
     row: Vec<u32>,
@@ -271,6 +279,12 @@ pub(crate) struct Plan<'p> {
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
+    /// Per slot: its candidates depend on the current state only and take an evaluation to
+    /// compute, so a plain run computes them once, at the slot's first visit, and keeps them
+    /// for every later branch of the depth-first product (the same values in the same order).
+    reuse: Vec<bool>,
+    /// Some slot is marked in `reuse`.
+    reuses: bool,
     /// When [`Plan::order`] moved single-valued slots earlier: the slots and checks it was given,
     /// to rebuild the plan in dependency order and report the error that order meets first
     /// ([`Plan::first_error_in_dependency_order`]).
@@ -381,6 +395,8 @@ impl<'p> Plan<'p> {
             memo_tables: 0,
             slot_prog: vec![],
             slot_set: vec![],
+            reuse: vec![],
+            reuses: false,
             unhoisted: None,
         }
     }
@@ -544,6 +560,26 @@ impl<'p> Plan<'p> {
             })
             .collect();
         plan.slot_set = (plan.slots.iter()).map(|s| compile_set(&system.vars, s)).collect();
+        let mut pos_of_var = vec![usize::MAX; n];
+        for (i, s) in plan.slots.iter().enumerate() {
+            pos_of_var[s.var.index()] = i;
+        }
+        let evaluated = |s: &Slot<'_>| matches!(s.source, Source::Expr(_) | Source::MixedTable(_));
+        // A slot is visited again in a run only below one that may give several candidates.
+        let branches = |s: &Slot<'_>| match &s.source {
+            Source::Keep => false,
+            Source::Const(Ok(c)) => c.len() > 1,
+            Source::Expr(e) => !single_valued(e),
+            _ => true,
+        };
+        let first_branch = plan.slots.iter().position(branches).unwrap_or(plan.slots.len());
+        plan.reuse =
+            (plan.slots.iter().enumerate()).map(|(d, s)| !plan.procedure && d > first_branch && evaluated(s) && solve::cur_only(s, &pos_of_var)).collect();
+        #[cfg(test)]
+        if NO_REUSE.with(std::cell::Cell::get) {
+            plan.reuse.fill(false);
+        }
+        plan.reuses = plan.reuse.contains(&true);
         plan.plan_memo();
         plan.unhoisted = unhoisted;
         #[cfg(test)]
@@ -683,6 +719,12 @@ impl<'p> Plan<'p> {
             scratch.pos.resize(n, 0);
             scratch.cache.resize_with(n, Vec::new);
             scratch.cache_gen.resize(n, 0);
+            scratch.filled_in.resize(n, 0);
+        }
+        scratch.run = scratch.run.wrapping_add(1);
+        if scratch.run == 0 {
+            scratch.filled_in.fill(0);
+            scratch.run = 1;
         }
     }
 
@@ -807,7 +849,9 @@ impl<'p> Plan<'p> {
         exited: Option<ExitNameId>,
         restrict: Option<&solve::Restrict<'_, 'p>>,
     ) -> Result<(), StepError> {
-        let Some(r) = restrict else { return self.fill_plain(d, scratch, ev, cur, exited) };
+        let Some(r) = restrict else {
+            return if self.reuses { self.fill_reusing(d, scratch, ev, cur, exited) } else { self.fill_plain(d, scratch, ev, cur, exited) };
+        };
         let bound = r.has_binds(d);
         if bound && matches!(self.slots[d].source, Source::Domain) {
             let len = self.system.vars[(self.slots[d].var).index()].domain.len() as u32;
@@ -824,6 +868,25 @@ impl<'p> Plan<'p> {
             let result = r.filter(self, d, &mut out, &scratch.vec, ev, cur, exited, &mut scratch.values, &mut scratch.bindset);
             scratch.candidates[d] = out;
             return result;
+        }
+        Ok(())
+    }
+
+    /// [`Plan::fill_plain`] in a plain run of a plan with [`Plan::reuse`] slots: such a slot's
+    /// candidates are computed at its first visit in the run and kept for the later ones. (Out
+    /// of line: plans without such slots keep `fill`'s tail call.)
+    #[inline(never)]
+    fn fill_reusing(&self, d: usize, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>) -> Result<(), StepError> {
+        // Only the slots that `reuse` marks are ever stamped with a run.
+        if scratch.filled_in[d] == scratch.run {
+            scratch.pos[d] = 0;
+            #[cfg(test)]
+            REUSED_FILLS.with(|c| c.set(c.get() + 1));
+            return Ok(());
+        }
+        self.fill_plain(d, scratch, ev, cur, exited)?;
+        if self.reuse[d] {
+            scratch.filled_in[d] = scratch.run;
         }
         Ok(())
     }

@@ -1,15 +1,17 @@
-//! Differential tests of moving single-valued slots earlier ([`super::hoist_single_valued`]):
-//! random models with unassigned variables interleaved with assigned ones (deterministic,
+//! Differential tests of the plain enumeration's shortcuts: moving single-valued slots earlier
+//! ([`super::hoist_single_valued`]) and keeping a slot's candidates for the whole run when they
+//! depend on the current state only ([`super::Plan::reuse`]). Random models with unassigned variables interleaved with assigned ones (deterministic,
 //! set-valued, failing, reading `next()`), inputs, frozen variables and constraints give the same
 //! states, numbering, edges and errors with and without the move, with and without the solver,
 //! and the same states and edges as brute force.
 
+use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{HOISTED_PLANS, NO_HOIST, PLAIN_ONLY};
+use crate::explicit::step::{HOISTED_PLANS, NO_HOIST, NO_REUSE, PLAIN_ONLY, REUSED_FILLS};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
-use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram};
+use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram, System};
 use crate::source::Span;
 
 fn value(rng: &mut Rng, d: &Domain) -> Expr {
@@ -89,13 +91,27 @@ fn interleaved_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
     program(vec![m], &["a", "b", "c"])
 }
 
-fn build(p: &LoweredProgram, plain: bool, hoist: bool) -> Result<FlatModel, crate::diagnostics::Diagnostics> {
+fn build(p: &LoweredProgram, plain: bool, hoist: bool) -> Result<FlatModel, Diagnostics> {
     PLAIN_ONLY.with(|c| c.set(plain));
     NO_HOIST.with(|c| c.set(!hoist));
     let r = build_flat(p, &BuildLimits::default());
     PLAIN_ONLY.with(|c| c.set(false));
     NO_HOIST.with(|c| c.set(false));
     r
+}
+
+/// Same states, numbering, initial states, edges and deadlocks.
+fn assert_same_models(a: &FlatModel, b: &FlatModel, case_no: u64, sys: &System) {
+    assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: states or numbering differ: {sys:?}");
+    assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}: {sys:?}");
+    assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: edges differ: {sys:?}");
+    assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}: {sys:?}");
+}
+
+/// The same first error: code, message, notes and labels.
+fn assert_same_errors(a: &Diagnostics, b: &Diagnostics, case_no: u64, sys: &System) {
+    let (a, b) = (&a.items[0], &b.items[0]);
+    assert_eq!((&a.code, &a.message, &a.notes, &a.labels), (&b.code, &b.message, &b.notes, &b.labels), "case {case_no}: errors differ: {sys:?}");
 }
 
 #[test]
@@ -114,10 +130,7 @@ fn moving_single_valued_slots_earlier_changes_nothing() {
             let kept = build(&p, plain, false);
             match (&moved, &kept) {
                 (Ok(a), Ok(b)) => {
-                    assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: states or numbering differ: {sys:?}");
-                    assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}: {sys:?}");
-                    assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: edges differ: {sys:?}");
-                    assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}: {sys:?}");
+                    assert_same_models(a, b, case_no, sys);
                     if !plain && sys.vars.iter().all(|v| v.kind != VarKind::Input) {
                         assert!(states_and_edges(&a.kripke) == brute_force(sys), "case {case_no}: not the brute-force states and edges: {sys:?}");
                         brute += 1;
@@ -125,12 +138,7 @@ fn moving_single_valued_slots_earlier_changes_nothing() {
                 }
                 (Err(a), Err(b)) => {
                     errors += u64::from(!plain && hoisted);
-                    let (a, b) = (&a.items[0], &b.items[0]);
-                    assert_eq!(
-                        (&a.code, &a.message, &a.notes, &a.labels),
-                        (&b.code, &b.message, &b.notes, &b.labels),
-                        "case {case_no}: errors differ: {sys:?}"
-                    );
+                    assert_same_errors(a, b, case_no, sys);
                 }
                 _ => panic!("case {case_no}: one build failed: moved {:?} / kept {:?}\n{sys:?}", moved.as_ref().err(), kept.as_ref().err()),
             }
@@ -139,4 +147,32 @@ fn moving_single_valued_slots_earlier_changes_nothing() {
     assert!(hoisted_models * 3 >= cases, "slots were moved in only {hoisted_models} of {cases} models");
     assert!(errors * 20 >= cases, "only {errors} failing models had moved slots: the error path is not exercised");
     assert!(brute * 5 >= cases, "only {brute} of {cases} compared with brute force");
+}
+
+fn build_plain(p: &LoweredProgram, reuse: bool) -> Result<FlatModel, Diagnostics> {
+    NO_REUSE.with(|c| c.set(!reuse));
+    let r = build(p, true, true);
+    NO_REUSE.with(|c| c.set(false));
+    r
+}
+
+#[test]
+fn reusing_candidates_within_a_run_changes_nothing() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut rng = Rng(0x7e05_e11d);
+    let mut reused_models = 0u64;
+    for case_no in 0..cases {
+        let p = interleaved_program(&mut rng, case_no % 2 == 1);
+        let sys = &p.systems[0];
+        REUSED_FILLS.with(|c| c.set(0));
+        let reused = build_plain(&p, true);
+        reused_models += u64::from(REUSED_FILLS.with(std::cell::Cell::get) > 0);
+        let computed = build_plain(&p, false);
+        match (&reused, &computed) {
+            (Ok(a), Ok(b)) => assert_same_models(a, b, case_no, sys),
+            (Err(a), Err(b)) => assert_same_errors(a, b, case_no, sys),
+            _ => panic!("case {case_no}: one build failed: reused {:?} / computed {:?}\n{sys:?}", reused.as_ref().err(), computed.as_ref().err()),
+        }
+    }
+    assert!(reused_models * 10 >= cases, "candidates were reused in only {reused_models} of {cases} models");
 }

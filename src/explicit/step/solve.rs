@@ -1266,7 +1266,7 @@ fn packed_allowed() -> bool {
 /// Whether slot `s`'s candidates depend on the current state only (not on other slots'
 /// values in the vector being built).
 /// `pos_of_var`: each variable's slot position (`usize::MAX`: none).
-fn cur_only(s: &Slot<'_>, pos_of_var: &[usize]) -> bool {
+pub(super) fn cur_only(s: &Slot<'_>, pos_of_var: &[usize]) -> bool {
     match &s.source {
         Source::Expr(e) => no_slot_reads(e, s.frame, pos_of_var),
         // A table's evaluated entries may read `next()` of other slots (`st = sending &
