@@ -163,6 +163,18 @@ enum Source<'p> {
     MixedTable(Box<MixedTable<'p>>),
 }
 
+impl Source<'_> {
+    /// Whether the slot always gets one candidate (conservative: [`single_valued`]).
+    fn is_single_valued(&self) -> bool {
+        match self {
+            Source::Keep => true,
+            Source::Const(Ok(c)) => c.len() <= 1,
+            Source::Expr(e) => single_valued(e),
+            _ => false,
+        }
+    }
+}
+
 type Consts = Result<Vec<u32>, Value>;
 
 #[derive(Clone, Debug)]
@@ -520,12 +532,7 @@ impl<'p> Plan<'p> {
                 _ => None,
             };
             let passes = |i: usize, j: usize| !constrained[j] && never_empty(j).is_some_and(|infallible| infallible || !constrained[i]);
-            let single = |i: usize| match slots[i].source {
-                Source::Keep => true,
-                Source::Expr(e) => single_valued(e),
-                _ => false,
-            };
-            let hoisted = hoist_single_valued(&order, &deps, passes, single);
+            let hoisted = hoist_single_valued(&order, &deps, passes, |i| slots[i].source.is_single_valued());
             if hoisted != order {
                 order = hoisted;
                 unhoisted = Some(std::sync::Arc::new(given));
@@ -566,13 +573,7 @@ impl<'p> Plan<'p> {
         }
         let evaluated = |s: &Slot<'_>| matches!(s.source, Source::Expr(_) | Source::MixedTable(_));
         // A slot is visited again in a run only below one that may give several candidates.
-        let branches = |s: &Slot<'_>| match &s.source {
-            Source::Keep => false,
-            Source::Const(Ok(c)) => c.len() > 1,
-            Source::Expr(e) => !single_valued(e),
-            _ => true,
-        };
-        let first_branch = plan.slots.iter().position(branches).unwrap_or(plan.slots.len());
+        let first_branch = plan.slots.iter().position(|s| !s.source.is_single_valued()).unwrap_or(plan.slots.len());
         plan.reuse =
             (plan.slots.iter().enumerate()).map(|(d, s)| !plan.procedure && d > first_branch && evaluated(s) && solve::cur_only(s, &pos_of_var)).collect();
         #[cfg(test)]
