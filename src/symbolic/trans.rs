@@ -409,6 +409,25 @@ impl TransRel {
         Ok(acc)
     }
 
+    /// The states of `within` (a set over current bits) with a successor in `to`: the preimage
+    /// conjoined with `within` right after the first cluster's relational product, so that the
+    /// later products only carry the states the caller keeps (the fixpoints' care set: reachable,
+    /// not yet found, satisfying the `E[… U …]`'s left side). Against conjoining after the last
+    /// cluster, callgrind instructions of `check --engine bdd`: NuSMV's `smv-dist/gigamax`
+    /// −12.5 %, `example_irst/gigamax` −9 %, `reactor/base` −4.7 %, `abp4` +0.1 %; conjoining before
+    /// the first product instead made `smv-dist/gigamax` 11 % slower.
+    pub(crate) fn preimage_within(&self, enc: &Encoding, to: &Bdd, within: &Bdd) -> SymResult<Bdd> {
+        let target = enc.to_next(to)?;
+        let Some((first, rest)) = self.pre.split_first() else {
+            return Ok(target.exists(&self.pre_all)?.and(within)?);
+        };
+        let mut acc = target.apply_exists(BooleanOperator::And, &first.bdd, &first.quant)?.and(within)?;
+        for c in rest {
+            acc = acc.apply_exists(BooleanOperator::And, &c.bdd, &c.quant)?;
+        }
+        Ok(acc)
+    }
+
     /// Whether some transition from `from` satisfies `region` (over current, input and next bits).
     pub(crate) fn some_transition(&self, from: &Bdd, region: &Bdd) -> SymResult<bool> {
         let mut acc = from.and(region)?;
@@ -514,7 +533,7 @@ mod tests {
     }
 
     #[test]
-    fn every_partitioning_gives_the_monolithic_image_and_preimage() {
+    fn every_partitioning_gives_the_monolithic_image_and_preimages() {
         let mut rng = Rng(13);
         let mut clusters_seen = [0usize; SCHEMES.len()];
         for _ in 0..40 {
@@ -535,9 +554,13 @@ mod tests {
                 let set = random_set(enc, &mut rng);
                 let image = enc.to_cur(&set.and(&relation).unwrap().exists(&img_q).unwrap()).unwrap();
                 let pre = enc.to_next(&set).unwrap().and(&relation).unwrap().exists(&pre_q).unwrap();
+                let within = random_set(enc, &mut rng);
+                let pre_within = pre.and(&within).unwrap();
                 for (r, scheme) in rels.iter().zip(SCHEMES) {
                     assert!(r.image(enc, &set).unwrap() == image, "{scheme:?}: image differs on\n{text}");
                     assert!(r.preimage(enc, &set).unwrap() == pre, "{scheme:?}: preimage differs on\n{text}");
+                    let got = r.preimage_within(enc, &set, &within).unwrap();
+                    assert!(got == pre_within, "{scheme:?}: preimage within a set differs on\n{text}");
                 }
             }
         }

@@ -100,8 +100,14 @@ impl<'m> Labels<'m> {
         Ok(l)
     }
 
+    /// The reachable states with a successor in `s`.
     fn pre(&self, s: &Bdd) -> SymResult<Bdd> {
-        Ok(self.trans.preimage(&self.model.enc, s)?.and(&self.reach)?)
+        self.pre_within(s, &self.reach)
+    }
+
+    /// The states of `within` (reachable states) with a successor in `s`.
+    fn pre_within(&self, s: &Bdd, within: &Bdd) -> SymResult<Bdd> {
+        self.trans.preimage_within(&self.model.enc, s, within)
     }
 
     fn compute(&self, id: CoreNodeId) -> SymResult<Bdd> {
@@ -131,7 +137,7 @@ impl<'m> Labels<'m> {
         while frontier.satisfiable() {
             crate::deadline::poll();
             self.model.enc.maybe_reorder();
-            let new = self.pre(&frontier)?.and(hold)?.and(&z.not()?)?;
+            let new = self.pre_within(&frontier, &hold.and(&z.not()?)?)?;
             z = z.or(&new)?;
             frontier = new;
         }
@@ -146,11 +152,11 @@ impl<'m> Labels<'m> {
             self.model.enc.maybe_reorder();
             let mut next = s.clone();
             if self.constraints.is_empty() {
-                next = next.and(&self.pre(&z)?)?;
+                next = self.pre_within(&z, &next)?;
             } else {
                 for f in &self.constraints {
                     let reach_f = self.until(s, &z.and(f)?)?;
-                    next = next.and(&self.pre(&reach_f)?)?;
+                    next = self.pre_within(&reach_f, &next)?;
                     if !next.satisfiable() {
                         break;
                     }
