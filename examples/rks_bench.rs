@@ -9,8 +9,8 @@
 use serde_json::Value;
 use std::time::Instant;
 use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksStats};
-use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::explicit::rks::{ComponentId, NodeId};
 use xmv_rs::explicit::rks_builder::{RksBuilder, parse_ctl};
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -171,8 +171,8 @@ fn main() -> Result<(), String> {
                         c.name,
                         c.node_names[*node as usize],
                         stack.len(),
-                        c.is_exit(*node),
-                        c.succ.neighbours(*node),
+                        c.is_exit(NodeId::from_u32(*node)),
+                        c.succ.neighbours(NodeId::from_u32(*node)),
                         labels
                     );
                 } else {

@@ -10,7 +10,7 @@ mod rks_support;
 use rks_support::{ctl_text, rsm_json};
 use std::time::Instant;
 use xmv_rs::check::ternary::{TernaryEngine, check};
-use xmv_rs::explicit::rks::ComponentId;
+use xmv_rs::explicit::rks::{ComponentId, NodeId};
 
 /// RSMCheck's formula syntax to the test parser's NuSMV-style syntax.
 fn nusmv_syntax(f: &str) -> String {
@@ -109,7 +109,7 @@ fn main() {
                 let t = check(&rks, ComponentId::from_u32(rsm.initial as u32), &f, TernaryEngine::Eager, true).trace;
                 if let Some(t) = t {
                     let through_entry_exit =
-                        t.steps.iter().filter(|s| !s.terminated && s.state == 0 && rks.components[s.component as usize].exits.contains(&0)).count();
+                        t.steps.iter().filter(|s| !s.terminated && s.state == 0 && rks.components[s.component as usize].exits.contains(&NodeId::ENTRY)).count();
                     let last = t.steps.last().map(|s| {
                         if s.terminated {
                             return "terminated".to_string();

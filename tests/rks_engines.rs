@@ -4,7 +4,7 @@
 
 use xmv_rs::check::rks::{self, RksEngine, RksOptions, RksResult};
 use xmv_rs::check::trace::{CallFrame, Trace, TraceKind, TraceStep};
-use xmv_rs::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use xmv_rs::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
 use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -12,8 +12,8 @@ fn comp(r: &RecursiveKripkeStructure, name: &str) -> ComponentId {
     ComponentId::new(r.components.iter().position(|c| c.name == name).unwrap_or_else(|| panic!("no component {name}")))
 }
 
-fn node(r: &RecursiveKripkeStructure, c: ComponentId, name: &str) -> u32 {
-    r.components[c.index()].node_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no node {name}")) as u32
+fn node(r: &RecursiveKripkeStructure, c: ComponentId, name: &str) -> NodeId {
+    NodeId::new(r.components[c.index()].node_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no node {name}")))
 }
 
 /// Checks `spec` from component `init` with both engines (with traces); asserts the verdict
@@ -48,16 +48,20 @@ fn verdict(r: &RecursiveKripkeStructure, init: &str, spec: &str, expected: bool)
 /// A configuration of a run, as this test's own successor function sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum RksStep {
-    At { component: ComponentId, node: u32, stack: Vec<(ComponentId, u32)> },
+    At { component: ComponentId, node: NodeId, stack: Vec<(ComponentId, NodeId)> },
     Terminated,
 }
 
 fn step_of(s: &TraceStep) -> RksStep {
-    if s.terminated { RksStep::Terminated } else { RksStep::At { component: ComponentId::from_u32(s.component), node: s.state, stack: frames(&s.stack) } }
+    if s.terminated {
+        RksStep::Terminated
+    } else {
+        RksStep::At { component: ComponentId::from_u32(s.component), node: NodeId::from_u32(s.state), stack: frames(&s.stack) }
+    }
 }
 
-fn frames(stack: &[CallFrame]) -> Vec<(ComponentId, u32)> {
-    stack.iter().map(|f| (ComponentId::from_u32(f.component), f.call)).collect()
+fn frames(stack: &[CallFrame]) -> Vec<(ComponentId, NodeId)> {
+    stack.iter().map(|f| (ComponentId::from_u32(f.component), NodeId::from_u32(f.call))).collect()
 }
 
 /// Successor configurations, written independently of the engine (digest §1.4).
@@ -82,7 +86,7 @@ fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
             if comp.is_call(x) {
                 let mut st = stack.clone();
                 st.push((*component, x));
-                RksStep::At { component: comp.call_target[x as usize], node: 0, stack: st }
+                RksStep::At { component: comp.call_target[x.index()], node: NodeId::ENTRY, stack: st }
             } else {
                 RksStep::At { component: *component, node: x, stack: stack.clone() }
             }
@@ -92,7 +96,7 @@ fn successors(r: &RecursiveKripkeStructure, s: &RksStep) -> Vec<RksStep> {
 
 fn validate_run(r: &RecursiveKripkeStructure, init: ComponentId, t: &Trace) {
     let steps: Vec<RksStep> = t.steps.iter().map(step_of).collect();
-    assert_eq!(steps[0], RksStep::At { component: init, node: 0, stack: vec![] });
+    assert_eq!(steps[0], RksStep::At { component: init, node: NodeId::ENTRY, stack: vec![] });
     for w in steps.windows(2) {
         assert!(successors(r, &w[0]).contains(&w[1]), "{:?} is not a successor of {:?}", w[1], w[0]);
     }
@@ -335,9 +339,7 @@ fn fig_4_1_incremental_order() {
     let eg = fm.deps[fm.root][0];
     let cp: Vec<_> = core.kb.pairs.iter().filter(|p| p.comp == c).collect();
     assert!(!cp.is_empty() && cp.iter().all(|p| p.node == eg));
-    assert!(
-        cp.iter().any(|p| p.vals[0] == xmv_rs::check::kleene::Kleene::True && p.vals[node(&r, c, "c2") as usize] == xmv_rs::check::kleene::Kleene::Unknown)
-    );
+    assert!(cp.iter().any(|p| p.vals[0] == xmv_rs::check::kleene::Kleene::True && p.vals[node(&r, c, "c2").index()] == xmv_rs::check::kleene::Kleene::Unknown));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,7 +409,7 @@ fn assert_kb_agree(inc: &rks::local::Core, glo: &rks::local::Core) {
     for p in &inc.kb.pairs {
         let ctx = inc.kb.ctxs.get(p.ctx).to_vec();
         for (l, &v) in p.vals.iter().enumerate() {
-            let g = glo.get(p.node, p.comp, &ctx, l as u32);
+            let g = glo.get(p.node, p.comp, &ctx, NodeId::new(l));
             if v.is_known() && g.is_known() {
                 assert_eq!(v, g, "node {} comp {} ctx {:?} loc {}", p.node, p.comp, ctx, l);
                 compared += 1;

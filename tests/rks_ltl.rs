@@ -33,8 +33,8 @@ use xmv_rs::check::ltl::rks::check as check_rks;
 use xmv_rs::check::trace::{CallFrame, Trace, TraceStep};
 use xmv_rs::explicit::csr::Csr;
 use xmv_rs::explicit::kripke::{KripkeStructure, StateId};
-use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::explicit::rks::{ComponentId, NodeId};
 use xmv_rs::ir::PropId;
 use xmv_rs::ltl::{Ltl, LtlOp};
 
@@ -45,7 +45,7 @@ fn labels(rks: &RecursiveKripkeStructure, c: &Config) -> Vec<bool> {
     (0..NUM_LABELS as u32)
         .map(|p| match c {
             Config::Term => false,
-            Config::At { comp, node, .. } => rks.components[*comp as usize].props.holds(PropId::from_u32(p), *node),
+            Config::At { comp, node, .. } => rks.components[*comp as usize].props.holds(PropId::from_u32(p), NodeId::from_u32(*node)),
         })
         .collect()
 }

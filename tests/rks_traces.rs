@@ -21,8 +21,8 @@ use rustc_hash::FxHashMap;
 use xmv_rs::check::rks::{RksEngine, RksOptions, check};
 use xmv_rs::check::trace::{CallFrame, TraceStep};
 use xmv_rs::ctl::Ctl;
-use xmv_rs::explicit::rks::ComponentId;
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::explicit::rks::{ComponentId, NodeId};
 use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
 
 /// `M` calls `F` twice with the same context (the goal is reachable after both calls), but only
@@ -56,7 +56,7 @@ fn witness_returning_into_a_second_call_of_the_same_context_is_found() {
             assert_eq!(t.steps.len(), 1 + 2 + 1 + 40 + 2 + 1, "{spec}: a shortest witness");
             let (f_comp, m_comp) = (1, 0);
             let b = r.components[0].node_names.iter().position(|n| n == "B").unwrap() as u32;
-            assert_eq!(t.steps[t.steps.len() - 3], TraceStep::at(ComponentId::new(f_comp), 0, vec![CallFrame { component: m_comp, call: b }]));
+            assert_eq!(t.steps[t.steps.len() - 3], TraceStep::at(ComponentId::new(f_comp), NodeId::ENTRY, vec![CallFrame { component: m_comp, call: b }]));
             let mut stats = TraceStats::default();
             let formula: F = f.clone();
             traces::validate(&r, 0, &formula, holds, &t, &mut stats).unwrap_or_else(|e| panic!("{spec}: {e}"));

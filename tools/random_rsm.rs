@@ -364,16 +364,16 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         let num_nodes = num_locs + calls_decl.len();
         let loc_id = |p: u32| -> NodeId {
             match (p as usize).cmp(&entry_pos) {
-                std::cmp::Ordering::Less => p + 1,
-                std::cmp::Ordering::Equal => 0,
-                std::cmp::Ordering::Greater => p,
+                std::cmp::Ordering::Less => NodeId::from_u32(p + 1),
+                std::cmp::Ordering::Equal => NodeId::ENTRY,
+                std::cmp::Ordering::Greater => NodeId::from_u32(p),
             }
         };
-        let call_id = |i: u32| -> NodeId { (num_locs as u32) + i };
+        let call_id = |i: u32| -> NodeId { NodeId::from_u32(num_locs as u32 + i) };
         let mut node_names = vec![String::new(); num_nodes];
         let mut props = vec![FixedBitSet::with_capacity(num_nodes); LABELS.len()];
         for (p, (name, labels)) in loc_names.into_iter().zip(&loc_labels).enumerate() {
-            let id = loc_id(p as u32) as usize;
+            let id = loc_id(p as u32).index();
             node_names[id] = name;
             for l in labels.iter() {
                 props[LABELS.iter().position(|x| x == l).expect("one of a, b, c")].insert(id);
@@ -383,14 +383,14 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         let mut call_target = vec![NO_CALL; num_nodes];
         let mut call_index = vec![u32::MAX; num_nodes];
         for (i, &(bx, e)) in calls_decl.iter().enumerate() {
-            let id = call_id(i as u32) as usize;
+            let id = call_id(i as u32).index();
             node_names[id] = format!("k{bx}_{e}");
             call_target[id] = ComponentId::from_u32(call_copy[first_call + i]);
             call_index[id] = i as u32;
         }
         // Intra-component edges: node successors in order (the call of a `Call` target is the
         // one its (box, entry) pair declared), then one edge per stutter location.
-        let mut succ_edges: Vec<(u32, u32)> = Vec::new();
+        let mut succ_edges: Vec<(NodeId, NodeId)> = Vec::new();
         if first {
             succ_edges.push((loc_id(0), loc_id(0)));
         }
@@ -433,10 +433,10 @@ pub fn random_rks(params: &RsmParams, seed: u64) -> (RecursiveKripkeStructure, R
         let mut rows = 0u32;
         for &call in &comp.calls {
             offsets.push(rows);
-            let (callee, _) = queue[comp.call_target[call as usize].index()];
+            let (callee, _) = queue[comp.call_target[call.index()].index()];
             rows += comps[callee].exits.len() as u32;
         }
-        let mut edges: Vec<(u32, u32)> = rets.into_iter().map(|(call, k, loc)| (offsets[call as usize] + k, loc)).collect();
+        let mut edges: Vec<(u32, NodeId)> = rets.into_iter().map(|(call, k, loc)| (offsets[call as usize] + k, loc)).collect();
         edges.sort_unstable();
         edges.dedup();
         comp.returns = Csr::from_edges(rows as usize, &edges);

@@ -70,11 +70,15 @@ pub struct CallFrame {
 impl CallFrame {
     /// The call node `call` of `component`.
     pub(crate) fn new(component: ComponentId, call: NodeId) -> CallFrame {
-        CallFrame { component: component.as_u32(), call }
+        CallFrame { component: component.as_u32(), call: call.as_u32() }
     }
     /// The component holding the call.
     pub(crate) fn component(&self) -> ComponentId {
         ComponentId::from_u32(self.component)
+    }
+    /// The call node.
+    pub(crate) fn call(&self) -> NodeId {
+        NodeId::from_u32(self.call)
     }
 }
 
@@ -93,7 +97,7 @@ impl TraceStep {
 
     /// A step of an RKS run: at location `node` of `component` with the pending calls `stack`.
     pub fn at(component: ComponentId, node: NodeId, stack: Vec<CallFrame>) -> TraceStep {
-        TraceStep { component: component.as_u32(), state: node, terminated: false, stack, values: Vec::new() }
+        TraceStep { component: component.as_u32(), state: node.as_u32(), terminated: false, stack, values: Vec::new() }
     }
 
     /// The termination configuration of an RKS run under the `trap` rule.

@@ -83,9 +83,12 @@ impl RksModel {
     /// The valuation of node `n` of component `c`.
     pub(crate) fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {
         let w = program.systems[self.system_of[c.index()].index()].vars.len();
-        &self.values[c.index()][n as usize * w..(n as usize + 1) * w]
+        &self.values[c.index()][n.index() * w..(n.index() + 1) * w]
     }
 }
+
+/// The parent of the entry in [`Explorer::parent`].
+const NO_PARENT: NodeId = NodeId::from_u32(u32::MAX);
 
 /// What a node is, decided when it is expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,11 +107,11 @@ struct Explorer<'p> {
     exit_conditions: ConditionIndex,
     call_conditions: ConditionIndex,
     table: StateTable,
-    /// BFS tree for diagnostics (`u32::MAX` at the entry).
-    parent: Vec<u32>,
+    /// BFS tree for diagnostics ([`NO_PARENT`] at the entry).
+    parent: Vec<NodeId>,
     kinds: Vec<NodeKind>,
     expanded: u32,
-    edges: Vec<(u32, u32)>,
+    edges: Vec<(NodeId, NodeId)>,
     /// (call node, exit name) → return successors.
     returns: FxHashMap<(NodeId, ExitNameId), Vec<NodeId>>,
     /// Exit names reached so far, in discovery order.
@@ -311,7 +314,7 @@ fn entry_explorer<'p>(system: &'p System, domains: &'p DomainIndex, names: &Name
         exit_conditions: ConditionIndex::new(system, domains, system.exits.iter().map(|x| &x.condition)),
         call_conditions: ConditionIndex::new(system, domains, system.calls.iter().map(|c| &c.condition)),
         table,
-        parent: vec![u32::MAX],
+        parent: vec![NO_PARENT],
         kinds: vec![],
         expanded: 0,
         edges: vec![],
@@ -571,9 +574,9 @@ impl<'p> Context<'p, '_> {
         let mut path = vec![];
         let mut cur = n;
         loop {
-            path.push(self.names.state(e.system, e.table.get(cur)));
-            match e.parent.get(cur as usize) {
-                Some(&p) if p != u32::MAX => cur = p,
+            path.push(self.names.state(e.system, e.table.get(cur.as_u32())));
+            match e.parent.get(cur.index()) {
+                Some(&p) if p != NO_PARENT => cur = p,
                 _ => break,
             }
         }
@@ -582,7 +585,7 @@ impl<'p> Context<'p, '_> {
     }
 
     fn error_at(&self, e: &Explorer, n: NodeId, err: &StepError, during: Option<String>) -> Diagnostic {
-        let ctx = ErrorContext { state: Some(self.names.state(e.system, e.table.get(n))), path: self.path(e, n), during };
+        let ctx = ErrorContext { state: Some(self.names.state(e.system, e.table.get(n.as_u32()))), path: self.path(e, n), during };
         diag::step_error(err, e.system, self.names, &ctx)
     }
 }
@@ -598,7 +601,7 @@ fn expand_pending<'p>(e: &mut Explorer<'p>, cx: &Context<'p, '_>, tally: &mut Ta
         if e.expanded >= e.table.len() {
             break Ok(grew);
         }
-        let n = e.expanded;
+        let n = NodeId::from_u32(e.expanded);
         if let Err(d) = expand(e, n, cx, tally, evs_ref) {
             break Err(d);
         }
@@ -625,7 +628,7 @@ fn expand<'p>(e: &mut Explorer<'p>, n: NodeId, cx: &Context<'p, '_>, tally: &mut
             }
         }
         NodeKind::Call { target, entry } => {
-            if n == 0 {
+            if n == NodeId::ENTRY {
                 let system = e.system;
                 return Err(Diagnostic::error(diag::E_PROC, format!("the entry of procedure module `{}` is a call", system.name), system.calls[entry].span)
                     .with_label_message("the initial state satisfies this call condition")
@@ -647,7 +650,7 @@ fn expand<'p>(e: &mut Explorer<'p>, n: NodeId, cx: &Context<'p, '_>, tally: &mut
 
 fn classify<'p>(e: &Explorer<'p>, n: NodeId, cx: &Context<'p, '_>, ev: &mut Evaluator<'p>) -> Result<NodeKind, Diagnostic> {
     let system = e.system;
-    let state = e.table.get(n);
+    let state = e.table.get(n.as_u32());
     let env = Env::state(state);
     let fail = |span, err: super::eval::EvalError, what: &str| {
         let step = StepError { kind: super::step::StepErrorKind::Eval(err), origin: super::step::Origin::Invar, span, partial: vec![] };
@@ -731,7 +734,7 @@ fn successors_with<'p>(
     evs: &mut Evaluators<'p>,
 ) -> Result<Vec<NodeId>, Diagnostic> {
     let width = e.system.vars.len();
-    let cur = e.table.get(n).to_vec();
+    let cur = e.table.get(n.as_u32()).to_vec();
     let zeros = vec![0u32; width];
     let mut out = vec![];
     let mut added = 0;
@@ -751,7 +754,7 @@ fn successors_with<'p>(
                         oom = budget.push(parent, n).err();
                         added += 1;
                     }
-                    out.push(id);
+                    out.push(NodeId::from_u32(id));
                 }
                 Err(err) => oom = Some(err),
             }
@@ -764,7 +767,7 @@ fn successors_with<'p>(
     });
     if let Some(err) = outer.err().or(failure) {
         let during = exited.map(|x| {
-            let target = match e.kinds.get(n as usize) {
+            let target = match e.kinds.get(n.index()) {
                 Some(NodeKind::Call { target, .. }) => cx.systems[target.index()].name.clone(),
                 _ => "the callee".into(),
             };
@@ -789,7 +792,7 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
         let span = e.system.calls[entry].span;
         for &x in &t.exit_names {
             let exit = names.value(crate::lowering::program::Value::ExitName(x));
-            let succs = e.returns.get(&(n as NodeId, x)).map_or(&[][..], |v| v.as_slice());
+            let succs = e.returns.get(&(NodeId::new(n), x)).map_or(&[][..], |v| v.as_slice());
             let state = || names.state(e.system, e.table.get(n as u32));
             if succs.len() != 1 {
                 let mut d = Diagnostic::error(
@@ -801,12 +804,12 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
                 .with_note(format!("call state: {}", state()))
                 .with_help("`next()` must give exactly one location at a call state for each exit of the callee (use `EXITED` to tell the exits apart)");
                 for &s in succs.iter().take(4) {
-                    d = d.with_note(format!("successor: {}", names.state(e.system, e.table.get(s))));
+                    d = d.with_note(format!("successor: {}", names.state(e.system, e.table.get(s.as_u32()))));
                 }
                 diags.push(d);
                 continue;
             }
-            if let Some(NodeKind::Call { target: t2, entry: e2 }) = e.kinds.get(succs[0] as usize) {
+            if let Some(NodeKind::Call { target: t2, entry: e2 }) = e.kinds.get(succs[0].index()) {
                 diags.push(
                     Diagnostic::error(diag::E_PROC, "a call returns directly to another call", span)
                         .with_label_message("this call")
@@ -815,7 +818,7 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
                         .with_note(format!(
                             "successor (a call) when `{}` returns through `{exit}`: {}",
                             t.system.name,
-                            names.state(e.system, e.table.get(succs[0]))
+                            names.state(e.system, e.table.get(succs[0].as_u32()))
                         ))
                         .with_help("insert an ordinary location between the two calls"),
                 );
@@ -828,16 +831,16 @@ fn check_calls(e: &Explorer, explorers: &[Explorer], names: &Names, diags: &mut 
 fn deadlock(e: &Explorer, names: &Names, warnings: &mut Vec<Diagnostic>) {
     let mut has_succ = vec![false; e.kinds.len()];
     for &(s, _) in &e.edges {
-        has_succ[s as usize] = true;
+        has_succ[s.index()] = true;
     }
     let dead: Vec<usize> = (0..e.kinds.len()).filter(|&n| e.kinds[n] == NodeKind::Location && !has_succ[n]).collect();
     if let Some(&first) = dead.first() {
         let mut path = vec![];
-        let mut cur = first as u32;
+        let mut cur = NodeId::new(first);
         loop {
-            path.push(names.state(e.system, e.table.get(cur)));
-            match e.parent[cur as usize] {
-                u32::MAX => break,
+            path.push(names.state(e.system, e.table.get(cur.as_u32())));
+            match e.parent[cur.index()] {
+                NO_PARENT => break,
                 p => cur = p,
             }
         }
@@ -922,10 +925,10 @@ fn finish_component(e: &Explorer, exits_in_order: &[Vec<ExitNameId>], props: Lab
             NodeKind::Call { target, .. } => {
                 call_target[i] = target;
                 call_index[i] = calls.len() as u32;
-                calls.push(i as NodeId);
+                calls.push(NodeId::new(i));
             }
             NodeKind::Exit(x) => {
-                exits.push(i as NodeId);
+                exits.push(NodeId::new(i));
                 exit_names.push(names.value(crate::lowering::program::Value::ExitName(x)));
             }
             NodeKind::Location => {}
@@ -937,7 +940,7 @@ fn finish_component(e: &Explorer, exits_in_order: &[Vec<ExitNameId>], props: Lab
     let mut return_edges = vec![];
     for &call in &calls {
         return_offsets.push(rows);
-        for &x in &exits_in_order[call_target[call as usize].index()] {
+        for &x in &exits_in_order[call_target[call.index()].index()] {
             for &s in e.returns.get(&(call, x)).map_or(&[][..], |v| v.as_slice()) {
                 return_edges.push((rows, s));
             }

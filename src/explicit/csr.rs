@@ -1,9 +1,11 @@
 //! Compressed sparse rows: the adjacency lists of explicit graphs as two flat arrays.
 //!
 //! Typed by its rows and targets ([`CsrIndex`]: an index newtype made with
-//! [`crate::index_type!`]): `Csr<StateId>` is the flat Kripke structure's state graph. The RKS's
-//! node ids are still raw `u32` (`Csr<u32>`), which is why `u32` is a [`CsrIndex`] too. The
-//! offsets stay raw `u32` positions into `targets` (the flat engine names transitions by them).
+//! [`crate::index_type!`]): `Csr<StateId>` is the flat Kripke structure's state graph,
+//! `Csr<NodeId>` an RKS component's. `u32` is a [`CsrIndex`] too, for rows that are positions
+//! rather than ids (an RKS component's return rows, numbered by call; the condensation DAG's
+//! SCCs). The offsets stay raw `u32` positions into `targets` (the flat engine names transitions
+//! by them).
 
 use crate::ir::id::Idx;
 use std::marker::PhantomData;

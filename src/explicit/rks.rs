@@ -18,7 +18,17 @@ crate::index_type! {
     pub struct ComponentId;
 }
 
-pub type NodeId = u32;
+crate::index_type! {
+    /// A node of one [`Component`]: a location or a call, numbered densely from 0 (the entry
+    /// location is node 0; see [`Component::num_nodes`]). Only meaningful together with its
+    /// component: node 3 of two components are unrelated.
+    pub struct NodeId;
+}
+
+impl NodeId {
+    /// The entry location, node 0 of every component.
+    pub const ENTRY: NodeId = NodeId::from_u32(0);
+}
 
 #[derive(Clone, Debug)]
 pub struct RecursiveKripkeStructure {
@@ -98,7 +108,7 @@ impl Labels {
     }
     /// True if node `n` is labelled with `p`.
     pub fn holds(&self, p: PropId, n: NodeId) -> bool {
-        self.get(p).is_some_and(|s| s.contains(n as usize))
+        self.get(p).is_some_and(|s| s.contains(n.index()))
     }
     /// The propositions with at least one labelled node, increasing.
     pub fn ids(&self) -> &[PropId] {
@@ -114,15 +124,19 @@ impl std::ops::Index<usize> for Labels {
 }
 
 impl Component {
+    /// The nodes `0..num_nodes`, in order.
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
+        (0..self.num_nodes as usize).map(NodeId::new)
+    }
     pub fn is_call(&self, n: NodeId) -> bool {
-        self.call_target[n as usize] != NO_CALL
+        self.call_target[n.index()] != NO_CALL
     }
     pub fn is_exit(&self, n: NodeId) -> bool {
         self.exits.contains(&n)
     }
     /// The successor locations of call node `call` when its callee returns through exit `k`.
     pub fn returns(&self, call: NodeId, k: usize) -> &[NodeId] {
-        let i = self.call_index[call as usize] as usize;
+        let i = self.call_index[call.index()] as usize;
         self.returns.neighbours(self.return_offsets[i] + k as u32)
     }
 }

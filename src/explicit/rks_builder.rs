@@ -168,7 +168,7 @@ impl RksBuilder {
         }
         let mut index: FxHashMap<&str, NodeId> = FxHashMap::default();
         for (i, n) in names.iter().enumerate() {
-            if index.insert(n.as_str(), i as NodeId).is_some() {
+            if index.insert(n.as_str(), NodeId::new(i)).is_some() {
                 return Err(format!("{}: node {} declared twice", d.name, n));
             }
         }
@@ -178,17 +178,17 @@ impl RksBuilder {
         let mut calls = Vec::new();
         let mut call_index = vec![u32::MAX; num_nodes];
         for (k, (n, t)) in d.calls.iter().enumerate() {
-            let id = (num_locs + k) as NodeId;
+            let id = NodeId::new(num_locs + k);
             let target = comp_index.get(t.as_str()).copied().ok_or(format!("{}: call {} targets unknown component {}", d.name, n, t))?;
-            call_target[id as usize] = target;
-            call_index[id as usize] = calls.len() as u32;
+            call_target[id.index()] = target;
+            call_index[id.index()] = calls.len() as u32;
             calls.push(id);
         }
         let mut exits = Vec::new();
         let mut exit_names = Vec::new();
         for (en, l) in &d.exits {
             let id = node(l)?;
-            if call_target[id as usize] != NO_CALL {
+            if call_target[id.index()] != NO_CALL {
                 return Err(format!("{}: exit {} is a call", d.name, l));
             }
             exits.push(id);
@@ -197,11 +197,11 @@ impl RksBuilder {
         let mut edges = Vec::new();
         for (a, b) in &d.edges {
             let (a, b) = (node(a)?, node(b)?);
-            if call_target[a as usize] != NO_CALL {
+            if call_target[a.index()] != NO_CALL {
                 continue; // a return continuation, handled in `fill_returns`
             }
             if exits.contains(&a) {
-                return Err(format!("{}: exit {} has a successor", d.name, names[a as usize]));
+                return Err(format!("{}: exit {} has a successor", d.name, names[a.index()]));
             }
             edges.push((a, b));
         }
@@ -234,41 +234,41 @@ impl RksBuilder {
 
 fn fill_returns(c: &mut Component, d: &CompDraft, exit_counts: &[usize], exit_names: &[Vec<String>]) -> Result<(), String> {
     let node =
-        |n: &str| -> Result<NodeId, String> { c.node_names.iter().position(|m| m == n).map(|i| i as NodeId).ok_or(format!("{}: unknown node {}", d.name, n)) };
+        |n: &str| -> Result<NodeId, String> { c.node_names.iter().position(|m| m == n).map(NodeId::new).ok_or(format!("{}: unknown node {}", d.name, n)) };
     let mut offsets = Vec::with_capacity(c.calls.len());
     let mut rows = 0u32;
     for &call in &c.calls {
         offsets.push(rows);
-        rows += exit_counts[c.call_target[call as usize].index()] as u32;
+        rows += exit_counts[c.call_target[call.index()].index()] as u32;
     }
-    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut edges: Vec<(u32, NodeId)> = Vec::new();
     let check_loc = |l: NodeId| -> Result<NodeId, String> {
-        if c.call_target[l as usize] != NO_CALL {
-            return Err(format!("{}: a call returns to call {}", d.name, c.node_names[l as usize]));
+        if c.call_target[l.index()] != NO_CALL {
+            return Err(format!("{}: a call returns to call {}", d.name, c.node_names[l.index()]));
         }
         Ok(l)
     };
     for (a, b) in &d.edges {
         let a = node(a)?;
-        if c.call_target[a as usize] == NO_CALL {
+        if c.call_target[a.index()] == NO_CALL {
             continue;
         }
         let b = check_loc(node(b)?)?;
-        let i = c.call_index[a as usize] as usize;
-        let t = c.call_target[a as usize].index();
+        let i = c.call_index[a.index()] as usize;
+        let t = c.call_target[a.index()].index();
         for k in 0..exit_counts[t] {
             edges.push((offsets[i] + k as u32, b));
         }
     }
     for (call, exit, l) in &d.rets {
         let a = node(call)?;
-        if c.call_target[a as usize] == NO_CALL {
+        if c.call_target[a.index()] == NO_CALL {
             return Err(format!("{}: ret from {} which is not a call", d.name, call));
         }
-        let t = c.call_target[a as usize].index();
+        let t = c.call_target[a.index()].index();
         let k = exit_names[t].iter().position(|e| e == exit).ok_or(format!("{}: component of call {} has no exit {}", d.name, call, exit))?;
         let b = check_loc(node(l)?)?;
-        edges.push((offsets[c.call_index[a as usize] as usize] + k as u32, b));
+        edges.push((offsets[c.call_index[a.index()] as usize] + k as u32, b));
     }
     edges.sort_unstable();
     edges.dedup();
@@ -516,6 +516,7 @@ impl CtlParser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explicit::test_support::{nd, nds};
 
     #[test]
     fn builds_a_two_component_structure() {
@@ -528,11 +529,11 @@ mod tests {
         let a = &r.components[0];
         assert_eq!(a.num_nodes, 3);
         assert_eq!(a.node_names, vec!["a1", "a3", "a2"]);
-        assert!(a.is_call(2) && a.call_target[2] == ComponentId::new(1));
-        assert_eq!(a.exits, vec![1]);
-        assert_eq!(a.returns(2, 0), &[1]);
-        assert_eq!(a.returns(2, 1), &[1]);
-        assert_eq!(a.succ.neighbours(0), &[2]);
+        assert!(a.is_call(nd(2)) && a.call_target[2] == ComponentId::new(1));
+        assert_eq!(a.exits, nds(&[1]));
+        assert_eq!(a.returns(nd(2), 0), nds(&[1]));
+        assert_eq!(a.returns(nd(2), 1), nds(&[1]));
+        assert_eq!(a.succ.neighbours(nd(0)), nds(&[2]));
         let b = &r.components[1];
         assert_eq!(b.exit_names, vec!["ok", "err"]);
         assert!(b.props[0].contains(1) && b.props[1].contains(1) && !b.props[0].contains(2));

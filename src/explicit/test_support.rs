@@ -152,3 +152,13 @@ pub fn listing_5_2() -> LoweredProgram {
     ];
     p
 }
+
+/// Node `i` of an RKS component.
+pub fn nd(i: u32) -> crate::explicit::rks::NodeId {
+    crate::explicit::rks::NodeId::from_u32(i)
+}
+
+/// Nodes `is` of an RKS component.
+pub fn nds(is: &[u32]) -> Vec<crate::explicit::rks::NodeId> {
+    is.iter().map(|&i| nd(i)).collect()
+}

@@ -9,7 +9,7 @@ use crate::explicit::build_flat::{FlatModel, transition_inputs};
 use crate::explicit::build_rks::RksModel;
 use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
-use crate::explicit::rks::ComponentId;
+use crate::explicit::rks::{ComponentId, NodeId};
 use crate::ir::VarKind;
 use crate::lowering::invar_monitor::is_monitor;
 use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
@@ -115,7 +115,7 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
                 } else {
                     let system_id = m.system_of[step.component as usize].index();
                     let (system, layout) = (&program.systems[system_id], DefineLayout::cached(&mut layouts, program, system_id));
-                    let values = m.node_values(program, ComponentId::from_u32(step.component), step.state).to_vec();
+                    let values = m.node_values(program, ComponentId::from_u32(step.component), NodeId::from_u32(step.state)).to_vec();
                     let shown = state_values(system, layout, &names, &values);
                     let v = StepView { module: system.name.clone(), stack, inputs: vec![], state_vars: shown.len(), values: shown, terminated: false };
                     prev = Some((step.component, values));

@@ -21,7 +21,7 @@
 use super::ctl_text::F;
 use super::oracle::Config;
 use xmv_rs::ctl::Ctl;
-use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::explicit::rks::{NodeId, RecursiveKripkeStructure};
 use xmv_rs::syntax::ast::TerminationRule;
 
 pub const MAX_BITS: usize = 10;
@@ -136,7 +136,7 @@ impl Checker<'_> {
                     continue;
                 }
                 let vals = if node == upto { cur } else { &self.vals[node] };
-                if comp.returns(call, k).iter().any(|&r| vals[c][self.index(c, ctx, r)]) {
+                if comp.returns(NodeId::from_u32(call), k).iter().any(|&r| vals[c][self.index(c, ctx, r.as_u32())]) {
                     out |= 1 << (k * self.vars + j);
                 }
             }
@@ -149,7 +149,7 @@ impl Checker<'_> {
     fn at(&self, node: usize, c: usize, ctx: usize, n: u32, upto: usize, cur: &[Vec<bool>]) -> bool {
         let comp = &self.rks.components[c];
         let vals = if node == upto { cur } else { &self.vals[node] };
-        if comp.is_call(n) {
+        if comp.is_call(NodeId::from_u32(n)) {
             let callee = comp.call_target[n as usize].index();
             vals[callee][self.index(callee, self.induced(c, ctx, n, upto, cur), 0)]
         } else {
@@ -163,15 +163,15 @@ impl Checker<'_> {
         for (c, comp) in self.rks.components.iter().enumerate() {
             for ctx in 0..self.contexts(c) {
                 for l in 0..comp.num_nodes {
-                    if comp.is_call(l) {
+                    if comp.is_call(NodeId::from_u32(l)) {
                         continue;
                     }
                     let ix = self.index(c, ctx, l);
-                    let exit = comp.exits.iter().position(|&e| e == l);
+                    let exit = comp.exits.iter().position(|&e| e == NodeId::from_u32(l));
                     // "Some successor satisfies `v`" for context variable node `v`.
                     let some_next = |v: usize| match exit {
                         Some(k) => self.bit(ctx, k, self.var_of[v].expect("a context variable")),
-                        None => comp.succ.neighbours(l).iter().any(|&n| self.at(v, c, ctx, n, i, cur)),
+                        None => comp.succ.neighbours(NodeId::from_u32(l)).iter().any(|&n| self.at(v, c, ctx, n.as_u32(), i, cur)),
                     };
                     let val = |v: usize| self.vals[v][c][ix];
                     next[c][ix] = match self.ops[i] {
@@ -270,7 +270,7 @@ pub fn check_at(rks: &RecursiveKripkeStructure, f: &F, conf: &Config) -> Option<
     let init = &rks.components[bottom_comp as usize];
     let mut ctx = 0;
     for (k, &e) in init.exits.iter().enumerate() {
-        let labels = |p: u32| rks.termination == TerminationRule::Loop && init.props[p as usize].contains(e as usize);
+        let labels = |p: u32| rks.termination == TerminationRule::Loop && init.props[p as usize].contains(e.index());
         for (node, var) in ch.var_of.iter().enumerate() {
             if let Some(j) = var
                 && ch.bottom(node, &labels)

@@ -19,7 +19,7 @@
 
 use fixedbitset::FixedBitSet;
 use xmv_rs::explicit::csr::Csr;
-use xmv_rs::explicit::rks::{Component, ComponentId, NO_CALL, RecursiveKripkeStructure};
+use xmv_rs::explicit::rks::{Component, ComponentId, NO_CALL, NodeId, RecursiveKripkeStructure};
 use xmv_rs::ir::PropId;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -344,7 +344,7 @@ impl Model {
             .iter()
             .map(|c| {
                 let n = c.nodes.len();
-                let mut edges: Vec<(u32, u32)> = c.edges.iter().map(|&(f, t)| (f as u32, t as u32)).collect();
+                let mut edges: Vec<(NodeId, NodeId)> = c.edges.iter().map(|&(f, t)| (NodeId::new(f), NodeId::new(t))).collect();
                 edges.sort();
                 edges.dedup();
                 let succ = Csr::from_edges(n, &edges);
@@ -357,17 +357,17 @@ impl Model {
                         Kind::Loc(_) => NO_CALL,
                     })
                     .collect();
-                let calls: Vec<u32> = (0..n as u32).filter(|&i| call_target[i as usize] != NO_CALL).collect();
+                let calls: Vec<NodeId> = (0..n).filter(|&i| call_target[i] != NO_CALL).map(NodeId::new).collect();
                 let mut call_index = vec![u32::MAX; n];
                 let mut return_offsets = Vec::with_capacity(calls.len());
                 let mut rows = 0u32;
                 for (i, &cl) in calls.iter().enumerate() {
-                    call_index[cl as usize] = i as u32;
+                    call_index[cl.index()] = i as u32;
                     return_offsets.push(rows);
-                    rows += self.comps[call_target[cl as usize].index()].exits.len() as u32;
+                    rows += self.comps[call_target[cl.index()].index()].exits.len() as u32;
                 }
-                let mut ret_edges: Vec<(u32, u32)> =
-                    c.returns.iter().map(|&(cl, k, t)| (return_offsets[call_index[cl] as usize] + k as u32, t as u32)).collect();
+                let mut ret_edges: Vec<(u32, NodeId)> =
+                    c.returns.iter().map(|&(cl, k, t)| (return_offsets[call_index[cl] as usize] + k as u32, NodeId::new(t))).collect();
                 ret_edges.sort();
                 ret_edges.dedup();
                 let returns = Csr::from_edges(rows as usize, &ret_edges);
@@ -387,7 +387,7 @@ impl Model {
                     call_target,
                     calls,
                     call_index,
-                    exits: c.exits.iter().map(|&e| e as u32).collect(),
+                    exits: c.exits.iter().map(|&e| NodeId::new(e)).collect(),
                     exit_names: c.exits.iter().map(|&e| c.nodes[e].name.clone()).collect(),
                     returns,
                     return_offsets,

@@ -23,7 +23,7 @@
 use super::ctl_text::F;
 use rustc_hash::FxHashMap;
 use xmv_rs::ctl::Ctl;
-use xmv_rs::explicit::rks::RecursiveKripkeStructure;
+use xmv_rs::explicit::rks::{NodeId, RecursiveKripkeStructure};
 use xmv_rs::ir::PropId;
 use xmv_rs::syntax::ast::TerminationRule;
 
@@ -223,7 +223,7 @@ pub fn check_at(rks: &RecursiveKripkeStructure, start: Config, f: &F, max_depth:
 fn step_to(rks: &RecursiveKripkeStructure, mut stack: Vec<(u32, u32)>, mut comp: u32, mut node: u32) -> Config {
     loop {
         let c = &rks.components[comp as usize];
-        if !c.is_call(node) {
+        if !c.is_call(NodeId::from_u32(node)) {
             return Config::At { stack, comp, node };
         }
         stack.push((comp, node));
@@ -237,11 +237,12 @@ fn step_to(rks: &RecursiveKripkeStructure, mut stack: Vec<(u32, u32)>, mut comp:
 /// rule of `rks`).
 pub fn successors(rks: &RecursiveKripkeStructure, conf: &Config) -> Vec<Config> {
     let Config::At { stack, comp, node } = conf else { return vec![Config::Term] };
+    let here = NodeId::from_u32(*node);
     let c = &rks.components[*comp as usize];
-    match c.exits.iter().position(|e| e == node) {
-        None => c.succ.neighbours(*node).iter().map(|&n| step_to(rks, stack.clone(), *comp, n)).collect(),
+    match c.exits.iter().position(|&e| e == here) {
+        None => c.succ.neighbours(here).iter().map(|&n| step_to(rks, stack.clone(), *comp, n.as_u32())).collect(),
         Some(k) => {
-            assert!(c.succ.neighbours(*node).is_empty(), "exit {} of {} has successors", node, c.name);
+            assert!(c.succ.neighbours(here).is_empty(), "exit {} of {} has successors", node, c.name);
             let mut below = stack.clone();
             match below.pop() {
                 None => match rks.termination {
@@ -250,7 +251,7 @@ pub fn successors(rks: &RecursiveKripkeStructure, conf: &Config) -> Vec<Config> 
                 },
                 Some((caller, call)) => {
                     let cc = &rks.components[caller as usize];
-                    cc.returns(call, k).iter().map(|&n| step_to(rks, below.clone(), caller, n)).collect()
+                    cc.returns(NodeId::from_u32(call), k).iter().map(|&n| step_to(rks, below.clone(), caller, n.as_u32())).collect()
                 }
             }
         }

@@ -10,7 +10,7 @@ use super::formula::FId;
 use super::kb::PairId;
 use super::local::Core;
 use crate::check::kleene::Kleene;
-use crate::explicit::rks::ComponentId;
+use crate::explicit::rks::{ComponentId, NodeId};
 use rustc_hash::FxHashSet;
 
 /// Labels every node of the formula in all reachable pairs; returns the root's value at the
@@ -50,7 +50,7 @@ pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &dyn 
             }
         }
     }
-    core.get(root, init, &icc(root), 0)
+    core.get(root, init, &icc(root), NodeId::ENTRY)
 }
 
 /// `collectContexts` (Alg. 3.2): the pairs of `f` reachable from `(init, ctx)`, in DFS order.
@@ -73,7 +73,7 @@ fn collect(core: &mut Core, f: FId, init: ComponentId, ctx: Vec<Kleene>) -> Vec<
         let comp = core.comp(s);
         for &c in comp.calls.iter().rev() {
             let cctx = core.cc(s, c, f, &ctx);
-            stack.push((comp.call_target[c as usize], cctx));
+            stack.push((comp.call_target[c.index()], cctx));
         }
     }
     xi

@@ -16,7 +16,7 @@ use super::formula::{FId, Op};
 use super::kb::PairId;
 use super::local::Core;
 use crate::check::kleene::Kleene;
-use crate::explicit::rks::ComponentId;
+use crate::explicit::rks::{ComponentId, NodeId};
 use rustc_hash::FxHashSet;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub fn run(core: &mut Core, init: ComponentId, icc: &[Kleene]) -> Kleene {
 /// [`run`] for the formula rooted at `root` of a shared DAG; `icc` is `root`'s initial context.
 pub(crate) fn run_root(core: &mut Core, root: FId, init: ComponentId, icc: &[Kleene]) -> Kleene {
     label(core, root, init, icc, Mode::Partly);
-    core.get(root, init, icc, 0)
+    core.get(root, init, icc, NodeId::ENTRY)
 }
 
 fn is_labeled(core: &Core, f: FId, s: ComponentId, ctx: &[Kleene], mode: Mode) -> bool {
@@ -121,7 +121,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Kleene],
                 break;
             }
         }
-        let t = comp.call_target[c as usize];
+        let t = comp.call_target[c.index()];
         if let Op::EX(a) = op {
             let sub = restrict(core.fm, f, a, ctx, core.exits(s));
             let cctx = core.cc(s, c, a, &sub);
@@ -137,7 +137,7 @@ fn explore(core: &mut Core, xi: &mut Xi, f: FId, s: ComponentId, ctx: &[Kleene],
             stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || explore(core, xi, f, t, &cctx, Mode::Partly));
             // Retry only if the callee's entry got decided (otherwise the retry could at most
             // see other callees decided meanwhile; the fixpoint reads those anyway).
-            if core.get(f, t, &cctx, 0).is_known() {
+            if core.get(f, t, &cctx, NodeId::ENTRY).is_known() {
                 core.label_local(f, s, ctx);
             }
         }
@@ -169,9 +169,9 @@ fn label_locally_and_vertically(core: &mut Core, f: FId, s: ComponentId, ctx: &[
 
 /// FIX-3: every proper subformula recorded in `f`'s contexts must be decided in the
 /// continuations of call `c` before `cc` is used for exploration. Returns true if it labelled.
-fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: u32, ctx: &[Kleene]) -> bool {
+fn ensure_inner_decided(core: &mut Core, f: FId, s: ComponentId, c: NodeId, ctx: &[Kleene]) -> bool {
     let comp = core.comp(s);
-    let t = comp.call_target[c as usize];
+    let t = comp.call_target[c.index()];
     let e = core.exits(s);
     let mut did = false;
     for g in core.fm.deps[f].clone() {

@@ -89,7 +89,7 @@ impl<'a> Core<'a> {
             .map(|c| {
                 let mut v = vec![u32::MAX; c.num_nodes as usize];
                 for (k, &x) in c.exits.iter().enumerate() {
-                    v[x as usize] = k as u32;
+                    v[x.index()] = k as u32;
                 }
                 v
             })
@@ -101,9 +101,9 @@ impl<'a> Core<'a> {
             .map(|c| {
                 let mut b = FixedBitSet::with_capacity(c.num_nodes as usize);
                 for &x in &c.calls {
-                    let t = c.call_target[x as usize].index();
+                    let t = c.call_target[x.index()].index();
                     for k in 0..rks.components[t].exits.len() {
-                        b.extend(c.returns(x, k).iter().map(|&r| r as usize));
+                        b.extend(c.returns(x, k).iter().map(|&r| r.index()));
                     }
                 }
                 b
@@ -129,7 +129,7 @@ impl<'a> Core<'a> {
         self.rks.components[s.index()].exits.len()
     }
     pub(crate) fn exit_index(&self, s: ComponentId, n: NodeId) -> Option<usize> {
-        let k = self.exit_of[s.index()][n as usize];
+        let k = self.exit_of[s.index()][n.index()];
         (k != u32::MAX).then_some(k as usize)
     }
 
@@ -176,10 +176,10 @@ impl<'a> Core<'a> {
     pub(crate) fn val(&self, v: &View, s: ComponentId, l: NodeId) -> Kleene {
         match v {
             View::True => Kleene::True,
-            View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p).is_some_and(|b| b.contains(l as usize))),
-            View::Static(g) => Kleene::from_bool(self.statics[*g][s.index()].contains(l as usize)),
+            View::Prop(p) => Kleene::from_bool(self.comp(s).props.get(*p).is_some_and(|b| b.contains(l.index()))),
+            View::Static(g) => Kleene::from_bool(self.statics[*g][s.index()].contains(l.index())),
             View::Pairs(ps) => {
-                let mut it = ps.iter().map(|&p| self.kb.pairs[p].vals[l as usize]);
+                let mut it = ps.iter().map(|&p| self.kb.pairs[p].vals[l.index()]);
                 let first = it.next().unwrap_or(Kleene::Unknown);
                 it.fold(first, Kleene::join)
             }
@@ -195,7 +195,7 @@ impl<'a> Core<'a> {
     pub(crate) fn is_complete(&self, p: PairId) -> bool {
         let pair = &self.kb.pairs[p];
         let comp = self.comp(pair.comp);
-        pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(l as NodeId))
+        pair.vals.iter().enumerate().all(|(l, x)| x.is_known() || comp.is_call(NodeId::new(l)))
     }
 
     pub fn finish_stats(&mut self) -> RksStats {

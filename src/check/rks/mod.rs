@@ -112,7 +112,7 @@ pub fn initial_context(rks: &RecursiveKripkeStructure, fm: &Formula, init: Compo
     let comp = &rks.components[init.index()];
     let mut out = Vec::with_capacity(comp.exits.len() * fm.width(f));
     for &x in &comp.exits {
-        let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x as usize));
+        let has = |p: PropId| rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x.index()));
         for &g in &fm.deps[f] {
             out.push(Kleene::from_bool(fm.value_in_loop(g, &has)));
         }

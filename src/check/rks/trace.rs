@@ -60,8 +60,8 @@ impl<'a> Labelling<'a> for Core<'a> {
         let c = &self.rks.components[s.index()];
         let view = self.resolve(h, s, ctx);
         let mut out = FixedBitSet::with_capacity(c.num_nodes as usize);
-        for l in 0..c.num_nodes {
-            out.set(l as usize, !c.is_call(l) && self.val(&view, s, l) == Kleene::True);
+        for l in c.nodes() {
+            out.set(l.index(), !c.is_call(l) && self.val(&view, s, l) == Kleene::True);
         }
         out
     }
@@ -128,11 +128,11 @@ impl Runs for Walker<'_, '_> {
     }
 
     fn holds_initially(&self, f: FId) -> bool {
-        self.core.value(f, self.init, &(self.icc)(f), 0)
+        self.core.value(f, self.init, &(self.icc)(f), NodeId::ENTRY)
     }
 
     fn start(&self, goal: FId) -> Conf {
-        Conf { stack: Vec::new(), ctxs: vec![(self.icc)(goal)], comp: self.init, node: 0, term: false }
+        Conf { stack: Vec::new(), ctxs: vec![(self.icc)(goal)], comp: self.init, node: NodeId::ENTRY, term: false }
     }
 
     fn holds(&self, goal: FId, h: FId, c: &Conf) -> bool {
@@ -156,7 +156,7 @@ impl Runs for Walker<'_, '_> {
                     TerminationRule::Loop => vec![c.clone()],
                 };
             };
-            let (s, call) = (frame.component(), frame.call);
+            let (s, call) = (frame.component(), frame.call());
             let ctxs = c.ctxs[..c.ctxs.len() - 1].to_vec();
             let caller = self.core.comp(s);
             return caller.returns(call, k).iter().map(|&r| Conf { stack: rest.to_vec(), ctxs: ctxs.clone(), comp: s, node: r, term: false }).collect();
@@ -170,7 +170,7 @@ impl Runs for Walker<'_, '_> {
                     stack.push(CallFrame::new(c.comp, x));
                     let mut ctxs = c.ctxs.clone();
                     ctxs.push(self.core.call_context(c.comp, x, goal, c.ctxs.last().expect("context")));
-                    Conf { stack, ctxs, comp: comp.call_target[x as usize], node: 0, term: false }
+                    Conf { stack, ctxs, comp: comp.call_target[x.index()], node: NodeId::ENTRY, term: false }
                 } else {
                     Conf { node: x, ..c.clone() }
                 }

@@ -26,12 +26,13 @@
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
 use crate::check::kleene::Kleene;
+use crate::explicit::rks::NodeId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A node of a copy together with a formula.
 pub(crate) type Pair = (CopyId, u32, FormulaId);
 /// A box: the call node `c` of copy `y`.
-pub(crate) type BoxRef = (CopyId, u32);
+pub(crate) type BoxRef = (CopyId, NodeId);
 
 #[derive(Clone, Copy)]
 enum Candidate {
@@ -210,16 +211,17 @@ impl Search<'_, '_> {
             }
         }
         if m.is_call(x, v) {
-            self.stacks.push((stack, (x, v)));
+            let call = NodeId::from_u32(v);
+            self.stacks.push((stack, (x, call)));
             let pushed = self.stacks.len() as u32 - 1;
-            let pair = (m.callee(x, v), 0, f);
+            let pair = (m.callee(x, call), 0, f);
             self.candidates.push(Candidate::Visit { pair, stack: pushed, cyclic });
         }
         match op {
             Op::EX(a) => {
                 for &w in m.local_succ(x, v) {
-                    if unknown(x, w, a) {
-                        self.candidates.push(Candidate::Visit { pair: (x, w, a), stack, cyclic: false });
+                    if unknown(x, w.as_u32(), a) {
+                        self.candidates.push(Candidate::Visit { pair: (x, w.as_u32(), a), stack, cyclic: false });
                     }
                 }
             }
@@ -247,8 +249,8 @@ impl Search<'_, '_> {
 
     fn push_successors(&mut self, x: CopyId, v: u32, f: FormulaId, stack: u32) {
         for &w in self.m.local_succ(x, v) {
-            if self.m.val(x, w, f) == Kleene::Unknown {
-                self.candidates.push(Candidate::Visit { pair: (x, w, f), stack, cyclic: true });
+            if self.m.val(x, w.as_u32(), f) == Kleene::Unknown {
+                self.candidates.push(Candidate::Visit { pair: (x, w.as_u32(), f), stack, cyclic: true });
             }
         }
     }

@@ -31,6 +31,7 @@ use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model};
 use super::refine::refine;
 use crate::check::kleene::Kleene;
+use crate::explicit::rks::NodeId;
 use rustc_hash::FxHashSet;
 
 pub(crate) fn run(m: &mut Model) {
@@ -85,7 +86,7 @@ fn fallback(m: &mut Model) {
 
 /// A box `b` with some exit `k` and existential `φ` where `∂((b,ex_k),φ)` is known but the
 /// callee copy's context is `??`.
-fn contextualizable_box(m: &Model) -> Option<(CopyId, u32)> {
+fn contextualizable_box(m: &Model) -> Option<(CopyId, NodeId)> {
     for &y in &m.live {
         let comp = &m.rks.components[m.copies[y].base.index()];
         for &c in &comp.calls {

@@ -78,12 +78,12 @@ impl Base {
         let rows = comp.returns.len() as u32;
         let mut exit_of = vec![NONE; n as usize];
         for (k, &e) in comp.exits.iter().enumerate() {
-            exit_of[e as usize] = k as u32;
+            exit_of[e.index()] = k as u32;
         }
-        let mut row_call = vec![0; rows as usize];
+        let mut row_call = vec![NodeId::ENTRY; rows as usize];
         let mut row_exit = vec![0; rows as usize];
         for (i, &call) in comp.calls.iter().enumerate() {
-            let callee = &rks.components[comp.call_target[call as usize].index()];
+            let callee = &rks.components[comp.call_target[call.index()].index()];
             for k in 0..callee.exits.len() {
                 let r = (comp.return_offsets[i] + k as u32) as usize;
                 row_call[r] = call;
@@ -101,10 +101,10 @@ impl Base {
                     set.set(v as usize, has);
                 }
                 for r in 0..rows {
-                    let t = comp.call_target[row_call[r as usize] as usize];
+                    let t = comp.call_target[row_call[r as usize].index()];
                     let callee = &rks.components[t.index()];
                     let ex = callee.exits[row_exit[r as usize] as usize];
-                    set.set((n + r) as usize, callee.props[p].contains(ex as usize));
+                    set.set((n + r) as usize, callee.props[p].contains(ex.index()));
                 }
                 set
             })
@@ -127,7 +127,7 @@ impl<'a> Model<'a> {
         let mut copies: IdVec<CopyId, Copy> = (0..rks.components.len())
             .map(|c| {
                 let comp = &rks.components[c];
-                let box_map = comp.calls.iter().map(|&call| CopyId::new(comp.call_target[call as usize].index())).collect();
+                let box_map = comp.calls.iter().map(|&call| CopyId::new(comp.call_target[call.index()].index())).collect();
                 Copy {
                     base: ComponentId::new(c),
                     ctx: vec![Kleene::Unknown; comp.exits.len() * nex],
@@ -180,19 +180,19 @@ impl<'a> Model<'a> {
     }
     /// Call index of call node `c` in copy `x`'s component.
     pub(crate) fn call_index(&self, x: CopyId, c: NodeId) -> u32 {
-        self.rks.components[self.copies[x].base.index()].call_index[c as usize]
+        self.rks.components[self.copies[x].base.index()].call_index[c.index()]
     }
     pub(crate) fn callee(&self, x: CopyId, c: NodeId) -> CopyId {
         self.copies[x].box_map[self.call_index(x, c) as usize]
     }
     pub(crate) fn is_call(&self, x: CopyId, v: u32) -> bool {
         let b = self.base_of(x);
-        v < b.n && self.rks.components[self.copies[x].base.index()].is_call(v)
+        v < b.n && self.rks.components[self.copies[x].base.index()].is_call(NodeId::from_u32(v))
     }
     /// Extended node of the return node for call node `c` of copy `x` and callee exit `k`.
     pub(crate) fn return_node(&self, x: CopyId, c: NodeId, k: u32) -> u32 {
         let comp = &self.rks.components[self.copies[x].base.index()];
-        let i = comp.call_index[c as usize] as usize;
+        let i = comp.call_index[c.index()] as usize;
         self.base_of(x).n + comp.return_offsets[i] + k
     }
 
@@ -204,20 +204,20 @@ impl<'a> Model<'a> {
         let b = &self.bases[base];
         if v >= b.n {
             comp.returns.neighbours(v - b.n)
-        } else if comp.is_call(v) || b.exit_of[v as usize] != NONE {
+        } else if comp.is_call(NodeId::from_u32(v)) || b.exit_of[v as usize] != NONE {
             &[]
         } else {
-            comp.succ.neighbours(v)
+            comp.succ.neighbours(NodeId::from_u32(v))
         }
     }
 
     /// Calls `f(copy, node)` for every `→₊` successor of `(x, v)`.
     pub(crate) fn for_each_succ(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
         if self.is_call(x, v) {
-            f(self.callee(x, v), 0);
+            f(self.callee(x, NodeId::from_u32(v)), 0);
         } else {
             for &w in self.local_succ(x, v) {
-                f(x, w);
+                f(x, w.as_u32());
             }
         }
     }
@@ -229,15 +229,15 @@ impl<'a> Model<'a> {
         if v >= b.n {
             return;
         }
-        for &p in self.rks.components[base].pred.neighbours(v) {
-            f(x, p);
+        for &p in self.rks.components[base].pred.neighbours(NodeId::from_u32(v)) {
+            f(x, p.as_u32());
         }
-        for &r in b.ret_pred.neighbours(v) {
+        for &r in b.ret_pred.neighbours(NodeId::from_u32(v)) {
             f(x, b.n + r);
         }
         if v == 0 {
             for &(y, c) in &self.callers[x] {
-                f(y, c);
+                f(y, c.as_u32());
             }
         }
     }
@@ -278,7 +278,7 @@ impl<'a> Model<'a> {
 
     /// The context a box induces: `γ_b(ex_k, φ) = ∂((b, ex_k), φ)` for existential `φ`.
     pub(crate) fn induced_context(&self, y: CopyId, c: NodeId) -> Vec<Kleene> {
-        let callee = &self.rks.components[(self.rks.components[self.copies[y].base.index()].call_target[c as usize]).index()];
+        let callee = &self.rks.components[(self.rks.components[self.copies[y].base.index()].call_target[c.index()]).index()];
         let nex = self.phi.existentials.len();
         let mut ctx = vec![Kleene::Unknown; callee.exits.len() * nex];
         for k in 0..callee.exits.len() as u32 {
@@ -313,7 +313,7 @@ impl<'a> Model<'a> {
                     for (s, &f) in self.phi.existentials.iter().enumerate() {
                         let t = ctx[k * nex + s];
                         if t.is_known() {
-                            copy.vals[f.index() * b.ext as usize + ex as usize] = t;
+                            copy.vals[f.index() * b.ext as usize + ex.index()] = t;
                         }
                     }
                 }
@@ -389,7 +389,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
             let value = |g: FormulaId| at[g];
             at[f] = match phi.nodes[f] {
                 Op::True => true,
-                Op::Prop(p) => base.labels[p.index()].contains(ex as usize),
+                Op::Prop(p) => base.labels[p.index()].contains(ex.index()),
                 Op::Not(a) => !value(a),
                 Op::And(a, b) => value(a) && value(b),
                 Op::Or(a, b) => value(a) || value(b),
@@ -403,7 +403,7 @@ fn initial_copy(rks: &RecursiveKripkeStructure, base: &Base, template: &Copy, ph
                 Op::EG(a) => value(a) && (loops || trap[a]),
                 Op::EU(a, b) => value(b) || (!loops && value(a) && trap[b]),
             };
-            copy.vals[f.index() * base.ext as usize + ex as usize] = Kleene::from_bool(at[f]);
+            copy.vals[f.index() * base.ext as usize + ex.index()] = Kleene::from_bool(at[f]);
             if phi.slot[f] != NO_SLOT {
                 copy.ctx[k * nex + phi.slot[f] as usize] = Kleene::from_bool(at[f]);
             }

@@ -11,6 +11,7 @@ use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
 use crate::check::graph::{self, Graph};
 use crate::check::kleene::Kleene;
+use crate::explicit::rks::NodeId;
 use crate::ir::id::IdVec;
 use fixedbitset::FixedBitSet;
 
@@ -132,7 +133,7 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
             let t = if b.is_exit(v) {
                 m.ctx(x, b.exit_of[v as usize], f)
             } else {
-                m.local_succ(x, v).iter().map(|&w| m.val(x, w, a)).max().unwrap_or(Kleene::False)
+                m.local_succ(x, v).iter().map(|&w| m.val(x, w.as_u32(), a)).max().unwrap_or(Kleene::False)
             };
             m.set_val(x, v, f, t);
         }
@@ -141,7 +142,7 @@ fn next(m: &mut Model, f: FormulaId, a: FormulaId) {
         let x = m.live[xi];
         for v in 0..m.base_of(x).n {
             if m.is_call(x, v) && !m.val(x, v, f).is_known() {
-                let t = m.val(m.callee(x, v), 0, f);
+                let t = m.val(m.callee(x, NodeId::from_u32(v)), 0, f);
                 m.set_val(x, v, f, t);
             }
         }
@@ -154,7 +155,7 @@ fn exits(m: &mut Model, f: FormulaId, op: Op) {
         let x = m.live[xi];
         let comp = &m.rks.components[m.copies[x].base.index()];
         for (k, &ex) in comp.exits.iter().enumerate() {
-            if m.val(x, ex, f).is_known() {
+            if m.val(x, ex.as_u32(), f).is_known() {
                 continue;
             }
             let g = m.ctx(x, k as u32, f);
@@ -162,9 +163,9 @@ fn exits(m: &mut Model, f: FormulaId, op: Op) {
                 g
             } else {
                 match op {
-                    Op::EG(a) if m.val(x, ex, a) == Kleene::False => Kleene::False,
+                    Op::EG(a) if m.val(x, ex.as_u32(), a) == Kleene::False => Kleene::False,
                     Op::EU(a, b) => {
-                        let (va, vb) = (m.val(x, ex, a), m.val(x, ex, b));
+                        let (va, vb) = (m.val(x, ex.as_u32(), a), m.val(x, ex.as_u32(), b));
                         if vb == Kleene::True {
                             Kleene::True
                         } else if vb == Kleene::False && va == Kleene::False {
@@ -176,7 +177,7 @@ fn exits(m: &mut Model, f: FormulaId, op: Op) {
                     _ => Kleene::Unknown,
                 }
             };
-            m.set_val(x, ex, f, t);
+            m.set_val(x, ex.as_u32(), f, t);
         }
     }
 }

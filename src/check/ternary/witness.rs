@@ -72,7 +72,7 @@ impl Runs for Walker<'_, '_> {
     }
 
     fn start(&self, _goal: FormulaId) -> Conf {
-        Conf { stack: Vec::new(), copy: self.m.initial, node: 0, term: false }
+        Conf { stack: Vec::new(), copy: self.m.initial, node: NodeId::ENTRY, term: false }
     }
 
     fn holds(&self, _goal: FormulaId, h: FormulaId, c: &Conf) -> bool {
@@ -111,7 +111,7 @@ impl Walker<'_, '_> {
     }
 
     fn value(&self, f: FormulaId, c: &Conf) -> Kleene {
-        if c.term { Kleene::from_bool(self.trap[f]) } else { self.m.val(c.copy, c.node, f) }
+        if c.term { Kleene::from_bool(self.trap[f]) } else { self.m.val(c.copy, c.node.as_u32(), f) }
     }
 
     /// Successor configurations (calls are transparent: stepping to a call enters the callee).
@@ -121,17 +121,17 @@ impl Walker<'_, '_> {
             return vec![c.clone()];
         }
         let land = |stack: &Vec<(CopyId, NodeId)>, copy: CopyId, w: NodeId| {
-            if m.is_call(copy, w) {
+            if m.is_call(copy, w.as_u32()) {
                 let mut s = stack.clone();
                 s.push((copy, w));
-                Conf { stack: s, copy: m.callee(copy, w), node: 0, term: false }
+                Conf { stack: s, copy: m.callee(copy, w), node: NodeId::ENTRY, term: false }
             } else {
                 Conf { stack: stack.clone(), copy, node: w, term: false }
             }
         };
         let base = m.base_of(c.copy);
-        if base.is_exit(c.node) {
-            let k = base.exit_of[c.node as usize];
+        if base.is_exit(c.node.as_u32()) {
+            let k = base.exit_of[c.node.index()];
             let Some((&(y, call), below)) = c.stack.split_last() else {
                 return vec![match m.rks.termination {
                     TerminationRule::Loop => c.clone(),
@@ -142,16 +142,16 @@ impl Walker<'_, '_> {
             let r = m.return_node(y, call, k);
             return m.local_succ(y, r).iter().map(|&w| land(&below, y, w)).collect();
         }
-        m.local_succ(c.copy, c.node).iter().map(|&w| land(&c.stack, c.copy, w)).collect()
+        m.local_succ(c.copy, c.node.as_u32()).iter().map(|&w| land(&c.stack, c.copy, w)).collect()
     }
 
     /// Distances on the copies to where χ is tt or the current frame can be left: 0 where χ is
     /// tt and at exits (other than A₀'s) where the formula is tt; a non-exit node with ψ tt gets
     /// one more than its best `→₊` successor.
-    fn until_ranks(&self, g: FormulaId, a: FormulaId, b: FormulaId) -> FxHashMap<(CopyId, NodeId), u32> {
+    fn until_ranks(&self, g: FormulaId, a: FormulaId, b: FormulaId) -> FxHashMap<(CopyId, u32), u32> {
         let m = self.m;
-        let mut rank: FxHashMap<(CopyId, NodeId), u32> = FxHashMap::default();
-        let mut frontier: Vec<(CopyId, NodeId)> = Vec::new();
+        let mut rank: FxHashMap<(CopyId, u32), u32> = FxHashMap::default();
+        let mut frontier: Vec<(CopyId, u32)> = Vec::new();
         for &x in &m.live {
             let base = m.base_of(x);
             for v in 0..base.ext {
@@ -183,7 +183,7 @@ impl Walker<'_, '_> {
     /// successors in increasing rank; None beyond [`SEARCH_LIMIT`] configurations.
     fn ranked_until_path(&self, g: FormulaId, a: FormulaId, b: FormulaId, start: Conf) -> Option<Vec<Conf>> {
         let rank = self.until_ranks(g, a, b);
-        let rank_of = |c: &Conf| if c.term { 0 } else { rank.get(&(c.copy, c.node)).copied().unwrap_or(u32::MAX) };
+        let rank_of = |c: &Conf| if c.term { 0 } else { rank.get(&(c.copy, c.node.as_u32())).copied().unwrap_or(u32::MAX) };
         let mut seen: FxHashMap<Conf, ()> = FxHashMap::default();
         seen.insert(start.clone(), ());
         let mut frames = 0usize;

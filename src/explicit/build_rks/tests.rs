@@ -1,5 +1,5 @@
 use super::*;
-use crate::explicit::rks::ComponentId;
+use crate::explicit::rks::{ComponentId, NodeId};
 use crate::explicit::test_support::*;
 use crate::lowering::program::{BinOp, CallEntry, Domain, ExitEntry, SymId, Value};
 use crate::source::Span;
@@ -42,20 +42,20 @@ fn readme_multi_exit_example() {
     let parse = &m.rks.components[0];
     assert_eq!(parse.name, "parse");
     assert_eq!(parse.node_names, vec!["pc = start", "pc = ok", "pc = bad"]);
-    assert_eq!(parse.succ.neighbours(0), &[1, 2]);
-    assert_eq!(parse.exits, vec![1, 2]);
+    assert_eq!(parse.succ.neighbours(nd(0)), nds(&[1, 2]));
+    assert_eq!(parse.exits, nds(&[1, 2]));
     assert_eq!(parse.exit_names, vec!["done", "error"]);
     assert!(parse.calls.is_empty());
     let main = &m.rks.components[1];
     assert_eq!(main.node_names, vec!["pc = s0", "pc = c", "pc = after_ok", "pc = handler"]);
-    assert_eq!(main.succ.neighbours(0), &[1]);
-    assert_eq!(main.calls, vec![1]);
+    assert_eq!(main.succ.neighbours(nd(0)), nds(&[1]));
+    assert_eq!(main.calls, nds(&[1]));
     assert_eq!(main.call_target[1], ComponentId::new(0));
     assert!(main.exits.is_empty());
-    assert_eq!(main.returns(1, 0), &[2]); // done → after_ok
-    assert_eq!(main.returns(1, 1), &[3]); // error → handler
-    assert_eq!(main.succ.neighbours(2), &[2]);
-    assert_eq!(main.succ.neighbours(1), &[] as &[u32]);
+    assert_eq!(main.returns(nd(1), 0), nds(&[2])); // done → after_ok
+    assert_eq!(main.returns(nd(1), 1), nds(&[3])); // error → handler
+    assert_eq!(main.succ.neighbours(nd(2)), nds(&[2]));
+    assert_eq!(main.succ.neighbours(nd(1)), &[] as &[NodeId]);
 }
 
 #[test]
@@ -64,11 +64,11 @@ fn listing_5_2_recursive_modules() {
     let foo = &m.rks.components[0];
     let bar = &m.rks.components[1];
     assert_eq!(foo.node_names, vec!["state = f1", "state = f2"]);
-    assert_eq!(foo.calls, vec![1]);
+    assert_eq!(foo.calls, nds(&[1]));
     assert_eq!(foo.call_target[1], ComponentId::new(1));
     assert!(foo.exits.is_empty());
     assert_eq!(bar.node_names, vec!["state = b1", "state = b2", "state = b4"]);
-    assert_eq!(bar.calls, vec![1, 2]);
+    assert_eq!(bar.calls, nds(&[1, 2]));
     assert_eq!(bar.return_offsets, vec![0, 0]); // foo has no reachable exit
     // Labels: q at f1 and b1 (not at the call b2), y at b1; one warning for q at b2.
     assert_eq!(m.rks.prop_names, vec!["p", "q", "x", "y", "state = b1 IN bar"]);
@@ -108,10 +108,10 @@ fn exit_is_sticky_and_all_exit_is_the_exit_location() {
     let m = build_rks(&simple_call(false), &BuildLimits::default()).expect("builds");
     let sub = &m.rks.components[1];
     assert_eq!(sub.node_names, vec!["s = s0, t = FALSE", "s = EXIT, t = TRUE", "s = EXIT, t = EXIT"]);
-    assert_eq!(sub.exits, vec![2]);
+    assert_eq!(sub.exits, nds(&[2]));
     assert_eq!(sub.exit_names, vec!["EXIT"]);
     let main = &m.rks.components[0];
-    assert_eq!(main.returns(1, 0), &[2]);
+    assert_eq!(main.returns(nd(1), 0), nds(&[2]));
 }
 
 #[test]
@@ -171,15 +171,15 @@ fn mixed_case_table_builds_what_the_case_builds() {
     for (x, y) in a.rks.components.iter().zip(&b.rks.components) {
         assert_eq!((&x.node_names, &x.calls, &x.exits, &x.return_offsets), (&y.node_names, &y.calls, &y.exits, &y.return_offsets));
         for n in 0..x.num_nodes {
-            assert_eq!(x.succ.neighbours(n), y.succ.neighbours(n));
+            assert_eq!(x.succ.neighbours(NodeId::from_u32(n)), y.succ.neighbours(NodeId::from_u32(n)));
         }
         for &call in &x.calls {
-            for k in 0..a.rks.components[x.call_target[call as usize].index()].exits.len() {
+            for k in 0..a.rks.components[x.call_target[call.index()].index()].exits.len() {
                 assert_eq!(x.returns(call, k), y.returns(call, k));
             }
         }
     }
-    assert_eq!(b.rks.components[1].returns(1, 1), &[3]);
+    assert_eq!(b.rks.components[1].returns(nd(1), 1), nds(&[3]));
 }
 
 /// A random program of `n` procedure modules calling each other (cycles included), each with

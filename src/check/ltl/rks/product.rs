@@ -23,7 +23,7 @@ pub(crate) type Vid = u32;
 /// The component of the label-free termination state of the `trap` rule.
 pub(crate) const TERM: ComponentId = ComponentId::from_u32(u32::MAX);
 /// The node of the termination state.
-pub(crate) const TERM_NODE: NodeId = u32::MAX;
+pub(crate) const TERM_NODE: NodeId = NodeId::from_u32(u32::MAX);
 
 /// What a vertex is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,7 +51,7 @@ impl<'a> Product<'a> {
             .map(|c| {
                 let mut v = vec![u32::MAX; c.num_nodes as usize];
                 for (k, &x) in c.exits.iter().enumerate() {
-                    v[x as usize] = k as u32;
+                    v[x.index()] = k as u32;
                 }
                 v
             })
@@ -69,7 +69,7 @@ impl<'a> Product<'a> {
         if comp == TERM {
             return None;
         }
-        let k = self.exit_index[comp.index()][node as usize];
+        let k = self.exit_index[comp.index()][node.index()];
         (k != u32::MAX).then_some(k as usize)
     }
 

@@ -41,7 +41,7 @@ enum HKey {
 }
 
 /// The tag of an edge that is not a call edge.
-const NOT_A_CALL: u32 = u32::MAX;
+const NOT_A_CALL: NodeId = NodeId::from_u32(u32::MAX);
 
 /// What the search found.
 pub(crate) struct Found {
@@ -60,10 +60,10 @@ pub(crate) struct Augmented<'p, 'a> {
     /// Per vertex: its successors' range in `adj` (`u32::MAX` start: not expanded yet).
     range: Vec<(u32, u32)>,
     /// `(target, call node of a call edge or NOT_A_CALL)`.
-    adj: Vec<(u32, u32)>,
+    adj: Vec<(u32, NodeId)>,
     buf: Vec<Vid>,
     /// Reused buffer of the successors being computed.
-    targets: Vec<(HKey, u32)>,
+    targets: Vec<(HKey, NodeId)>,
 }
 
 struct DfsFrame {
@@ -130,7 +130,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
                     for &m in comp.succ.neighbours(k.node) {
                         buf.clear();
                         if comp.is_call(m) {
-                            product.step_into(Some(v), comp.call_target[m as usize], 0, &mut buf);
+                            product.step_into(Some(v), comp.call_target[m.index()], NodeId::ENTRY, &mut buf);
                             for &e in &buf {
                                 targets.push((HKey::In(e), m));
                                 let Some(frame) = self.summaries.callee_frame(e) else { continue };
@@ -165,7 +165,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
         self.range[h as usize] = (start, self.adj.len() as u32);
     }
 
-    fn successor(&self, h: u32, i: u32) -> Option<(u32, u32)> {
+    fn successor(&self, h: u32, i: u32) -> Option<(u32, NodeId)> {
         let (start, end) = self.range[h as usize];
         (start + i < end).then(|| self.adj[(start + i) as usize])
     }
@@ -174,7 +174,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
     /// numbered in visiting order (`num`); `live` and the root stack are over those numbers.
     pub(crate) fn search(mut self, initial: ComponentId, want_trace: bool) -> Found {
         let mut buf = vec![];
-        self.product.step_into(None, initial, 0, &mut buf);
+        self.product.step_into(None, initial, NodeId::ENTRY, &mut buf);
         let mut num: Vec<u32> = vec![];
         let mut live: Vec<bool> = vec![];
         let mut roots: Vec<(u32, u64)> = vec![];
@@ -242,7 +242,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
         let in_scc = |h: u32| num.get(h as usize).is_some_and(|&n| n != u32::MAX && n >= root_num && live[n as usize]);
         let root = dfs.iter().map(|f| f.id).find(|&h| num[h as usize] == root_num).unwrap_or(dfs[0].id);
         // The walk: (vertex, tag of the edge into it, acceptance set a summary is expanded for).
-        let mut walk: Vec<(u32, u32, u8)> = vec![];
+        let mut walk: Vec<(u32, NodeId, u8)> = vec![];
         let mut tag = NOT_A_CALL;
         for f in dfs {
             walk.push((f.id, tag, NO_SET));
@@ -276,7 +276,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
         // The walk's last element is the root again, entered by the loop's last edge.
         if first_position > loop_at {
             // Repeat the part root..first_position after the closing root.
-            let extra: Vec<(u32, u32, u8)> = walk[loop_at + 1..=first_position].to_vec();
+            let extra: Vec<(u32, NodeId, u8)> = walk[loop_at + 1..=first_position].to_vec();
             walk.extend(extra);
         }
         self.to_trace(&walk, first_position)
@@ -298,8 +298,8 @@ impl<'p, 'a> Augmented<'p, 'a> {
 
     /// A shortest path of at least one edge from `from` to a vertex satisfying `target`, inside
     /// `allowed`: the vertices after `from` with the tags of the edges into them.
-    fn bfs(&self, from: u32, target: impl Fn(u32) -> bool, allowed: &impl Fn(u32) -> bool) -> Option<Vec<(u32, u32)>> {
-        let mut parent: FxHashMap<u32, (u32, u32)> = FxHashMap::default();
+    fn bfs(&self, from: u32, target: impl Fn(u32) -> bool, allowed: &impl Fn(u32) -> bool) -> Option<Vec<(u32, NodeId)>> {
+        let mut parent: FxHashMap<u32, (u32, NodeId)> = FxHashMap::default();
         let mut queue = VecDeque::from([from]);
         while let Some(u) = queue.pop_front() {
             let mut i = 0;
@@ -328,7 +328,7 @@ impl<'p, 'a> Augmented<'p, 'a> {
 
     /// The run of configurations of `walk` (a lasso whose last element re-enters `walk[loop_at]`'s
     /// vertex at a deeper or equal stack).
-    fn to_trace(&self, walk: &[(u32, u32, u8)], loop_at: usize) -> Trace {
+    fn to_trace(&self, walk: &[(u32, NodeId, u8)], loop_at: usize) -> Trace {
         let product = &*self.product;
         let mut steps: Vec<TraceStep> = vec![];
         let mut level: Vec<CallFrame> = vec![];

@@ -82,7 +82,7 @@ impl Summaries {
     pub(crate) fn compute(product: &mut Product, initial: ComponentId) -> Summaries {
         let mut s = Summaries::default();
         let mut buf = vec![];
-        product.step_into(None, initial, 0, &mut buf);
+        product.step_into(None, initial, NodeId::ENTRY, &mut buf);
         for &v in &buf {
             let f = s.frame(v, true);
             s.propagate(f, v, product.acc(v), |_| Pred::Start);
@@ -103,9 +103,9 @@ impl Summaries {
             let comp = &rks.components[key.comp.index()];
             for &m in comp.succ.neighbours(key.node) {
                 if comp.is_call(m) {
-                    let target = comp.call_target[m as usize];
+                    let target = comp.call_target[m.index()];
                     entries.clear();
-                    product.step_into(Some(v), target, 0, &mut entries);
+                    product.step_into(Some(v), target, NodeId::ENTRY, &mut entries);
                     for &e in &entries {
                         let callee = s.frame(e, false);
                         if s.registered.insert((callee, f, v, m)) {

@@ -133,7 +133,7 @@ impl<'a> LaneSummary<'a> {
                 for l in 0..self.lanes() {
                     let has = |p: PropId| {
                         let p = self.atoms[p.index()][l];
-                        self.rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x as usize))
+                        self.rks.termination == TerminationRule::Loop && comp.props.get(p).is_some_and(|b| b.contains(x.index()))
                     };
                     if self.fm.value_in_loop(g, &has) {
                         word |= 1 << l;
@@ -191,14 +191,14 @@ impl<'a> LaneSummary<'a> {
     /// continuation satisfies it); `h`'s own top positions stay clear.
     fn call_context(&self, s: ComponentId, c: NodeId, h: FId, dep_vecs: &[Option<u32>]) -> Ctx {
         let comp = self.comp(s);
-        let et = self.exits(comp.call_target[c as usize]);
+        let et = self.exits(comp.call_target[c.index()]);
         let w = self.fm.width(h);
         let mut out: Ctx = smallvec::smallvec![0; et * w];
         for (i, v) in dep_vecs.iter().enumerate() {
             let Some(v) = v else { continue };
             let vals = &self.vecs[*v as usize];
             for k in 0..et {
-                out[k * w + i] = comp.returns(c, k).iter().fold(0, |acc, &r| acc | vals[r as usize]);
+                out[k * w + i] = comp.returns(c, k).iter().fold(0, |acc, &r| acc | vals[r.index()]);
             }
         }
         out
@@ -326,7 +326,7 @@ impl<'a> LaneSummary<'a> {
             let dep_vecs = self.dep_vectors(a, s, &sub, Some(va));
             for (i, &c) in comp.calls.iter().enumerate() {
                 let cctx = self.call_context(s, c, a, &dep_vecs);
-                let ve = self.vector(a, comp.call_target[c as usize], cctx);
+                let ve = self.vector(a, comp.call_target[c.index()], cctx);
                 entry_holds[i] = self.vecs[ve as usize].first().copied().unwrap_or(0);
             }
         }
@@ -334,16 +334,16 @@ impl<'a> LaneSummary<'a> {
         let mut out = vec![0u64; n];
         for (node, x) in out.iter_mut().enumerate() {
             if comp.call_target[node] == NO_CALL {
-                *x = comp.succ.neighbours(node as u32).iter().fold(0, |acc, &m| {
-                    acc | match comp.call_target[m as usize] {
-                        NO_CALL => vals[m as usize],
-                        _ => entry_holds[comp.call_index[m as usize] as usize],
+                *x = comp.succ.neighbours(NodeId::new(node)).iter().fold(0, |acc, &m| {
+                    acc | match comp.call_target[m.index()] {
+                        NO_CALL => vals[m.index()],
+                        _ => entry_holds[comp.call_index[m.index()] as usize],
                     }
                 });
             }
         }
         for (k, &x) in comp.exits.iter().enumerate() {
-            out[x as usize] = ctx[k * w + pos_a];
+            out[x.index()] = ctx[k * w + pos_a];
         }
         out
     }
@@ -423,12 +423,12 @@ impl<'a> LaneSummary<'a> {
         let comp = self.comp(s);
         let mut callees = vec![NO_FRAME; comp.calls.len()];
         let vals = &self.vecs[va as usize];
-        let useful: Vec<usize> = (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| vals[p as usize] != 0)).collect();
+        let useful: Vec<usize> = (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| vals[p.index()] != 0)).collect();
         if !useful.is_empty() {
             let dep_vecs = self.dep_vectors(f, s, &ctx, None);
             for i in useful {
                 let c = comp.calls[i];
-                let t = comp.call_target[c as usize];
+                let t = comp.call_target[c.index()];
                 let cctx = self.call_context(s, c, f, &dep_vecs);
                 let lookup = (f, t, cctx);
                 let callee = match self.frame_ids.get(&lookup) {

@@ -32,9 +32,9 @@ impl LaneSummary<'_> {
         out.clear();
         let fr = &self.frames[id];
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
-        out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va[p as usize] != 0).map(|&p| (id, p, va[p as usize])));
+        out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va[p.index()] != 0).map(|&p| (id, p, va[p.index()])));
         for &(c, k) in self.ix.ret_preds(fr.comp, m) {
-            let q = fr.callees[comp.call_index[c as usize] as usize];
+            let q = fr.callees[comp.call_index[c.index()] as usize];
             if q != NO_FRAME {
                 let lanes = self.entry_exit(q, k);
                 if lanes != 0 {
@@ -42,7 +42,7 @@ impl LaneSummary<'_> {
                 }
             }
         }
-        if callers && m == 0 {
+        if callers && m == NodeId::ENTRY {
             out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g].comp).calls[i as usize], self.live)));
         }
     }
@@ -56,9 +56,9 @@ impl LaneSummary<'_> {
             let fr = &self.frames[id];
             let (e, mask) = (fr.exits, fr.mask as usize);
             for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
-                let lanes = self.vecs[fr.a as usize][x as usize];
+                let lanes = self.vecs[fr.a as usize][x.index()];
                 if lanes != 0 {
-                    self.masks[mask][x as usize * e + k] |= lanes;
+                    self.masks[mask][x.index() * e + k] |= lanes;
                     work.push((id, x));
                 }
             }
@@ -71,14 +71,14 @@ impl LaneSummary<'_> {
             let fr = &self.frames[id];
             let (e, mask) = (fr.exits, fr.mask as usize);
             row.clear();
-            row.extend_from_slice(&self.masks[mask][m as usize * e..(m as usize + 1) * e]);
+            row.extend_from_slice(&self.masks[mask][m.index() * e..(m.index() + 1) * e]);
             self.dependents(id, m, false, &mut deps);
             for &(_, p, lanes) in &deps {
-                if merge_row(&mut self.masks[mask][p as usize * e..(p as usize + 1) * e], &row, lanes) {
+                if merge_row(&mut self.masks[mask][p.index() * e..(p.index() + 1) * e], &row, lanes) {
                     work.push((id, p));
                 }
             }
-            if m == 0 {
+            if m == NodeId::ENTRY {
                 // The entry reaches more exits in some lanes: each caller's call continues at more returns.
                 for ci in 0..self.frames[id].callers.len() {
                     let (g, i) = self.frames[id].callers[ci];
@@ -89,11 +89,11 @@ impl LaneSummary<'_> {
                     for (k, &lanes) in row.iter().enumerate() {
                         if lanes != 0 {
                             for &r in gcomp.returns(c, k) {
-                                merge_row(&mut acc, &self.masks[gmask][r as usize * ge..(r as usize + 1) * ge], lanes);
+                                merge_row(&mut acc, &self.masks[gmask][r.index() * ge..(r.index() + 1) * ge], lanes);
                             }
                         }
                     }
-                    if merge_row(&mut self.masks[gmask][c as usize * ge..(c as usize + 1) * ge], &acc, u64::MAX) {
+                    if merge_row(&mut self.masks[gmask][c.index() * ge..(c.index() + 1) * ge], &acc, u64::MAX) {
                         work.push((g, c));
                     }
                 }
@@ -127,7 +127,7 @@ impl LaneSummary<'_> {
             for (node, &lanes) in self.vecs[fr.b as usize].iter().enumerate() {
                 if lanes != 0 && comp.call_target[node] == NO_CALL {
                     base[node] = lanes;
-                    work.push(id, node as NodeId);
+                    work.push(id, NodeId::new(node));
                 }
             }
             for (i, &c) in comp.calls.iter().enumerate() {
@@ -135,7 +135,7 @@ impl LaneSummary<'_> {
                 if q != NO_FRAME && self.frames[q].solved {
                     let lanes = self.frames[q].base[0];
                     if lanes != 0 {
-                        base[c as usize] = lanes;
+                        base[c.index()] = lanes;
                         work.push(id, c);
                     }
                 }
@@ -146,10 +146,10 @@ impl LaneSummary<'_> {
         while let Some((id, m)) = work.pop() {
             crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let word = self.frames[id].base[m as usize];
+            let word = self.frames[id].base[m.index()];
             self.dependents(id, m, true, &mut deps);
             for &(g, p, lanes) in &deps {
-                let x = &mut self.frames[g].base[p as usize];
+                let x = &mut self.frames[g].base[p.index()];
                 let add = word & lanes & !*x;
                 if add != 0 {
                     *x |= add;
@@ -179,7 +179,7 @@ impl LaneSummary<'_> {
                 .collect();
             for node in (0..alive.len()).rev() {
                 if alive[node] != 0 {
-                    work.push(id, node as NodeId);
+                    work.push(id, NodeId::new(node));
                 }
             }
             self.frames[id].base = alive;
@@ -188,7 +188,7 @@ impl LaneSummary<'_> {
         while let Some((id, p)) = work.pop() {
             crate::deadline::tick(self.stats.local_checks as usize);
             self.stats.local_checks += 1;
-            let old = self.frames[id].base[p as usize];
+            let old = self.frames[id].base[p.index()];
             if old == 0 {
                 continue;
             }
@@ -196,7 +196,7 @@ impl LaneSummary<'_> {
             if now == old {
                 continue;
             }
-            self.frames[id].base[p as usize] = now;
+            self.frames[id].base[p.index()] = now;
             self.dependents(id, p, true, &mut deps);
             for &(g, q, _) in &deps {
                 work.push(g, q);
@@ -209,15 +209,15 @@ impl LaneSummary<'_> {
         let fr = &self.frames[id];
         let comp = self.comp(fr.comp);
         let alive = &fr.base;
-        match comp.call_target[p as usize] {
-            NO_CALL => comp.succ.neighbours(p).iter().fold(0, |acc, &m| acc | alive[m as usize]),
+        match comp.call_target[p.index()] {
+            NO_CALL => comp.succ.neighbours(p).iter().fold(0, |acc, &m| acc | alive[m.index()]),
             t => {
-                let q = fr.callees[comp.call_index[p as usize] as usize];
+                let q = fr.callees[comp.call_index[p.index()] as usize];
                 let mut out = self.frames[q].base[0];
                 for k in 0..self.exits(t) {
                     let lanes = self.entry_exit(q, k as u32);
                     if lanes != 0 {
-                        out |= lanes & comp.returns(p, k).iter().fold(0, |acc, &r| acc | alive[r as usize]);
+                        out |= lanes & comp.returns(p, k).iter().fold(0, |acc, &r| acc | alive[r.index()]);
                     }
                 }
                 out
@@ -255,14 +255,14 @@ impl<'i> Queue<'i> {
     }
     fn push(&mut self, id: FrameId, node: NodeId) {
         let i = id.index() - self.first;
-        if !self.queued[i].put(node as usize) {
-            self.heap.push(Reverse((u32::MAX - id.as_u32(), self.ranks[i][node as usize], node)));
+        if !self.queued[i].put(node.index()) {
+            self.heap.push(Reverse((u32::MAX - id.as_u32(), self.ranks[i][node.index()], node)));
         }
     }
     fn pop(&mut self) -> Option<(FrameId, NodeId)> {
         let Reverse((f, _, node)) = self.heap.pop()?;
         let id = FrameId::from_u32(u32::MAX - f);
-        self.queued[id.index() - self.first].set(node as usize, false);
+        self.queued[id.index() - self.first].set(node.index(), false);
         Some((id, node))
     }
 }

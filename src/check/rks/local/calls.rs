@@ -36,7 +36,7 @@ impl<'a> Core<'a> {
     /// [`Core::cc`] from the views of `deps(f)` in the caller.
     pub(super) fn cc_from(&self, views: &[View], s: ComponentId, c: NodeId, f: FId) -> Ctx {
         let comp = self.comp(s);
-        let et = self.exits(comp.call_target[c as usize]);
+        let et = self.exits(comp.call_target[c.index()]);
         let w = self.fm.width(f);
         let mut out: Ctx = smallvec::smallvec![Kleene::False; et * w];
         for (i, view) in views.iter().enumerate() {
@@ -82,7 +82,7 @@ impl<'a> Core<'a> {
         let comp = self.comp(s);
         let views = self.dep_views(f, s, ctx, Some(targets));
         for &c in &comp.calls {
-            let t = comp.call_target[c as usize];
+            let t = comp.call_target[c.index()];
             let cctx = self.cc_from(&views, s, c, f);
             if !matches!(self.resolve(f, t, &cctx), View::Unknown) || has_inner_maybe(self.fm, f, &cctx, self.exits(t)) {
                 continue;

@@ -119,7 +119,7 @@ impl<'a> Core<'a> {
             let ternary = self.top_maybes(f, s, self.kb.ctx_of(p)) > 0;
             let comp = self.comp(s);
             for (l, x) in self.kb.pairs[p].vals.iter_mut().enumerate() {
-                if *x == Kleene::Unknown && !comp.is_call(l as NodeId) {
+                if *x == Kleene::Unknown && !comp.is_call(NodeId::new(l)) {
                     *x = v;
                     if ternary {
                         undo.push((p, l));
@@ -150,7 +150,7 @@ impl<'a> Core<'a> {
             let (s, ctx): (_, Ctx) = (self.kb.pairs[p].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
-                let t = comp.call_target[c as usize];
+                let t = comp.call_target[c.index()];
                 let cctx = self.cc(s, c, f, &ctx);
                 if let View::Pairs(ps) = self.resolve(f, t, &cctx) {
                     for &q in ps.iter().rev() {
@@ -176,7 +176,7 @@ impl<'a> Core<'a> {
             let (s, ctx): (_, Ctx) = (self.kb.pairs[p].comp, self.kb.ctx_of(p).into());
             let comp = self.comp(s);
             for &c in &comp.calls {
-                let t = comp.call_target[c as usize];
+                let t = comp.call_target[c.index()];
                 let cctx = self.cc(s, c, f, &ctx);
                 if self.top_maybes(f, t, &cctx) > 0 {
                     continue;

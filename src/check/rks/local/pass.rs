@@ -47,9 +47,9 @@ impl<'a> Core<'a> {
             View::Pairs(_) => {
                 let comp = self.comp(s);
                 if !fully {
-                    return self.val(&view, s, 0).is_known();
+                    return self.val(&view, s, NodeId::ENTRY).is_known();
                 }
-                (0..comp.num_nodes).all(|l| comp.is_call(l) || self.val(&view, s, l).is_known())
+                comp.nodes().all(|l| comp.is_call(l) || self.val(&view, s, l).is_known())
             }
         }
     }
@@ -97,7 +97,7 @@ impl<'a> Core<'a> {
         pass.new = match fm.op(f) {
             Op::Not(a) => {
                 let v = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
-                (0..n).map(|l| self.val(&v, s, l as NodeId).negate()).collect()
+                (0..n).map(|l| self.val(&v, s, NodeId::new(l)).negate()).collect()
             }
             Op::Or(a, b) | Op::And(a, b) => {
                 let va = self.resolve(a, s, &restrict(fm, f, a, ctx, e));
@@ -105,7 +105,7 @@ impl<'a> Core<'a> {
                 let is_or = matches!(fm.op(f), Op::Or(..));
                 (0..n)
                     .map(|l| {
-                        let (x, y) = (self.val(&va, s, l as NodeId), self.val(&vb, s, l as NodeId));
+                        let (x, y) = (self.val(&va, s, NodeId::new(l)), self.val(&vb, s, NodeId::new(l)));
                         if is_or { x.or(y) } else { x.and(y) }
                     })
                     .collect()
@@ -136,7 +136,7 @@ impl<'a> Core<'a> {
             let comp = &self.rks.components[pair.comp.index()];
             let rets = &self.return_locs[pair.comp.index()];
             for (l, (v, &x)) in pair.vals.iter_mut().zip(&pass.new).enumerate() {
-                if x.is_known() && *v == Kleene::Unknown && !comp.is_call(l as NodeId) {
+                if x.is_known() && *v == Kleene::Unknown && !comp.is_call(NodeId::new(l)) {
                     *v = x;
                     ch.any = true;
                     ch.entry |= l == 0;
@@ -155,20 +155,20 @@ impl<'a> Core<'a> {
         let sub = restrict(self.fm, f, a, ctx, e);
         let va = self.resolve(a, s, &sub);
         let mut out: Vals = smallvec::smallvec![Kleene::Unknown; comp.num_nodes as usize];
-        for l in 0..comp.num_nodes {
+        for l in comp.nodes() {
             if comp.is_call(l) {
                 continue;
             }
             if let Some(k) = self.exit_index(s, l) {
-                out[l as usize] = ctx[k * w + pos];
+                out[l.index()] = ctx[k * w + pos];
                 continue;
             }
             let mut v = Kleene::False;
             for &x in comp.succ.neighbours(l) {
                 let y = if comp.is_call(x) {
-                    let t = comp.call_target[x as usize];
+                    let t = comp.call_target[x.index()];
                     let cctx = self.cc(s, x, a, &sub);
-                    self.get(a, t, &cctx, 0)
+                    self.get(a, t, &cctx, NodeId::ENTRY)
                 } else {
                     self.val(&va, s, x)
                 };
@@ -177,7 +177,7 @@ impl<'a> Core<'a> {
                     break;
                 }
             }
-            out[l as usize] = v;
+            out[l.index()] = v;
         }
         out
     }
@@ -203,20 +203,20 @@ impl<'a> Core<'a> {
         let mut seed_tm = bits(n);
         let mut known_t = bits(n);
         let mut known_f = bits(n);
-        for l in 0..n as NodeId {
+        for l in (0..n).map(NodeId::new) {
             if comp.is_call(l) {
                 continue;
             }
             let c = self.val(&cur, s, l);
-            known_t.set(l as usize, c == Kleene::True);
-            known_f.set(l as usize, c == Kleene::False);
+            known_t.set(l.index(), c == Kleene::True);
+            known_f.set(l.index(), c == Kleene::False);
             let p = self.val(&vpsi, s, l);
-            psi_t.set(l as usize, p == Kleene::True);
-            psi_tm.set(l as usize, p != Kleene::False && c != Kleene::False);
+            psi_t.set(l.index(), p == Kleene::True);
+            psi_tm.set(l.index(), p != Kleene::False && c != Kleene::False);
             if let Some(vc) = &vchi {
                 let x = self.val(vc, s, l);
-                seed_t.set(l as usize, x == Kleene::True || c == Kleene::True);
-                seed_tm.set(l as usize, (x != Kleene::False || c == Kleene::True) && c != Kleene::False);
+                seed_t.set(l.index(), x == Kleene::True || c == Kleene::True);
+                seed_tm.set(l.index(), (x != Kleene::False || c == Kleene::True) && c != Kleene::False);
             }
         }
         // Anchors: locations with a successor call or ω (exit) labelled ⌈φ⌉ resp. ⌈φ⌉/⌈φ?⌉.
@@ -224,7 +224,7 @@ impl<'a> Core<'a> {
         if !comp.calls.is_empty() {
             let views = self.dep_views(f, s, ctx, Some(targets));
             for &c in &comp.calls {
-                let t = comp.call_target[c as usize];
+                let t = comp.call_target[c.index()];
                 let cctx = self.cc_from(&views, s, c, f);
                 let view = self.resolve(f, t, &cctx);
                 match &view {
@@ -236,12 +236,12 @@ impl<'a> Core<'a> {
                     }
                     _ => pass.missing |= !has_inner_maybe(fm, f, &cctx, self.exits(t)),
                 }
-                call_val[c as usize] = self.val(&view, t, 0);
+                call_val[c.index()] = self.val(&view, t, NodeId::ENTRY);
             }
         }
         let mut anchor_t = bits(n);
         let mut anchor_tm = bits(n);
-        for l in 0..n as NodeId {
+        for l in (0..n).map(NodeId::new) {
             if comp.is_call(l) {
                 continue;
             }
@@ -251,15 +251,15 @@ impl<'a> Core<'a> {
             }
             for &x in comp.succ.neighbours(l) {
                 if comp.is_call(x) {
-                    best = match (best, call_val[x as usize]) {
+                    best = match (best, call_val[x.index()]) {
                         (Kleene::True, _) | (_, Kleene::True) => Kleene::True,
                         (Kleene::Unknown, _) | (_, Kleene::Unknown) => Kleene::Unknown,
                         _ => Kleene::False,
                     };
                 }
             }
-            anchor_t.set(l as usize, best == Kleene::True);
-            anchor_tm.set(l as usize, best != Kleene::False);
+            anchor_t.set(l.index(), best == Kleene::True);
+            anchor_tm.set(l.index(), best != Kleene::False);
         }
         let (sure, possible) = if chi.is_some() {
             (until_set(comp, seed_t, &psi_t, &anchor_t), until_set(comp, seed_tm, &psi_tm, &anchor_tm))
@@ -290,7 +290,7 @@ impl<'a> Core<'a> {
 }
 
 /// The locations of `comp` as a graph for the shared kernels.
-fn locations(comp: &Component) -> CsrGraph<'_> {
+fn locations(comp: &Component) -> CsrGraph<'_, NodeId> {
     CsrGraph { succ: &comp.succ, pred: &comp.pred }
 }
 
@@ -302,8 +302,8 @@ fn until_set(comp: &Component, seed: FixedBitSet, allowed: &FixedBitSet, anchor:
             set.insert(l);
         }
     }
-    let work: SmallVec<[NodeId; 64]> = set.ones().map(|x| x as NodeId).collect();
-    graph::backward_closure(&locations(comp), &mut set, work, |p| allowed.contains(p as usize) && !comp.is_call(p));
+    let work: SmallVec<[u32; 64]> = set.ones().map(|x| x as u32).collect();
+    graph::backward_closure(&locations(comp), &mut set, work, |p| allowed.contains(p as usize) && !comp.is_call(NodeId::from_u32(p)));
     set
 }
 

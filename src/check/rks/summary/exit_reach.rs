@@ -29,13 +29,13 @@ struct Queue {
 
 impl Queue {
     fn push(&mut self, s: ComponentId, m: NodeId) {
-        if !self.queued.put(self.offset[s.index()] + m as usize) {
+        if !self.queued.put(self.offset[s.index()] + m.index()) {
             self.queue.push_back((s, m));
         }
     }
     fn pop(&mut self) -> Option<(ComponentId, NodeId)> {
         let (s, m) = self.queue.pop_front()?;
-        self.queued.set(self.offset[s.index()] + m as usize, false);
+        self.queued.set(self.offset[s.index()] + m.index(), false);
         Some((s, m))
     }
 }
@@ -53,7 +53,7 @@ impl ExitReach {
         let mut callers: Vec<Vec<(ComponentId, NodeId)>> = vec![Vec::new(); comps.len()];
         for (s, c) in comps.iter().enumerate() {
             for &call in c.calls.iter().filter(|&&call| explored(c, call)) {
-                callers[c.call_target[call as usize].index()].push((ComponentId::new(s), call));
+                callers[c.call_target[call.index()].index()].push((ComponentId::new(s), call));
             }
         }
         let mut offset = Vec::with_capacity(comps.len());
@@ -65,7 +65,7 @@ impl ExitReach {
         let mut work = Queue { queue: VecDeque::new(), offset, queued: FixedBitSet::with_capacity(total) };
         for (s, c) in comps.iter().enumerate() {
             for (k, &x) in c.exits.iter().enumerate() {
-                rows[s][x as usize * words[s] + k / 64] |= 1 << (k % 64);
+                rows[s][x.index() * words[s] + k / 64] |= 1 << (k % 64);
                 work.push(ComponentId::new(s), x);
             }
         }
@@ -73,23 +73,23 @@ impl ExitReach {
         while let Some((s, m)) = work.pop() {
             let (c, w) = (&comps[s.index()], words[s.index()]);
             row.clear();
-            row.extend_from_slice(&rows[s.index()][m as usize * w..(m as usize + 1) * w]);
+            row.extend_from_slice(&rows[s.index()][m.index() * w..(m.index() + 1) * w]);
             for &p in c.pred.neighbours(m) {
-                if merge(&mut rows[s.index()][p as usize * w..(p as usize + 1) * w], &row) {
+                if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
                     work.push(s, p);
                 }
             }
             for &(call, k) in ret_preds(s, m) {
-                let t = c.call_target[call as usize].index();
+                let t = c.call_target[call.index()].index();
                 // The callee's entry (row 0) reaches exit `k`.
                 if explored(c, call)
                     && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
-                    && merge(&mut rows[s.index()][call as usize * w..(call as usize + 1) * w], &row)
+                    && merge(&mut rows[s.index()][call.index() * w..(call.index() + 1) * w], &row)
                 {
                     work.push(s, call);
                 }
             }
-            if m == 0 {
+            if m == NodeId::ENTRY {
                 // The entry reaches more exits: each call of `s` continues at more returns.
                 for &(g, call) in &callers[s.index()] {
                     let (gc, gw) = (&comps[g.index()], words[g.index()]);
@@ -98,11 +98,11 @@ impl ExitReach {
                     for k in 0..c.exits.len() {
                         if row[k / 64] >> (k % 64) & 1 == 1 {
                             for &r in gc.returns(call, k) {
-                                merge(&mut acc, &rows[g.index()][r as usize * gw..(r as usize + 1) * gw]);
+                                merge(&mut acc, &rows[g.index()][r.index() * gw..(r.index() + 1) * gw]);
                             }
                         }
                     }
-                    if merge(&mut rows[g.index()][call as usize * gw..(call as usize + 1) * gw], &acc) {
+                    if merge(&mut rows[g.index()][call.index() * gw..(call.index() + 1) * gw], &acc) {
                         work.push(g, call);
                     }
                 }

@@ -52,12 +52,12 @@ impl<'a> ModelIndex<'a> {
     fn comp(&self, s: ComponentId) -> &CompIndex {
         self.comps[s.index()].get_or_init(|| {
             let c = &self.rks.components[s.index()];
-            let exits_of = |call: NodeId| self.rks.components[c.call_target[call as usize].index()].exits.len();
+            let exits_of = |call: NodeId| self.rks.components[c.call_target[call.index()].index()].exits.len();
             let mut offs = vec![0u32; c.num_nodes as usize + 1];
             for &call in &c.calls {
                 for k in 0..exits_of(call) {
                     for &r in c.returns(call, k) {
-                        offs[r as usize + 1] += 1;
+                        offs[r.index() + 1] += 1;
                     }
                 }
             }
@@ -65,12 +65,12 @@ impl<'a> ModelIndex<'a> {
                 offs[i + 1] += offs[i];
             }
             let mut next = offs.clone();
-            let mut ret_preds = vec![(0, 0); offs[c.num_nodes as usize] as usize];
+            let mut ret_preds = vec![(NodeId::ENTRY, 0); offs[c.num_nodes as usize] as usize];
             for &call in &c.calls {
                 for k in 0..exits_of(call) {
                     for &r in c.returns(call, k) {
-                        ret_preds[next[r as usize] as usize] = (call, k as u32);
-                        next[r as usize] += 1;
+                        ret_preds[next[r.index()] as usize] = (call, k as u32);
+                        next[r.index()] += 1;
                     }
                 }
             }
@@ -87,12 +87,12 @@ impl<'a> ModelIndex<'a> {
                     }
                     let (w, b) = ((i / 64) as u32, 1u64 << (i % 64));
                     for &r in c.returns(call, k) {
-                        let (start, e) = (offs[r as usize] as usize, end[r as usize] as usize);
+                        let (start, e) = (offs[r.index()] as usize, end[r.index()] as usize);
                         match raw[start..e].last_mut() {
                             Some(last) if (last.0, last.1) == (k as u32, w) => last.2 |= b,
                             _ => {
                                 raw[e] = (k as u32, w, b);
-                                end[r as usize] += 1;
+                                end[r.index()] += 1;
                             }
                         }
                     }
@@ -116,7 +116,7 @@ impl<'a> ModelIndex<'a> {
 
     pub(crate) fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
         let c = self.comp(s);
-        &c.ret_preds[c.ret_pred_offs[r as usize] as usize..c.ret_pred_offs[r as usize + 1] as usize]
+        &c.ret_preds[c.ret_pred_offs[r.index()] as usize..c.ret_pred_offs[r.index() + 1] as usize]
     }
 
     /// The predecessor rows of component `s`, if it is dense enough (see [`PredRows`]).
@@ -128,7 +128,7 @@ impl<'a> ModelIndex<'a> {
     /// [`Self::ret_preds`] as words of call positions per callee exit (see `CompIndex::ret_words`).
     pub(crate) fn ret_words(&self, s: ComponentId, r: NodeId) -> &[(u32, u32, u64)] {
         let c = self.comp(s);
-        &c.ret_words[c.ret_word_offs[r as usize] as usize..c.ret_word_offs[r as usize + 1] as usize]
+        &c.ret_words[c.ret_word_offs[r.index()] as usize..c.ret_word_offs[r.index() + 1] as usize]
     }
 }
 
@@ -137,7 +137,7 @@ fn post_order(rks: &RecursiveKripkeStructure, s: ComponentId) -> Vec<u32> {
     let c = &rks.components[s.index()];
     let n = c.num_nodes as usize;
     let succs = |v: NodeId| -> Vec<NodeId> {
-        match c.call_target[v as usize] {
+        match c.call_target[v.index()] {
             crate::explicit::rks::NO_CALL => c.succ.neighbours(v).to_vec(),
             t => (0..rks.components[t.index()].exits.len()).flat_map(|k| c.returns(v, k).iter().copied()).collect(),
         }
@@ -151,17 +151,17 @@ fn post_order(rks: &RecursiveKripkeStructure, s: ComponentId) -> Vec<u32> {
             continue;
         }
         seen[root] = true;
-        stack.push((root as NodeId, succs(root as NodeId), 0));
+        stack.push((NodeId::new(root), succs(NodeId::new(root)), 0));
         while let Some((v, out, i)) = stack.last_mut() {
             if let Some(&m) = out.get(*i) {
                 *i += 1;
-                if !seen[m as usize] {
-                    seen[m as usize] = true;
+                if !seen[m.index()] {
+                    seen[m.index()] = true;
                     let o = succs(m);
                     stack.push((m, o, 0));
                 }
             } else {
-                rank[*v as usize] = next;
+                rank[v.index()] = next;
                 next += 1;
                 stack.pop();
             }

@@ -116,7 +116,7 @@ impl<'a> Labelling<'a> for SummaryLabels<'_, 'a> {
     fn value(&self, h: FId, s: ComponentId, ctx: &[Kleene], node: NodeId) -> bool {
         let mut e = self.0.borrow_mut();
         let v = e.vector(h, s, to_bits(ctx));
-        e.vecs[v as usize].contains(node as usize)
+        e.vecs[v as usize].contains(node.index())
     }
     fn call_context(&self, s: ComponentId, call: NodeId, f: FId, ctx: &[Kleene]) -> Vec<Kleene> {
         self.0.borrow_mut().full_call_context(s, call, f, ctx)
@@ -213,7 +213,7 @@ impl<'a> Summary<'a> {
         let v = self.vector(h, s, to_bits(ctx));
         let mut out = self.vecs[v as usize].clone();
         for &c in &self.comp(s).calls {
-            out.set(c as usize, false);
+            out.set(c.index(), false);
         }
         out
     }
@@ -224,7 +224,7 @@ impl<'a> Summary<'a> {
         let own = self.fm.op(f).is_fixpoint().then(|| self.vector(f, s, bits.clone()));
         let deps = self.dep_vectors(f, s, &bits, own);
         let out = self.call_context(s, call, f, &deps);
-        let len = self.exits(self.comp(s).call_target[call as usize]) * self.fm.width(f);
+        let len = self.exits(self.comp(s).call_target[call.index()]) * self.fm.width(f);
         (0..len).map(|i| Kleene::from_bool(bit(&out, i))).collect()
     }
 
@@ -277,14 +277,14 @@ impl<'a> Summary<'a> {
     /// (disjunction over each exit's continuations); `h`'s own top positions stay clear.
     fn call_context(&self, s: ComponentId, c: NodeId, h: FId, dep_vecs: &[Option<u32>]) -> Bits {
         let comp = self.comp(s);
-        let et = self.exits(comp.call_target[c as usize]);
+        let et = self.exits(comp.call_target[c.index()]);
         let w = self.fm.width(h);
         let mut out = bits_zero(et * w);
         for (i, v) in dep_vecs.iter().enumerate() {
             let Some(v) = v else { continue };
             let vals = &self.vecs[*v as usize];
             for k in 0..et {
-                if comp.returns(c, k).iter().any(|&r| vals.contains(r as usize)) {
+                if comp.returns(c, k).iter().any(|&r| vals.contains(r.index())) {
                     set_bit(&mut out, k * w + i);
                 }
             }
@@ -381,7 +381,7 @@ impl<'a> Summary<'a> {
             let dep_vecs = self.dep_vectors(a, s, &sub, Some(va));
             for (i, &c) in comp.calls.iter().enumerate() {
                 let cctx = self.call_context(s, c, a, &dep_vecs);
-                let ve = self.vector(a, comp.call_target[c as usize], cctx);
+                let ve = self.vector(a, comp.call_target[c.index()], cctx);
                 entry_holds.set(i, self.vecs[ve as usize].contains(0));
             }
         }
@@ -389,16 +389,16 @@ impl<'a> Summary<'a> {
         let mut out = FixedBitSet::with_capacity(n);
         for node in 0..n {
             if comp.call_target[node] == NO_CALL {
-                let holds = comp.succ.neighbours(node as u32).iter().any(|&m| match comp.call_target[m as usize] {
-                    NO_CALL => vals.contains(m as usize),
-                    _ => entry_holds.contains(comp.call_index[m as usize] as usize),
+                let holds = comp.succ.neighbours(NodeId::new(node)).iter().any(|&m| match comp.call_target[m.index()] {
+                    NO_CALL => vals.contains(m.index()),
+                    _ => entry_holds.contains(comp.call_index[m.index()] as usize),
                 });
                 out.set(node, holds);
             }
         }
         // Exits have no intra-component successors: they read the assumption about `a`.
         for (k, &x) in comp.exits.iter().enumerate() {
-            out.set(x as usize, bit(ctx, k * w + pos_a));
+            out.set(x.index(), bit(ctx, k * w + pos_a));
         }
         out
     }
@@ -485,12 +485,12 @@ impl<'a> Summary<'a> {
         let comp = self.comp(s);
         let mut callees = vec![NO_FRAME; comp.calls.len()];
         let useful: Vec<usize> =
-            (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p as usize))).collect();
+            (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p.index()))).collect();
         if !useful.is_empty() {
             let dep_vecs = self.dep_vectors(f, s, &ctx, None);
             for i in useful {
                 let c = comp.calls[i];
-                let t = comp.call_target[c as usize];
+                let t = comp.call_target[c.index()];
                 let cctx = self.call_context(s, c, f, &dep_vecs);
                 let lookup = (f, t, cctx);
                 let callee = match self.frame_ids.get(&lookup) {

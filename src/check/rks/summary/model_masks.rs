@@ -66,7 +66,7 @@ impl Summary<'_> {
         let fr = &self.frames[id];
         let comp = self.comp(fr.comp);
         let va = &self.vecs[fr.a as usize];
-        let calls_in = comp.calls.iter().filter(|&&c| va.contains(c as usize)).count();
+        let calls_in = comp.calls.iter().filter(|&&c| va.contains(c.index())).count();
         va.count_ones(..) - calls_in + comp.calls.len() == comp.num_nodes as usize
     }
 }

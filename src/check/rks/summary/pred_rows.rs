@@ -42,8 +42,8 @@ impl PredRows {
         let mut bits = vec![0usize; n * words];
         for m in 0..n {
             let row = &mut bits[m * words..(m + 1) * words];
-            for &p in c.pred.neighbours(m as NodeId) {
-                row[p as usize / BITS] |= 1 << (p as usize % BITS);
+            for &p in c.pred.neighbours(NodeId::new(m)) {
+                row[p.index() / BITS] |= 1 << (p.index() % BITS);
             }
         }
         Some(PredRows { words, bits })
@@ -52,7 +52,7 @@ impl PredRows {
     /// The predecessors of `m` as bits.
     #[inline]
     pub(crate) fn row(&self, m: NodeId) -> &[usize] {
-        let m = m as usize;
+        let m = m.index();
         &self.bits[m * self.words..(m + 1) * self.words]
     }
 }
@@ -64,7 +64,7 @@ pub(crate) fn for_each_common(x: &[usize], y: &[usize], mut f: impl FnMut(NodeId
     for (i, (&a, &b)) in x.iter().zip(y).enumerate() {
         let mut w = a & b;
         while w != 0 {
-            f((i * BITS + w.trailing_zeros() as usize) as NodeId);
+            f(NodeId::new(i * BITS + w.trailing_zeros() as usize));
             w &= w - 1;
         }
     }
@@ -79,7 +79,7 @@ pub(crate) fn add_common(into: &mut [usize], x: &[usize], y: &[usize], mut f: im
         let mut w = a & b & !*t;
         *t |= w;
         while w != 0 {
-            f((i * BITS + w.trailing_zeros() as usize) as NodeId);
+            f(NodeId::new(i * BITS + w.trailing_zeros() as usize));
             w &= w - 1;
         }
     }
@@ -116,8 +116,8 @@ mod tests {
         let rows = PredRows::new(&c).expect("dense enough");
         for m in 0..c.num_nodes {
             let mut from_row = Vec::new();
-            for_each_common(rows.row(m), &vec![usize::MAX; rows.words], |p| from_row.push(p));
-            let mut from_list = c.pred.neighbours(m).to_vec();
+            for_each_common(rows.row(NodeId::from_u32(m)), &vec![usize::MAX; rows.words], |p| from_row.push(p));
+            let mut from_list = c.pred.neighbours(NodeId::from_u32(m)).to_vec();
             from_list.sort_unstable();
             assert_eq!(from_row, from_list, "predecessors of {m}");
         }
@@ -135,7 +135,7 @@ mod tests {
         let mut into = [0b0010usize, 0];
         let mut added = Vec::new();
         add_common(&mut into, &x, &y, |p| added.push(p));
-        assert_eq!(added, vec![2, BITS as NodeId + 3]);
+        assert_eq!(added, vec![NodeId::new(2), NodeId::new(BITS + 3)]);
         assert_eq!(into, [0b0110, 1 << 3]);
     }
 }

@@ -23,7 +23,7 @@ impl Summary<'_> {
         for &id in reps {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
-            let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c as usize])).max().unwrap_or(0);
+            let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c.index()])).max().unwrap_or(0);
             let cw = comp.calls.len().div_ceil(64);
             let mut live = vec![0u64; exits * cw];
             for (i, &q) in fr.callees.iter().enumerate() {
@@ -65,8 +65,8 @@ impl Summary<'_> {
             let fr = &self.frames[id];
             let (va, w) = (&self.vecs[fr.a as usize], fr.words);
             for (k, &x) in self.comp(fr.comp).exits.iter().enumerate() {
-                if va.contains(x as usize) {
-                    set_bit(&mut self.masks[fr.mask as usize][x as usize * w..], k);
+                if va.contains(x.index()) {
+                    set_bit(&mut self.masks[fr.mask as usize][x.index() * w..], k);
                     work.push(id, x);
                 }
             }
@@ -85,18 +85,18 @@ impl Summary<'_> {
             let (w, va) = (fr.words, &self.vecs[fr.a as usize]);
             let mask = &mut self.masks[fr.mask as usize];
             row.clear();
-            row.extend_from_slice(&mask[m as usize * w..(m as usize + 1) * w]);
+            row.extend_from_slice(&mask[m.index() * w..(m.index() + 1) * w]);
             let mut entry = false;
             for_each_dependent(ix, fr, comp, va, m, |p| {
-                if merge_row(&mut mask[p as usize * w..(p as usize + 1) * w], &row) {
+                if merge_row(&mut mask[p.index() * w..(p.index() + 1) * w], &row) {
                     work.push(id, p);
-                    entry |= p == 0;
+                    entry |= p == NodeId::ENTRY;
                 }
             });
             if entry {
                 self.entry_grew(id);
             }
-            if m == 0 {
+            if m == NodeId::ENTRY {
                 // The entry reaches more exits: each caller's call continues at more returns.
                 // Only the exits not sent before: the returns through the others reach the call
                 // as dependents of their locations.
@@ -114,12 +114,12 @@ impl Summary<'_> {
                     let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
                     for k in ones(&delta) {
                         for &r in gcomp.returns(c, k) {
-                            merge_row(&mut acc, &gmask[r as usize * gw..(r as usize + 1) * gw]);
+                            merge_row(&mut acc, &gmask[r.index() * gw..(r.index() + 1) * gw]);
                         }
                     }
-                    if merge_row(&mut gmask[c as usize * gw..(c as usize + 1) * gw], &acc) {
+                    if merge_row(&mut gmask[c.index() * gw..(c.index() + 1) * gw], &acc) {
                         work.push(g, c);
-                        if c == 0 {
+                        if c == NodeId::ENTRY {
                             self.entry_grew(g);
                         }
                     }
@@ -157,13 +157,13 @@ impl Summary<'_> {
             for node in self.vecs[fr.b as usize].ones() {
                 if comp.call_target[node] == NO_CALL {
                     base.insert(node);
-                    work.push((id, node as NodeId));
+                    work.push((id, NodeId::new(node)));
                 }
             }
             for (i, &c) in comp.calls.iter().enumerate() {
                 let q = fr.callees[i];
                 if q != NO_FRAME && self.frames[q].solved && self.frames[q].base.contains(0) {
-                    base.insert(c as usize);
+                    base.insert(c.index());
                     work.push((id, c));
                 }
             }
@@ -182,21 +182,21 @@ impl Summary<'_> {
                 Some(rows) => add_common(base.as_mut_slice(), rows.row(m), va.as_slice(), |p| work.push((id, p))),
                 None => {
                     for &p in comp.pred.neighbours(m) {
-                        if va.contains(p as usize) && !base.put(p as usize) {
+                        if va.contains(p.index()) && !base.put(p.index()) {
                             work.push((id, p));
                         }
                     }
                 }
             }
             for_each_returning_call(ix, fr, comp, m, |p| {
-                if !base.put(p as usize) {
+                if !base.put(p.index()) {
                     work.push((id, p));
                 }
             });
-            if m == 0 {
+            if m == NodeId::ENTRY {
                 for &(g, i) in &fr.callers {
                     let c = self.comp(self.frames[g].comp).calls[i as usize];
-                    if !bases[group.pos(g)].put(c as usize) {
+                    if !bases[group.pos(g)].put(c.index()) {
                         work.push((g, c));
                     }
                 }
@@ -239,7 +239,7 @@ impl Summary<'_> {
             let mut cnt = vec![0u32; comp.num_nodes as usize];
             for node in live.ones() {
                 let n = match comp.call_target[node] {
-                    NO_CALL => comp.succ.neighbours(node as NodeId).iter().filter(|&&m| live.contains(m as usize)).count(),
+                    NO_CALL => comp.succ.neighbours(NodeId::new(node)).iter().filter(|&&m| live.contains(m.index())).count(),
                     t => {
                         let i = comp.call_index[node] as usize;
                         let q = fr.callees[i];
@@ -250,19 +250,19 @@ impl Summary<'_> {
                         usize::from(callee_entry)
                             + (0..self.exits(t))
                                 .filter(|&k| Self::entry_exit(fr, i, k as u32))
-                                .map(|k| comp.returns(node as NodeId, k).iter().filter(|&&r| live.contains(r as usize)).count())
+                                .map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| live.contains(r.index())).count())
                                 .sum::<usize>()
                     }
                 };
                 cnt[node] = n as u32;
                 if n == 0 {
-                    dead.push((id, node as NodeId));
+                    dead.push((id, NodeId::new(node)));
                 }
             }
             counts.push(cnt);
         }
         for &(id, m) in &dead {
-            alive[group.pos(id)].set(m as usize, false);
+            alive[group.pos(id)].set(m.index(), false);
         }
         let ix = self.ix;
         while let Some((id, m)) = dead.pop() {
@@ -273,23 +273,23 @@ impl Summary<'_> {
             let pos = group.pos(id);
             let (live, cnt) = (&mut alive[pos], &mut counts[pos]);
             for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
-                if live.contains(p as usize) {
-                    cnt[p as usize] -= 1;
-                    if cnt[p as usize] == 0 {
-                        live.set(p as usize, false);
+                if live.contains(p.index()) {
+                    cnt[p.index()] -= 1;
+                    if cnt[p.index()] == 0 {
+                        live.set(p.index(), false);
                         dead.push((id, p));
                     }
                 }
             });
-            if m == 0 {
+            if m == NodeId::ENTRY {
                 for &(g, i) in &fr.callers {
-                    let c = self.comp(self.frames[g].comp).calls[i as usize] as usize;
+                    let c = self.comp(self.frames[g].comp).calls[i as usize].index();
                     let gp = group.pos(g);
                     if alive[gp].contains(c) {
                         counts[gp][c] -= 1;
                         if counts[gp][c] == 0 {
                             alive[gp].set(c, false);
-                            dead.push((g, c as NodeId));
+                            dead.push((g, NodeId::new(c)));
                         }
                     }
                 }
@@ -311,7 +311,7 @@ fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedB
         Some(rows) => for_each_common(rows.row(m), va.as_slice(), &mut f),
         None => {
             for &p in comp.pred.neighbours(m) {
-                if va.contains(p as usize) {
+                if va.contains(p.index()) {
                     f(p);
                 }
             }
@@ -400,13 +400,13 @@ impl MaskQueue {
     fn push(&mut self, id: FrameId, m: NodeId) {
         let o = self.offset[id.index() - self.lo];
         debug_assert!(o != u32::MAX, "only the group's own masks change");
-        if !self.queued.put(o as usize + m as usize) {
+        if !self.queued.put(o as usize + m.index()) {
             self.queue.push_back((id, m));
         }
     }
     fn pop(&mut self) -> Option<(FrameId, NodeId)> {
         let (id, m) = self.queue.pop_front()?;
-        self.queued.set(self.offset[id.index() - self.lo] as usize + m as usize, false);
+        self.queued.set(self.offset[id.index() - self.lo] as usize + m.index(), false);
         Some((id, m))
     }
 }

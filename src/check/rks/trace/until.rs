@@ -40,6 +40,8 @@ use std::collections::BinaryHeap;
 pub(crate) const MAX_TRACE_STEPS: u64 = 1_000_000;
 
 const NONE: u32 = u32::MAX;
+/// No node: the end of a witness in the termination state, the call of the bottom frame.
+const NO_NODE: NodeId = NodeId::from_u32(u32::MAX);
 const INF: u64 = u64::MAX;
 
 /// How a vertex got its distance within its frame.
@@ -137,11 +139,11 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
 
     fn callee(&mut self, p: u32, call: NodeId) -> u32 {
         let comp = self.core.comp(self.pairs[p as usize].comp);
-        let i = comp.call_index[call as usize] as usize;
+        let i = comp.call_index[call.index()] as usize;
         if self.pairs[p as usize].callee[i] == NONE {
             let pr = &self.pairs[p as usize];
             let ctx = self.core.call_context(pr.comp, call, self.goal, &pr.ctx);
-            let q = self.pair(comp.call_target[call as usize], ctx);
+            let q = self.pair(comp.call_target[call.index()], ctx);
             self.pairs[p as usize].callee[i] = q;
         }
         self.pairs[p as usize].callee[i]
@@ -162,7 +164,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let (base, comp) = (p.base, self.core.comp(p.comp));
         let d = self.dist[u as usize].saturating_add(2).saturating_add(self.dist[x as usize]);
         for &r in comp.returns(call, k) {
-            let v = base + r;
+            let v = base + r.as_u32();
             if self.is_psi[v as usize] || self.is_chi[v as usize] {
                 self.relax(v, d, Link::Summary { from: u, call, exit: k as u32 });
             }
@@ -183,7 +185,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             let p = self.pair_of[v as usize];
             let (comp_id, base) = (self.pairs[p as usize].comp, self.pairs[p as usize].base);
             let comp = core.comp(comp_id);
-            let n = v - base;
+            let n = NodeId::from_u32(v - base);
             if let Some(k) = core.exit_index(comp_id, n) {
                 let waiters = self.pairs[p as usize].waiters.clone();
                 for (u, call) in waiters {
@@ -201,13 +203,13 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
                     self.pairs[q as usize].waiters.push((v, x));
                     let exits = &core.comp(self.pairs[q as usize].comp).exits;
                     for (k, &e) in exits.iter().enumerate() {
-                        let xv = qb + e;
+                        let xv = qb + e.as_u32();
                         if self.done[xv as usize] && self.is_psi[xv as usize] {
                             self.relax_returns(v, x, k, xv);
                         }
                     }
                 } else {
-                    let w = base + x;
+                    let w = base + x.as_u32();
                     if self.is_psi[w as usize] || self.is_chi[w as usize] {
                         self.relax(w, d + 1, Link::Step(v));
                     }
@@ -224,7 +226,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         let core = self.core;
         let frames = self.pairs.len() + 1;
         let mut enter = vec![INF; frames];
-        let mut parent = vec![(NONE, NONE, NONE); frames];
+        let mut parent = vec![(NONE, NONE, NO_NODE); frames];
         let mut done = vec![false; frames];
         let mut heap = BinaryHeap::new();
         enter[0] = 0;
@@ -237,8 +239,8 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             let p = if f == 0 { p0 } else { f - 1 };
             let pr = &self.pairs[p as usize];
             let comp = core.comp(pr.comp);
-            for n in 0..comp.num_nodes {
-                let v = pr.base + n;
+            for n in comp.nodes() {
+                let v = pr.base + n.as_u32();
                 if !self.is_psi[v as usize] || self.dist[v as usize] == INF {
                     continue;
                 }
@@ -246,7 +248,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
                     if !comp.is_call(x) {
                         continue;
                     }
-                    let q = pr.callee[comp.call_index[x as usize] as usize];
+                    let q = pr.callee[comp.call_index[x.index()] as usize];
                     if q == NONE {
                         continue;
                     }
@@ -266,7 +268,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         (enter, parent)
     }
 
-    /// The best end of the witness: (frame, node in it or [`NONE`] for the termination state
+    /// The best end of the witness: (frame, node in it or [`NO_NODE`] for the termination state
     /// after exit vertex `x`, that exit node), by total length.
     fn best_end(&self, p0: u32, enter: &[u64]) -> Option<(u64, u32, NodeId, NodeId)> {
         let core = self.core;
@@ -279,8 +281,8 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             let p = if f == 0 { p0 } else { f as u32 - 1 };
             let pr = &self.pairs[p as usize];
             let comp = core.comp(pr.comp);
-            for n in 0..comp.num_nodes {
-                let v = (pr.base + n) as usize;
+            for n in comp.nodes() {
+                let v = (pr.base + n.as_u32()) as usize;
                 if self.dist[v] == INF {
                     continue;
                 }
@@ -290,9 +292,9 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
                     }
                 };
                 if self.is_chi[v] {
-                    consider(e.saturating_add(self.dist[v]), n, NONE);
+                    consider(e.saturating_add(self.dist[v]), n, NO_NODE);
                 } else if f == 0 && term_chi && self.is_psi[v] && core.exit_index(pr.comp, n).is_some() {
-                    consider(e.saturating_add(self.dist[v]).saturating_add(1), NONE, n);
+                    consider(e.saturating_add(self.dist[v]).saturating_add(1), NO_NODE, n);
                 }
             }
         }
@@ -308,9 +310,9 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
         // The chain of frames, bottom first: (pair, node to reach in it, call made from there).
         let pair_of_frame = |f: u32| if f == 0 { p0 } else { f - 1 };
         let mut chain: Vec<(u32, NodeId, NodeId)> = Vec::new();
-        let end = if node == NONE { exit } else { node };
+        let end = if node == NO_NODE { exit } else { node };
         let mut f = last_frame;
-        let mut target = (end, NONE);
+        let mut target = (end, NO_NODE);
         loop {
             chain.push((pair_of_frame(f), target.0, target.1));
             if f == 0 {
@@ -318,13 +320,13 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
             }
             let (g, v, call) = parent[f as usize];
             let pg = pair_of_frame(g);
-            target = (v - self.pairs[pg as usize].base, call);
+            target = (NodeId::from_u32(v - self.pairs[pg as usize].base), call);
             f = g;
         }
         chain.reverse();
         let mut tasks: Vec<Task> = Vec::new();
         for &(p, n, call) in chain.iter().rev() {
-            if call != NONE {
+            if call != NO_NODE {
                 tasks.push(Task::Push(self.pairs[p as usize].comp, call));
             }
             tasks.push(Task::Segment(p, n));
@@ -341,7 +343,7 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
                 Task::Segment(p, n) => self.segment_tasks(p, n, &mut tasks),
             }
         }
-        if node == NONE {
+        if node == NO_NODE {
             out.push(TraceStep::terminated());
         }
         debug_assert_eq!(out.len() as u64, len + 1, "the expanded witness has the searched length");
@@ -352,21 +354,21 @@ impl<'c, 'a> UntilSearch<'c, 'a> {
     fn segment_tasks(&self, p: u32, n: NodeId, tasks: &mut Vec<Task>) {
         let pr = &self.pairs[p as usize];
         let comp = pr.comp;
-        let mut v = pr.base + n;
+        let mut v = pr.base + n.as_u32();
         loop {
             match self.link[v as usize] {
                 Link::Entry => {
-                    tasks.push(Task::Emit(comp, v - pr.base));
+                    tasks.push(Task::Emit(comp, NodeId::from_u32(v - pr.base)));
                     return;
                 }
                 Link::Step(u) => {
-                    tasks.push(Task::Emit(comp, v - pr.base));
+                    tasks.push(Task::Emit(comp, NodeId::from_u32(v - pr.base)));
                     v = u;
                 }
                 Link::Summary { from, call, exit } => {
-                    let q = self.pairs[p as usize].callee[self.core.comp(comp).call_index[call as usize] as usize];
+                    let q = self.pairs[p as usize].callee[self.core.comp(comp).call_index[call.index()] as usize];
                     let exit_node = self.core.comp(self.pairs[q as usize].comp).exits[exit as usize];
-                    tasks.push(Task::Emit(comp, v - pr.base));
+                    tasks.push(Task::Emit(comp, NodeId::from_u32(v - pr.base)));
                     tasks.push(Task::Pop);
                     tasks.push(Task::Segment(q, exit_node));
                     tasks.push(Task::Push(comp, call));
