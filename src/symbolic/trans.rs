@@ -414,7 +414,7 @@ impl TransRel {
     /// later products only carry the states the caller keeps (the fixpoints' care set: reachable,
     /// not yet found, satisfying the `E[… U …]`'s left side). Against conjoining after the last
     /// cluster, callgrind instructions of `check --engine bdd`: NuSMV's `smv-dist/gigamax`
-    /// −12.5 %, `example_irst/gigamax` −9 %, `reactor/base` −4.7 %, `abp4` +0.1 %; conjoining before
+    /// −11 %, `example_irst/gigamax` −9 %, `reactor/base` −9 %, `abp4` ±0 %; conjoining before
     /// the first product instead made `smv-dist/gigamax` 11 % slower.
     pub(crate) fn preimage_within(&self, enc: &Encoding, to: &Bdd, within: &Bdd) -> SymResult<Bdd> {
         let target = enc.to_next(to)?;
