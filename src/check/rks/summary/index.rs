@@ -3,7 +3,7 @@
 //! component and shared by every spec and thread of a check.
 
 use super::exit_reach::ExitReach;
-use super::pred_rows::PredRows;
+use super::pred_rows::{PredRows, ReturnRows};
 use crate::explicit::rks::{ComponentId, NodeId, RecursiveKripkeStructure};
 use std::sync::OnceLock;
 
@@ -37,6 +37,8 @@ struct CompIndex {
     rank: OnceLock<Vec<u32>>,
     /// The predecessors as bit rows if the component is dense enough (see [`PredRows`]).
     pred_rows: Option<PredRows>,
+    /// The continuations of each (call, exit) pair as bit rows if dense enough (see [`ReturnRows`]).
+    return_rows: Option<ReturnRows>,
 }
 
 impl<'a> ModelIndex<'a> {
@@ -105,7 +107,15 @@ impl<'a> ModelIndex<'a> {
                 ret_words.extend_from_slice(&raw[offs[r] as usize..end[r] as usize]);
                 ret_word_offs.push(ret_words.len() as u32);
             }
-            CompIndex { ret_pred_offs: offs, ret_preds, ret_word_offs, ret_words, rank: OnceLock::new(), pred_rows: PredRows::new(c) }
+            CompIndex {
+                ret_pred_offs: offs,
+                ret_preds,
+                ret_word_offs,
+                ret_words,
+                rank: OnceLock::new(),
+                pred_rows: PredRows::new(c),
+                return_rows: ReturnRows::new(c),
+            }
         })
     }
 
@@ -123,6 +133,12 @@ impl<'a> ModelIndex<'a> {
     #[inline]
     pub(crate) fn pred_rows(&self, s: ComponentId) -> Option<&PredRows> {
         self.comp(s).pred_rows.as_ref()
+    }
+
+    /// The continuation rows of component `s`, if it is dense enough (see [`ReturnRows`]).
+    #[inline]
+    pub(crate) fn return_rows(&self, s: ComponentId) -> Option<&ReturnRows> {
+        self.comp(s).return_rows.as_ref()
     }
 
     /// [`Self::ret_preds`] as words of call positions per callee exit (see `CompIndex::ret_words`).
