@@ -42,10 +42,11 @@
 //! influence its values and are not explored.
 //!
 //! Modules: `index`, the per-component reverse index of return edges; `pred_rows`, predecessor
-//! and continuation bit rows of dense components (for the worklists and the call contexts); `quotient`, which merges the frames of a
-//! group that have equal solutions so that only one per class is solved; `model_masks`, which
-//! gives the frames whose `a` holds everywhere the model's exit reachability (`exit_reach`) as
-//! their masks; `solve`, the worklists that solve a group of new frames.
+//! and continuation bit rows of dense components (for the worklists and the call contexts);
+//! `quotient`, which merges the frames of a group that have equal solutions so that only one
+//! per class is solved; `model_masks`, which gives the frames whose `a` holds everywhere the
+//! model's exit reachability (`exit_reach`) as their masks; `solve`, the worklists that solve a
+//! group of new frames.
 
 mod exit_reach;
 mod index;
