@@ -87,12 +87,25 @@ impl Summary<'_> {
             row.clear();
             row.extend_from_slice(&mask[m.index() * w..(m.index() + 1) * w]);
             let mut entry = false;
-            for_each_dependent(ix, fr, comp, va, m, |p| {
-                if merge_row(&mut mask[p.index() * w..(p.index() + 1) * w], &row) {
-                    work.push(id, p);
-                    entry |= p == NodeId::ENTRY;
-                }
-            });
+            if w == 1 {
+                // At most 64 exits (the common case): one word per location, merged in place.
+                let r = row[0];
+                for_each_dependent(ix, fr, comp, va, m, |p| {
+                    let x = &mut mask[p.index()];
+                    if *x | r != *x {
+                        *x |= r;
+                        work.push(id, p);
+                        entry |= p == NodeId::ENTRY;
+                    }
+                });
+            } else {
+                for_each_dependent(ix, fr, comp, va, m, |p| {
+                    if merge_row(&mut mask[p.index() * w..(p.index() + 1) * w], &row) {
+                        work.push(id, p);
+                        entry |= p == NodeId::ENTRY;
+                    }
+                });
+            }
             if entry {
                 self.entry_grew(id);
             }
