@@ -47,13 +47,7 @@ impl PredRows {
         if n == 0 || n.checked_mul(words)? > MAX_BLOCKS || c.pred.edge_count() < n * words * MIN_DEGREE_PER_WORD {
             return None;
         }
-        let mut bits = vec![0usize; n * words];
-        for m in 0..n {
-            let row = &mut bits[m * words..(m + 1) * words];
-            for &p in c.pred.neighbours(NodeId::new(m)) {
-                row[p.index() / BITS] |= 1 << (p.index() % BITS);
-            }
-        }
+        let bits = bit_rows((0..n).map(|m| c.pred.neighbours(NodeId::new(m))), words);
         Some(PredRows { words, bits })
     }
 
@@ -63,6 +57,17 @@ impl PredRows {
         let m = m.index();
         &self.bits[m * self.words..(m + 1) * self.words]
     }
+}
+
+/// One row of `words` words per list of `lists`, with the bits of the list's nodes set.
+fn bit_rows<'c>(lists: impl ExactSizeIterator<Item = &'c [NodeId]>, words: usize) -> Vec<usize> {
+    let mut bits = vec![0usize; lists.len() * words];
+    for (row, list) in bits.chunks_exact_mut(words).zip(lists) {
+        for &v in list {
+            row[v.index() / BITS] |= 1 << (v.index() % BITS);
+        }
+    }
+    bits
 }
 
 /// The continuations of every (call, callee exit) pair of a dense component as bit rows, in
@@ -83,16 +88,10 @@ impl ReturnRows {
         let n = c.num_nodes as usize;
         let words = n.div_ceil(BITS);
         let pairs = c.returns.len();
-        if pairs == 0 || pairs.checked_mul(words)? > MAX_BLOCKS || c.returns.edge_count() < pairs * words * MIN_DEGREE_PER_WORD {
+        if pairs == 0 || words == 0 || pairs.checked_mul(words)? > MAX_BLOCKS || c.returns.edge_count() < pairs * words * MIN_DEGREE_PER_WORD {
             return None;
         }
-        let mut bits = vec![0usize; pairs * words];
-        for j in 0..pairs {
-            let row = &mut bits[j * words..(j + 1) * words];
-            for &r in c.returns.neighbours(j as u32) {
-                row[r.index() / BITS] |= 1 << (r.index() % BITS);
-            }
-        }
+        let bits = bit_rows((0..pairs).map(|j| c.returns.neighbours(j as u32)), words);
         let mut first_with: rustc_hash::FxHashMap<&[usize], u32> = rustc_hash::FxHashMap::default();
         let class = (0..c.calls.len())
             .map(|i| {
