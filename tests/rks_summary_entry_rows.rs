@@ -39,3 +39,29 @@ fn entry_rows_give_the_verdicts_of_the_other_engines() {
     assert!(trues > 0 && trues < cells, "{trues} of {cells} cells true: both verdicts must occur");
     assert!(max_exits > 64, "the largest component has {max_exits} exits: the test must cover two-word entry rows");
 }
+
+/// A call's mask gets the exits its continuations reach when its callee's entry first reaches
+/// the exit they continue from, also if those continuations were propagated before (regression
+/// test for the merge of the callers' continuation rows in `summary::solve::solve_masks`: a
+/// version that merged only exit 0 of them gave every engine's verdict on the random suites).
+///
+/// In `M`, `r` reaches `M`'s exit `x1` (index 1) in the first wave of the worklist, before `B`'s
+/// entry reaches `B`'s exit at the end of a chain; only then does the call `c` continue at `r`,
+/// and only through `x1` does `M` return to `main`'s `q` location.
+#[test]
+fn a_call_gets_its_continuations_exits_when_the_callee_entry_grows() {
+    use xmv_rs::explicit::rks::ComponentId;
+    use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
+    let text = "termination loop\nprops p q\n\
+        sub main in m0 out mx\nloc m0{p} m1{q} m2 mx\ncall cm->M\nedge m0->cm m1->m1 m2->m2\nret cm.x0->m2 cm.x1->m1\n\
+        sub M in e out x0:x0 x1:x1\nloc e{p} r{p} x0 x1{p}\ncall c->B\nedge e->c r->x1\nret c.bx->r\n\
+        sub B in b0 out bx:b4\nloc b0{p} b1{p} b2{p} b3{p} b4{p}\nedge b0->b1->b2->b3->b4\n";
+    let rks = parse_rks(text).expect("model");
+    let main = ComponentId::new(rks.components.iter().position(|c| c.name == "main").expect("main"));
+    let f = parse_ctl("E[p U q]", &rks).expect("formula");
+    for engine in [RksEngine::Summary, RksEngine::Incremental] {
+        let r = rks::check(&rks, main, &f, &RksOptions { engine, want_trace: false });
+        assert!(r.holds, "{engine:?}: m0 -> M.e -> B's chain -> M.r -> M.x1 -> main.m1 {{q}} is a p-path to q");
+    }
+    assert!(ternary::check(&rks, main, &f, TernaryEngine::Lazy, false).holds, "lazy engine");
+}

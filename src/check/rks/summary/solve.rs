@@ -124,13 +124,28 @@ impl Summary<'_> {
                     let (gcomp, gw) = (self.comp(gf.comp), gf.words);
                     let gmask = &mut self.masks[gf.mask as usize];
                     let c = gcomp.calls[i as usize];
-                    let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
-                    for k in ones(&delta) {
-                        for &r in gcomp.returns(c, k) {
-                            merge_row(&mut acc, &gmask[r.index() * gw..(r.index() + 1) * gw]);
+                    let grew = if gw == 1 {
+                        // One word per location: the continuations' rows ORed as words.
+                        let mut acc = 0u64;
+                        for k in ones(&delta) {
+                            for &r in gcomp.returns(c, k) {
+                                acc |= gmask[r.index()];
+                            }
                         }
-                    }
-                    if merge_row(&mut gmask[c.index() * gw..(c.index() + 1) * gw], &acc) {
+                        let x = &mut gmask[c.index()];
+                        let grew = *x | acc != *x;
+                        *x |= acc;
+                        grew
+                    } else {
+                        let mut acc: SmallVec<[u64; 2]> = smallvec::smallvec![0; gw];
+                        for k in ones(&delta) {
+                            for &r in gcomp.returns(c, k) {
+                                merge_row(&mut acc, &gmask[r.index() * gw..(r.index() + 1) * gw]);
+                            }
+                        }
+                        merge_row(&mut gmask[c.index() * gw..(c.index() + 1) * gw], &acc)
+                    };
+                    if grew {
                         work.push(g, c);
                         if c == NodeId::ENTRY {
                             self.entry_grew(g);
