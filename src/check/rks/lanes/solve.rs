@@ -33,12 +33,17 @@ impl LaneSummary<'_> {
         let fr = &self.frames[id];
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
         out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va[p.index()] != 0).map(|&p| (id, p, va[p.index()])));
-        for &(c, k) in self.ix.ret_preds(fr.comp, m) {
-            let q = fr.callees[comp.call_index[c.index()] as usize];
-            if q != NO_FRAME {
-                let lanes = self.entry_exit(q, k);
-                if lanes != 0 {
-                    out.push((id, c, lanes));
+        for &(k, word, bits) in self.ix.ret_words(fr.comp, m) {
+            let mut b = bits;
+            while b != 0 {
+                let i = word as usize * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                let q = fr.callees[i];
+                if q != NO_FRAME {
+                    let lanes = self.entry_exit(q, k);
+                    if lanes != 0 {
+                        out.push((id, comp.calls[i], lanes));
+                    }
                 }
             }
         }

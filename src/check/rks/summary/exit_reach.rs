@@ -41,9 +41,9 @@ impl Queue {
 }
 
 impl ExitReach {
-    /// `ret_preds(s, r)`: the (call, callee exit) pairs of component `s` whose continuations
-    /// include `r` (`ModelIndex::ret_preds`).
-    pub(crate) fn new<'i>(rks: &RecursiveKripkeStructure, ret_preds: impl Fn(ComponentId, NodeId) -> &'i [(NodeId, u32)]) -> ExitReach {
+    /// `ret_words(s, r)`: the (call, callee exit) pairs of component `s` whose continuations
+    /// include `r`, as (exit, word of call positions, calls) (`ModelIndex::ret_words`).
+    pub(crate) fn new<'i>(rks: &RecursiveKripkeStructure, ret_words: impl Fn(ComponentId, NodeId) -> &'i [(u32, u32, u64)]) -> ExitReach {
         let comps = &rks.components;
         let words: Vec<usize> = comps.iter().map(|c| c.exits.len().div_ceil(64)).collect();
         let mut rows: Vec<Vec<u64>> = comps.iter().zip(&words).map(|(c, w)| vec![0; c.num_nodes as usize * w]).collect();
@@ -74,19 +74,36 @@ impl ExitReach {
             let (c, w) = (&comps[s.index()], words[s.index()]);
             row.clear();
             row.extend_from_slice(&rows[s.index()][m.index() * w..(m.index() + 1) * w]);
-            for &p in c.pred.neighbours(m) {
-                if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
-                    work.push(s, p);
+            if w == 1 {
+                // At most 64 exits: one word per location, ORed in place.
+                let (r, own) = (row[0], &mut rows[s.index()]);
+                for &p in c.pred.neighbours(m) {
+                    let x = &mut own[p.index()];
+                    if *x | r != *x {
+                        *x |= r;
+                        work.push(s, p);
+                    }
+                }
+            } else {
+                for &p in c.pred.neighbours(m) {
+                    if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
+                        work.push(s, p);
+                    }
                 }
             }
-            for &(call, k) in ret_preds(s, m) {
-                let t = c.call_target[call.index()].index();
-                // The callee's entry (row 0) reaches exit `k`.
-                if explored(c, call)
-                    && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
-                    && merge(&mut rows[s.index()][call.index() * w..(call.index() + 1) * w], &row)
-                {
-                    work.push(s, call);
+            for &(k, word, bits) in ret_words(s, m) {
+                let mut b = bits;
+                while b != 0 {
+                    let call = c.calls[word as usize * 64 + b.trailing_zeros() as usize];
+                    b &= b - 1;
+                    let t = c.call_target[call.index()].index();
+                    // The callee's entry (row 0) reaches exit `k`.
+                    if explored(c, call)
+                        && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
+                        && merge(&mut rows[s.index()][call.index() * w..(call.index() + 1) * w], &row)
+                    {
+                        work.push(s, call);
+                    }
                 }
             }
             if m == NodeId::ENTRY {

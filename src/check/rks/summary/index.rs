@@ -17,12 +17,7 @@ pub(crate) struct ModelIndex<'a> {
 }
 
 struct CompIndex {
-    /// For each location `r`: the (call, callee exit) pairs whose continuations include `r`,
-    /// rows `ret_pred_offs[r]..ret_pred_offs[r + 1]` of `ret_preds` (a counting sort of the
-    /// component's return edges).
-    ret_pred_offs: Vec<u32>,
-    ret_preds: Vec<(NodeId, u32)>,
-    /// `ret_preds` grouped for the summary worklists: per location `r`, rows
+    /// The reverse of the component's return edges, for the worklists: per location `r`, rows
     /// `ret_word_offs[r]..ret_word_offs[r + 1]` of `ret_words`, each `(k, w, bits)` = the calls at
     /// positions `64 w + b` in `Component::calls` (`b` a set bit of `bits`) that continue at `r`
     /// when their callee returns through its exit `k`. A frame keeps, per exit `k` and word `w`,
@@ -48,14 +43,20 @@ impl<'a> ModelIndex<'a> {
 
     /// The exit mask of `true` in every component, computed the first time it is asked for.
     pub(crate) fn exit_reach(&self) -> &ExitReach {
-        self.exit_reach.get_or_init(|| ExitReach::new(self.rks, |s, r| self.ret_preds(s, r)))
+        self.exit_reach.get_or_init(|| ExitReach::new(self.rks, |s, r| self.ret_words(s, r)))
     }
 
     fn comp(&self, s: ComponentId) -> &CompIndex {
         self.comps[s.index()].get_or_init(|| {
             let c = &self.rks.components[s.index()];
             let exits_of = |call: NodeId| self.rks.components[c.call_target[call.index()].index()].exits.len();
-            let mut offs = vec![0u32; c.num_nodes as usize + 1];
+            // Return edges into each location, bounded by the (exit, word) entries a location
+            // can have: the rows of `raw` below are that long (not one entry per edge: on grid
+            // instance 50, 27.9 M return edges against 185 K locations).
+            let max_exits = c.calls.iter().map(|&call| exits_of(call)).max().unwrap_or(0);
+            let most = max_exits * c.calls.len().div_ceil(64);
+            let n = c.num_nodes as usize;
+            let mut offs = vec![0u32; n + 1];
             for &call in &c.calls {
                 for k in 0..exits_of(call) {
                     for &r in c.returns(call, k) {
@@ -63,25 +64,14 @@ impl<'a> ModelIndex<'a> {
                     }
                 }
             }
-            for i in 0..c.num_nodes as usize {
-                offs[i + 1] += offs[i];
+            for i in 0..n {
+                offs[i + 1] = offs[i] + offs[i + 1].min(most as u32);
             }
-            let mut next = offs.clone();
-            let mut ret_preds = vec![(NodeId::ENTRY, 0); offs[c.num_nodes as usize] as usize];
-            for &call in &c.calls {
-                for k in 0..exits_of(call) {
-                    for &r in c.returns(call, k) {
-                        ret_preds[next[r.index()] as usize] = (call, k as u32);
-                        next[r.index()] += 1;
-                    }
-                }
-            }
-            // `ret_words`: the same edges visited exit by exit, calls in order, so that each
+            // `ret_words`: the edges visited exit by exit, calls in order, so that each
             // location's row arrives sorted by (exit, word) and a word is merged into the row's
             // last entry (no per-location sort); rows are written in place, then compacted.
-            let max_exits = c.calls.iter().map(|&call| exits_of(call)).max().unwrap_or(0);
-            let mut raw: Vec<(u32, u32, u64)> = vec![(0, 0, 0); offs[c.num_nodes as usize] as usize];
-            let mut end: Vec<u32> = offs[..c.num_nodes as usize].to_vec();
+            let mut raw: Vec<(u32, u32, u64)> = vec![(0, 0, 0); offs[n] as usize];
+            let mut end: Vec<u32> = offs[..n].to_vec();
             for k in 0..max_exits {
                 for (i, &call) in c.calls.iter().enumerate() {
                     if k >= exits_of(call) {
@@ -100,33 +90,21 @@ impl<'a> ModelIndex<'a> {
                     }
                 }
             }
-            let mut ret_word_offs = Vec::with_capacity(c.num_nodes as usize + 1);
-            let mut ret_words: Vec<(u32, u32, u64)> = Vec::with_capacity(raw.len());
+            let used: usize = (0..n).map(|r| (end[r] - offs[r]) as usize).sum();
+            let mut ret_word_offs = Vec::with_capacity(n + 1);
+            let mut ret_words: Vec<(u32, u32, u64)> = Vec::with_capacity(used);
             ret_word_offs.push(0);
-            for r in 0..c.num_nodes as usize {
+            for r in 0..n {
                 ret_words.extend_from_slice(&raw[offs[r] as usize..end[r] as usize]);
                 ret_word_offs.push(ret_words.len() as u32);
             }
-            CompIndex {
-                ret_pred_offs: offs,
-                ret_preds,
-                ret_word_offs,
-                ret_words,
-                rank: OnceLock::new(),
-                pred_rows: PredRows::new(c),
-                return_rows: ReturnRows::new(c),
-            }
+            CompIndex { ret_word_offs, ret_words, rank: OnceLock::new(), pred_rows: PredRows::new(c), return_rows: ReturnRows::new(c) }
         })
     }
 
     /// See `CompIndex::rank`.
     pub(crate) fn rank(&self, s: ComponentId) -> &[u32] {
         self.comp(s).rank.get_or_init(|| post_order(self.rks, s))
-    }
-
-    pub(crate) fn ret_preds(&self, s: ComponentId, r: NodeId) -> &[(NodeId, u32)] {
-        let c = self.comp(s);
-        &c.ret_preds[c.ret_pred_offs[r.index()] as usize..c.ret_pred_offs[r.index() + 1] as usize]
     }
 
     /// The predecessor rows of component `s`, if it is dense enough (see [`PredRows`]).
@@ -141,7 +119,8 @@ impl<'a> ModelIndex<'a> {
         self.comp(s).return_rows.as_ref()
     }
 
-    /// [`Self::ret_preds`] as words of call positions per callee exit (see `CompIndex::ret_words`).
+    /// The (call, callee exit) pairs whose continuations include `r`, as words of call positions
+    /// per callee exit (see `CompIndex::ret_words`).
     pub(crate) fn ret_words(&self, s: ComponentId, r: NodeId) -> &[(u32, u32, u64)] {
         let c = self.comp(s);
         &c.ret_words[c.ret_word_offs[r.index()] as usize..c.ret_word_offs[r.index() + 1] as usize]
@@ -184,4 +163,53 @@ fn post_order(rks: &RecursiveKripkeStructure, s: ComponentId) -> Vec<u32> {
         }
     }
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ModelIndex;
+    use crate::explicit::rks::{ComponentId, NodeId};
+    use crate::explicit::rks_builder::RksBuilder;
+
+    /// `ret_words` is the reverse of the return edges, grouped by (exit, word of calls), also
+    /// where a location has far more return edges than (exit, word) entries (its row in the
+    /// build buffer is bounded by the latter).
+    #[test]
+    fn ret_words_reverse_the_return_edges() {
+        let mut b = RksBuilder::new();
+        let main = b.component("main");
+        b.loc(main, "e", &[]).loc(main, "l0", &[]).loc(main, "l1", &[]).loc(main, "x", &[]);
+        b.exit(main, "EXIT", "x");
+        // 70 calls (two words of call positions) to a callee with two exits: every call returns
+        // to `l0` through both exits (140 edges, 4 entries) and to `l1` through exit `b` only
+        // when its position is odd.
+        for i in 0..70 {
+            let call = format!("c{i}");
+            b.call(main, &call, "B");
+            b.edge(main, "e", &call);
+            b.ret(main, &call, "a", "l0").ret(main, &call, "b", "l0");
+            if i % 2 == 1 {
+                b.ret(main, &call, "b", "l1");
+            }
+        }
+        let callee = b.component("B");
+        b.loc(callee, "s", &[]).loc(callee, "t", &[]).loc(callee, "u", &[]);
+        b.edge(callee, "s", "t").edge(callee, "s", "u");
+        b.exit(callee, "a", "t").exit(callee, "b", "u");
+        let rks = b.build().expect("valid structure");
+        let ix = ModelIndex::new(&rks);
+        let c = &rks.components[0];
+        let pos = |name: &str| c.calls.iter().position(|&n| c.node_names[n.index()] == name).expect("call") as u64;
+        let word = |lo: u64, hi: u64, keep: &dyn Fn(u64) -> bool| (lo..hi).filter(|&i| keep(i)).fold(0u64, |w, i| w | 1 << (i - lo));
+        let loc = |name: &str| NodeId::new(c.node_names.iter().position(|n| n == name).expect("location"));
+        assert_eq!(pos("c0"), 0, "calls in declaration order");
+        let all = |_: u64| true;
+        let odd = |i: u64| i % 2 == 1;
+        assert_eq!(
+            ix.ret_words(ComponentId::new(0), loc("l0")),
+            &[(0, 0, word(0, 64, &all)), (0, 1, word(64, 70, &all)), (1, 0, word(0, 64, &all)), (1, 1, word(64, 70, &all))]
+        );
+        assert_eq!(ix.ret_words(ComponentId::new(0), loc("l1")), &[(1, 0, word(0, 64, &odd)), (1, 1, word(64, 70, &odd))]);
+        assert!(ix.ret_words(ComponentId::new(0), loc("e")).is_empty());
+    }
 }
