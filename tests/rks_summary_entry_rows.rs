@@ -4,7 +4,8 @@
 //! grid's edge density but many exits per component (up to two mask words) and nested
 //! fixpoints (so that callees' entries grow while their callers are solved), its verdicts are
 //! those of the lazy ternary engine (and, on the models with fewer exits, of the chapter-4
-//! engine).
+//! engine). Two small models pin down how a call's mask and its `EG` successor count follow
+//! its callee's entry and its continuations.
 
 #[path = "../tools/random_rsm.rs"]
 mod random_rsm;
@@ -64,4 +65,27 @@ fn a_call_gets_its_continuations_exits_when_the_callee_entry_grows() {
         assert!(r.holds, "{engine:?}: m0 -> M.e -> B's chain -> M.r -> M.x1 -> main.m1 {{q}} is a p-path to q");
     }
     assert!(ternary::check(&rks, main, &f, TernaryEngine::Lazy, false).holds, "lazy engine");
+}
+
+/// `EG`'s successor count of a call counts only the continuations that are alive at the start
+/// (regression test for the count by continuation rows in `summary::solve::solve_bases_eg`: a
+/// version counting every continuation gave every engine's verdict on the random suites).
+///
+/// The call `c` returns to `r1` (`p`, whose only successor is not `p`: dead at once) and to `r2`
+/// (not `p`); `B` never loops, so `c`, and with it `m0`, has no infinite `p`-path.
+#[test]
+fn eg_counts_only_the_live_continuations_of_a_call() {
+    use xmv_rs::explicit::rks::ComponentId;
+    use xmv_rs::explicit::rks_builder::{parse_ctl, parse_rks};
+    let text = "props p\n\
+        sub main in m0 out mx\nloc m0{p} r1{p} r2 n1 mx\ncall c->B\nedge m0->c c->r1 c->r2 r1->n1 r2->r2 n1->n1\n\
+        sub B in b0 out bx\nloc b0{p} bx{p}\nedge b0->bx\n";
+    let rks = parse_rks(text).expect("model");
+    let main = ComponentId::new(rks.components.iter().position(|c| c.name == "main").expect("main"));
+    let f = parse_ctl("EG p", &rks).expect("formula");
+    for engine in [RksEngine::Summary, RksEngine::Incremental] {
+        let r = rks::check(&rks, main, &f, &RksOptions { engine, want_trace: false });
+        assert!(!r.holds, "{engine:?}: every p-path from m0 ends in B's exit or at r1");
+    }
+    assert!(!ternary::check(&rks, main, &f, TernaryEngine::Lazy, false).holds, "lazy engine");
 }

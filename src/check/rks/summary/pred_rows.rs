@@ -110,6 +110,13 @@ impl ReturnRows {
         self.class[i] as usize
     }
 
+    /// How many continuations of (call, exit) pair `j` (`return_offsets[call] + k`) are in `set`
+    /// (the blocks of a [`fixedbitset::FixedBitSet`] over the component's nodes).
+    #[inline]
+    pub(crate) fn count_in(&self, j: usize, set: &[usize]) -> u32 {
+        self.bits[j * self.words..(j + 1) * self.words].iter().zip(set).map(|(a, b)| (a & b).count_ones()).sum()
+    }
+
     /// Bit `j` set iff some continuation of (call, exit) pair `j` is in `set` (the blocks of a
     /// [`fixedbitset::FixedBitSet`] over the component's nodes); at least one word.
     pub(crate) fn meets_all(&self, set: &[usize]) -> SmallVec<[u64; 2]> {

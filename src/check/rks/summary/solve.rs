@@ -264,6 +264,7 @@ impl Summary<'_> {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
             let live = &alive[pos];
+            let return_rows = self.ix.return_rows(fr.comp);
             let mut cnt = vec![0u32; comp.num_nodes as usize];
             for node in live.ones() {
                 let n = match comp.call_target[node] {
@@ -275,11 +276,13 @@ impl Summary<'_> {
                             Some(qp) => alive[qp].contains(0),
                             None => self.frames[q].base.contains(0),
                         };
-                        usize::from(callee_entry)
-                            + (0..self.exits(t))
-                                .filter(|&k| Self::entry_exit(fr, i, k as u32))
-                                .map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| live.contains(r.index())).count())
-                                .sum::<usize>()
+                        let live_exits = (0..self.exits(t)).filter(|&k| Self::entry_exit(fr, i, k as u32));
+                        let returns: usize = match return_rows {
+                            // Dense component: the live continuations of a pair by popcount.
+                            Some(rows) => live_exits.map(|k| rows.count_in(comp.return_offsets[i] as usize + k, live.as_slice()) as usize).sum(),
+                            None => live_exits.map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| live.contains(r.index())).count()).sum(),
+                        };
+                        usize::from(callee_entry) + returns
                     }
                 };
                 cnt[node] = n as u32;
