@@ -74,21 +74,9 @@ impl ExitReach {
             let (c, w) = (&comps[s.index()], words[s.index()]);
             row.clear();
             row.extend_from_slice(&rows[s.index()][m.index() * w..(m.index() + 1) * w]);
-            if w == 1 {
-                // At most 64 exits: one word per location, ORed in place.
-                let (r, own) = (row[0], &mut rows[s.index()]);
-                for &p in c.pred.neighbours(m) {
-                    let x = &mut own[p.index()];
-                    if *x | r != *x {
-                        *x |= r;
-                        work.push(s, p);
-                    }
-                }
-            } else {
-                for &p in c.pred.neighbours(m) {
-                    if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
-                        work.push(s, p);
-                    }
+            for &p in c.pred.neighbours(m) {
+                if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
+                    work.push(s, p);
                 }
             }
             for &(k, word, bits) in ret_words(s, m) {
@@ -135,7 +123,14 @@ impl ExitReach {
 }
 
 /// `row |= add`; true if `row` changed.
+#[inline]
 fn merge(row: &mut [u64], add: &[u64]) -> bool {
+    if let ([x], [y]) = (&mut *row, add) {
+        // At most 64 exits: one word.
+        let changed = *x | y != *x;
+        *x |= y;
+        return changed;
+    }
     let mut changed = false;
     for (x, y) in row.iter_mut().zip(add) {
         changed |= *x | y != *x;
