@@ -9,6 +9,7 @@
 //! are propagated from it once, as in `summary::solve::MaskQueue`); a row grows at most once per
 //! exit. No allocation per step.
 
+use super::merge_row;
 use crate::explicit::rks::{Component, ComponentId, NodeId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
 use std::collections::VecDeque;
@@ -75,7 +76,7 @@ impl ExitReach {
             row.clear();
             row.extend_from_slice(&rows[s.index()][m.index() * w..(m.index() + 1) * w]);
             for &p in c.pred.neighbours(m) {
-                if merge(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
+                if merge_row(&mut rows[s.index()][p.index() * w..(p.index() + 1) * w], &row) {
                     work.push(s, p);
                 }
             }
@@ -88,7 +89,7 @@ impl ExitReach {
                     // The callee's entry (row 0) reaches exit `k`.
                     if explored(c, call)
                         && rows[t][k as usize / 64] >> (k % 64) & 1 == 1
-                        && merge(&mut rows[s.index()][call.index() * w..(call.index() + 1) * w], &row)
+                        && merge_row(&mut rows[s.index()][call.index() * w..(call.index() + 1) * w], &row)
                     {
                         work.push(s, call);
                     }
@@ -103,11 +104,11 @@ impl ExitReach {
                     for k in 0..c.exits.len() {
                         if row[k / 64] >> (k % 64) & 1 == 1 {
                             for &r in gc.returns(call, k) {
-                                merge(&mut acc, &rows[g.index()][r.index() * gw..(r.index() + 1) * gw]);
+                                merge_row(&mut acc, &rows[g.index()][r.index() * gw..(r.index() + 1) * gw]);
                             }
                         }
                     }
-                    if merge(&mut rows[g.index()][call.index() * gw..(call.index() + 1) * gw], &acc) {
+                    if merge_row(&mut rows[g.index()][call.index() * gw..(call.index() + 1) * gw], &acc) {
                         work.push(g, call);
                     }
                 }
@@ -120,21 +121,4 @@ impl ExitReach {
     pub(crate) fn rows(&self, s: ComponentId) -> &[u64] {
         &self.rows[s.index()]
     }
-}
-
-/// `row |= add`; true if `row` changed.
-#[inline]
-fn merge(row: &mut [u64], add: &[u64]) -> bool {
-    if let ([x], [y]) = (&mut *row, add) {
-        // At most 64 exits: one word.
-        let changed = *x | y != *x;
-        *x |= y;
-        return changed;
-    }
-    let mut changed = false;
-    for (x, y) in row.iter_mut().zip(add) {
-        changed |= *x | y != *x;
-        *x |= y;
-    }
-    changed
 }

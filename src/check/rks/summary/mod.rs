@@ -80,6 +80,22 @@ fn bit(b: &[u64], i: usize) -> bool {
 fn set_bit(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
 }
+/// `row |= add` (rows of exit bits, equal lengths); true if `row` changed.
+#[inline]
+fn merge_row(row: &mut [u64], add: &[u64]) -> bool {
+    if let ([x], [y]) = (&mut *row, add) {
+        // At most 64 exits: one word.
+        let changed = *x | y != *x;
+        *x |= y;
+        return changed;
+    }
+    let mut changed = false;
+    for (x, y) in row.iter_mut().zip(add) {
+        changed |= *x | y != *x;
+        *x |= y;
+    }
+    changed
+}
 /// The operands of fixpoint node `f`: `a` (`ψ` of `E[ψ U χ]` or `EG ψ`) and `b` (`χ`, `EU` only).
 fn operands(fm: &Formula, f: FId) -> (FId, Option<FId>) {
     match fm.op(f) {

@@ -4,7 +4,7 @@
 //! Solved frames (of earlier groups) are constants here.
 
 use super::pred_rows::{add_common, for_each_common};
-use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, operands, set_bit};
+use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, merge_row, operands, set_bit};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{Component, NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
@@ -440,14 +440,4 @@ impl MaskQueue {
         self.queued.set(self.offset[id.index() - self.lo] as usize + m.index(), false);
         Some((id, m))
     }
-}
-
-/// `row |= add`; true if `row` changed.
-fn merge_row(row: &mut [u64], add: &[u64]) -> bool {
-    let mut changed = false;
-    for (x, y) in row.iter_mut().zip(add) {
-        changed |= *x | y != *x;
-        *x |= y;
-    }
-    changed
 }
