@@ -59,6 +59,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         defines: vec![],
         define_labels: vec![],
         fairness: vec![],
+        step_inputs: vec![],
         calls: vec![],
         exits: vec![],
         uses_exit_value: false,

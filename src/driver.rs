@@ -21,8 +21,8 @@ use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
-use crate::ir::{SpecKind, VarKind};
-use crate::lowering::program::LoweredProgram;
+use crate::ir::SpecKind;
+use crate::lowering::program::{LoweredProgram, VarId};
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, Unknown, Verdict, json, sarif, text};
 use crate::source::SourceFile;
@@ -410,7 +410,7 @@ type Filed = (Result<SpecOutcome, Unknown>, f64, Option<Engine>);
 pub(crate) fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>, rks: Option<&RksModel>) -> String {
     let mut out = String::new();
     if let Some(m) = flat {
-        let (diameter, states) = m.reachable();
+        let (diameter, states) = m.reachable(program);
         out.push_str(&flat_reachable_text(program, m.system(), diameter, states, true));
     }
     if let Some(m) = rks {
@@ -426,7 +426,7 @@ pub(crate) fn reachable_text(program: &LoweredProgram, flat: Option<&FlatBuilt>,
 pub(crate) fn flat_reachable_text(program: &LoweredProgram, system: crate::lowering::program::SystemId, diameter: u64, states: f64, exact: bool) -> String {
     let system = &program.systems[system.index()];
     let total: f64 =
-        system.vars.iter().filter(|v| v.kind != VarKind::Input && !crate::lowering::invar_monitor::is_monitor(v)).map(|v| v.domain.len() as f64).product();
+        (0..system.vars.len()).map(VarId::new).filter(|&v| system.counts_in_state(v)).map(|v| system.vars[v.index()].domain.len() as f64).product();
     format!("system diameter: {diameter}\n{}\n", text::reachable_line(states, total, exact))
 }
 

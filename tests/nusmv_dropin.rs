@@ -110,6 +110,47 @@ fn interactive_mode_reads_commands_from_stdin() {
     assert!(stderr.contains("There are no traces currently available."), "{stderr}");
 }
 
+/// `print_reachable_states -v` lists each state once as NuSMV counts states: a FAIRNESS
+/// constraint on an input makes xmv-rs record the input in its states, and states that differ
+/// only in that record were listed twice, with the input shown as a state variable.
+#[test]
+fn reachable_state_listing_leaves_out_recorded_inputs() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    let input = "read_model -i step_input.smv\ngo\nprint_reachable_states -v\nquit\n";
+    let (status, stdout, _) = run(xmv, "NuSMV", &["-int".into()], input);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("reachable states: 8 (2^3) out of 8 (2^3)"), "{stdout}");
+    let mut listed: Vec<(String, String)> = vec![];
+    for block in stdout.split("------- State").skip(1) {
+        let line = |name: &str| block.lines().find(|l| l.trim_start().starts_with(name)).map(|l| l.trim().to_string()).unwrap_or_default();
+        assert!(!block.contains("i = "), "the recorded input is listed: {block}");
+        listed.push((line("x ="), line("y =")));
+    }
+    assert_eq!(listed.len(), 8, "{stdout}");
+    listed.sort();
+    listed.dedup();
+    assert_eq!(listed.len(), 8, "a state is listed twice: {stdout}");
+}
+
+/// `xmv-rs check -r` with either engine prints NuSMV's diameter and count where xmv-rs records a
+/// step's input or process in its states (they counted (state, record) pairs: prod-cons had
+/// 307,608 states against NuSMV's 105,572); `check` prints exact integers, NuSMV `%g`.
+#[test]
+fn both_engines_count_reachable_states_as_nusmv() {
+    let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
+    for (case, file) in [("reachable_step_input", "step_input.smv"), ("reachable_processes", "processes.smv")] {
+        let (_, want) = expected(case);
+        let want: Vec<&str> = want.lines().filter(|l| l.starts_with("system diameter") || l.starts_with("reachable states")).collect();
+        assert_eq!(want.len(), 2, "{case}");
+        for engine in ["explicit", "bdd"] {
+            let args: Vec<String> = ["check", "-r", "--no-trace", "--engine", engine, file].map(String::from).to_vec();
+            let (_, stdout, stderr) = run(xmv, "xmv-rs", &args, "");
+            let got: Vec<&str> = stdout.lines().filter(|l| l.starts_with("system diameter") || l.starts_with("reachable states")).collect();
+            assert_eq!(got, want, "{case}, {engine}: {stderr}");
+        }
+    }
+}
+
 #[test]
 fn refused_and_unsupported_options_say_so() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));

@@ -117,12 +117,18 @@ impl FlatBuilt {
             }
         }
     }
-    /// `(diameter, reachable states)` for `-r`.
-    pub(crate) fn reachable(&self) -> (u64, f64) {
+    /// `(diameter, reachable states)` for `-r`, counting states as NuSMV does
+    /// ([`crate::lowering::program::System::counts_in_state`]).
+    pub(crate) fn reachable(&self, program: &LoweredProgram) -> (u64, f64) {
+        let system = &program.systems[self.system().index()];
         match self {
+            FlatBuilt::Explicit(m) if system.has_uncounted_state() => {
+                let (diameter, states) = m.kripke.counted_figures(crate::explicit::packed_table::Layout::counted(system));
+                (u64::from(diameter), f64::from(states))
+            }
             FlatBuilt::Explicit(m) => (u64::from(m.kripke.diameter()), f64::from(m.kripke.num_states)),
             FlatBuilt::Symbolic(m) => {
-                let (diameter, states) = m.full_figures();
+                let (diameter, states) = m.full_figures(system);
                 (diameter as u64, states)
             }
         }

@@ -70,7 +70,7 @@ impl<'a> Names<'a> {
     pub(crate) fn state(&self, system: &System, values: &[u32]) -> String {
         let mut out = String::new();
         for (i, var) in system.vars.iter().enumerate() {
-            if var.kind == crate::ir::VarKind::Input || values.get(i) == Some(&UNSET) || crate::lowering::invar_monitor::is_monitor(var) {
+            if var.kind == crate::ir::VarKind::Input || values.get(i) == Some(&UNSET) || crate::lowering::program::is_monitor(var) {
                 continue;
             }
             if !out.is_empty() {

@@ -16,7 +16,7 @@
 use super::budget::{MemoryBudget, OutOfMemory};
 use super::probe::{free_slot, probe};
 use crate::ir::VarKind;
-use crate::lowering::program::System;
+use crate::lowering::program::{System, VarId};
 
 const EMPTY: u32 = u32::MAX;
 
@@ -31,13 +31,23 @@ pub(crate) struct Layout {
 impl Layout {
     /// The layout of `system`'s states.
     pub(crate) fn of(system: &System) -> Layout {
-        let bits = system.vars.iter().map(|v| {
+        Layout::keeping(system, |v| system.vars[v.index()].kind != VarKind::Input)
+    }
+
+    /// The layout of `system`'s states as NuSMV counts them ([`System::counts_in_state`]):
+    /// the other variables take no bits.
+    pub(crate) fn counted(system: &System) -> Layout {
+        Layout::keeping(system, |v| system.counts_in_state(v))
+    }
+
+    fn keeping(system: &System, keep: impl Fn(VarId) -> bool) -> Layout {
+        let bits = system.vars.iter().enumerate().map(|(v, var)| {
             if system.is_procedure {
                 32
-            } else if v.kind == VarKind::Input {
+            } else if !keep(VarId::new(v)) {
                 0
             } else {
-                let max = v.domain.len().saturating_sub(1).min(u32::MAX as usize) as u64;
+                let max = var.domain.len().saturating_sub(1).min(u32::MAX as usize) as u64;
                 (64 - max.leading_zeros()) as u8
             }
         });
@@ -64,6 +74,12 @@ impl Layout {
     /// Words per packed state.
     pub(crate) fn words(&self) -> usize {
         self.words
+    }
+
+    /// Whether variable `var` has a field of at least one bit (input variables and the variables
+    /// a [`Layout::counted`] leaves out have none).
+    pub(crate) fn stores(&self, var: usize) -> bool {
+        self.fields.get(var).is_some_and(|f| f.2 > 0)
     }
 
     /// Variables per state.

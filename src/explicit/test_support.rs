@@ -22,6 +22,7 @@ pub fn system(name: &str, vars: &[(&str, Domain)]) -> System {
         defines: vec![],
         define_labels: vec![],
         fairness: vec![],
+        step_inputs: vec![],
         calls: vec![],
         exits: vec![],
         uses_exit_value: false,

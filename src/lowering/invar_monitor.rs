@@ -11,9 +11,10 @@
 //! xmv-rs adds the same monitor to the lowered system, after the model's own variables, so both
 //! engines check it unchanged and a trace's input is one that violates φ (the monitor's value
 //! in the last state tells the trace printer which input led there). Monitors are hidden from
-//! traces and state listings ([`is_monitor`]). Differences from NuSMV, which builds the product
-//! for that one check only: the monitors stay in the model for every spec, so counts of
-//! reachable states (`-r`, `--stats`) count (state, monitor values) pairs.
+//! traces and state listings (`program::is_monitor`). Differences from NuSMV, which builds the product
+//! for that one check only: the monitors stay in the model for every spec, so `--stats` counts
+//! (state, monitor values) pairs; `-r` counts states without them, as NuSMV does
+//! (`System::counts_in_state`).
 //!
 //! `LTLSPEC` atoms ([`transition_monitor`]): NuSMV 2.5.4 reads an input variable in an LTL atom
 //! as the input of the step leaving the state (its tableau evaluates atoms in its `TRANS`), so
@@ -28,13 +29,8 @@ use crate::lowering::program::{Expr, System, Value, VarId, Variable};
 use crate::semantics::checked::TExpr;
 use crate::source::Span;
 
-/// Monitor names start with this; `%` cannot occur in an SMV identifier.
-const MONITOR_PREFIX: &str = "%invarspec-monitor-";
-
-/// Whether `var` is an invariant monitor added by [`monitor_atom`] (hidden from traces).
-pub(crate) fn is_monitor(var: &Variable) -> bool {
-    var.name.starts_with(MONITOR_PREFIX)
-}
+use crate::lowering::program::MONITOR_PREFIX;
+use crate::lowering::program::is_monitor;
 
 /// The atom an `INVARSPEC` body `t` of `system` is checked as: `t` itself when it is a state
 /// predicate, else a new monitor variable of `system` (see the module doc).

@@ -113,6 +113,7 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
         defines,
         define_labels: sys.defines.iter().map(|d| d.label).collect(),
         fairness: sys.fairness.iter().map(|t| l.lower(t)).collect(),
+        step_inputs: sys.step_inputs.clone(),
         calls: sys.calls.iter().map(|c| CallEntry { target: c.target, condition: l.lower(&c.condition), span: c.span }).collect(),
         exits: sys.exits.iter().map(|e| ExitEntry { name: e.name, condition: l.lower(&e.condition), span: e.span }).collect(),
         uses_exit_value: sys.uses_exit_value,

@@ -60,6 +60,11 @@ pub struct System {
     pub define_labels: Vec<Option<LabelId>>,
     /// `FAIRNESS`/`JUSTICE` constraints: boolean state predicates.
     pub fairness: Vec<Expr>,
+    /// Indexed by [`VarId`] (empty: none): a state variable that records the input of the step
+    /// that led to the state (an input read by a FAIRNESS constraint, or `_process_selector_`
+    /// when one reads `running`; `CheckedSystem::step_inputs`). NuSMV counts states without
+    /// them ([`System::counts_in_state`]).
+    pub step_inputs: Vec<bool>,
     /// `CALL target := condition;`
     pub calls: Vec<CallEntry>,
     /// Named exits: `EXIT name := condition;`. The implicit all-`EXIT` exit is not listed here.
@@ -70,6 +75,30 @@ pub struct System {
     /// diagnostics). May be left empty (`SystemSpans::default()`): diagnostics then fall back to
     /// the variable's declaration or the `MODULE` header.
     pub spans: SystemSpans,
+}
+
+/// Monitor names start with this; `%` cannot occur in an SMV identifier.
+pub const MONITOR_PREFIX: &str = "%invarspec-monitor-";
+
+/// Whether `var` is an invariant monitor added by [`crate::lowering::invar_monitor`] (hidden
+/// from traces).
+pub fn is_monitor(var: &Variable) -> bool {
+    var.name.starts_with(MONITOR_PREFIX)
+}
+
+impl System {
+    /// Whether variable `v` is part of the state as NuSMV counts states (`-r`): not an input,
+    /// not a [recorded step input](System::step_inputs), not an invariant monitor
+    /// ([`crate::lowering::invar_monitor`]).
+    pub(crate) fn counts_in_state(&self, v: VarId) -> bool {
+        let var = &self.vars[v.index()];
+        var.kind != crate::ir::VarKind::Input && self.step_inputs.get(v.index()) != Some(&true) && !is_monitor(var)
+    }
+
+    /// Whether some state variable is left out of NuSMV's count ([`System::counts_in_state`]).
+    pub(crate) fn has_uncounted_state(&self) -> bool {
+        (0..self.vars.len()).map(VarId::new).any(|v| self.vars[v.index()].kind != crate::ir::VarKind::Input && !self.counts_in_state(v))
+    }
 }
 
 #[derive(Clone, Debug)]

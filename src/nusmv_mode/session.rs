@@ -17,7 +17,7 @@ use crate::driver::stages::Stages;
 use crate::driver::{CheckOptions, Format};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
-use crate::ir::{SpecKind, VarKind};
+use crate::ir::SpecKind;
 use crate::lowering::program::LoweredProgram;
 use crate::properties::{Property, kind_keyword, nusmv_listing, property_list};
 use crate::report::SpecReport;
@@ -40,6 +40,9 @@ struct Loaded {
     properties: Vec<Property>,
     /// Per property: its verdict once checked (NuSMV checks a property once) and its trace number.
     verdicts: Vec<Option<(bool, Option<usize>)>>,
+    /// The model has `process` instances or `ISA` (NuSMV then warns on flattening that its
+    /// module hierarchy is not usable).
+    processes_or_isa: bool,
 }
 
 /// The state spaces built by `build_model`.
@@ -216,6 +219,10 @@ impl<'w> Session<'w> {
             return s;
         }
         self.stage = Stage::Flattened;
+        if self.loaded.as_ref().is_some_and(|l| l.processes_or_isa) {
+            // NuSMV prints this on stdout when it flattens such a model.
+            let _ = self.out.write_all(b"WARNING *** The model contains PROCESSes or ISAs. ***\nWARNING *** The HRC hierarchy will not be usable. ***\n");
+        }
         0
     }
 
@@ -419,7 +426,7 @@ impl<'w> Session<'w> {
         let Some(spec) = program.specs.iter().position(|s| s.span.start as usize == at + 1) else {
             return self.fail(&format!("ERROR: Property \"{formula}\" is not correct or not well typed."));
         };
-        let extra = Loaded { file, program, properties: vec![], verdicts: vec![] };
+        let extra = Loaded { file, program, properties: vec![], verdicts: vec![], processes_or_isa: loaded.processes_or_isa };
         let mut built = match build(&extra) {
             Ok((b, _)) => b,
             Err(text) => {
@@ -455,7 +462,10 @@ impl<'w> Session<'w> {
             return 0;
         }
         self.reachable_done = true;
-        let diameter = self.built.as_ref().and_then(|b| b.flat.as_ref()).map_or(0, |m| m.reachable().0);
+        let diameter = match (&self.loaded, self.built.as_ref().and_then(|b| b.flat.as_ref())) {
+            (Some(loaded), Some(m)) => m.reachable(&loaded.program).0,
+            _ => 0,
+        };
         let _ = writeln!(self.err, "The computation of reachable states has been completed.\nThe diameter of the FSM is {diameter}.");
         0
     }
@@ -472,22 +482,30 @@ impl<'w> Session<'w> {
             text.push_str(frame);
         }
         if let Some(m) = &built.flat {
-            let (diameter, count) = m.reachable();
+            let (diameter, count) = m.reachable(&loaded.program);
             text.push_str(&crate::driver::flat_reachable_text(&loaded.program, m.system(), diameter, count, false));
         }
         text.push_str(&crate::driver::reachable_text(&loaded.program, None, built.rks.as_ref()));
         match &built.flat {
             Some(FlatBuilt::Explicit(m)) if states => {
-                for s in 0..m.kripke.num_states {
-                    text.push_str(&format!("------- State {:>4} ------\n", s + 1));
-                    text.push_str(&state_lines(&loaded.program, m.system, &m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(s)), "  "));
+                // States that differ only in what NuSMV does not count (recorded step inputs,
+                // monitors) are listed once.
+                let system = &loaded.program.systems[m.system.index()];
+                let mut seen = crate::explicit::kripke::CountedStates::new(crate::explicit::packed_table::Layout::counted(system), m.kripke.values.width());
+                let mut listed = 0;
+                for s in (0..m.kripke.num_states).map(crate::explicit::kripke::StateId::from_u32) {
+                    if seen.is_new(&m.kripke.values, s) {
+                        listed += 1;
+                        text.push_str(&format!("------- State {listed:>4} ------\n"));
+                        text.push_str(&state_lines(&loaded.program, m.system, &m.kripke.state_values(s), "  "));
+                    }
                 }
                 text.push_str("-------------------------\n");
             }
             Some(FlatBuilt::Symbolic(m)) if states => {
                 let message = format!(
                     "xmv-rs: print_reachable_states -v lists the states of explicit state spaces only; this one has {} states and was built with BDDs",
-                    m.full_figures().1
+                    m.full_figures(&loaded.program.systems[m.system.index()]).1
                 );
                 return self.fail(&message);
             }
@@ -575,7 +593,7 @@ fn state_lines(program: &LoweredProgram, system: crate::lowering::program::Syste
     let system = &program.systems[system.index()];
     let names = crate::explicit::names::Names::of(program);
     let mut out = String::new();
-    for (i, v) in system.vars.iter().enumerate().filter(|(_, v)| v.kind != VarKind::Input && !crate::lowering::invar_monitor::is_monitor(v)) {
+    for (i, v) in system.vars.iter().enumerate().filter(|&(i, _)| system.counts_in_state(crate::lowering::program::VarId::new(i))) {
         if let Some(&idx) = values.get(i) {
             out.push_str(&format!("{indent}{} = {}\n", v.name, names.var_value(v, idx)));
         }
@@ -613,7 +631,9 @@ fn load(file: SourceFile, language: crate::semantics::LanguageOptions) -> Result
         Some(program) if !diags.has_errors() => {
             let properties = property_list(&file, &program, &diags);
             let verdicts = vec![None; properties.len()];
-            Ok((Loaded { file, program, properties, verdicts }, rendered))
+            let isa = diags.items.iter().any(|d| d.code == crate::syntax::isa::DEPRECATED);
+            let processes = program.flat.is_some_and(|f| program.systems[f.index()].vars.iter().any(|v| v.name == crate::semantics::PROCESS_SELECTOR));
+            Ok((Loaded { file, program, properties, verdicts, processes_or_isa: isa || processes }, rendered))
         }
         _ => Err(rendered),
     }

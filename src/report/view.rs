@@ -11,7 +11,7 @@ use crate::explicit::eval::{Env, Evaluator};
 use crate::explicit::names::Names;
 use crate::explicit::rks::{ComponentId, NodeId};
 use crate::ir::VarKind;
-use crate::lowering::invar_monitor::is_monitor;
+use crate::lowering::program::is_monitor;
 use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
 use serde::Serialize;
 

@@ -351,7 +351,7 @@ impl<'a, 't> Writer<'a, 't> {
     /// `_process_selector_ = <process k>`.
     fn running(&self, k: u32, span: Span) -> Expr {
         let name = |n: String| Box::new(Expr { kind: ExprKind::Name(n), span });
-        Expr { kind: ExprKind::Binary(BinaryOp::Eq, name("_process_selector_".into()), name(self.flat.process_name(k))), span }
+        Expr { kind: ExprKind::Binary(BinaryOp::Eq, name(super::PROCESS_SELECTOR.into()), name(self.flat.process_name(k))), span }
     }
 
     /// Process names in NuSMV's order: `main`, then the processes last to first.

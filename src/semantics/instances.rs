@@ -427,7 +427,7 @@ impl<'a, 't> Flattener<'a, 't> {
         let v = VarId::new(self.out.vars.len());
         let span = self.table.modules[self.out.instances[InstId::ROOT].module].name.span;
         let kind = if self.out.selector_in_state { VarKind::State } else { VarKind::Input };
-        self.out.vars.push(Variable { name: "_process_selector_".into(), domain: Domain::Enum(values), kind, span });
+        self.out.vars.push(Variable { name: super::PROCESS_SELECTOR.into(), domain: Domain::Enum(values), kind, span });
         self.out.var_ty.push(Ty::Sym);
         self.out.var_inst.push(InstId::ROOT);
         self.out.selector = Some(v);

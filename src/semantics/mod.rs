@@ -45,6 +45,9 @@ pub(crate) mod types;
 
 pub(crate) use checked::CheckedProgram;
 
+/// The name of the process selector variable of models with `process` instances (NuSMV's).
+pub(crate) const PROCESS_SELECTOR: &str = "_process_selector_";
+
 use crate::diagnostics::Diagnostic;
 use crate::ir::SystemId;
 use crate::syntax::ast::{self, Section, TerminationRule, TypeSpec};

@@ -418,6 +418,11 @@ fn finish(flat: &Flattened, defines: IdVec<DefineId, (TExpr, Flags)>, assigns: A
         }
     }
     record_step_inputs(flat, &step_inputs, sys);
+    if let (Some(sel), true) = (flat.selector, flat.selector_in_state) {
+        // The selector in the state is the process of the step that led there: a recorded
+        // step input too (a transition reads `running` as the step's process).
+        sys.step_inputs[sel.index()] = true;
+    }
     sys.invar_assign = assigns.invar.into_iter().map(|s| s.map(|s| s.value)).collect();
     let mut others = assigns.other_processes_next;
     sys.next_assign =

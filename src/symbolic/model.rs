@@ -731,6 +731,15 @@ impl SymbolicModel {
     /// All reachable states and the diameter, the reachability run to its fixpoint from where it
     /// stopped early (computed on each call: `-r` and NuSMV mode's commands ask once).
     pub(crate) fn full_reach(&self) -> SymResult<(Bdd, usize)> {
+        self.full_reach_with(|_| Ok(()))
+    }
+
+    /// [`SymbolicModel::full_reach`], showing `ring` each breadth-first ring (the states first
+    /// reached at each layer, the initial states first).
+    fn full_reach_with(&self, mut ring: impl FnMut(&Bdd) -> SymResult<()>) -> SymResult<(Bdd, usize)> {
+        for r in &self.rings {
+            ring(r)?;
+        }
         let mut reach = self.reach.clone();
         let mut rings = self.rings.len();
         let Some(mut frontier) = self.rings.last().filter(|_| self.stopped_early).cloned() else { return Ok((reach, rings)) };
@@ -738,6 +747,7 @@ impl SymbolicModel {
             self.enc.maybe_reorder();
             frontier = self.trans.image(&self.enc, &frontier)?.and(&reach.not()?)?;
             if frontier.satisfiable() {
+                ring(&frontier)?;
                 reach = reach.or(&frontier)?;
                 rings += 1;
             }
@@ -745,13 +755,38 @@ impl SymbolicModel {
         Ok((reach, rings))
     }
 
-    /// `(diameter, reachable states)` of the whole reachability ([`SymbolicModel::full_reach`]);
-    /// the explored figures if it fails (the node table is full).
-    pub(crate) fn full_figures(&self) -> (usize, f64) {
-        match self.full_reach() {
-            Ok((reach, rings)) => (rings, self.enc.count_states(&reach)),
-            Err(_) => (self.diameter(), self.reachable_states()),
-        }
+    /// `(diameter, reachable states)` of the whole reachability ([`SymbolicModel::full_reach`]),
+    /// counting states as NuSMV does ([`System::counts_in_state`]); the explored figures if it
+    /// fails (the node table is full).
+    pub(crate) fn full_figures(&self, system: &System) -> (usize, f64) {
+        let uncounted: Vec<VarId> =
+            (0..system.vars.len()).map(VarId::new).filter(|&v| system.vars[v.index()].kind != VarKind::Input && !system.counts_in_state(v)).collect();
+        let figures = if uncounted.is_empty() {
+            self.full_reach().map(|(reach, rings)| (rings, self.enc.count_states(&reach)))
+        } else {
+            self.counted_figures(&uncounted)
+        };
+        figures.unwrap_or_else(|_| (self.diameter(), self.reachable_states()))
+    }
+
+    /// The figures without the `uncounted` variables: states that differ only in them count
+    /// once, at the first layer one of them is in (reachability within k steps is the same with
+    /// or without them, so these are the model's figures without them).
+    fn counted_figures(&self, uncounted: &[VarId]) -> SymResult<(usize, f64)> {
+        let cube = self.enc.cube_of(uncounted.iter().copied(), Copy::Cur)?;
+        let (mut seen, mut layer, mut diameter) = (self.enc.f(), 0, 0);
+        self.full_reach_with(|ring| {
+            layer += 1;
+            let new = ring.exists(&cube)?.and(&seen.not()?)?;
+            if new.satisfiable() {
+                seen = seen.or(&new)?;
+                diameter = layer;
+            }
+            Ok(())
+        })?;
+        // The uncounted bits are free in `seen`: each doubles its count.
+        let free_bits: usize = uncounted.iter().map(|&v| self.enc.bits(v, Copy::Cur).len()).sum();
+        Ok((diameter, self.enc.count_states(&seen) / 2f64.powi(free_bits as i32)))
     }
 
     /// BDD variables (current, next and input bits), transition parts and clusters.

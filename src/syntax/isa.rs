@@ -28,6 +28,9 @@ enum State {
     Done,
 }
 
+/// The warning code of every `ISA` (NuSMV 2.6 removed it).
+pub(crate) const DEPRECATED: &str = "W0004";
+
 /// Copies included sections into the including modules (see the module comment).
 pub(crate) fn expand(program: &mut Program, refs: Vec<IsaRef>, diags: &mut Vec<Diagnostic>) {
     if refs.is_empty() {
@@ -37,7 +40,7 @@ pub(crate) fn expand(program: &mut Program, refs: Vec<IsaRef>, diags: &mut Vec<D
     let mut by_module: Vec<Vec<IsaRef>> = (0..program.modules.len()).map(|_| vec![]).collect();
     for r in refs {
         diags.push(
-            Diagnostic::warning("W0004", format!("`ISA {}` is deprecated", r.target.name), r.span)
+            Diagnostic::warning(DEPRECATED, format!("`ISA {}` is deprecated", r.target.name), r.span)
                 .with_label_message("the sections of the module are copied here")
                 .with_help("NuSMV 2.6 removed `ISA`; declare an instance of the module instead, or copy its sections"),
         );

@@ -12,7 +12,7 @@ mod chains;
 mod chunks;
 mod errors;
 mod fast;
-mod isa;
+pub(crate) mod isa;
 mod items;
 pub(crate) mod parser;
 mod piece;
