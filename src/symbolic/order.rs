@@ -6,8 +6,10 @@
 //! (last position minus first). FORCE (Aloul, Markov and Sakallah, GLSVLSI 2003) moves every
 //! variable to the mean centre of gravity of its hyperedges and sorts, a few rounds, keeping the
 //! cheapest order seen. Hand-written models (NuSMV's examples: processes declared as instances,
-//! their variables together) are already well ordered and keep the declaration order, which is
-//! NuSMV's default: FORCE's order is taken only when it at most halves the span. Generated models
+//! their variables together) are already well ordered and keep NuSMV's default order (input
+//! variables first, then the state variables, each in the declaration order; the process
+//! selector is an input there, and first: every process's assignments read it): FORCE's order is
+//! taken only when it at most halves the span. Generated models
 //! (pyboolnet's Boolean networks, genes in alphabetical order) are where it pays: the steady-state
 //! condition of `klamt_tcr` (40 genes) does not finish in the declaration order.
 //!
@@ -16,6 +18,7 @@
 //! so output is the same whichever order is used.
 
 use super::cone::reads;
+use crate::ir::VarKind;
 use crate::lowering::program::{Expr, System};
 
 /// Rounds of FORCE (it converges within a few on the models we see).
@@ -30,11 +33,21 @@ pub(crate) fn static_order(system: &System) -> Vec<usize> {
     let identity: Vec<usize> = (0..n).collect();
     let edges = hyperedges(system);
     if edges.is_empty() || n < 3 {
-        return identity;
+        return inputs_first(system);
     }
     let declared = span_cost(&edges, &identity);
     let (order, cost) = force(n, &edges, identity.clone());
-    if (cost as f64) <= GAIN * declared as f64 { order } else { identity }
+    if (cost as f64) <= GAIN * declared as f64 { order } else { inputs_first(system) }
+}
+
+/// NuSMV's default order: the input variables first, then the state variables, each in the
+/// declaration order. A [recorded step input](System::step_inputs) (the process selector under
+/// `FAIRNESS running`) counts as an input: every transition part reads it.
+fn inputs_first(system: &System) -> Vec<usize> {
+    let is_input = |v: usize| system.vars[v].kind == VarKind::Input || system.step_inputs.get(v) == Some(&true);
+    let (mut order, rest): (Vec<usize>, Vec<usize>) = (0..system.vars.len()).partition(|&v| is_input(v));
+    order.extend(rest);
+    order
 }
 
 /// The variables each relation part reads (parts over fewer than two variables are left out).
@@ -114,7 +127,7 @@ fn force(n: usize, edges: &[Vec<usize>], start: Vec<usize>) -> (Vec<usize>, u64)
 
 #[cfg(test)]
 mod tests {
-    use super::{force, span_cost};
+    use super::{force, span_cost, static_order};
 
     #[test]
     fn force_gathers_scattered_chains() {
@@ -128,5 +141,19 @@ mod tests {
         let mut sorted = order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..6).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn inputs_and_recorded_inputs_come_first_as_in_nusmv() {
+        use crate::ir::{Domain, VarKind};
+        // x, i (input), y, s (a recorded step input such as the process selector under
+        // `FAIRNESS running`): NuSMV's default order is i, then x and y; s counts as an input.
+        let mut system =
+            crate::explicit::test_support::system("main", &[("x", Domain::Boolean), ("i", Domain::Boolean), ("y", Domain::Boolean), ("s", Domain::Boolean)]);
+        system.vars[1].kind = VarKind::Input;
+        system.step_inputs = vec![false, false, false, true];
+        assert_eq!(static_order(&system), [1, 3, 0, 2]);
+        system.step_inputs.clear();
+        assert_eq!(static_order(&system), [1, 0, 2, 3]);
     }
 }
