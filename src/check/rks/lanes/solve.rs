@@ -7,6 +7,7 @@
 
 use super::{FrameId, LaneSummary, NO_FRAME, operands};
 use crate::check::rks::formula::Op;
+use crate::check::rks::summary::for_each_call_position;
 use crate::explicit::rks::{NO_CALL, NodeId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,10 +35,7 @@ impl LaneSummary<'_> {
         let (comp, va) = (self.comp(fr.comp), &self.vecs[fr.a as usize]);
         out.extend(comp.pred.neighbours(m).iter().filter(|&&p| va[p.index()] != 0).map(|&p| (id, p, va[p.index()])));
         for &(k, word, bits) in self.ix.ret_words(fr.comp, m) {
-            let mut b = bits;
-            while b != 0 {
-                let i = word as usize * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
+            for_each_call_position(word, bits, |i| {
                 let q = fr.callees[i];
                 if q != NO_FRAME {
                     let lanes = self.entry_exit(q, k);
@@ -45,7 +43,7 @@ impl LaneSummary<'_> {
                         out.push((id, comp.calls[i], lanes));
                     }
                 }
-            }
+            });
         }
         if callers && m == NodeId::ENTRY {
             out.extend(fr.callers.iter().map(|&(g, i)| (g, self.comp(self.frames[g].comp).calls[i as usize], self.live)));

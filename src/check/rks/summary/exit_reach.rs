@@ -9,7 +9,7 @@
 //! are propagated from it once, as in `summary::solve::MaskQueue`); a row grows at most once per
 //! exit. No allocation per step.
 
-use super::merge_row;
+use super::{for_each_call_position, merge_row};
 use crate::explicit::rks::{Component, ComponentId, NodeId, RecursiveKripkeStructure};
 use fixedbitset::FixedBitSet;
 use std::collections::VecDeque;
@@ -81,10 +81,8 @@ impl ExitReach {
                 }
             }
             for &(k, word, bits) in ret_words(s, m) {
-                let mut b = bits;
-                while b != 0 {
-                    let call = c.calls[word as usize * 64 + b.trailing_zeros() as usize];
-                    b &= b - 1;
+                for_each_call_position(word, bits, |i| {
+                    let call = c.calls[i];
                     let t = c.call_target[call.index()].index();
                     // The callee's entry (row 0) reaches exit `k`.
                     if explored(c, call)
@@ -93,7 +91,7 @@ impl ExitReach {
                     {
                         work.push(s, call);
                     }
-                }
+                });
             }
             if m == NodeId::ENTRY {
                 // The entry reaches more exits: each call of `s` continues at more returns.

@@ -80,6 +80,17 @@ fn bit(b: &[u64], i: usize) -> bool {
 fn set_bit(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
 }
+/// Calls `f` on each call position (`64·word + bit`, an index into `Component::calls`) set in
+/// `bits`: the word of one `ModelIndex::ret_words` entry, possibly masked.
+#[inline]
+pub(crate) fn for_each_call_position(word: u32, mut bits: u64, mut f: impl FnMut(usize)) {
+    let base = word as usize * 64;
+    while bits != 0 {
+        f(base + bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
 /// `row |= add` (rows of exit bits, equal lengths); true if `row` changed.
 #[inline]
 fn merge_row(row: &mut [u64], add: &[u64]) -> bool {

@@ -4,7 +4,7 @@
 //! Solved frames (of earlier groups) are constants here.
 
 use super::pred_rows::{add_common, for_each_common};
-use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, merge_row, operands, set_bit};
+use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, for_each_call_position, merge_row, operands, set_bit};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{Component, NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
@@ -356,11 +356,7 @@ fn for_each_dependent(ix: &ModelIndex, fr: &Frame, comp: &Component, va: &FixedB
 #[inline]
 fn for_each_returning_call(ix: &ModelIndex, fr: &Frame, comp: &Component, m: NodeId, mut f: impl FnMut(NodeId)) {
     for &(k, w, bits) in ix.ret_words(fr.comp, m) {
-        let mut b = bits & fr.live[k as usize * fr.call_words + w as usize];
-        while b != 0 {
-            f(comp.calls[w as usize * 64 + b.trailing_zeros() as usize]);
-            b &= b - 1;
-        }
+        for_each_call_position(w, bits & fr.live[k as usize * fr.call_words + w as usize], |i| f(comp.calls[i]));
     }
 }
 
