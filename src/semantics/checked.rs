@@ -51,7 +51,8 @@ pub struct CheckedSystem {
     pub uses_exit_value: bool,
     /// Indexed by variable: an input variable read by a FAIRNESS constraint, made a state
     /// variable holding the input of the step that led to the state (as NuSMV's fairness sets
-    /// over inputs mean). `TRANS` and `next()` right-hand sides read it as `next(i)`.
+    /// over inputs mean), and `_process_selector_` when a FAIRNESS constraint reads `running`.
+    /// `TRANS` and `next()` right-hand sides read it as `next(i)`.
     pub step_inputs: Vec<bool>,
     /// Whether some `INIT` constraint applies (then a procedure's entry is decided by the builder).
     pub has_init_constraints: bool,
