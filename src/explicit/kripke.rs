@@ -93,6 +93,8 @@ impl KripkeStructure {
 pub(crate) struct CountedStates {
     table: PackedTable,
     budget: MemoryBudget,
+    /// The variables the layout leaves out (zeroed before packing).
+    left_out: Vec<usize>,
     row: Vec<u32>,
     key: Vec<u64>,
 }
@@ -100,19 +102,18 @@ pub(crate) struct CountedStates {
 impl CountedStates {
     pub(crate) fn new(counted: Layout, width: usize) -> CountedStates {
         let key = vec![0; counted.words()];
+        let left_out = (0..width).filter(|&var| !counted.stores(var)).collect();
         let table = PackedTable::new(counted);
         let mut budget = MemoryBudget::new(None);
         budget.account(table.reserved_bytes());
-        CountedStates { table, budget, row: vec![0; width], key }
+        CountedStates { table, budget, left_out, row: vec![0; width], key }
     }
 
     /// Whether no state met before has state `s`'s counted values.
     pub(crate) fn is_new(&mut self, values: &StateValues, s: StateId) -> bool {
         values.get_into(s.as_u32(), &mut self.row);
-        for (var, value) in self.row.iter_mut().enumerate() {
-            if !self.table.layout().stores(var) {
-                *value = 0;
-            }
+        for &var in &self.left_out {
+            self.row[var] = 0;
         }
         self.table.layout().pack(&self.row, &mut self.key);
         // Without a limit the insertion cannot fail for want of budget.

@@ -95,9 +95,15 @@ impl System {
         var.kind != crate::ir::VarKind::Input && self.step_inputs.get(v.index()) != Some(&true) && !is_monitor(var)
     }
 
-    /// Whether some state variable is left out of NuSMV's count ([`System::counts_in_state`]).
+    /// The state variables left out of NuSMV's count ([`System::counts_in_state`]): recorded
+    /// step inputs and monitors.
+    pub(crate) fn uncounted_state_vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        (0..self.vars.len()).map(VarId::new).filter(|&v| self.vars[v.index()].kind != crate::ir::VarKind::Input && !self.counts_in_state(v))
+    }
+
+    /// Whether some state variable is left out of NuSMV's count.
     pub(crate) fn has_uncounted_state(&self) -> bool {
-        (0..self.vars.len()).map(VarId::new).any(|v| self.vars[v.index()].kind != crate::ir::VarKind::Input && !self.counts_in_state(v))
+        self.uncounted_state_vars().next().is_some()
     }
 }
 

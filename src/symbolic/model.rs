@@ -759,8 +759,7 @@ impl SymbolicModel {
     /// counting states as NuSMV does ([`System::counts_in_state`]); the explored figures if it
     /// fails (the node table is full).
     pub(crate) fn full_figures(&self, system: &System) -> (usize, f64) {
-        let uncounted: Vec<VarId> =
-            (0..system.vars.len()).map(VarId::new).filter(|&v| system.vars[v.index()].kind != VarKind::Input && !system.counts_in_state(v)).collect();
+        let uncounted: Vec<VarId> = system.uncounted_state_vars().collect();
         let figures = if uncounted.is_empty() {
             self.full_reach().map(|(reach, rings)| (rings, self.enc.count_states(&reach)))
         } else {
