@@ -271,31 +271,49 @@ fn atom_expr(system: &System, a: &SpecAtom) -> Expr {
 /// specs' atoms or the fairness constraints) nor deadlock (`live`: the states with a
 /// successor) can occur in a state satisfying the state constraint `invar`: those are reported
 /// when a reachable state meets them, and the states past the stop are not explored. Initial
-/// errors do not count (the initial states are explored first).
+/// errors do not count (the initial states are explored first). The states with a successor
+/// (a preimage of the whole relation, the most expensive one there is) are computed only when
+/// the specs allow a watch at all; they are returned for the deadlock check.
 #[allow(clippy::too_many_arguments)]
 fn invariant_watch(
     program: &LoweredProgram,
     system_id: SystemId,
     ev: &mut SymEval,
     b: &Builder,
+    enc: &Encoding,
+    trans: &TransRel,
     invar: &Bdd,
     zero_inputs: &Bdd,
-    live: &Bdd,
-) -> SymResult<Option<InvariantWatch>> {
+) -> SymResult<(Option<InvariantWatch>, Option<Bdd>)> {
     let system = b.system;
     let specs: Vec<_> = program.specs.iter().filter(|s| s.system == system_id).collect();
     if specs.is_empty() || specs.iter().any(|s| s.kind != SpecKind::Invar || s.ltl.is_some()) {
-        return Ok(None);
+        return Ok((None, None));
     }
     let meets_invar = |region: &Bdd| -> SymResult<bool> { Ok(region.and(invar)?.satisfiable()) };
     for e in b.errors.iter().filter(|e| e.stage != Stage::Init) {
         if meets_invar(&e.region)? {
-            return Ok(None);
+            return Ok((None, None));
         }
     }
+    let live = trans.preimage(enc, &enc.t())?;
     if meets_invar(&live.not()?)? {
-        return Ok(None);
+        return Ok((None, Some(live)));
     }
+    let watch = invariant_watch_atoms(specs, ev, system, invar, zero_inputs)?;
+    Ok((watch, Some(live)))
+}
+
+/// The rest of [`invariant_watch`]: the specs' bad states, or `None` when an atom or a fairness
+/// constraint can meet an error in a state satisfying `invar`, or a spec is not propositional.
+fn invariant_watch_atoms(
+    specs: Vec<&crate::lowering::program::LoweredSpec>,
+    ev: &mut SymEval,
+    system: &System,
+    invar: &Bdd,
+    zero_inputs: &Bdd,
+) -> SymResult<Option<InvariantWatch>> {
+    let meets_invar = |region: &Bdd| -> SymResult<bool> { Ok(region.and(invar)?.satisfiable()) };
     // The atoms' BDDs (inputs at their first value, as `Atoms::intern`), free of errors.
     let atom_bdd = |ev: &mut SymEval, expr: &Expr| -> SymResult<Option<Bdd>> {
         let bdd = ev.bool(expr)?.restrict(zero_inputs)?;
@@ -570,9 +588,8 @@ impl SymbolicModel {
         let mut stopped_early = false;
         loop {
             if probing.is_none() && watch.is_none() {
-                let states_with_successor = trans.preimage(&enc, &enc.t())?;
-                let w = invariant_watch(program, system_id, &mut ev, &b, &invar, &zero_inputs, &states_with_successor)?;
-                live = Some(states_with_successor);
+                let (w, states_with_successor) = invariant_watch(program, system_id, &mut ev, &b, &enc, &trans, &invar, &zero_inputs)?;
+                live = states_with_successor;
                 let w = watch.insert(w);
                 if let Some(w) = w {
                     for ring in &rings {
@@ -680,11 +697,10 @@ impl SymbolicModel {
                     .with_help("every specification holds vacuously; check the INIT constraints and init assignments"),
             );
         }
-        let live = match live {
-            Some(live) => live,
-            None => trans.preimage(&enc, &enc.t())?,
+        let dead = match live {
+            Some(live) => reach.and(&live.not()?)?,
+            None => reach.and(&trans.with_successor(&reach)?.not()?)?,
         };
-        let dead = reach.and(&live.not()?)?;
         let deadlocks = enc.count_states(&dead);
         if let Some(state) = enc.pick_state(&dead)? {
             let path: Vec<String> = path_to(&enc, &trans, &rings, &state)?.iter().map(|s| b.names.state(system, s)).collect();
