@@ -174,7 +174,7 @@ fn unfolded(rks: &RecursiveKripkeStructure) -> KripkeStructure {
     KripkeStructure {
         num_states: n as u32,
         initial: vec![StateId::new(0)],
-        pred: succ.transpose(),
+        pred: Default::default(),
         succ,
         props,
         prop_names: (0..NUM_LABELS).map(|p| format!("p{p}")).collect(),

@@ -133,7 +133,6 @@ impl CfgModel {
         let edges: Vec<(StateId, StateId)> =
             self.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (StateId::new(s), StateId::from_u32(t)))).collect();
         let succ = Csr::from_edges(n, &edges);
-        let pred = succ.transpose();
         let mut props: Vec<FixedBitSet> = self
             .labels
             .iter()
@@ -154,7 +153,7 @@ impl CfgModel {
             num_states: n as u32,
             initial: vec![StateId::new(0)],
             succ,
-            pred,
+            pred: Default::default(),
             props,
             prop_names: (0..self.labels.len()).map(|k| format!("p{k}")).chain(self.invariants.iter().map(|k| format!("!p{k}"))).collect(),
             values: xmv_rs::explicit::state_values::StateValues::from_rows(1, &(0..n as u32).collect::<Vec<_>>()),

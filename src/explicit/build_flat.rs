@@ -250,7 +250,7 @@ fn build_flat_in(
             }
         }
     }
-    let pred = succ.transpose();
+    let pred = Default::default();
     let kripke = KripkeStructure { num_states: n as u32, initial, succ, pred, props: bitsets, prop_names: props.names, values, num_vars: width as u32 };
     Ok(FlatModel { system: system_id, kripke, specs, fairness, deadlocks: dead.len() as u32, warnings })
 }

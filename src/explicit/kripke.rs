@@ -1,7 +1,9 @@
 //! `KripkeStructure`: the explicit state space of a flat model.
 //!
 //! States are dense ids `0..n` in exploration order; successors and predecessors are flat CSR
-//! arrays; each atomic proposition used by the specs or fairness constraints is a bitset over
+//! arrays, the predecessors built on first use ([`KripkeStructure::pred`]: a check whose
+//! backward searches start from no state, such as `AG p` where `p` holds everywhere, never
+//! needs them); each atomic proposition used by the specs or fairness constraints is a bitset over
 //! states. Variable values are kept per state (bit-packed, [`StateValues`]) for traces.
 
 use super::budget::MemoryBudget;
@@ -9,6 +11,7 @@ use super::csr::Csr;
 use super::packed_table::{Layout, PackedTable};
 use super::state_values::StateValues;
 use fixedbitset::FixedBitSet;
+use std::sync::OnceLock;
 
 crate::index_type! {
     /// A state of the flat Kripke structure: its position in exploration order.
@@ -20,7 +23,9 @@ pub struct KripkeStructure {
     pub num_states: u32,
     pub initial: Vec<StateId>,
     pub succ: Csr<StateId>,
-    pub pred: Csr<StateId>,
+    /// The transpose of `succ`, built by the first [`KripkeStructure::pred`] (construct it
+    /// empty: `OnceLock::new()`).
+    pub pred: OnceLock<Csr<StateId>>,
     /// `props[p]` = the states where proposition `p` holds.
     pub props: Vec<FixedBitSet>,
     /// Human-readable text of each proposition (for diagnostics and JSON).
@@ -31,6 +36,11 @@ pub struct KripkeStructure {
 }
 
 impl KripkeStructure {
+    /// The predecessor lists (the transpose of `succ`), built on the first call.
+    pub fn pred(&self) -> &Csr<StateId> {
+        self.pred.get_or_init(|| self.succ.transpose())
+    }
+
     /// Breadth-first layers from the initial states until no new state appears: NuSMV's
     /// "system diameter" (the initial states are layer 1; 0 without initial states).
     pub(crate) fn diameter(&self) -> u32 {

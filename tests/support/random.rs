@@ -90,7 +90,6 @@ pub fn to_kripke(m: &Model) -> KripkeStructure {
     let n = m.n();
     let edges: Vec<(StateId, StateId)> = m.succ.iter().enumerate().flat_map(|(s, ts)| ts.iter().map(move |&t| (StateId::new(s), StateId::new(t)))).collect();
     let succ = Csr::from_edges(n, &edges);
-    let pred = succ.transpose();
     let props = m
         .props
         .iter()
@@ -106,7 +105,7 @@ pub fn to_kripke(m: &Model) -> KripkeStructure {
         num_states: n as u32,
         initial: m.init.iter().map(|&s| StateId::new(s)).collect(),
         succ,
-        pred,
+        pred: Default::default(),
         props,
         prop_names: (0..m.props.len()).map(|p| format!("p{p}")).collect(),
         values: xmv_rs::explicit::state_values::StateValues::from_rows(1, &(0..n as u32).collect::<Vec<_>>()),

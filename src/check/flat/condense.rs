@@ -23,14 +23,18 @@ pub(crate) struct Reachability {
 }
 
 impl Reachability {
-    /// The states of the graph (`succ`, with `pred` its reverse) with a path (of length ≥ 0) to
-    /// a state of `targets`.
-    pub(crate) fn can_reach<I: CsrIndex>(&self, succ: &Csr<I>, pred: &Csr<I>, targets: &FixedBitSet) -> FixedBitSet {
+    /// The states of the graph (`succ`, with `pred` giving its reverse) with a path (of length
+    /// ≥ 0) to a state of `targets`. No target: no state, and neither the reverse edges
+    /// (`pred` is not called) nor the condensation are built.
+    pub(crate) fn can_reach<'g, I: CsrIndex + 'g>(&self, succ: &'g Csr<I>, pred: impl FnOnce() -> &'g Csr<I>, targets: &FixedBitSet) -> FixedBitSet {
+        if targets.is_clear() {
+            return targets.clone();
+        }
         if let Some(c) = self.condensation.get() {
             return c.can_reach(targets);
         }
         if !self.queried.swap(true, Ordering::Relaxed) {
-            return backward(pred, targets);
+            return backward(pred(), targets);
         }
         self.condensation.get_or_init(|| Condensation::new(succ)).can_reach(targets)
     }
@@ -164,14 +168,18 @@ mod tests {
             let g = Csr::from_edges(n, &edges);
             let pred = g.transpose();
             let r = Reachability::default();
+            let mut searched = 0;
             for _ in 0..3 {
                 let mut t = FixedBitSet::with_capacity(n);
                 for v in 0..n {
                     t.set(v, rand(5) == 0);
                 }
-                assert_eq!(r.can_reach(&g, &pred, &t), Condensation::new(&g).can_reach(&t), "{edges:?}");
+                searched += usize::from(!t.is_clear());
+                assert_eq!(r.can_reach(&g, || &pred, &t), Condensation::new(&g).can_reach(&t), "{edges:?}");
             }
-            assert!(r.condensation.get().is_some());
+            // No target costs nothing: neither the reverse edges nor the condensation.
+            assert!(r.can_reach(&g, || unreachable!("reverse edges asked for"), &FixedBitSet::with_capacity(n)).is_clear());
+            assert_eq!(r.condensation.get().is_some(), searched >= 2, "{edges:?}");
         }
     }
 }

@@ -114,7 +114,7 @@ impl<'k> Labelling<'k> {
                 result
             }
             Node::EX(a) => predecessors(self.kripke, &self.fair_part(a), &self.out_degree),
-            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.kripke.succ, &self.kripke.pred, &self.fair_part(b)),
+            Node::EU(Lit::TRUE, b) => self.condensation.can_reach(&self.kripke.succ, || self.kripke.pred(), &self.fair_part(b)),
             Node::EU(a, b) => until(self.kripke, &self.lit_set(a), self.fair_part(b)),
             Node::EG(a) => always(self.kripke, &self.fair_part(a), &self.constraints, &self.out_degree),
         }

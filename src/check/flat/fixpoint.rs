@@ -29,7 +29,7 @@ pub(crate) fn num_states(k: &KripkeStructure) -> usize {
 }
 
 fn state_graph(k: &KripkeStructure) -> CsrGraph<'_, StateId> {
-    CsrGraph { succ: &k.succ, pred: &k.pred }
+    CsrGraph { succ: &k.succ, pred: k.pred() }
 }
 
 /// States with at least one successor in `target`. When `target` is most of the graph, the
@@ -39,7 +39,7 @@ pub(crate) fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree
     let mut result = FixedBitSet::with_capacity(n);
     if target.count_ones(..) * 2 < n {
         for v in target.ones() {
-            for &u in k.pred.neighbours(StateId::new(v)) {
+            for &u in k.pred().neighbours(StateId::new(v)) {
                 result.insert(u.index());
             }
         }
@@ -50,7 +50,7 @@ pub(crate) fn predecessors(k: &KripkeStructure, target: &FixedBitSet, out_degree
         result.set(u, d > 0);
     }
     for v in target.zeroes() {
-        for &u in k.pred.neighbours(StateId::new(v)) {
+        for &u in k.pred().neighbours(StateId::new(v)) {
             count[u.index()] -= 1;
             if count[u.index()] == 0 {
                 result.set(u.index(), false);
@@ -78,11 +78,17 @@ pub(crate) fn until(k: &KripkeStructure, hold: &FixedBitSet, target: FixedBitSet
         for &u in &queue {
             result.insert(u as usize);
         }
+        if queue.is_empty() {
+            return result;
+        }
         graph::backward_closure(&state_graph(k), &mut result, queue, |u| candidates.contains(u as usize));
         return result;
     }
     let mut result = target;
     let queue: Vec<u32> = result.ones().map(|v| v as u32).collect();
+    if queue.is_empty() {
+        return result;
+    }
     graph::backward_closure(&state_graph(k), &mut result, queue, |u| hold.contains(u as usize));
     result
 }
@@ -99,16 +105,15 @@ fn backward_within(k: &KripkeStructure, mask: &FixedBitSet, seeds: FixedBitSet) 
 /// counts start from it and only the states outside `mask` are visited.
 pub(crate) fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degree: &[u32]) -> FixedBitSet {
     let n = num_states(k);
-    let g = state_graph(k);
     let mut result = mask.clone();
     if mask.count_ones(..) * 2 < n {
-        graph::greatest_fixpoint(&g, &mut result, &mut vec![0u32; n], |_| false);
+        graph::greatest_fixpoint(&state_graph(k), &mut result, &mut vec![0u32; n], |_| false);
         return result;
     }
     let mut dead: Vec<u32> = Vec::new();
     let mut count = out_degree.to_vec();
     for v in mask.zeroes() {
-        for &u in k.pred.neighbours(StateId::new(v)) {
+        for &u in k.pred().neighbours(StateId::new(v)) {
             count[u.index()] -= 1;
             if count[u.index()] == 0 && mask.contains(u.index()) {
                 dead.push(u.as_u32());
@@ -119,7 +124,12 @@ pub(crate) fn always_infinite(k: &KripkeStructure, mask: &FixedBitSet, out_degre
     for &v in &dead {
         result.set(v as usize, false);
     }
-    graph::peel(&g, &mut result, &mut count, dead, |_| false);
+    if dead.is_empty() {
+        // Nothing to peel (`EG TRUE` on a model without deadlocks): the reverse edges need not
+        // be built.
+        return result;
+    }
+    graph::peel(&state_graph(k), &mut result, &mut count, dead, |_| false);
     result
 }
 
@@ -181,12 +191,11 @@ mod tests {
     fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
         let edges: Vec<(StateId, StateId)> = edges.iter().map(|&(s, t)| (StateId::from_u32(s), StateId::from_u32(t))).collect();
         let succ = Csr::from_edges(n as usize, &edges);
-        let pred = succ.transpose();
         KripkeStructure {
             num_states: n,
             initial: vec![StateId::new(0)],
             succ,
-            pred,
+            pred: Default::default(),
             props: vec![],
             prop_names: vec![],
             values: Default::default(),
@@ -238,5 +247,20 @@ mod tests {
         assert_eq!(r, set(4, &[0, 1, 2]));
         assert_eq!(predecessors(&k, &set(4, &[2]), &[1, 1, 0, 1]), set(4, &[1, 3]));
         assert_eq!(predecessors(&k, &set(4, &[1, 2, 3]), &[1, 1, 0, 1]), set(4, &[0, 1, 3]));
+    }
+
+    #[test]
+    fn searches_from_no_state_do_not_build_the_reverse_edges() {
+        // 0 -> 1 -> 2 -> 0: no deadlock, so `EG TRUE` peels nothing and `AG EX TRUE` searches
+        // back from no state (NuSMV's deadlock examples; gas-nq7: −57 MB peak).
+        let k = kripke(3, &[(0, 1), (1, 2), (2, 0)]);
+        let all = set(3, &[0, 1, 2]);
+        assert_eq!(always_infinite(&k, &all, &[1, 1, 1]), all);
+        assert_eq!(until(&k, &all, set(3, &[])), set(3, &[]));
+        assert_eq!(until(&k, &set(3, &[]), set(3, &[])), set(3, &[]));
+        assert!(k.pred.get().is_none());
+        // A search that moves builds them, once.
+        assert_eq!(until(&k, &all, set(3, &[0])), all);
+        assert_eq!(k.pred().edge_count(), 3);
     }
 }

@@ -15,7 +15,7 @@ fn listing_5_1_has_12_states_and_16_transitions() {
     let k = &m.kripke;
     assert_eq!(k.num_states, 12);
     assert_eq!(k.succ.edge_count(), 16);
-    assert_eq!(k.pred.edge_count(), 16);
+    assert_eq!(k.pred().edge_count(), 16);
     assert_eq!(k.initial, vec![StateId::new(0)]);
     assert_eq!(state_of(&m, StateId::new(0)), vec![0, 0, 0]);
     // (0,s1,F) -> (1,s2,F), (1,s3,F) in BFS order
@@ -33,7 +33,7 @@ fn listing_5_1_has_12_states_and_16_transitions() {
     // BFS order: every state's id is at most one BFS layer from its parent.
     for s in (0..k.num_states).map(StateId::from_u32) {
         for &t in k.succ.neighbours(s) {
-            assert!(k.pred.neighbours(t).contains(&s));
+            assert!(k.pred().neighbours(t).contains(&s));
         }
     }
 }
