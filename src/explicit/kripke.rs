@@ -37,7 +37,7 @@ pub struct KripkeStructure {
 
 impl KripkeStructure {
     /// The predecessor lists (the transpose of `succ`), built on the first call.
-    pub fn pred(&self) -> &Csr<StateId> {
+    pub(crate) fn pred(&self) -> &Csr<StateId> {
         self.pred.get_or_init(|| self.succ.transpose())
     }
 
