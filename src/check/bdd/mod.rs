@@ -89,7 +89,10 @@ impl<'m> Labels<'m> {
             }
         }
         let temporal = |id: CoreNodeId| matches!(arena.node(id), Node::EX(_) | Node::EU(..) | Node::EG(_));
-        if fair || arena.ids().any(|id| needed[id] && temporal(id)) {
+        // Without fairness constraints the fair states are `EG TRUE`: on the model's own
+        // reachable states without a deadlock (every successor of one is one), all of them.
+        let all_fair = l.constraints.is_empty() && model.deadlocks == 0.0 && !model.stopped_early && *reach == model.reach;
+        if (fair || arena.ids().any(|id| needed[id] && temporal(id))) && !all_fair {
             l.fair = l.eg_fair(reach)?;
         }
         for id in arena.ids().filter(|&id| needed[id]) {
