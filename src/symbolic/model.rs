@@ -90,6 +90,9 @@ pub struct SymbolicModel {
     pub specs: Vec<SymSpec>,
     pub fairness: Vec<PropId>,
     pub deadlocks: f64,
+    /// Every state within the domains has a successor by the relation's shape
+    /// ([`total_by_parts`]): the deadlock search was not run.
+    pub(crate) total: bool,
     pub warnings: Vec<Diagnostic>,
     /// Peak node count seen at the end of the phases (for `--stats`).
     pub peak_nodes: usize,
@@ -265,6 +268,71 @@ fn atom_expr(system: &System, a: &SpecAtom) -> Expr {
     }
 }
 
+/// Whether every state within the domains has a successor whatever the inputs, by the shape of
+/// the transition parts alone, so that no deadlock search is needed: every part gives the next
+/// value of one variable (`owners`: a `next()` or `:=` assignment, a frozen or a free variable's
+/// domain; a `TRANS` or `INVAR` constraint, `None`, makes the answer `false`), the variables'
+/// parts read each other's next values without a cycle, and each variable's parts together
+/// leave it a next value in its domain for every in-domain value of everything they read.
+/// Taking the variables in an order of those reads then builds a successor of any state. An
+/// evaluation error is part of its part (and reported when a reachable state meets it), so it
+/// does not make a part partial. Cost: one existential quantification per variable.
+fn total_by_parts(enc: &Encoding, system: &System, parts: &[Part], owners: &[Option<usize>]) -> SymResult<bool> {
+    let n = system.vars.len();
+    let mut own: Vec<Option<Bdd>> = vec![None; n];
+    let mut reads_next = vec![vec![]; n];
+    for (part, owner) in parts.iter().zip(owners) {
+        let Some(v) = *owner else { return Ok(false) };
+        own[v] = Some(match own[v].take() {
+            Some(b) => b.and(&part.bdd)?,
+            None => part.bdd.clone(),
+        });
+        reads_next[v].extend((0..n).filter(|&w| w != v && part.next[w]));
+    }
+    // No cycle among the reads of next values (Kahn's algorithm on "v reads next(w)").
+    let mut waiting: Vec<usize> = reads_next.iter().map(Vec::len).collect();
+    let mut readers = vec![vec![]; n];
+    for (v, ws) in reads_next.iter().enumerate() {
+        for &w in ws {
+            readers[w].push(v);
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&v| waiting[v] == 0).collect();
+    let mut done = 0;
+    while let Some(w) = ready.pop() {
+        done += 1;
+        for &v in &readers[w] {
+            waiting[v] -= 1;
+            if waiting[v] == 0 {
+                ready.push(v);
+            }
+        }
+    }
+    if done < n {
+        return Ok(false);
+    }
+    // Every value within the domains: current and next copies of the state variables, inputs.
+    let mut domains = enc.t();
+    for v in (0..n).map(VarId::new) {
+        domains = domains.and(&enc.in_domain(v, Copy::Cur)?)?;
+        if !enc.is_input(v) {
+            domains = domains.and(&enc.in_domain(v, Copy::Next)?)?;
+        }
+    }
+    if !domains.satisfiable() {
+        return Ok(false);
+    }
+    for (v, part) in own.iter().enumerate() {
+        let Some(part) = part else { continue };
+        let bits = enc.cube_of(std::iter::once(VarId::new(v)), Copy::Next)?;
+        let needed = domains.exists(&bits)?;
+        if needed.and(&part.exists(&bits)?.not()?)?.satisfiable() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The [`InvariantWatch`] that may stop the reachability early, when nothing else depends on
 /// the states past the stop: every spec of the system is an `INVARSPEC` (at least one), each a
 /// propositional formula, and no evaluation error (of the relation, the state constraint, the
@@ -282,6 +350,7 @@ fn invariant_watch(
     b: &Builder,
     enc: &Encoding,
     trans: &TransRel,
+    total: bool,
     invar: &Bdd,
     zero_inputs: &Bdd,
 ) -> SymResult<(Option<InvariantWatch>, Option<Bdd>)> {
@@ -290,18 +359,22 @@ fn invariant_watch(
     if specs.is_empty() || specs.iter().any(|s| s.kind != SpecKind::Invar || s.ltl.is_some()) {
         return Ok((None, None));
     }
-    let meets_invar = |region: &Bdd| -> SymResult<bool> { Ok(region.and(invar)?.satisfiable()) };
     for e in b.errors.iter().filter(|e| e.stage != Stage::Init) {
-        if meets_invar(&e.region)? {
+        if meets(&e.region, invar)? {
             return Ok((None, None));
         }
     }
-    let live = trans.preimage(enc, &enc.t())?;
-    if meets_invar(&live.not()?)? {
+    let live = if total { enc.t() } else { trans.preimage(enc, &enc.t())? };
+    if meets(&live.not()?, invar)? {
         return Ok((None, Some(live)));
     }
     let watch = invariant_watch_atoms(specs, ev, system, invar, zero_inputs)?;
     Ok((watch, Some(live)))
+}
+
+/// Whether `region` has a state satisfying the state constraint `invar`.
+fn meets(region: &Bdd, invar: &Bdd) -> SymResult<bool> {
+    Ok(region.and(invar)?.satisfiable())
 }
 
 /// The rest of [`invariant_watch`]: the specs' bad states, or `None` when an atom or a fairness
@@ -313,12 +386,11 @@ fn invariant_watch_atoms(
     invar: &Bdd,
     zero_inputs: &Bdd,
 ) -> SymResult<Option<InvariantWatch>> {
-    let meets_invar = |region: &Bdd| -> SymResult<bool> { Ok(region.and(invar)?.satisfiable()) };
     // The atoms' BDDs (inputs at their first value, as `Atoms::intern`), free of errors.
     let atom_bdd = |ev: &mut SymEval, expr: &Expr| -> SymResult<Option<Bdd>> {
         let bdd = ev.bool(expr)?.restrict(zero_inputs)?;
         for (_, region) in ev.take_errors() {
-            if meets_invar(&region.restrict(zero_inputs)?)? {
+            if meets(&region.restrict(zero_inputs)?, invar)? {
                 return Ok(None);
             }
         }
@@ -457,29 +529,30 @@ impl SymbolicModel {
         let at = |xs: &[Span], i: usize| xs.get(i).copied().unwrap_or(system.span);
 
         // The state constraint: domains, INVAR, `x := e`; kept as conjuncts for the next side.
-        let mut invar_parts: Vec<(Bdd, Vec<bool>)> = vec![];
+        // With the variable each conjunct gives a value ([`total_by_parts`]; `None`: `INVAR`).
+        let mut invar_parts: Vec<(Bdd, Vec<bool>, Option<usize>)> = vec![];
         for v in 0..n {
             if system.vars[v].kind != VarKind::Input {
                 let mut only = vec![false; n];
                 only[v] = true;
-                invar_parts.push((enc.in_domain(VarId::new(v), Copy::Cur)?, only));
+                invar_parts.push((enc.in_domain(VarId::new(v), Copy::Cur)?, only, Some(v)));
             }
         }
         for (i, e) in system.invar.iter().enumerate() {
             let c = ev.bool(e)?;
             let c = c.or(&b.collect(&mut ev, at(&spans.invar, i), Stage::State)?)?;
-            invar_parts.push((c, reads(system, e).0));
+            invar_parts.push((c, reads(system, e).0, None));
         }
         for v in 0..n {
             if let Some(e) = &system.invar_assign[v] {
                 let c = b.assignment(&enc, &mut ev, VarId::new(v), e, Copy::Cur, span_of(&spans.invar_assign, v), Stage::State)?;
                 let (mut cur, _) = reads(system, e);
                 cur[v] = true;
-                invar_parts.push((c, cur));
+                invar_parts.push((c, cur, Some(v)));
             }
         }
         let mut invar = enc.t();
-        for (c, _) in &invar_parts {
+        for (c, _, _) in &invar_parts {
             invar = invar.and(c)?;
         }
 
@@ -503,8 +576,10 @@ impl SymbolicModel {
             return Ok(Built::Outgrown);
         }
 
-        // Transition parts, in variable order.
+        // Transition parts, in variable order, with the variable whose next value each gives
+        // (`None`: a `TRANS` or `INVAR` constraint).
         let mut parts = vec![];
+        let mut owners: Vec<Option<usize>> = vec![];
         for v in 0..n {
             // Checked as the parts are built: on large models they are most of the lost work.
             if outgrown(&enc) {
@@ -520,6 +595,7 @@ impl SymbolicModel {
                     let mut cur = vec![false; n];
                     cur[v] = true;
                     parts.push(Part { bdd: enc.unchanged(VarId::new(v))?.and(&dom_next)?, cur, next: next_only });
+                    owners.push(Some(v));
                 }
                 VarKind::State => {
                     if let Some(e) = &system.next_assign[v] {
@@ -527,8 +603,10 @@ impl SymbolicModel {
                         let (cur, mut next) = reads(system, e);
                         next[v] = true;
                         parts.push(Part { bdd: c.and(&dom_next)?, cur, next });
+                        owners.push(Some(v));
                     } else if system.invar_assign[v].is_none() && !dom_next.valid() {
                         parts.push(Part { bdd: dom_next, cur: vec![false; n], next: next_only });
+                        owners.push(Some(v));
                     }
                 }
             }
@@ -541,13 +619,16 @@ impl SymbolicModel {
             let bdd = c.or(&b.collect(&mut ev, at(&spans.trans, i), Stage::Trans)?)?;
             let (cur, next) = reads(system, e);
             parts.push(Part { bdd, cur, next });
+            owners.push(None);
         }
-        for (c, cur) in &invar_parts {
+        for (c, cur, owner) in &invar_parts {
             if c.valid() {
                 continue;
             }
             parts.push(Part { bdd: enc.to_next(c)?, cur: vec![false; n], next: cur.clone() });
+            owners.push(*owner);
         }
+        let total = total_by_parts(&enc, system, &parts, &owners)?;
         let cone_parts: Vec<Part> = parts.iter().map(|p| Part { bdd: p.bdd.clone(), cur: p.cur.clone(), next: p.next.clone() }).collect();
         let inputs: Vec<bool> = system.vars.iter().map(|v| v.kind == VarKind::Input).collect();
         let mut input_dom = enc.t();
@@ -588,7 +669,7 @@ impl SymbolicModel {
         let mut stopped_early = false;
         loop {
             if probing.is_none() && watch.is_none() {
-                let (w, states_with_successor) = invariant_watch(program, system_id, &mut ev, &b, &enc, &trans, &invar, &zero_inputs)?;
+                let (w, states_with_successor) = invariant_watch(program, system_id, &mut ev, &b, &enc, &trans, total, &invar, &zero_inputs)?;
                 live = states_with_successor;
                 let w = watch.insert(w);
                 if let Some(w) = w {
@@ -706,6 +787,7 @@ impl SymbolicModel {
             // p-queue 2/2/1788, reactor/base 17/18/343, dartes 46/>120 s/>120 s; guidance's
             // whole `-r` run 16.5 s/22.7 s (beside other jobs)/>100 s. Only this way has no
             // case worse than half a second.
+            None if total => enc.f(),
             None => reach.and(&trans.with_successor(&reach)?.not()?)?,
         };
         let deadlocks = enc.count_states(&dead);
@@ -729,6 +811,7 @@ impl SymbolicModel {
             specs,
             fairness,
             deadlocks,
+            total,
             warnings,
             peak_nodes,
         }))))
@@ -847,5 +930,27 @@ mod tests {
         assert!(!m.enc.small_cache);
         assert_eq!(m.reachable_states(), (1u64 << 30) as f64);
         assert_eq!(m.diameter(), 1);
+    }
+
+    #[test]
+    fn assignments_make_a_total_relation_and_constraints_are_searched_for_deadlocks() {
+        // next(), `:=`, frozen and free variables (a domain of 5 values: a domain part), a next
+        // value read by another assignment: total, no deadlock search.
+        let assigned = "MODULE main\nVAR a : 0..4; b : boolean; f : 0..4; z : boolean;\nFROZENVAR k : 0..2;\nIVAR i : boolean;\nDEFINE d := a = 2;\n\
+            ASSIGN next(a) := case i : (a + 1) mod 5; TRUE : {0, a}; esac; next(b) := next(a) = 3 | d; z := b & k = 1;\n";
+        let m = build(assigned);
+        assert!(m.total);
+        assert_eq!(m.deadlocks, 0.0);
+        // A TRANS constraint may leave states without a successor: they are searched for.
+        let m = build("MODULE main\nVAR a : 0..4;\nASSIGN init(a) := 0;\nTRANS next(a) = a + 1\n");
+        assert!(!m.total);
+        assert_eq!(m.deadlocks, 1.0);
+        // So may an INVAR constraint that the assignments can break.
+        let m = build("MODULE main\nVAR a : 0..4;\nASSIGN init(a) := 0; next(a) := (a + 1) mod 5;\nINVAR a < 3\n");
+        assert!(!m.total);
+        assert_eq!(m.deadlocks, 1.0);
+        // A set assignment restricted by nothing else keeps a value: total.
+        let m = build("MODULE main\nVAR a : 0..4;\nASSIGN init(a) := 0; next(a) := {a, 4};\n");
+        assert!(m.total);
     }
 }

@@ -232,6 +232,7 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
         ("variables moved by the static order", model.enc.moved_vars as u64),
         ("transition parts", parts as u64),
         ("transition clusters", clusters as u64),
+        ("relation total by its parts (no deadlock search)", u64::from(model.total)),
         ("cones of influence", on_cones.cones as u64),
         ("specs decided on a cone", on_cones.verdicts.iter().flatten().count() as u64),
         ("peak bdd nodes", model.peak_nodes.max(model.enc.node_count()) as u64),
