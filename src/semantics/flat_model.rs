@@ -25,8 +25,8 @@
 //!   in a pointer-hashed order; the output here is NuSMV's with `-disable_daggifier`;
 //! * `PSLSPEC`s are written, in NuSMV's comment block, as their source text on one line (with
 //!   NuSMV's ` IN inst`), not reprinted by NuSMV's PSL printer;
-//! * chains of more than 64 operands of `&`, `|`, `xor`, `xnor` are grouped as the parser
-//!   balanced them ([`crate::syntax::chains`]), NuSMV nests them to the left;
+//! * chains of more than 64 operands of `&`, `|`, `xor`, `xnor` are nested to the left
+//!   whatever their brackets in the source ([`crate::syntax::chains`]), NuSMV keeps them;
 //! * NuSMV's parser rewrites `toint(b)` of a boolean to `case b : 1; TRUE : 0; esac` and drops
 //!   `bool(b)` of a boolean; they are written as in the source here (`count` is expanded as
 //!   NuSMV does).

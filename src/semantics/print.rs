@@ -6,9 +6,12 @@
 //! `<->` are always parenthesised (they compare against a raised priority), so redundant user
 //! parentheses disappear, `AG (AF p)` keeps its parentheses and `a & b` prints as `(a & b)`.
 //! Set literals `{a, b, c}` are unions in NuSMV's parse tree and print as
-//! `(a union b) union c`. `E [ a U b ] ` gets NuSMV's spacing, trailing blank included.
+//! `(a union b) union c`. `E [ a U b ] ` gets NuSMV's spacing, trailing blank included. Long
+//! chains of `&`, `|`, `xor`, `xnor`, which the parser balances, print nested to the left as
+//! NuSMV parsed them.
 
 use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::chains;
 
 /// The formula exactly as NuSMV prints it: a top-level `E [ a U b ] ` keeps NuSMV's trailing
 /// blank, so its verdict line reads `E [ a U b ]   is true` like NuSMV's (three spaces).
@@ -85,6 +88,22 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             print(rhs, 8, out, d);
             out.push_str(" ] ");
         }
+        ExprKind::Binary(op, ..) if let Some(xs) = long_chain(*op, e) => {
+            // NuSMV nests `a & b & c …` to the left, `((a & b) & c) …`, and parenthesises each
+            // level (the raised priority): written without recursion, as the parser balanced
+            // the chain ([`chains::balance`]). A long chain written with other brackets prints
+            // nested to the left too (same meaning; NuSMV would keep the brackets).
+            let (sym, own, _) = binary_priority(*op);
+            out.extend(std::iter::repeat_n('(', xs.len() - 1));
+            print(xs[0], own, out, d);
+            for x in &xs[1..] {
+                out.push(' ');
+                out.push_str(sym);
+                out.push(' ');
+                print(x, own, out, d);
+                out.push(')');
+            }
+        }
         ExprKind::Binary(op, a, b) => {
             let (sym, own, raised) = binary_priority(*op);
             infix(sym, own, raised.max(priority), a, b, out, d);
@@ -146,6 +165,11 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             _ => call(op, args, out, d),
         },
     }
+}
+
+/// The operands of a chain of more than [`chains::BALANCE_MIN_OPERANDS`] operands of `op`.
+fn long_chain(op: BinaryOp, e: &Expr) -> Option<Vec<&Expr>> {
+    if chains::is_chain_op(op) { chains::balanced_operands(op, e) } else { None }
 }
 
 fn call(name: &str, args: &[Expr], out: &mut String, d: usize) {
@@ -232,5 +256,48 @@ fn binary_priority(op: BinaryOp) -> (&'static str, u8, u8) {
         Mul => ("*", 15, 0),
         Div => ("/", 15, 0),
         Concat => ("::", 16, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn name(n: usize) -> Expr {
+        Expr { kind: ExprKind::Name(format!("p{n}")), span: Span::new(0, 0) }
+    }
+
+    fn and(a: Expr, b: Expr) -> Expr {
+        Expr { kind: ExprKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)), span: Span::new(0, 0) }
+    }
+
+    /// The chain `p0 & p1 & … & p(n-1)` as the parser leaves it: nested to the left, balanced
+    /// beyond [`chains::BALANCE_MIN_OPERANDS`] operands.
+    fn chain(n: usize) -> Expr {
+        let mut e = (1..n).fold(name(0), |acc, i| and(acc, name(i)));
+        chains::balance(&mut e);
+        e
+    }
+
+    /// NuSMV's text of that chain: `((p0 & p1) & p2) …`.
+    fn nusmv(n: usize) -> String {
+        let mut s = "(".repeat(n - 1) + "p0";
+        for i in 1..n {
+            s += &format!(" & p{i})");
+        }
+        s
+    }
+
+    #[test]
+    fn chains_print_nested_to_the_left_whether_or_not_the_parser_balanced_them() {
+        for n in [2, 3, chains::BALANCE_MIN_OPERANDS, chains::BALANCE_MIN_OPERANDS + 1, 120, 5000] {
+            assert_eq!(formula(&chain(n)), nusmv(n), "{n} operands");
+        }
+        // Inside an operator, and as an operand of another chain operator.
+        let ag = Expr { kind: ExprKind::Ctl(CtlOp::AG, Box::new(chain(100))), span: Span::new(0, 0) };
+        assert_eq!(formula(&ag), format!("AG {}", nusmv(100)));
+        let or = Expr { kind: ExprKind::Binary(BinaryOp::Or, Box::new(chain(70)), Box::new(name(7))), span: Span::new(0, 0) };
+        assert_eq!(formula(&or), format!("({} | p7)", nusmv(70)));
     }
 }

@@ -8,7 +8,8 @@
 //! than [`BALANCE_MIN_OPERANDS`] operands as a balanced tree, so the later recursive passes
 //! (resolution, lowering, evaluation) see a depth of about log2(n) instead of n. Shorter chains
 //! are left as parsed, so specifications print exactly as NuSMV prints them; a balanced chain
-//! prints with a different grouping (same meaning).
+//! prints nested to the left ([`balanced_operands`], `semantics::print`), which is NuSMV's
+//! grouping unless the source bracketed it otherwise.
 
 use super::ast::{BinaryOp, Expr, ExprKind, Program, Section, TypeSpec};
 
@@ -72,6 +73,24 @@ fn chain_len(op: BinaryOp, e: &Expr) -> usize {
         }
     }
     n
+}
+
+/// The operands of the chain of `op` rooted at `e`, in order, when there are more than
+/// [`BALANCE_MIN_OPERANDS`] (a chain [`balance`] has rebuilt, or one built after parsing);
+/// `None` for shorter chains.
+pub(crate) fn balanced_operands(op: BinaryOp, e: &Expr) -> Option<Vec<&Expr>> {
+    let mut out = vec![];
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Binary(o, l, r) if *o == op => {
+                stack.push(r);
+                stack.push(l);
+            }
+            _ => out.push(e),
+        }
+    }
+    (out.len() > BALANCE_MIN_OPERANDS).then_some(out)
 }
 
 /// Balances the long chains of one expression; iterative over chains, recursive only through

@@ -8,7 +8,7 @@
 //! file come out in one run.
 
 pub mod ast;
-mod chains;
+pub(crate) mod chains;
 mod chunks;
 mod errors;
 mod fast;
