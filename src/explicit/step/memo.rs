@@ -97,13 +97,18 @@ fn collect(e: &Expr, frame: Frame, out: &mut Vec<(VarId, bool)>) -> bool {
     true
 }
 
+/// Marks a candidate-table entry that holds its one candidate itself ([`Memo::tables`]).
+const SINGLE: u32 = 1 << 31;
+
 /// Cached results of one plan (per thread).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Memo {
     /// The plan the tables belong to.
     plan: u64,
     /// Per table: 0 = not computed; for checks 1 = false, 2 = true; for candidate lists
-    /// 1 + the position of the list in `pool` (its length, then its value indices).
+    /// [`SINGLE`] | the value index when there is one candidate below [`SINGLE`] (the common
+    /// case: no second load from `pool`, whose lines are rarely in cache), else 1 + the
+    /// position of the list in `pool` (its length, then its value indices).
     tables: Vec<Vec<u32>>,
     pool: Vec<u32>,
 }
@@ -147,6 +152,10 @@ impl Memo {
     pub(super) fn candidates(&mut self, key: &MemoKey, k: usize, out: &mut Vec<u32>) -> bool {
         match *self.entry(key, k) {
             0 => false,
+            x if x & SINGLE != 0 => {
+                out.push(x & !SINGLE);
+                true
+            }
             x => {
                 let at = x as usize - 1;
                 let len = self.pool[at] as usize;
@@ -157,12 +166,43 @@ impl Memo {
     }
 
     pub(super) fn set_candidates(&mut self, key: &MemoKey, k: usize, values: &[u32]) {
+        if let [v] = values
+            && v & SINGLE == 0
+        {
+            *self.entry(key, k) = SINGLE | v;
+            return;
+        }
         let at = self.pool.len();
-        if at + values.len() + 1 >= u32::MAX as usize {
+        if at + values.len() + 1 >= SINGLE as usize {
             return;
         }
         self.pool.push(values.len() as u32);
         self.pool.extend_from_slice(values);
         *self.entry(key, k) = at as u32 + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_lists_of_every_length_read_back_as_stored() {
+        let key = MemoKey { parts: vec![], size: 5, table: 0 };
+        let mut memo = Memo::default();
+        memo.bind(1, 1);
+        let lists: [&[u32]; 5] = [&[], &[7], &[SINGLE - 1], &[3, 1, 2], &[SINGLE + 4]];
+        for (k, values) in lists.iter().enumerate() {
+            let mut out = vec![];
+            assert!(!memo.candidates(&key, k, &mut out));
+            memo.set_candidates(&key, k, values);
+        }
+        for (k, values) in lists.iter().enumerate() {
+            let mut out = vec![9];
+            assert!(memo.candidates(&key, k, &mut out));
+            assert_eq!(out[1..], values[..], "entry {k}");
+        }
+        // Only the lists that are not one small value took room in the pool.
+        assert_eq!(memo.pool.len(), 1 + 4 + 2);
     }
 }
