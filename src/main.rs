@@ -106,6 +106,11 @@ struct CheckArgs {
     /// and traces are the same with and without it.
     #[arg(long)]
     reorder: bool,
+    /// BDD engine: how the transition parts are clustered and ordered for images, as NuSMV's
+    /// `-thresh`/`-iwls95`/`-mono`: `sequential[:NODES]` (default, 5,000), `threshold[:NODES]`,
+    /// `iwls95[:NODES]` (1,000 by default, NuSMV's) or `mono`; verdicts are the same with each.
+    #[arg(long, value_name = "SCHEME")]
+    clusters: Option<xmv_rs::symbolic::Partitioning>,
     /// Termination rule for procedure specs (overrides the file's `TERMINATION` directive).
     #[arg(long, value_enum)]
     termination: Option<TerminationArg>,
@@ -229,6 +234,9 @@ fn check(args: CheckArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(p) = args.clusters {
+        xmv_rs::symbolic::set_partitioning(p);
+    }
     if args.reorder {
         xmv_rs::symbolic::reorder::set_dynamic_reordering(Some(xmv_rs::symbolic::reorder::FIRST_REORDER));
     }

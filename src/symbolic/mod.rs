@@ -33,6 +33,7 @@ pub(crate) mod rings;
 pub(crate) mod trans;
 
 pub use model::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
+pub use trans::{Partitioning, set_partitioning};
 
 /// A BDD of the engine's one manager.
 pub(crate) type Bdd = oxidd::bcdd::BCDDFunction;

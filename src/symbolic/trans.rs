@@ -33,7 +33,8 @@
 //! Which scheme is the default was measured (see the README's BDD section): the sequential
 //! clusters of 5,000 nodes keep the parts of neighbouring variables together, which the
 //! interleaved static order favours. The process-wide choice is set once by the command line
-//! (NuSMV's `-thresh`, `-iwls95`, `-mono` in drop-in mode, [`set_partitioning`]).
+//! (NuSMV's `-thresh`, `-iwls95`, `-mono` in drop-in mode, `check --clusters`,
+//! [`set_partitioning`]).
 
 use super::encoding::{Copy, Encoding};
 use super::{Bdd, SymResult};
@@ -44,12 +45,15 @@ use std::sync::RwLock;
 /// Largest cluster (in BDD nodes) the default sequential clustering builds.
 pub(crate) const CLUSTER_NODES: usize = 5000;
 
+/// NuSMV's default cluster limit (`-thresh`, `-iwls95`: 1,000 nodes).
+const NUSMV_CLUSTER_NODES: usize = 1000;
+
 /// NuSMV clusters by affinity only up to this many parts (`CLUSTER_LIST_SIZE_INHIBIT_AFFINITY`).
 const AFFINITY_MAX_PARTS: usize = 100;
 
 /// How the transition parts become clusters, and in which order images conjoin them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Partitioning {
+pub enum Partitioning {
     /// Global constraints first, then the parts in variable order, conjoined while a cluster
     /// stays under this many nodes; one order for both directions.
     Sequential(usize),
@@ -63,10 +67,34 @@ pub(crate) enum Partitioning {
 
 static PARTITIONING: RwLock<Partitioning> = RwLock::new(Partitioning::Sequential(CLUSTER_NODES));
 
-/// Sets the partitioning every later [`TransRel::new`] uses (the command line's choice).
-pub(crate) fn set_partitioning(p: Partitioning) {
+/// Sets the partitioning every later transition relation uses (the command line's choice:
+/// `check --clusters`, drop-in `-thresh`/`-iwls95`/`-mono`).
+pub fn set_partitioning(p: Partitioning) {
     if let Ok(mut g) = PARTITIONING.write() {
         *g = p;
+    }
+}
+
+/// `check --clusters`: `sequential`, `threshold`, `iwls95` (each with `:N`, the cluster limit
+/// in nodes; default 5,000 for `sequential`, NuSMV's 1,000 for the others) or `mono`.
+impl std::str::FromStr for Partitioning {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partitioning, String> {
+        let (scheme, limit) = match text.split_once(':') {
+            Some((scheme, n)) => match n.parse::<usize>() {
+                Ok(n) if n > 0 => (scheme, Some(n)),
+                _ => return Err(format!("`{n}` is not a cluster limit: write a positive number of BDD nodes, as in `iwls95:1000`")),
+            },
+            None => (text, None),
+        };
+        match scheme {
+            "sequential" => Ok(Partitioning::Sequential(limit.unwrap_or(CLUSTER_NODES))),
+            "threshold" => Ok(Partitioning::Threshold(limit.unwrap_or(NUSMV_CLUSTER_NODES))),
+            "iwls95" => Ok(Partitioning::Iwls95(limit.unwrap_or(NUSMV_CLUSTER_NODES))),
+            "mono" if limit.is_none() => Ok(Partitioning::Monolithic),
+            _ => Err(format!("`{text}` is not a clustering scheme: use sequential, threshold, iwls95 (each with an optional `:NODES`) or mono")),
+        }
     }
 }
 
@@ -459,6 +487,19 @@ impl TransRel {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn clustering_schemes_parse_with_and_without_a_limit() {
+        let parse = |t: &str| t.parse::<Partitioning>();
+        assert_eq!(parse("sequential"), Ok(Partitioning::Sequential(super::CLUSTER_NODES)));
+        assert_eq!(parse("sequential:200"), Ok(Partitioning::Sequential(200)));
+        assert_eq!(parse("threshold"), Ok(Partitioning::Threshold(1000)));
+        assert_eq!(parse("iwls95:7"), Ok(Partitioning::Iwls95(7)));
+        assert_eq!(parse("mono"), Ok(Partitioning::Monolithic));
+        for bad in ["mono:5", "iwls95:", "iwls95:x", "threshold:0", "affinity", ""] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
     use super::{Direction, Part, Partitioning, TransRel, VarId};
     use crate::symbolic::encoding::{Copy, Encoding};
     use crate::symbolic::{Bdd, SymbolicModel};
