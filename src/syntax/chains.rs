@@ -58,10 +58,9 @@ pub(crate) fn balance_program(program: &mut Program) {
     }
 }
 
-/// Number of operands of the chain rooted at `e` (1 if `e` is not a chain node), counted
-/// without recursion.
-fn chain_len(op: BinaryOp, e: &Expr) -> usize {
-    let mut n = 0;
+/// Calls `f` on each operand of the chain of `op` rooted at `e` (on `e` itself if it is not a
+/// node of that chain), in order, without recursion.
+fn for_each_operand<'a>(op: BinaryOp, e: &'a Expr, mut f: impl FnMut(&'a Expr)) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
@@ -69,28 +68,28 @@ fn chain_len(op: BinaryOp, e: &Expr) -> usize {
                 stack.push(r);
                 stack.push(l);
             }
-            _ => n += 1,
+            _ => f(e),
         }
     }
+}
+
+/// Number of operands of the chain rooted at `e` (1 if `e` is not a chain node).
+fn chain_len(op: BinaryOp, e: &Expr) -> usize {
+    let mut n = 0;
+    for_each_operand(op, e, |_| n += 1);
     n
 }
 
 /// The operands of the chain of `op` rooted at `e`, in order, when there are more than
 /// [`BALANCE_MIN_OPERANDS`] (a chain [`balance`] has rebuilt, or one built after parsing);
-/// `None` for shorter chains.
+/// `None` for shorter chains (counted without collecting them).
 pub(crate) fn balanced_operands(op: BinaryOp, e: &Expr) -> Option<Vec<&Expr>> {
-    let mut out = vec![];
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Binary(o, l, r) if *o == op => {
-                stack.push(r);
-                stack.push(l);
-            }
-            _ => out.push(e),
-        }
+    if chain_len(op, e) <= BALANCE_MIN_OPERANDS {
+        return None;
     }
-    (out.len() > BALANCE_MIN_OPERANDS).then_some(out)
+    let mut out = vec![];
+    for_each_operand(op, e, |x| out.push(x));
+    Some(out)
 }
 
 /// Balances the long chains of one expression; iterative over chains, recursive only through
