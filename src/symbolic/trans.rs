@@ -26,6 +26,15 @@
 //!   it no longer prunes anything: on pyboolnet's asynchronous calzone_cellfate this order did
 //!   not finish in 200 s; placing such clusters first finished in 13.7 CPU s there but made
 //!   msi_wtrans 20x slower (1.1 s to 24 s), so `Iwls95` stays NuSMV's order;
+//! - preimage order: a preimage starts from a set over next bits, so the clusters that read no
+//!   current state bit (the next copies' domain constraints, `INVAR` on the next state) come
+//!   first under `Sequential` and `Monolithic` ([`next_only_first`]); `Threshold` keeps NuSMV's
+//!   single order, `Iwls95` its backward benefit order. [`TransRel::with_successor`] starts
+//!   from a set over current bits instead and takes the preimage order with those clusters last
+//!   ([`next_only_last`]): a set over one copy conjoined with a constraint over the other before
+//!   any quantification is their product (with interleaved bits, up to the product of their
+//!   sizes); for the same reason [`TransRel::preimage_within`] conjoins its care set right after
+//!   the first product with a cluster that reads current state bits;
 //! - schedule: each quantified bit is abstracted right after the last cluster (in that
 //!   direction's order) that reads it, bits no cluster reads with the first cluster; an image is
 //!   `acc ← ∃Qᵢ. acc ∧ Cᵢ` per cluster, one oxidd `apply_exists` (the relational product).
@@ -125,13 +134,17 @@ impl Part {
 struct Cluster {
     bdd: Bdd,
     quant: Bdd,
+    /// Whether the cluster reads the current copy of a state variable (inputs aside).
+    reads_cur: bool,
 }
 
 /// The clustered transition relation.
 pub(crate) struct TransRel {
-    /// Clusters in image order and in preimage order (the same BDDs).
+    /// Clusters in image order, in preimage order and in [`TransRel::with_successor`]'s order
+    /// (the same BDDs).
     image: Vec<Cluster>,
     pre: Vec<Cluster>,
+    succ: Vec<Cluster>,
     /// With no cluster: what an image / preimage quantifies.
     image_all: Bdd,
     pre_all: Bdd,
@@ -352,6 +365,31 @@ fn iwls95_order(enc: &Encoding, clusters: &[Part], dir: Direction) -> Vec<usize>
     order
 }
 
+/// Whether cluster `c` reads the current copy of some state variable (inputs aside).
+fn reads_current_state(enc: &Encoding, c: &Part) -> bool {
+    (0..enc.num_vars()).any(|v| c.cur[v] && !enc.is_input(VarId::new(v)))
+}
+
+/// `order` with the clusters that read no current state bit moved to the front (each group in
+/// its order): the first products of a preimage then meet the target, a set over next bits, with
+/// constraints over next bits only, and quantify at once the next bits no later cluster reads
+/// (free variables' domains). Placed last, they were conjoined into a relation over both
+/// copies: NuSMV's `example_cmu/gigamax.smv` (17 next copies constrained by their domains in
+/// one cluster) checks in half the CPU time (table in `docs/nusmv_examples.md`, session 21).
+fn next_only_first(enc: &Encoding, clusters: &[Part], order: Vec<usize>) -> Vec<usize> {
+    let (mut first, rest): (Vec<usize>, Vec<usize>) = order.into_iter().partition(|&c| !reads_current_state(enc, &clusters[c]));
+    first.extend(rest);
+    first
+}
+
+/// `order` with the clusters that read no current state bit moved to the end (each group in its
+/// order), for products that start from a set over current bits.
+fn next_only_last(enc: &Encoding, clusters: &[Part], order: &[usize]) -> Vec<usize> {
+    let (mut first, rest): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&c| reads_current_state(enc, &clusters[c]));
+    first.extend(rest);
+    first
+}
+
 /// The quantification schedule of `order` (positions in `clusters`) for one direction: each
 /// quantified bit with the last cluster that reads it, unread ones with the first.
 fn schedule(enc: &Encoding, clusters: &[Part], order: &[usize], dir: Direction) -> SymResult<Vec<Cluster>> {
@@ -375,7 +413,7 @@ fn schedule(enc: &Encoding, clusters: &[Part], order: &[usize], dir: Direction) 
             later_cur[v] |= p.cur[v];
             later_next[v] |= p.next[v];
         }
-        out.push(Cluster { bdd: p.bdd.clone(), quant });
+        out.push(Cluster { bdd: p.bdd.clone(), quant, reads_cur: reads_current_state(enc, p) });
     }
     out.reverse();
     Ok(out)
@@ -398,13 +436,16 @@ impl TransRel {
         let in_order: Vec<usize> = (0..clusters.len()).collect();
         let (image_order, pre_order) = match scheme {
             Partitioning::Iwls95(_) => (iwls95_order(enc, &clusters, Direction::Forward), iwls95_order(enc, &clusters, Direction::Backward)),
-            _ => (in_order.clone(), in_order),
+            Partitioning::Threshold(_) => (in_order.clone(), in_order),
+            Partitioning::Sequential(_) | Partitioning::Monolithic => (in_order.clone(), next_only_first(enc, &clusters, in_order)),
         };
+        let succ_order = next_only_last(enc, &clusters, &pre_order);
         let image = schedule(enc, &clusters, &image_order, Direction::Forward)?;
         let pre = schedule(enc, &clusters, &pre_order, Direction::Backward)?;
+        let succ = schedule(enc, &clusters, &succ_order, Direction::Backward)?;
         let image_all = enc.cur_cube.and(&enc.input_cube)?;
         let pre_all = enc.next_cube.and(&enc.input_cube)?;
-        Ok(TransRel { image, pre, image_all, pre_all, parts: count })
+        Ok(TransRel { image, pre, succ, image_all, pre_all, parts: count })
     }
 
     pub(crate) fn clusters(&self) -> usize {
@@ -438,35 +479,49 @@ impl TransRel {
     }
 
     /// The states of `within` (a set over current bits) with a successor in `to`: the preimage
-    /// conjoined with `within` right after the first cluster's relational product, so that the
-    /// later products only carry the states the caller keeps (the fixpoints' care set: reachable,
-    /// not yet found, satisfying the `E[… U …]`'s left side). Against conjoining after the last
-    /// cluster, callgrind instructions of `check --engine bdd`: NuSMV's `smv-dist/gigamax`
-    /// −11 %, `example_irst/gigamax` −9 %, `reactor/base` −9 %, `abp4` ±0 %; conjoining before
-    /// the first product instead made `smv-dist/gigamax` 11 % slower.
+    /// conjoined with `within` right after the first relational product with a cluster that
+    /// reads current state bits ([`TransRel::within_after`]), so that the later products only
+    /// carry the states the caller keeps (the fixpoints' care set: reachable, not yet found,
+    /// satisfying the `E[… U …]`'s left side). Against conjoining after the last cluster,
+    /// callgrind instructions of `check --engine bdd`: NuSMV's `smv-dist/gigamax` −11 %,
+    /// `example_irst/gigamax` −9 %, `reactor/base` −9 %, `abp4` ±0 %; conjoining before the
+    /// first product instead made `smv-dist/gigamax` 11 % slower. After a cluster over next bits
+    /// only, the product would still be over next bits only, and conjoining `within` there
+    /// multiplies the two (NuSMV's `deadlock/gas-nq7.smv`: no result in 120 s, against 1.4 s).
     pub(crate) fn preimage_within(&self, enc: &Encoding, to: &Bdd, within: &Bdd) -> SymResult<Bdd> {
         let target = enc.to_next(to)?;
-        let Some((first, rest)) = self.pre.split_first() else {
+        if self.pre.is_empty() {
             return Ok(target.exists(&self.pre_all)?.and(within)?);
-        };
-        let mut acc = target.apply_exists(BooleanOperator::And, &first.bdd, &first.quant)?.and(within)?;
-        for c in rest {
+        }
+        let meet = self.within_after();
+        let mut acc = target;
+        for (i, c) in self.pre.iter().enumerate() {
             acc = acc.apply_exists(BooleanOperator::And, &c.bdd, &c.quant)?;
+            if i == meet {
+                acc = acc.and(within)?;
+            }
         }
         Ok(acc)
     }
 
+    /// The position in the preimage order after whose product [`TransRel::preimage_within`]
+    /// conjoins its care set: the first cluster that reads current state bits, else the last.
+    fn within_after(&self) -> usize {
+        self.pre.iter().position(|c| c.reads_cur).unwrap_or(self.pre.len().saturating_sub(1))
+    }
+
     /// The states of `within` (a set over current bits) with a successor: the preimage of all
     /// states, with `within` conjoined before the first cluster's relational product (it reads
-    /// no next or input bit, so it moves inside their quantifiers). NuSMV's `guidance.smv`:
-    /// the unrestricted preimage did not finish in 100 s, this one on the reachable states
-    /// takes well under a second.
+    /// no next or input bit, so it moves inside their quantifiers), the clusters in the
+    /// preimage order with those over next bits only last. NuSMV's `guidance.smv`: the
+    /// unrestricted preimage did not finish in 100 s, this one on the reachable states takes
+    /// well under a second.
     pub(crate) fn with_successor(&self, within: &Bdd) -> SymResult<Bdd> {
-        if self.pre.is_empty() {
+        if self.succ.is_empty() {
             return Ok(within.clone());
         }
         let mut acc = within.clone();
-        for c in &self.pre {
+        for c in &self.succ {
             acc = acc.apply_exists(BooleanOperator::And, &c.bdd, &c.quant)?;
         }
         Ok(acc)
@@ -626,6 +681,32 @@ mod tests {
         // The small thresholds split the relation, the monolithic scheme never does.
         assert!(clusters_seen[1] > 40 && clusters_seen[3] > 40, "{clusters_seen:?}");
         assert_eq!(clusters_seen[5], 40);
+    }
+
+    /// Preimages meet the clusters over next bits only first, `with_successor` (which starts
+    /// from a set over current bits) last, and `preimage_within` conjoins its care set after a
+    /// cluster that reads current bits (else the product of a set over next bits and one over
+    /// current bits is built unquantified: NuSMV's gas-nq7 never finished).
+    #[test]
+    fn next_only_clusters_come_first_in_preimages_and_last_from_current_sets() {
+        let m = model(
+            "MODULE main\nVAR\n  x : 0..2;\n  y : 0..4;\n  z : boolean;\nASSIGN\n  next(y) := case y < 4 : y + 1; TRUE : 0; esac;\n  next(z) := !z;\nSPEC AG EF y = 0\n",
+        );
+        let enc = &m.enc;
+        for scheme in [Partitioning::Sequential(super::CLUSTER_NODES), Partitioning::Sequential(1), Partitioning::Monolithic] {
+            let r = TransRel::with(enc, parts(&m), scheme).unwrap();
+            let split = |cs: &[super::Cluster], first_reads_cur: bool| {
+                let k = cs.iter().position(|c| c.reads_cur != first_reads_cur).unwrap_or(cs.len());
+                cs[k..].iter().all(|c| c.reads_cur != first_reads_cur)
+            };
+            assert!(split(&r.pre, false), "{scheme:?}: preimage order");
+            assert!(split(&r.succ, true), "{scheme:?}: with_successor order");
+            assert!(r.pre[r.within_after()].reads_cur, "{scheme:?}: care set after a cluster over next bits only");
+            assert_eq!(r.pre.len(), r.succ.len());
+        }
+        // One part per cluster: x's domain (next bits only) is the first preimage cluster.
+        let r = TransRel::with(enc, parts(&m), Partitioning::Sequential(1)).unwrap();
+        assert!(!r.pre[0].reads_cur && r.succ[0].reads_cur && r.within_after() > 0, "{} clusters", r.pre.len());
     }
 
     #[test]
