@@ -64,7 +64,8 @@ const AFFINITY_MAX_PARTS: usize = 100;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Partitioning {
     /// Global constraints first, then the parts in variable order, conjoined while a cluster
-    /// stays under this many nodes; one order for both directions.
+    /// stays under this many nodes; images take the clusters in that order, preimages first
+    /// those that read no current state bit ([`next_only_first`]).
     Sequential(usize),
     /// NuSMV's default (`-thresh`): affinity clustering up to this many nodes; one order.
     Threshold(usize),
