@@ -110,6 +110,12 @@ impl ReturnRows {
         self.class[i] as usize
     }
 
+    /// The continuations of (call, exit) pair `j` (`return_offsets[call] + k`) as bits.
+    #[inline]
+    pub(crate) fn row(&self, j: usize) -> &[usize] {
+        &self.bits[j * self.words..(j + 1) * self.words]
+    }
+
     /// How many continuations of (call, exit) pair `j` (`return_offsets[call] + k`) are in `set`
     /// (the blocks of a [`fixedbitset::FixedBitSet`] over the component's nodes).
     #[inline]

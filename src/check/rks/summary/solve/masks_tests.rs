@@ -1,0 +1,147 @@
+//! The exit masks solved with the transposed [`super::Held`] rows equal those solved by whole
+//! exit words per location, frame by frame, on random dense recursive structures (every
+//! component with predecessor rows, many calls with several continuations per exit: the paths
+//! the grid's cells take), and so do the `base` sets and the verdicts.
+
+use super::super::{ModelIndex, Summary};
+use super::BY_LOCATION_ONLY;
+use crate::check::rks::formula::Formula;
+use crate::check::rks::initial_context;
+use crate::ctl::Ctl;
+use crate::explicit::rks::{ComponentId, RecursiveKripkeStructure};
+use crate::explicit::rks_builder::RksBuilder;
+use crate::ir::PropId;
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next() % (hi - lo + 1) as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// Two to four components of 6 to 40 nodes: a quarter calls (recursion allowed), one to four
+/// exits, each location with an edge to about a third of the nodes, one to four continuations
+/// per (call, exit).
+fn dense_rks(rng: &mut Rng) -> RecursiveKripkeStructure {
+    let mut b = RksBuilder::new();
+    let comps = rng.range(2, 4);
+    let name = |c: usize| format!("C{c}");
+    let exits: Vec<usize> = (0..comps).map(|_| rng.range(1, 4)).collect();
+    for c in 0..comps {
+        let id = b.component(&name(c));
+        let n = rng.range(6 + exits[c], 40);
+        // Node 0 is the entry; nodes 1..=exits[c] are the exits; calls among the others.
+        let call_to: Vec<Option<usize>> = (0..n).map(|v| (v > exits[c] && rng.chance(25)).then(|| rng.range(0, comps - 1))).collect();
+        let node = |v: usize| format!("n{v}");
+        for (v, target) in call_to.iter().enumerate() {
+            match target {
+                Some(t) => {
+                    b.call(id, &node(v), &name(*t));
+                }
+                None => {
+                    let labels: Vec<&str> = ["p", "q"].into_iter().filter(|_| rng.chance(45)).collect();
+                    b.loc(id, &node(v), &labels);
+                }
+            }
+        }
+        for k in 0..exits[c] {
+            b.exit(id, &format!("x{k}"), &node(1 + k));
+        }
+        let locs: Vec<usize> = (0..n).filter(|&v| call_to[v].is_none()).collect();
+        for (v, target) in call_to.iter().enumerate() {
+            match *target {
+                Some(t) => {
+                    for k in 0..exits[t] {
+                        for _ in 0..rng.range(1, 4) {
+                            let r = locs[rng.range(0, locs.len() - 1)];
+                            b.ret(id, &node(v), &format!("x{k}"), &node(r));
+                        }
+                    }
+                }
+                None if (1..=exits[c]).contains(&v) => {}
+                None => {
+                    let mut any = false;
+                    for w in 0..n {
+                        if rng.chance(33) {
+                            b.edge(id, &node(v), &node(w));
+                            any = true;
+                        }
+                    }
+                    if !any {
+                        b.edge(id, &node(v), &node(rng.range(0, n - 1)));
+                    }
+                }
+            }
+        }
+    }
+    b.build().expect("a well-formed structure")
+}
+
+fn formula(rng: &mut Rng, props: usize, depth: usize) -> Ctl<PropId> {
+    use Ctl::*;
+    if depth == 0 || rng.chance(10) {
+        return Atom(PropId::new(rng.range(0, props - 1)));
+    }
+    let sub = |rng: &mut Rng| Box::new(formula(rng, props, depth - 1));
+    match rng.range(0, 9) {
+        0 => Not(sub(rng)),
+        1 => And(sub(rng), sub(rng)),
+        2 => Or(sub(rng), sub(rng)),
+        3 => EX(sub(rng)),
+        4 | 5 => EU(sub(rng), sub(rng)),
+        6 | 7 => EG(sub(rng)),
+        8 => AU(sub(rng), sub(rng)),
+        _ => AF(sub(rng)),
+    }
+}
+
+/// Everything the summary engine solved for `f` at component 0: the verdict and, per frame in
+/// creation order, its node, component, context, mask rows and `base`.
+fn solve(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool) -> (bool, Vec<String>) {
+    BY_LOCATION_ONLY.with(|c| c.set(by_location));
+    let ix = ModelIndex::new(rks);
+    let (fm, roots) = Formula::from_ctls(&[f]);
+    let init = ComponentId::new(0);
+    let mut s = Summary::new(rks, &fm, &ix);
+    let holds = s.run_root(roots[0], init, &initial_context(rks, &fm, init, roots[0]));
+    BY_LOCATION_ONLY.with(|c| c.set(false));
+    let frames = s
+        .frames
+        .iter()
+        .map(|fr| format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.masks[fr.mask as usize], fr.base.ones().collect::<Vec<_>>()))
+        .collect();
+    (holds, frames)
+}
+
+#[test]
+fn held_rows_give_the_masks_of_whole_exit_words() {
+    let mut rng = Rng(22);
+    let (mut frames, mut with_rows) = (0, 0);
+    for case in 0..150 {
+        let rks = dense_rks(&mut rng);
+        let ix = ModelIndex::new(&rks);
+        with_rows += (0..rks.components.len()).filter(|&c| ix.pred_rows(ComponentId::new(c)).is_some()).count();
+        for _ in 0..4 {
+            let f = formula(&mut rng, rks.prop_names.len().max(1), 4);
+            let reference = solve(&rks, &f, true);
+            let held = solve(&rks, &f, false);
+            assert_eq!(held, reference, "case {case}: {f:?}");
+            frames += held.1.len();
+        }
+    }
+    // The structures are dense and the formulas nest fixpoints: the rows and frames exist.
+    assert!(with_rows > 300 && frames > 2000, "{with_rows} components with rows, {frames} frames");
+}
