@@ -186,8 +186,9 @@ impl Summary<'_> {
                         match (ix.return_rows(gf.comp), gp.map(|gp| &held[gp])) {
                             // The exits whose locations meet the continuations, a row word at a time.
                             (Some(rows), Some(gh)) if !gh.is_empty() => {
+                                let known = gmask[c.index()];
                                 for k in ones(&delta) {
-                                    acc |= gh.exits_meeting(rows.row(gcomp.return_offsets[i as usize] as usize + k));
+                                    acc |= gh.exits_meeting(rows.row(gcomp.return_offsets[i as usize] as usize + k), known | acc);
                                 }
                             }
                             _ => {
@@ -486,12 +487,13 @@ impl Held {
         }
     }
 
-    /// The exits held by some location of `set` (bit rows over the component's locations).
+    /// The exits outside `known` held by some location of `set` (bit rows over the component's
+    /// locations).
     #[inline]
-    fn exits_meeting(&self, set: &[usize]) -> u64 {
+    fn exits_meeting(&self, set: &[usize], known: u64) -> u64 {
         let mut out = 0u64;
         for (k, row) in self.nodes.chunks_exact(self.nw).enumerate() {
-            if row.iter().zip(set).any(|(a, b)| a & b != 0) {
+            if known >> k & 1 == 0 && row.iter().zip(set).any(|(a, b)| a & b != 0) {
                 out |= 1 << k;
             }
         }
@@ -542,9 +544,16 @@ impl Held {
             }
             rest &= rest - 1;
         }
+        if lack.iter().all(|&l| l == 0) {
+            return;
+        }
         for &(k, w, bits) in entries {
             let w = w as usize;
-            let cand = bits & fr.live[k as usize * fr.call_words + w] & lack[w];
+            let cand = bits & lack[w];
+            if cand == 0 {
+                continue;
+            }
+            let cand = cand & fr.live[k as usize * fr.call_words + w];
             lack[w] &= !cand;
             for_each_call_position(w as u32, cand, |i| {
                 let p = comp.calls[i];
@@ -563,7 +572,11 @@ impl Held {
 fn add_new_calls(ix: &ModelIndex, fr: &Frame, comp: &Component, m: NodeId, calls: &mut [u64], mut f: impl FnMut(NodeId)) {
     for &(k, w, bits) in ix.ret_words(fr.comp, m) {
         let word = &mut calls[w as usize];
-        let fresh = bits & fr.live[k as usize * fr.call_words + w as usize] & !*word;
+        let fresh = bits & !*word;
+        if fresh == 0 {
+            continue;
+        }
+        let fresh = fresh & fr.live[k as usize * fr.call_words + w as usize];
         *word |= fresh;
         for_each_call_position(w, fresh, |i| f(comp.calls[i]));
     }
