@@ -1,7 +1,9 @@
 //! Solving the new frames of one fixpoint node, each phase by one worklist of (frame, node)
 //! across all of them: exit masks (least fixpoint), then `base` (`EU`: least fixpoint by
 //! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
-//! Solved frames (of earlier groups) are constants here.
+//! Solved frames (of earlier groups) are constants here. In dense components (predecessor
+//! rows) the masks are also kept transposed, per exit ([`Held`]), so that a step visits only the
+//! locations it changes; the `EU` bases skip the calls already in by words.
 
 use super::pred_rows::{add_common, for_each_common};
 use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, for_each_call_position, merge_row, operands, set_bit};
@@ -121,11 +123,12 @@ impl Summary<'_> {
             let mut entry = false;
             let pos = work.position(id);
             let h = &mut held[pos];
-            if w == 1 && !h.is_empty() {
+            if let (1, Some(rows)) = (w, ix.pred_rows(fr.comp))
+                && !h.is_empty()
+            {
                 // One word per location and predecessor rows: only the `a` predecessors that
                 // lack one of the exits of `r` are visited, found a row word at a time.
                 let r = row[0];
-                let rows = ix.pred_rows(fr.comp).expect("held only with rows");
                 h.grow_lacking(comp, r, rows.row(m), va.as_slice(), |p| {
                     let x = &mut mask[p.index()];
                     let new = r & !*x;
