@@ -28,10 +28,10 @@
 //!   msi_wtrans 20x slower (1.1 s to 24 s), so `Iwls95` stays NuSMV's order;
 //! - preimage order: a preimage starts from a set over next bits, so the clusters that read no
 //!   current state bit (the next copies' domain constraints, `INVAR` on the next state) come
-//!   first under `Sequential` and `Monolithic` ([`next_only_first`]); `Threshold` keeps NuSMV's
+//!   first under `Sequential` and `Monolithic` ([`NextOnly::First`]); `Threshold` keeps NuSMV's
 //!   single order, `Iwls95` its backward benefit order. [`TransRel::with_successor`] starts
 //!   from a set over current bits instead and takes the preimage order with those clusters last
-//!   ([`next_only_last`]): a set over one copy conjoined with a constraint over the other before
+//!   ([`NextOnly::Last`]): a set over one copy conjoined with a constraint over the other before
 //!   any quantification is their product (with interleaved bits, up to the product of their
 //!   sizes); for the same reason [`TransRel::preimage_within`] conjoins its care set right after
 //!   the first product with a cluster that reads current state bits;
@@ -65,7 +65,7 @@ const AFFINITY_MAX_PARTS: usize = 100;
 pub enum Partitioning {
     /// Global constraints first, then the parts in variable order, conjoined while a cluster
     /// stays under this many nodes; images take the clusters in that order, preimages first
-    /// those that read no current state bit ([`next_only_first`]).
+    /// those that read no current state bit ([`NextOnly::First`]).
     Sequential(usize),
     /// NuSMV's default (`-thresh`): affinity clustering up to this many nodes; one order.
     Threshold(usize),
@@ -371,24 +371,25 @@ fn reads_current_state(enc: &Encoding, c: &Part) -> bool {
     (0..enc.num_vars()).any(|v| c.cur[v] && !enc.is_input(VarId::new(v)))
 }
 
-/// `order` with the clusters that read no current state bit moved to the front (each group in
-/// its order): the first products of a preimage then meet the target, a set over next bits, with
-/// constraints over next bits only, and quantify at once the next bits no later cluster reads
-/// (free variables' domains). Placed last, they were conjoined into a relation over both
-/// copies: NuSMV's gigamax files (17 next copies constrained by their domains in one cluster)
-/// check in 0.59–0.84 of the CPU time (`--engine bdd`; CHANGELOG, session 21).
-fn next_only_first(enc: &Encoding, clusters: &[Part], order: Vec<usize>) -> Vec<usize> {
-    let (mut first, rest): (Vec<usize>, Vec<usize>) = order.into_iter().partition(|&c| !reads_current_state(enc, &clusters[c]));
-    first.extend(rest);
-    first
+/// Which end of an order the clusters that read no current state bit go to ([`next_only_moved`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NextOnly {
+    /// Preimages: their first products then meet the target, a set over next bits, with
+    /// constraints over next bits only, and quantify at once the next bits no later cluster
+    /// reads (free variables' domains). Placed last, they were conjoined into a relation over
+    /// both copies: NuSMV's gigamax files (17 next copies constrained by their domains in one
+    /// cluster) check in 0.59–0.84 of the CPU time (`--engine bdd`; CHANGELOG, session 21).
+    First,
+    /// Products that start from a set over current bits ([`TransRel::with_successor`]).
+    Last,
 }
 
-/// `order` with the clusters that read no current state bit moved to the end (each group in its
-/// order), for products that start from a set over current bits.
-fn next_only_last(enc: &Encoding, clusters: &[Part], order: &[usize]) -> Vec<usize> {
-    let (mut first, rest): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&c| reads_current_state(enc, &clusters[c]));
-    first.extend(rest);
-    first
+/// `order` with the clusters that read no current state bit moved to the end `to` (a stable
+/// partition: each group keeps its order).
+fn next_only_moved(enc: &Encoding, clusters: &[Part], order: &[usize], to: NextOnly) -> Vec<usize> {
+    let (mut front, back): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&c| reads_current_state(enc, &clusters[c]) == (to == NextOnly::Last));
+    front.extend(back);
+    front
 }
 
 /// The quantification schedule of `order` (positions in `clusters`) for one direction: each
@@ -438,9 +439,9 @@ impl TransRel {
         let (image_order, pre_order) = match scheme {
             Partitioning::Iwls95(_) => (iwls95_order(enc, &clusters, Direction::Forward), iwls95_order(enc, &clusters, Direction::Backward)),
             Partitioning::Threshold(_) => (in_order.clone(), in_order),
-            Partitioning::Sequential(_) | Partitioning::Monolithic => (in_order.clone(), next_only_first(enc, &clusters, in_order)),
+            Partitioning::Sequential(_) | Partitioning::Monolithic => (in_order.clone(), next_only_moved(enc, &clusters, &in_order, NextOnly::First)),
         };
-        let succ_order = next_only_last(enc, &clusters, &pre_order);
+        let succ_order = next_only_moved(enc, &clusters, &pre_order, NextOnly::Last);
         let image = schedule(enc, &clusters, &image_order, Direction::Forward)?;
         let pre = schedule(enc, &clusters, &pre_order, Direction::Backward)?;
         let succ = schedule(enc, &clusters, &succ_order, Direction::Backward)?;
