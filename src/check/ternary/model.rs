@@ -45,16 +45,6 @@ pub(crate) struct Base {
     pub labels: Vec<FixedBitSet>,
 }
 
-/// The `→₊` predecessors of one extended node `(x, v)` ([`Model::preds`]): local predecessors
-/// `(x, p)`, return nodes `(x, n + r)` of the calls whose callee exit `v` continues, and, at an
-/// entry, the calls `(y, c)` of the live copies that call `x`.
-pub(crate) struct Preds<'m> {
-    pub(crate) local: &'m [NodeId],
-    pub(crate) returning: &'m [u32],
-    pub(crate) n: u32,
-    pub(crate) callers: &'m [(CopyId, NodeId)],
-}
-
 pub(crate) struct Copy {
     pub base: ComponentId,
     /// `ctx[k * existentials + slot]`.
@@ -222,7 +212,6 @@ impl<'a> Model<'a> {
     }
 
     /// Calls `f(copy, node)` for every `→₊` successor of `(x, v)`.
-    #[inline]
     pub(crate) fn for_each_succ(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
         if self.is_call(x, v) {
             f(self.callee(x, NodeId::from_u32(v)), 0);
@@ -233,30 +222,23 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// The `→₊` predecessors of `(x, v)` among live copies, as the three lists they come from.
-    #[inline]
-    pub(crate) fn preds(&self, x: CopyId, v: u32) -> Preds<'_> {
+    /// Calls `f(copy, node)` for every `→₊` predecessor of `(x, v)` among live copies.
+    pub(crate) fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
         let base = self.copies[x].base.index();
         let b = &self.bases[base];
         if v >= b.n {
-            return Preds { local: &[], returning: &[], n: b.n, callers: &[] };
+            return;
         }
-        let v_id = NodeId::from_u32(v);
-        let callers: &[(CopyId, NodeId)] = if v == 0 { &self.callers[x] } else { &[] };
-        Preds { local: self.rks.components[base].pred.neighbours(v_id), returning: b.ret_pred.neighbours(v_id), n: b.n, callers }
-    }
-
-    /// Calls `f(copy, node)` for every `→₊` predecessor of `(x, v)` among live copies.
-    pub(crate) fn for_each_pred(&self, x: CopyId, v: u32, mut f: impl FnMut(CopyId, u32)) {
-        let preds = self.preds(x, v);
-        for &p in preds.local {
+        for &p in self.rks.components[base].pred.neighbours(NodeId::from_u32(v)) {
             f(x, p.as_u32());
         }
-        for &r in preds.returning {
-            f(x, preds.n + r);
+        for &r in b.ret_pred.neighbours(NodeId::from_u32(v)) {
+            f(x, b.n + r);
         }
-        for &(y, c) in preds.callers {
-            f(y, c.as_u32());
+        if v == 0 {
+            for &(y, c) in &self.callers[x] {
+                f(y, c.as_u32());
+            }
         }
     }
 

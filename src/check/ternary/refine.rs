@@ -50,37 +50,20 @@ impl Graph for Plus<'_, '_, '_> {
         let (x, v) = self.idx.owner[g as usize];
         self.m.for_each_succ(x, v, |y, w| f(self.idx.id(y, w) as u32));
     }
-    /// Reads the model's predecessor lists directly (not through [`Model::for_each_pred`]): with
-    /// the closure of that function between the kernel and the lists, the compiler left the
-    /// closure out of line, a call per edge (+12–18 % CPU on eager and lazy grid cells).
     #[inline]
     fn for_each_pred(&self, g: u32, mut f: impl FnMut(u32)) {
         let (x, v) = self.idx.owner[g as usize];
-        let preds = self.m.preds(x, v);
-        let own = self.idx.offset[x];
-        for &p in preds.local {
-            f(own + p.as_u32());
-        }
-        for &r in preds.returning {
-            f(own + preds.n + r);
-        }
-        for &(y, c) in preds.callers {
-            f(self.idx.offset[y] + c.as_u32());
-        }
+        self.m.for_each_pred(x, v, |y, w| f(self.idx.id(y, w) as u32));
     }
 }
 
-/// The nodes of `idx` where `seed` holds, and those where `rule` holds (the kernel's `admit` or
-/// `keep` predicate, read as a bit: one pass in node order here instead of a lookup of the node's
-/// owner for every edge the kernel follows).
-fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, rule: impl Fn(&Model, CopyId, u32) -> bool) -> (FixedBitSet, FixedBitSet) {
-    let mut seeds = FixedBitSet::with_capacity(idx.owner.len());
-    let mut ruled = FixedBitSet::with_capacity(idx.owner.len());
+/// The nodes of `idx` where `seed` holds.
+fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+    let mut set = FixedBitSet::with_capacity(idx.owner.len());
     for (g, &(x, v)) in idx.owner.iter().enumerate() {
-        seeds.set(g, seed(m, x, v));
-        ruled.set(g, rule(m, x, v));
+        set.set(g, seed(m, x, v));
     }
-    (seeds, ruled)
+    set
 }
 
 /// Refines `∂(·, f)`; returns the number of node values that became known.
@@ -223,9 +206,13 @@ fn globally(m: &mut Model, f: FormulaId, a: FormulaId) {
 /// The largest subset of the seed in which every non-exit node not yet known tt has a `→₊`
 /// successor in the subset.
 fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
-    let (mut inside, kept) = seeded(m, idx, seed, |m, x, v| is_exit(m, x, v) || m.val(x, v, f) == Kleene::True);
+    let mut inside = seeded(m, idx, seed);
     let mut count = vec![0u32; idx.owner.len()];
-    graph::greatest_fixpoint(&Plus { m, idx }, &mut inside, &mut count, |g| kept.contains(g as usize));
+    let keep = |g: u32| {
+        let (x, v) = idx.owner[g as usize];
+        is_exit(m, x, v) || m.val(x, v, f) == Kleene::True
+    };
+    graph::greatest_fixpoint(&Plus { m, idx }, &mut inside, &mut count, keep);
     inside
 }
 
@@ -256,9 +243,13 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 
 /// The seed closed under adding `→₊` predecessors that may step.
 fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
-    let (mut inside, admitted) = seeded(m, idx, seed, may_step);
+    let mut inside = seeded(m, idx, seed);
     let work: Vec<u32> = inside.ones().map(|g| g as u32).collect();
-    graph::backward_closure(&Plus { m, idx }, &mut inside, work, |g| admitted.contains(g as usize));
+    let admit = |g: u32| {
+        let (x, v) = idx.owner[g as usize];
+        may_step(m, x, v)
+    };
+    graph::backward_closure(&Plus { m, idx }, &mut inside, work, admit);
     inside
 }
 
