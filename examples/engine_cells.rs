@@ -4,29 +4,26 @@
 //! runs the check `REPEAT` times and prints `engine I J holds wall cpu` with the medians of the
 //! wall-clock and process-CPU seconds (all threads).
 //!
-//! It uses only library calls that have not changed since the engines were split (`rks::check`,
-//! `ternary::check`, `tools/random_rsm.rs`), so `tools/engine_cells.py` copies this file into a
-//! checkout of an older revision and builds it there: both sides of a before/after table are then
-//! timed by the same code, the same allocator and the same allocator options.
+//! It uses only library calls and helpers that have not changed since the engines were split
+//! (`rks::check`, `ternary::check`, `tools/random_rsm.rs`, `tools/cpu_time.rs`: user + system
+//! CPU of all threads), so `tools/engine_cells.py` copies this file into a checkout of an older
+//! revision and builds it there: both sides of a before/after table are then timed by the same
+//! code, the same allocator and the same allocator options.
 
 use xmv_rs::check::rks::{self, RksEngine, RksOptions};
 use xmv_rs::check::ternary::{self, TernaryEngine};
 
+#[path = "../tools/cpu_time.rs"]
+mod cpu_time;
 #[path = "../tools/random_rsm.rs"]
 mod random_rsm;
+use cpu_time::cpu_seconds;
 use random_rsm::{INITIAL, RsmParams, random_formula, random_rks};
 
 // The allocator of the `xmv-rs` binary (which keeps freed memory: run with
 // `MIMALLOC_PURGE_DELAY=-1`, as `tools/engine_cells.py` does).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid out-pointer; CLOCK_PROCESS_CPUTIME_ID is always available on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
