@@ -7,7 +7,7 @@ usage: tools/engine_cells.py [--engines global,eager,lazy] [--repeat 3] [--seed 
 
 Each REV (anything `git rev-parse` takes; `WORKTREE` means the working tree) is checked out in
 `target/engine_cells/REV`, `examples/engine_cells.rs` of the working tree is copied into it and
-built there (one shared target directory), so every revision is timed by the same harness,
+built there (a target directory per revision), so every revision is timed by the same harness,
 allocator and allocator options (`MIMALLOC_PURGE_DELAY=-1`, as the `xmv-rs` binary sets).
 Per instance the revisions run one after the other (their order rotating), each process building
 the instance once (not timed) and checking every formula under every engine REPEAT times. The
@@ -16,6 +16,7 @@ and the geometric mean of the ratios per engine over the cells above 0.01 s. Ver
 Issue 16's "no performance loss" table (session 23) came from this script.
 """
 import argparse
+import hashlib
 import math
 import os
 import shutil
@@ -27,18 +28,26 @@ WORK = os.path.join(ROOT, "target", "engine_cells")
 
 
 def build(rev):
-    """Builds the harness at `rev`; returns the binary's path."""
-    target = os.path.join(WORK, "target")
+    """Builds the harness at `rev`; returns the binary's path.
+
+    Each revision has its own target directory. With one shared directory (sessions 23 and 24
+    until this was found) cargo took a revision's build for fresh when its checkout's files were
+    older than another revision's outputs, and the copied binary was then the other revision's:
+    a rerun compared one binary with itself. `main` also refuses two revisions whose binaries
+    are byte-identical."""
     if rev == "WORKTREE":
-        src = ROOT
+        src, name = ROOT, "WORKTREE"
     else:
-        src = os.path.join(WORK, rev)
+        # The checkout is named by the commit, not by `rev`: `HEAD` or a branch moves.
+        name = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", rev + "^{commit}"], check=True, capture_output=True, text=True).stdout.strip()
+        src = os.path.join(WORK, name)
         if not os.path.isdir(src):
             subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", src, rev], check=True, capture_output=True)
         shutil.copy(os.path.join(ROOT, "examples", "engine_cells.rs"), os.path.join(src, "examples", "engine_cells.rs"))
+    target = os.path.join(WORK, "target-" + name)
     env = dict(os.environ, CARGO_TARGET_DIR=target)
     subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "engine_cells"], cwd=src, env=env, check=True)
-    out = os.path.join(WORK, "bin", rev)
+    out = os.path.join(WORK, "bin", name)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     shutil.copy(os.path.join(target, "release", "examples", "engine_cells"), out)
     return out
@@ -55,6 +64,13 @@ def main():
     ap.add_argument("revs", nargs="+")
     a = ap.parse_args()
     bins = {rev: build(rev) for rev in a.revs}
+    seen = {}
+    for rev, path in bins.items():
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        if digest in seen:
+            sys.exit(f"engine_cells: the harnesses of {seen[digest]} and {rev} are the same binary")
+        seen[digest] = rev
     skip = set(filter(None, a.skip.split(",")))
     env = dict(os.environ, MIMALLOC_PURGE_DELAY="-1")
     cells = {}  # (engine, i, j) -> {rev: (holds, cpu)}
