@@ -9,11 +9,10 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
-use crate::check::graph::{self, Graph};
+use crate::check::graph::{self, Graph, Preds};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::NodeId;
 use crate::ir::id::IdVec;
-use fixedbitset::FixedBitSet;
 
 /// Global numbering of the extended nodes of live copies for one refinement pass.
 struct Index {
@@ -44,26 +43,44 @@ struct Plus<'i, 'm, 'a> {
     idx: &'i Index,
 }
 
+/// A node of [`Plus`]: its number in the [`Index`] and its copy and extended node, so that the
+/// kernels' predicates read the model without looking the number up.
+#[derive(Clone, Copy)]
+struct PlusNode {
+    g: u32,
+    x: CopyId,
+    v: u32,
+}
+
 impl Graph for Plus<'_, '_, '_> {
     #[inline]
-    fn for_each_succ(&self, g: u32, mut f: impl FnMut(u32)) {
-        let (x, v) = self.idx.owner[g as usize];
-        self.m.for_each_succ(x, v, |y, w| f(self.idx.id(y, w) as u32));
+    fn node(&self, g: usize) -> PlusNode {
+        let (x, v) = self.idx.owner[g];
+        PlusNode { g: g as u32, x, v }
     }
     #[inline]
-    fn for_each_pred(&self, g: u32, mut f: impl FnMut(u32)) {
-        let (x, v) = self.idx.owner[g as usize];
-        self.m.for_each_pred(x, v, |y, w| f(self.idx.id(y, w) as u32));
+    fn for_each_succ(&self, n: PlusNode, mut f: impl FnMut(PlusNode)) {
+        self.m.for_each_succ(n.x, n.v, |x, v| f(PlusNode { g: self.idx.id(x, v) as u32, x, v }));
+    }
+}
+
+impl Preds for Plus<'_, '_, '_> {
+    type Node = PlusNode;
+    #[inline]
+    fn number(n: PlusNode) -> usize {
+        n.g as usize
+    }
+    #[inline]
+    fn for_each_pred(&self, n: PlusNode, mut f: impl FnMut(PlusNode)) {
+        for (x, v) in self.m.preds(n.x, n.v) {
+            f(PlusNode { g: self.idx.id(x, v) as u32, x, v });
+        }
     }
 }
 
 /// The nodes of `idx` where `seed` holds.
-fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
-    let mut set = FixedBitSet::with_capacity(idx.owner.len());
-    for (g, &(x, v)) in idx.owner.iter().enumerate() {
-        set.set(g, seed(m, x, v));
-    }
-    set
+fn seeded(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
+    idx.owner.iter().map(|&(x, v)| seed(m, x, v)).collect()
 }
 
 /// Refines `∂(·, f)`; returns the number of node values that became known.
@@ -205,13 +222,10 @@ fn globally(m: &mut Model, f: FormulaId, a: FormulaId) {
 
 /// The largest subset of the seed in which every non-exit node not yet known tt has a `→₊`
 /// successor in the subset.
-fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+fn shrink(m: &Model, f: FormulaId, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
     let mut inside = seeded(m, idx, seed);
     let mut count = vec![0u32; idx.owner.len()];
-    let keep = |g: u32| {
-        let (x, v) = idx.owner[g as usize];
-        is_exit(m, x, v) || m.val(x, v, f) == Kleene::True
-    };
+    let keep = |n: PlusNode| is_exit(m, n.x, n.v) || m.val(n.x, n.v, f) == Kleene::True;
     graph::greatest_fixpoint(&Plus { m, idx }, &mut inside, &mut count, keep);
     inside
 }
@@ -242,23 +256,20 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 }
 
 /// The seed closed under adding `→₊` predecessors that may step.
-fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> FixedBitSet {
+fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
     let mut inside = seeded(m, idx, seed);
-    let work: Vec<u32> = inside.ones().map(|g| g as u32).collect();
-    let admit = |g: u32| {
-        let (x, v) = idx.owner[g as usize];
-        may_step(m, x, v)
-    };
-    graph::backward_closure(&Plus { m, idx }, &mut inside, work, admit);
+    let plus = Plus { m, idx };
+    let work: Vec<PlusNode> = (0..inside.len()).filter(|&g| inside[g]).map(|g| plus.node(g)).collect();
+    graph::backward_closure(&plus, &mut inside, work, |n| may_step(m, n.x, n.v));
     inside
 }
 
-fn assign(m: &mut Model, f: FormulaId, idx: &Index, pes: &FixedBitSet, opt: &FixedBitSet) {
+fn assign(m: &mut Model, f: FormulaId, idx: &Index, pes: &[bool], opt: &[bool]) {
     for (g, &(x, v)) in idx.owner.iter().enumerate() {
         let old = m.val(x, v, f);
-        let new = if pes.contains(g) {
+        let new = if pes[g] {
             Kleene::True
-        } else if !opt.contains(g) {
+        } else if !opt[g] {
             Kleene::False
         } else {
             Kleene::Unknown

@@ -150,17 +150,21 @@ pub(crate) fn for_each_common(x: &[usize], y: &[usize], mut f: impl FnMut(NodeId
     }
 }
 
-/// `into |= x & y & !into` word by word; calls `f` on each position that was added, in
-/// increasing order (backward reachability through `y`: `x` a predecessor row, `into` the set
-/// reached so far).
+/// Adds to `into` the positions of `x & y & !into` that `admit` accepts, word by word, calling
+/// `f` on each in increasing order (backward reachability through `y`: `x` a predecessor row,
+/// `into` the set reached so far): the members already in are skipped a word at a time.
 #[inline]
-pub(crate) fn add_common(into: &mut [usize], x: &[usize], y: &[usize], mut f: impl FnMut(NodeId)) {
+pub(crate) fn add_common(into: &mut [usize], x: &[usize], y: &[usize], mut admit: impl FnMut(NodeId) -> bool, mut f: impl FnMut(NodeId)) {
     for (i, ((t, &a), &b)) in into.iter_mut().zip(x).zip(y).enumerate() {
         let mut w = a & b & !*t;
-        *t |= w;
         while w != 0 {
-            f(NodeId::new(i * BITS + w.trailing_zeros() as usize));
+            let bit = w.trailing_zeros() as usize;
             w &= w - 1;
+            let p = NodeId::new(i * BITS + bit);
+            if admit(p) {
+                *t |= 1 << bit;
+                f(p);
+            }
         }
     }
 }
@@ -268,8 +272,12 @@ mod tests {
         let (x, y) = ([0b1111usize, 1 << 3], [0b0110usize, usize::MAX]);
         let mut into = [0b0010usize, 0];
         let mut added = Vec::new();
-        add_common(&mut into, &x, &y, |p| added.push(p));
+        add_common(&mut into, &x, &y, |_| true, |p| added.push(p));
         assert_eq!(added, vec![NodeId::new(2), NodeId::new(BITS + 3)]);
         assert_eq!(into, [0b0110, 1 << 3]);
+        let (mut into, mut added) = ([0b0010usize, 0], Vec::new());
+        add_common(&mut into, &x, &y, |p| p != NodeId::new(2), |p| added.push(p));
+        assert_eq!(added, vec![NodeId::new(BITS + 3)]);
+        assert_eq!(into, [0b0010, 1 << 3]);
     }
 }

@@ -7,10 +7,12 @@
 
 use super::pred_rows::{add_common, for_each_common};
 use super::{Frame, FrameId, ModelIndex, NO_FRAME, Summary, bit, for_each_call_position, merge_row, operands, set_bit};
+use crate::check::graph::{self, NodeSet, Preds};
 use crate::check::rks::formula::Op;
 use crate::explicit::rks::{Component, NO_CALL, NodeId};
 use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
+use std::cell::Cell;
 
 #[cfg(test)]
 mod masks_tests;
@@ -246,175 +248,101 @@ impl Summary<'_> {
 
     /// `E[a U b]` without leaving the frame (least fixpoint): backward reachability, over all
     /// frames at once, of `b` locations and of calls whose callee's entry holds, through `a`
-    /// locations and returning calls; an entry that gets in puts its callers' calls in.
+    /// locations and returning calls; an entry that gets in puts its callers' calls in. The
+    /// closure is the shared kernel ([`graph::backward_closure`]) over [`GroupGraph`].
     fn solve_bases_eu(&mut self, new: &[FrameId]) {
         let group = Group::new(new);
-        let mut bases: Vec<FixedBitSet> = Vec::with_capacity(new.len());
-        // Per frame: the calls in `base`, by position in `Component::calls` (see `add_new_calls`).
-        let mut in_calls: Vec<Vec<u64>> = Vec::with_capacity(new.len());
-        let mut work: Vec<(FrameId, NodeId)> = Vec::new();
-        for &id in new {
+        let layout = Layout::new(new.iter().map(|&id| self.comp(self.frames[id].comp).num_nodes as usize));
+        let mut base = FixedBitSet::with_capacity(layout.len);
+        let mut work: Vec<GroupNode> = Vec::new();
+        for (pos, &id) in new.iter().enumerate() {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
-            let mut base = FixedBitSet::with_capacity(comp.num_nodes as usize);
-            let mut calls = vec![0u64; comp.calls.len().div_ceil(64)];
+            let at = layout.offset[pos];
+            let mut seed = |m: NodeId| {
+                base.insert(at + m.index());
+                work.push(GroupNode { g: (at + m.index()) as u32, pos: pos as u32, m });
+            };
             for node in self.vecs[fr.b as usize].ones() {
                 if comp.call_target[node] == NO_CALL {
-                    base.insert(node);
-                    work.push((id, NodeId::new(node)));
+                    seed(NodeId::new(node));
                 }
             }
             for (i, &c) in comp.calls.iter().enumerate() {
                 let q = fr.callees[i];
                 if q != NO_FRAME && self.frames[q].solved && self.frames[q].base.contains(0) {
-                    base.insert(c.index());
-                    set_bit(&mut calls, i);
-                    work.push((id, c));
-                }
-            }
-            bases.push(base);
-            in_calls.push(calls);
-        }
-        let ix = self.ix;
-        while let Some((id, m)) = work.pop() {
-            crate::deadline::tick(self.stats.local_checks as usize);
-            self.stats.local_checks += 1;
-            let fr = &self.frames[id];
-            let comp = self.comp(fr.comp);
-            let pos = group.pos(id);
-            let (base, calls) = (&mut bases[pos], &mut in_calls[pos]);
-            let va = &self.vecs[fr.a as usize];
-            // A call that gets in as an `a` predecessor is marked in `calls` too.
-            let mut reached = |p: NodeId, work: &mut Vec<(FrameId, NodeId)>| {
-                if let Some(&i) = comp.call_index.get(p.index()).filter(|&&i| i != u32::MAX) {
-                    set_bit(calls, i as usize);
-                }
-                work.push((id, p));
-            };
-            match ix.pred_rows(fr.comp) {
-                // Backward reachability a word at a time: the `a` predecessors not in yet.
-                Some(rows) => add_common(base.as_mut_slice(), rows.row(m), va.as_slice(), |p| reached(p, &mut work)),
-                None => {
-                    for &p in comp.pred.neighbours(m) {
-                        if va.contains(p.index()) && !base.put(p.index()) {
-                            reached(p, &mut work);
-                        }
-                    }
-                }
-            }
-            add_new_calls(ix, fr, comp, m, calls, |p| {
-                base.insert(p.index());
-                work.push((id, p));
-            });
-            if m == NodeId::ENTRY {
-                for &(g, i) in &fr.callers {
-                    let c = self.comp(self.frames[g].comp).calls[i as usize];
-                    let gp = group.pos(g);
-                    if !bases[gp].put(c.index()) {
-                        set_bit(&mut in_calls[gp], i as usize);
-                        work.push((g, c));
-                    }
+                    seed(c);
                 }
             }
         }
-        for (&id, base) in new.iter().zip(bases) {
-            self.frames[id].base = base;
+        let g = GroupGraph::new(self, new, &group, &layout);
+        self.stats.local_checks += graph::backward_closure(&g, &mut base, work, |_| true) as u64;
+        for (pos, &id) in new.iter().enumerate() {
+            self.frames[id].base = layout.frame_set(pos, self.comp(self.frames[id].comp).num_nodes as usize, &base);
         }
     }
 
     /// `EG a` without leaving the frame (greatest fixpoint): from the `a` locations and the
     /// calls, over all frames at once, remove the nodes left without a successor; a call's
     /// successors are its returns through exits its callee's entry reaches, plus one for the
-    /// callee's entry while it stays (a descent that never returns).
+    /// callee's entry while it stays (a descent that never returns). The successors are counted
+    /// here; the removal is the shared peeling kernel ([`graph::peel`]) over [`GroupGraph`].
     fn solve_bases_eg(&mut self, new: &[FrameId]) {
         let group = Group::new(new);
-        let mut alive: Vec<FixedBitSet> = Vec::with_capacity(new.len());
-        for &id in new {
-            let fr = &self.frames[id];
-            let comp = self.comp(fr.comp);
-            let va = &self.vecs[fr.a as usize];
-            let mut live = FixedBitSet::with_capacity(comp.num_nodes as usize);
-            for node in 0..comp.num_nodes as usize {
-                live.set(
-                    node,
-                    match comp.call_target[node] {
-                        NO_CALL => va.contains(node),
-                        _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
-                    },
-                );
-            }
-            alive.push(live);
-        }
-        let mut counts: Vec<Vec<u32>> = Vec::with_capacity(new.len());
-        let mut dead: Vec<(FrameId, NodeId)> = Vec::new();
+        let layout = Layout::new(new.iter().map(|&id| self.comp(self.frames[id].comp).num_nodes as usize));
+        let mut alive = FixedBitSet::with_capacity(layout.len);
         for (pos, &id) in new.iter().enumerate() {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
-            let live = &alive[pos];
+            let va = &self.vecs[fr.a as usize];
+            for node in 0..comp.num_nodes as usize {
+                let live = match comp.call_target[node] {
+                    NO_CALL => va.contains(node),
+                    _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
+                };
+                alive.set(layout.offset[pos] + node, live);
+            }
+        }
+        let mut counts = vec![0u32; layout.len];
+        let mut dead: Vec<GroupNode> = Vec::new();
+        for (pos, &id) in new.iter().enumerate() {
+            let fr = &self.frames[id];
+            let comp = self.comp(fr.comp);
+            let at = layout.offset[pos];
+            let live = layout.words(pos, alive.as_slice());
             let return_rows = self.ix.return_rows(fr.comp);
-            let mut cnt = vec![0u32; comp.num_nodes as usize];
-            for node in live.ones() {
+            for node in block_ones(live) {
                 let n = match comp.call_target[node] {
-                    NO_CALL => comp.succ.neighbours(NodeId::new(node)).iter().filter(|&&m| live.contains(m.index())).count(),
+                    NO_CALL => comp.succ.neighbours(NodeId::new(node)).iter().filter(|&&m| block_bit(live, m.index())).count(),
                     t => {
                         let i = comp.call_index[node] as usize;
                         let q = fr.callees[i];
                         let callee_entry = match group.get(q) {
-                            Some(qp) => alive[qp].contains(0),
+                            Some(qp) => alive.contains(layout.offset[qp]),
                             None => self.frames[q].base.contains(0),
                         };
                         let live_exits = (0..self.exits(t)).filter(|&k| Self::entry_exit(fr, i, k as u32));
                         let returns: usize = match return_rows {
                             // Dense component: the live continuations of a pair by popcount.
-                            Some(rows) => live_exits.map(|k| rows.count_in(comp.return_offsets[i] as usize + k, live.as_slice()) as usize).sum(),
-                            None => live_exits.map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| live.contains(r.index())).count()).sum(),
+                            Some(rows) => live_exits.map(|k| rows.count_in(comp.return_offsets[i] as usize + k, live) as usize).sum(),
+                            None => live_exits.map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| block_bit(live, r.index())).count()).sum(),
                         };
                         usize::from(callee_entry) + returns
                     }
                 };
-                cnt[node] = n as u32;
+                counts[at + node] = n as u32;
                 if n == 0 {
-                    dead.push((id, NodeId::new(node)));
-                }
-            }
-            counts.push(cnt);
-        }
-        for &(id, m) in &dead {
-            alive[group.pos(id)].set(m.index(), false);
-        }
-        let ix = self.ix;
-        while let Some((id, m)) = dead.pop() {
-            crate::deadline::tick(self.stats.local_checks as usize);
-            self.stats.local_checks += 1;
-            let fr = &self.frames[id];
-            let comp = self.comp(fr.comp);
-            let pos = group.pos(id);
-            let (live, cnt) = (&mut alive[pos], &mut counts[pos]);
-            for_each_dependent(ix, fr, comp, &self.vecs[fr.a as usize], m, |p| {
-                if live.contains(p.index()) {
-                    cnt[p.index()] -= 1;
-                    if cnt[p.index()] == 0 {
-                        live.set(p.index(), false);
-                        dead.push((id, p));
-                    }
-                }
-            });
-            if m == NodeId::ENTRY {
-                for &(g, i) in &fr.callers {
-                    let c = self.comp(self.frames[g].comp).calls[i as usize].index();
-                    let gp = group.pos(g);
-                    if alive[gp].contains(c) {
-                        counts[gp][c] -= 1;
-                        if counts[gp][c] == 0 {
-                            alive[gp].set(c, false);
-                            dead.push((g, NodeId::new(c)));
-                        }
-                    }
+                    dead.push(GroupNode { g: (at + node) as u32, pos: pos as u32, m: NodeId::new(node) });
                 }
             }
         }
-        for (&id, live) in new.iter().zip(alive) {
-            self.frames[id].base = live;
+        for d in &dead {
+            alive.set(d.g as usize, false);
+        }
+        let g = GroupGraph::new(self, new, &group, &layout);
+        self.stats.local_checks += graph::peel(&g, &mut alive, &mut counts, dead, |_| false) as u64;
+        for (pos, &id) in new.iter().enumerate() {
+            self.frames[id].base = layout.frame_set(pos, self.comp(self.frames[id].comp).num_nodes as usize, &alive);
         }
     }
 }
@@ -567,24 +495,6 @@ impl Held {
     }
 }
 
-/// Calls `f` on each call of frame `fr` that returns to its node `m` through an exit its
-/// callee's entry reaches (as [`for_each_returning_call`]) and is not in `calls` (bits by
-/// position in `comp.calls`), and adds it there: the calls already reached are skipped 64 at a
-/// time instead of one by one.
-#[inline]
-fn add_new_calls(ix: &ModelIndex, fr: &Frame, comp: &Component, m: NodeId, calls: &mut [u64], mut f: impl FnMut(NodeId)) {
-    for &(k, w, bits) in ix.ret_words(fr.comp, m) {
-        let word = &mut calls[w as usize];
-        let fresh = bits & !*word;
-        if fresh == 0 {
-            continue;
-        }
-        let fresh = fresh & fr.live[k as usize * fr.call_words + w as usize];
-        *word |= fresh;
-        for_each_call_position(w, fresh, |i| f(comp.calls[i]));
-    }
-}
-
 /// The positions of a group's frames in the slice they were given in (frame ids are dense and
 /// a group's are close together, so a vector indexed by id minus the smallest; no hashing).
 struct Group {
@@ -612,15 +522,186 @@ impl Group {
     }
 }
 
+/// One set over the nodes of all frames of a group: frame `pos`'s nodes at `offset[pos]..`,
+/// each frame starting on a word, so that its part is a word slice of the whole (the dense
+/// components' row operations read it as they read a frame's own set).
+struct Layout {
+    offset: Vec<usize>,
+    len: usize,
+}
+
+impl Layout {
+    fn new(sizes: impl Iterator<Item = usize>) -> Layout {
+        let mut offset = Vec::new();
+        let mut len = 0;
+        for n in sizes {
+            offset.push(len);
+            len += n.div_ceil(usize::BITS as usize) * usize::BITS as usize;
+        }
+        Layout { offset, len }
+    }
+    /// Frame `pos`'s part of the group's set `words` (its blocks).
+    fn words<'w>(&self, pos: usize, words: &'w [usize]) -> &'w [usize] {
+        let lo = self.offset[pos] / usize::BITS as usize;
+        let hi = self.offset.get(pos + 1).map_or(words.len(), |&o| o / usize::BITS as usize);
+        &words[lo..hi]
+    }
+    /// Frame `pos`'s part of the group's set `words`, to change.
+    fn words_mut<'w>(&self, pos: usize, words: &'w mut [usize]) -> &'w mut [usize] {
+        let lo = self.offset[pos] / usize::BITS as usize;
+        let hi = self.offset.get(pos + 1).map_or(words.len(), |&o| o / usize::BITS as usize);
+        &mut words[lo..hi]
+    }
+    /// Frame `pos`'s part of `set`, as a set of its `n` nodes.
+    fn frame_set(&self, pos: usize, n: usize, set: &FixedBitSet) -> FixedBitSet {
+        FixedBitSet::with_capacity_and_blocks(n, self.words(pos, set.as_slice()).iter().copied())
+    }
+}
+
+/// A node of [`GroupGraph`]: its number in the [`Layout`], its frame's position in the group
+/// and its location.
+#[derive(Clone, Copy)]
+struct GroupNode {
+    g: u32,
+    pos: u32,
+    m: NodeId,
+}
+
+/// The dependency graph of a group's frames for the shared kernels: a node's predecessors are
+/// the frame's `a` predecessors and the calls that return to it through an exit their callee's
+/// entry reaches ([`for_each_dependent`]), and for an entry, the callers' call nodes.
+struct GroupGraph<'g, 's> {
+    s: &'g Summary<'s>,
+    new: &'g [FrameId],
+    group: &'g Group,
+    layout: &'g Layout,
+    /// For [`Preds::add_preds`]: per frame (from `call_offset[pos]`, one bit per position in
+    /// `Component::calls`), calls known to be in the set, so that the returning calls already
+    /// in are skipped 64 at a time. Only ever a subset of the set's calls.
+    calls_in: Vec<Cell<u64>>,
+    call_offset: Vec<usize>,
+}
+
+impl<'g, 's> GroupGraph<'g, 's> {
+    fn new(s: &'g Summary<'s>, new: &'g [FrameId], group: &'g Group, layout: &'g Layout) -> Self {
+        let mut call_offset = Vec::with_capacity(new.len());
+        let mut words = 0;
+        for &id in new {
+            call_offset.push(words);
+            words += s.comp(s.frames[id].comp).calls.len().div_ceil(64);
+        }
+        GroupGraph { s, new, group, layout, calls_in: vec![Cell::new(0); words], call_offset }
+    }
+}
+
+impl Preds for GroupGraph<'_, '_> {
+    type Node = GroupNode;
+    #[inline]
+    fn number(n: GroupNode) -> usize {
+        n.g as usize
+    }
+    #[inline]
+    fn for_each_pred(&self, n: GroupNode, mut f: impl FnMut(GroupNode)) {
+        let s = self.s;
+        let fr = &s.frames[self.new[n.pos as usize]];
+        let comp = s.comp(fr.comp);
+        let at = self.layout.offset[n.pos as usize];
+        for_each_dependent(s.ix, fr, comp, &s.vecs[fr.a as usize], n.m, |p| f(GroupNode { g: (at + p.index()) as u32, pos: n.pos, m: p }));
+        self.for_each_caller(n, f);
+    }
+
+    /// In a dense component (predecessor rows), the `a` predecessors outside `set` a word at a
+    /// time ([`add_common`]); the returning calls and callers one by one.
+    #[inline]
+    fn add_preds<S: NodeSet>(&self, n: GroupNode, set: &mut S, mut admit: impl FnMut(GroupNode) -> bool, mut added: impl FnMut(GroupNode)) {
+        let s = self.s;
+        let fr = &s.frames[self.new[n.pos as usize]];
+        let comp = s.comp(fr.comp);
+        let at = self.layout.offset[n.pos as usize];
+        let node = |p: NodeId| GroupNode { g: (at + p.index()) as u32, pos: n.pos, m: p };
+        let va = &s.vecs[fr.a as usize];
+        match (s.ix.pred_rows(fr.comp), set.blocks_mut()) {
+            (Some(rows), Some(blocks)) => {
+                let frame = self.layout.words_mut(n.pos as usize, blocks);
+                add_common(frame, rows.row(n.m), va.as_slice(), |p| admit(node(p)), |p| added(node(p)));
+            }
+            _ => {
+                for &p in comp.pred.neighbours(n.m) {
+                    if va.contains(p.index()) {
+                        add_one(set, node(p), &mut admit, &mut added);
+                    }
+                }
+            }
+        }
+        let calls_in = &self.calls_in[self.call_offset[n.pos as usize]..];
+        for &(k, w, bits) in s.ix.ret_words(fr.comp, n.m) {
+            let known = &calls_in[w as usize];
+            let fresh = bits & !known.get() & fr.live[k as usize * fr.call_words + w as usize];
+            let mut now_in = 0;
+            for_each_call_position(w, fresh, |i| {
+                let u = node(comp.calls[i]);
+                if set.contains(u.g as usize) {
+                    now_in |= 1 << (i % 64);
+                } else if admit(u) {
+                    set.insert(u.g as usize);
+                    now_in |= 1 << (i % 64);
+                    added(u);
+                }
+            });
+            known.set(known.get() | now_in);
+        }
+        self.for_each_caller(n, |u| add_one(set, u, &mut admit, &mut added));
+    }
+}
+
+/// [`Preds::add_preds`] for one predecessor `u`.
+#[inline]
+fn add_one<S: NodeSet>(set: &mut S, u: GroupNode, admit: &mut impl FnMut(GroupNode) -> bool, added: &mut impl FnMut(GroupNode)) {
+    if !set.contains(u.g as usize) && admit(u) {
+        set.insert(u.g as usize);
+        added(u);
+    }
+}
+
+impl GroupGraph<'_, '_> {
+    /// For an entry, the callers' call nodes (all in the group).
+    #[inline]
+    fn for_each_caller(&self, n: GroupNode, mut f: impl FnMut(GroupNode)) {
+        if n.m == NodeId::ENTRY {
+            let s = self.s;
+            for &(g, i) in &s.frames[self.new[n.pos as usize]].callers {
+                let gp = self.group.pos(g);
+                let c = s.comp(s.frames[g].comp).calls[i as usize];
+                f(GroupNode { g: (self.layout.offset[gp] + c.index()) as u32, pos: gp as u32, m: c });
+            }
+        }
+    }
+}
+
+/// The positions of the set bits of the blocks `b` of a [`FixedBitSet`].
+fn block_ones(b: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    positions(b.iter().map(|&w| w as u64), usize::BITS as usize)
+}
+
+/// Bit `i` of the blocks `b` of a [`FixedBitSet`].
+fn block_bit(b: &[usize], i: usize) -> bool {
+    const W: usize = usize::BITS as usize;
+    b[i / W] >> (i % W) & 1 != 0
+}
+
 /// The positions of the set bits of `b`.
 fn ones(b: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    b.iter().enumerate().flat_map(|(i, &w)| {
-        let mut w = w;
+    positions(b.iter().copied(), 64)
+}
+
+/// The positions of the set bits of `words`, `width` bits per word.
+fn positions(words: impl Iterator<Item = u64>, width: usize) -> impl Iterator<Item = usize> {
+    words.enumerate().flat_map(move |(i, mut w)| {
         std::iter::from_fn(move || {
             (w != 0).then(|| {
                 let t = w.trailing_zeros() as usize;
                 w &= w - 1;
-                i * 64 + t
+                i * width + t
             })
         })
     })
