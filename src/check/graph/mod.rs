@@ -275,4 +275,42 @@ mod tests {
         greatest_fixpoint(&g, &mut s, &mut count, |v| v == 3);
         assert_eq!(s, set(5, &[0, 3]));
     }
+
+    /// The same graph with nodes handed out as (number, number × 10) and byte sets: the
+    /// kernels give the same sets, and the predicates see the graph's handles.
+    #[test]
+    fn kernels_over_node_handles_and_byte_sets() {
+        struct Tagged<'a>(CsrGraph<'a>);
+        impl Preds for Tagged<'_> {
+            type Node = (u32, u32);
+            fn number(v: (u32, u32)) -> usize {
+                v.0 as usize
+            }
+            fn for_each_pred(&self, v: (u32, u32), mut f: impl FnMut((u32, u32))) {
+                self.0.for_each_pred(v.0, |u| f((u, u * 10)));
+            }
+        }
+        impl Graph for Tagged<'_> {
+            fn node(&self, i: usize) -> (u32, u32) {
+                (i as u32, i as u32 * 10)
+            }
+            fn for_each_succ(&self, v: (u32, u32), mut f: impl FnMut((u32, u32))) {
+                self.0.for_each_succ(v.0, |w| f((w, w * 10)));
+            }
+        }
+        let succ = Csr::from_edges(5, &[(0, 1), (1, 2), (2, 1), (0, 3), (4, 4)]);
+        let pred = succ.transpose();
+        let g = Tagged(CsrGraph { succ: &succ, pred: &pred });
+        let bytes = |nodes: &[usize]| (0..5).map(|v| nodes.contains(&v)).collect::<Vec<bool>>();
+        let mut s = bytes(&[3]);
+        let steps = backward_closure(&g, &mut s, vec![(3, 30)], |u| {
+            assert_eq!(u.1, u.0 * 10);
+            u.0 != 4
+        });
+        assert_eq!((s, steps), (bytes(&[0, 3]), 2));
+        let mut s = bytes(&[0, 2, 3]);
+        greatest_fixpoint(&g, &mut s, &mut [0; 5], |v| v.0 == 3);
+        assert_eq!(s, bytes(&[0, 3]));
+        assert_eq!(s.members().collect::<Vec<_>>(), vec![0, 3]);
+    }
 }
