@@ -237,13 +237,11 @@ impl<'a> Model<'a> {
     pub(crate) fn preds(&self, x: CopyId, v: u32) -> impl Iterator<Item = (CopyId, u32)> + '_ {
         let base = self.copies[x].base.index();
         let b = &self.bases[base];
-        let (local, returns, callers): (&[NodeId], &[u32], &[(CopyId, NodeId)]) = match v < b.n {
-            true => (
-                self.rks.components[base].pred.neighbours(NodeId::from_u32(v)),
-                b.ret_pred.neighbours(NodeId::from_u32(v)),
-                if v == 0 { &self.callers[x] } else { &[] },
-            ),
-            false => (&[], &[], &[]),
+        let (local, returns, callers): (&[NodeId], &[u32], &[(CopyId, NodeId)]) = if v < b.n {
+            let callers: &[(CopyId, NodeId)] = if v == 0 { &self.callers[x] } else { &[] };
+            (self.rks.components[base].pred.neighbours(NodeId::from_u32(v)), b.ret_pred.neighbours(NodeId::from_u32(v)), callers)
+        } else {
+            (&[], &[], &[])
         };
         let n = b.n;
         local.iter().map(move |&p| (x, p.as_u32())).chain(returns.iter().map(move |&r| (x, n + r))).chain(callers.iter().map(|&(y, c)| (y, c.as_u32())))

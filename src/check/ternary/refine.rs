@@ -9,7 +9,7 @@
 
 use super::formula::{FormulaId, Op};
 use super::model::{CopyId, Model, NONE};
-use crate::check::graph::{self, Graph, Preds};
+use crate::check::graph::{self, Graph, NodeSet, Preds};
 use crate::check::kleene::Kleene;
 use crate::explicit::rks::NodeId;
 use crate::ir::id::IdVec;
@@ -259,7 +259,7 @@ fn until(m: &mut Model, f: FormulaId, a: FormulaId, b: FormulaId) {
 fn grow(m: &Model, idx: &Index, seed: impl Fn(&Model, CopyId, u32) -> bool, may_step: impl Fn(&Model, CopyId, u32) -> bool) -> Vec<bool> {
     let mut inside = seeded(m, idx, seed);
     let plus = Plus { m, idx };
-    let work: Vec<PlusNode> = (0..inside.len()).filter(|&g| inside[g]).map(|g| plus.node(g)).collect();
+    let work: Vec<PlusNode> = inside.members().map(|g| plus.node(g)).collect();
     graph::backward_closure(&plus, &mut inside, work, |n| may_step(m, n.x, n.v));
     inside
 }

@@ -252,7 +252,7 @@ impl Summary<'_> {
     /// closure is the shared kernel ([`graph::backward_closure`]) over [`GroupGraph`].
     fn solve_bases_eu(&mut self, new: &[FrameId]) {
         let group = Group::new(new);
-        let layout = Layout::new(new.iter().map(|&id| self.comp(self.frames[id].comp).num_nodes as usize));
+        let layout = Layout::of(self, new);
         let mut base = FixedBitSet::with_capacity(layout.len);
         let mut work: Vec<GroupNode> = Vec::new();
         for (pos, &id) in new.iter().enumerate() {
@@ -278,7 +278,7 @@ impl Summary<'_> {
         let g = GroupGraph::new(self, new, &group, &layout);
         self.stats.local_checks += graph::backward_closure(&g, &mut base, work, |_| true) as u64;
         for (pos, &id) in new.iter().enumerate() {
-            self.frames[id].base = layout.frame_set(pos, self.comp(self.frames[id].comp).num_nodes as usize, &base);
+            self.frames[id].base = layout.frame_set(pos, &base);
         }
     }
 
@@ -289,7 +289,7 @@ impl Summary<'_> {
     /// here; the removal is the shared peeling kernel ([`graph::peel`]) over [`GroupGraph`].
     fn solve_bases_eg(&mut self, new: &[FrameId]) {
         let group = Group::new(new);
-        let layout = Layout::new(new.iter().map(|&id| self.comp(self.frames[id].comp).num_nodes as usize));
+        let layout = Layout::of(self, new);
         let mut alive = FixedBitSet::with_capacity(layout.len);
         for (pos, &id) in new.iter().enumerate() {
             let fr = &self.frames[id];
@@ -342,7 +342,7 @@ impl Summary<'_> {
         let g = GroupGraph::new(self, new, &group, &layout);
         self.stats.local_checks += graph::peel(&g, &mut alive, &mut counts, dead, |_| false) as u64;
         for (pos, &id) in new.iter().enumerate() {
-            self.frames[id].base = layout.frame_set(pos, self.comp(self.frames[id].comp).num_nodes as usize, &alive);
+            self.frames[id].base = layout.frame_set(pos, &alive);
         }
     }
 }
@@ -527,34 +527,41 @@ impl Group {
 /// components' row operations read it as they read a frame's own set).
 struct Layout {
     offset: Vec<usize>,
+    /// Per frame, its component's node count.
+    nodes: Vec<usize>,
     len: usize,
 }
 
 impl Layout {
-    fn new(sizes: impl Iterator<Item = usize>) -> Layout {
-        let mut offset = Vec::new();
+    /// The layout of the frames `new`.
+    fn of(s: &Summary, new: &[FrameId]) -> Layout {
+        const W: usize = usize::BITS as usize;
+        let nodes: Vec<usize> = new.iter().map(|&id| s.comp(s.frames[id].comp).num_nodes as usize).collect();
+        let mut offset = Vec::with_capacity(nodes.len());
         let mut len = 0;
-        for n in sizes {
+        for &n in &nodes {
             offset.push(len);
-            len += n.div_ceil(usize::BITS as usize) * usize::BITS as usize;
+            len += n.div_ceil(W) * W;
         }
-        Layout { offset, len }
+        Layout { offset, nodes, len }
+    }
+    /// The blocks of frame `pos` among `total` blocks of the group's set.
+    fn blocks(&self, pos: usize, total: usize) -> std::ops::Range<usize> {
+        const W: usize = usize::BITS as usize;
+        self.offset[pos] / W..self.offset.get(pos + 1).map_or(total, |&o| o / W)
     }
     /// Frame `pos`'s part of the group's set `words` (its blocks).
     fn words<'w>(&self, pos: usize, words: &'w [usize]) -> &'w [usize] {
-        let lo = self.offset[pos] / usize::BITS as usize;
-        let hi = self.offset.get(pos + 1).map_or(words.len(), |&o| o / usize::BITS as usize);
-        &words[lo..hi]
+        &words[self.blocks(pos, words.len())]
     }
     /// Frame `pos`'s part of the group's set `words`, to change.
     fn words_mut<'w>(&self, pos: usize, words: &'w mut [usize]) -> &'w mut [usize] {
-        let lo = self.offset[pos] / usize::BITS as usize;
-        let hi = self.offset.get(pos + 1).map_or(words.len(), |&o| o / usize::BITS as usize);
-        &mut words[lo..hi]
+        let range = self.blocks(pos, words.len());
+        &mut words[range]
     }
-    /// Frame `pos`'s part of `set`, as a set of its `n` nodes.
-    fn frame_set(&self, pos: usize, n: usize, set: &FixedBitSet) -> FixedBitSet {
-        FixedBitSet::with_capacity_and_blocks(n, self.words(pos, set.as_slice()).iter().copied())
+    /// Frame `pos`'s part of `set`, as a set of its nodes.
+    fn frame_set(&self, pos: usize, set: &FixedBitSet) -> FixedBitSet {
+        FixedBitSet::with_capacity_and_blocks(self.nodes[pos], self.words(pos, set.as_slice()).iter().copied())
     }
 }
 
@@ -611,7 +618,8 @@ impl Preds for GroupGraph<'_, '_> {
     }
 
     /// In a dense component (predecessor rows), the `a` predecessors outside `set` a word at a
-    /// time ([`add_common`]); the returning calls and callers one by one.
+    /// time ([`add_common`]); the returning calls not known to be in 64 at a time (`calls_in`);
+    /// the callers one by one.
     #[inline]
     fn add_preds<S: NodeSet>(&self, n: GroupNode, set: &mut S, mut admit: impl FnMut(GroupNode) -> bool, mut added: impl FnMut(GroupNode)) {
         let s = self.s;
