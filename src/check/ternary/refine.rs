@@ -72,9 +72,7 @@ impl Preds for Plus<'_, '_, '_> {
     }
     #[inline]
     fn for_each_pred(&self, n: PlusNode, mut f: impl FnMut(PlusNode)) {
-        for (x, v) in self.m.preds(n.x, n.v) {
-            f(PlusNode { g: self.idx.id(x, v) as u32, x, v });
-        }
+        self.m.for_each_pred(n.x, n.v, |x, v| f(PlusNode { g: self.idx.id(x, v) as u32, x, v }));
     }
 }
 
