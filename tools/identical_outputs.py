@@ -85,14 +85,27 @@ MANIFEST = "MANIFEST.sha256"
 
 
 # The default memory budget is a share of the memory available at the time of the run, printed in
-# E0505's note: it differs between two runs of the same binary.
+# E0505's and E0508's note and in E0508's headline ("does not fit in the memory budget of SIZE"): it
+# differs between two runs of the same binary.
 BUDGET = re.compile(rb"memory budget: [0-9.]+ [KMGT]?i?B \(--max-memory\)")
+BUDGET_HEADLINE = re.compile(rb"the memory budget of [0-9.]+ [KMGT]?i?B")
 
 
 def normalized(data):
     """A recorded output with what differs between two runs of one binary blanked: the values of
-    JSON `time_ms` fields (wall-clock times) and the size in `memory budget: SIZE (--max-memory)`."""
-    return BUDGET.sub(b"memory budget: - (--max-memory)", TIMING.sub(b'"time_ms": -', data))
+    JSON `time_ms` fields (wall-clock times) and the budget's size in `memory budget: SIZE
+    (--max-memory)` and in `the memory budget of SIZE`.
+
+    >>> normalized(b'error[E0508]: the state space does not fit in the memory budget of 17.7 GiB')
+    b'error[E0508]: the state space does not fit in the memory budget of -'
+    >>> normalized(b'= note: memory budget: 18.4 GiB (--max-memory)')
+    b'= note: memory budget: - (--max-memory)'
+    >>> normalized(b'{"time_ms": 12.5, "states": 3}')
+    b'{"time_ms": -, "states": 3}'
+    """
+    data = TIMING.sub(b'"time_ms": -', data)
+    data = BUDGET_HEADLINE.sub(b"the memory budget of -", data)
+    return BUDGET.sub(b"memory budget: - (--max-memory)", data)
 
 
 def digest(path):
