@@ -15,6 +15,10 @@
 //! found earlier, whose ids are then known before the serial interning starts, which only has to
 //! insert (in order) the keys that were absent. A state's id never changes once assigned, and
 //! the absent keys are interned in the same order as before, so the numbering is the same.
+//!
+//! The states to expand are read from a [`Source`]: the table itself, or a copy of a range of
+//! its packed states, which lets the next batch be expanded while the table is busy interning
+//! the current one (`super::explore`'s pipeline).
 
 use super::super::eval::Evaluator;
 use super::super::eval::compiled::ops_run;
@@ -70,6 +74,25 @@ impl Chunk {
 /// Bytes of buffer one successor takes in a [`Chunk`] (its key, hash and id slot).
 pub(super) fn bytes_per_successor(words: usize) -> u64 {
     8 * words as u64 + 12
+}
+
+/// Packed states to expand: state `first + k` is `packed[k * words..(k + 1) * words]`.
+#[derive(Clone, Copy)]
+pub(super) struct Source<'a> {
+    pub packed: &'a [u64],
+    pub first: u32,
+}
+
+impl<'a> Source<'a> {
+    /// Every state of `table`.
+    pub(super) fn table(table: &'a PackedTable) -> Source<'a> {
+        Source { packed: table.arena(), first: 0 }
+    }
+
+    fn state(&self, s: u32, words: usize) -> &'a [u64] {
+        let k = (s - self.first) as usize * words;
+        &self.packed[k..k + words]
+    }
 }
 
 /// [`Chunk::found`] of a key that was not in the table.
@@ -141,24 +164,26 @@ impl<'p> Expander<'p> {
         (self.ops, self.ev.nodes() + self.ev_inputs.nodes())
     }
 
-    /// Expands states `range` of `table` into `out` (cleared first), stopping at the first error
+    /// Expands states `range` of `source` into `out` (cleared first), stopping at the first error
     /// or before the state whose successors would take the keys past `room` words; with
-    /// `look_up`, also fills [`Chunk::found`].
-    fn expand(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, look_up: bool, room: usize) {
+    /// `look_up`, also fills [`Chunk::found`] from that table.
+    fn expand(&mut self, source: Source<'_>, range: std::ops::Range<u32>, out: &mut Chunk, look_up: Option<&PackedTable>, room: usize) {
         out.first = range.start;
         out.clear();
         let ops = ops_run();
-        self.expand_range(table, range, out, room);
+        self.expand_range(source, range, out, room);
         self.ops += ops_run() - ops;
-        if look_up {
+        if let Some(table) = look_up {
             look_up_keys(table, self.layout.words(), out);
         }
     }
 
-    fn expand_range(&mut self, table: &PackedTable, range: std::ops::Range<u32>, out: &mut Chunk, room: usize) {
+    fn expand_range(&mut self, source: Source<'_>, range: std::ops::Range<u32>, out: &mut Chunk, room: usize) {
+        let words = self.layout.words();
         for s in range {
-            table.get_into(s, &mut self.cur);
-            self.cur_key.copy_from_slice(table.packed(s));
+            let packed = source.state(s, words);
+            self.layout.unpack(packed, &mut self.cur);
+            self.cur_key.copy_from_slice(packed);
             if self.per_state != 0 {
                 self.scratch.limit_steps(self.scratch.steps() + self.per_state);
                 self.scratch_inputs.limit_steps(self.scratch_inputs.steps() + self.per_state);
@@ -206,22 +231,30 @@ impl<'p> Expander<'p> {
     }
 }
 
-/// Expands states `range` of `table` into `chunks` (one per expander, contiguous ranges in
-/// order; unused chunks are left empty), in parallel when there are several expanders. The
+/// Expands states `range` of `source` into `chunks` (one per expander, contiguous ranges in
+/// order; unused chunks are left empty), in parallel when there are several expanders, which
+/// then also look their successors up in `look_up` (the table as it stands) when given. The
 /// successors' buffers of all chunks together stay within about `room` bytes (each chunk gets
 /// its share): a chunk whose next state would pass its share stops before it
 /// ([`Chunk::truncated`]), so a model with many successors per state cannot grow these buffers
 /// past the memory budget, whatever the batch size.
-pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chunk>, table: &PackedTable, range: std::ops::Range<u32>, room: u64) {
+pub(super) fn expand_batch(
+    expanders: &mut [Expander<'_>],
+    chunks: &mut Vec<Chunk>,
+    source: Source<'_>,
+    look_up: Option<&PackedTable>,
+    range: std::ops::Range<u32>,
+    room: u64,
+) {
     let n = range.end - range.start;
     let workers = (expanders.len() as u32).min(n.div_ceil(MIN_PER_WORKER)).max(1);
     chunks.resize_with(expanders.len().max(1), Chunk::default);
     let per = n.div_ceil(workers);
     let bounds = |t: u32| (range.start + (t * per).min(n))..(range.start + ((t + 1) * per).min(n));
-    let words = table.layout().words();
+    let words = expanders[0].layout.words();
     let share = |parts: u32| usize::try_from(room / u64::from(parts) / bytes_per_successor(words)).unwrap_or(usize::MAX).saturating_mul(words);
     if workers == 1 {
-        expanders[0].expand(table, range.clone(), &mut chunks[0], false, share(1));
+        expanders[0].expand(source, range.clone(), &mut chunks[0], None, share(1));
         // Unused chunks hold nothing (not even the keys of an earlier parallel batch: the
         // successors generated are counted over all chunks).
         for c in &mut chunks[1..] {
@@ -230,7 +263,7 @@ pub(super) fn expand_batch(expanders: &mut [Expander<'_>], chunks: &mut Vec<Chun
         return;
     }
     let room = share(workers);
-    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(table, bounds(t as u32), out, true, room));
+    (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(source, bounds(t as u32), out, look_up, room));
 }
 
 /// Fills `out.found` with each key's id in `table` (prefetching the slots a few keys ahead).
