@@ -8,9 +8,10 @@
 //! estimated build of the states the probe has found is at most [`AUTO_FEED_FACTOR`] times the
 //! probe's images (past that it waits for the probe's end). So the
 //! engine that is cheaper on the model finishes first, and neither is built twice: the explicit
-//! build that wins is the one that was started, the probe that wins is the BDD model. The two
-//! never run at the same time (each waits for the other's report), so the outcome and the
-//! figures are the same on every run and for every `-j`.
+//! build that wins is the one that was started, the probe that wins is the BDD model. The
+//! explicit build's stretch after a probe step runs beside the probe's next image, but each
+//! decision waits for the report of the stretch it depends on, so the outcome and the figures
+//! are those of running the two in turns: the same on every run and for every `-j`.
 
 use super::{AUTO_EXPLICIT_FACTOR, AUTO_UNITS_PER_NODE, FlatBuilt};
 use crate::diagnostics::Diagnostics;
@@ -60,9 +61,15 @@ struct Explicit {
 impl Explicit {
     /// Lets the build go on to `allowance` work units and waits for its report.
     fn resume(&mut self, allowance: u64) {
-        if self.allow.send(Some(allowance)).is_ok() {
+        if self.start(allowance) {
             self.wait();
         }
+    }
+    /// Lets the build go on to `allowance` work units without waiting: the caller reads the
+    /// report with [`Explicit::wait`] before anything else reads `last`. `false`: the build has
+    /// ended (no report will come).
+    fn start(&mut self, allowance: u64) -> bool {
+        self.allow.send(Some(allowance)).is_ok()
     }
     fn wait(&mut self) {
         // A thread that ended without reporting (a panic) is joined and re-raised by the caller.
@@ -139,14 +146,31 @@ pub(super) fn race(
             };
         }
 
-        // The probe, with the explicit build resumed after each of its steps.
+        // The probe, with the explicit build resumed after each of its steps. The resumed
+        // build runs beside the probe's next image, and the probe's next step (or its end) first
+        // waits for the build's report and makes the decision the previous step would have made
+        // on it: the same decisions, figures and outcome as running them in turns, in the wall
+        // time of the longer of the two instead of their sum.
         let explicit = RefCell::new(explicit);
+        // A resume whose report has not been read yet.
+        let running = Cell::new(false);
         let last = Cell::new(None::<ProbeFacts>);
         // Images of probes the BDD engine restarted with a larger cache (counted in the race).
         let carried = Cell::new(0.0f64);
         let images = |f: &ProbeFacts| f.nodes.saturating_sub(f.setup_nodes) as f64 * AUTO_UNITS_PER_NODE;
         let total = |f: &ProbeFacts| carried.get() + images(f);
         let step = |f: ProbeFacts| {
+            let mut e = explicit.borrow_mut();
+            if running.replace(false) {
+                e.wait();
+                // The previous step's decision, on the report it would have waited for (its
+                // facts are still `last`; this step's are not counted).
+                match e.last {
+                    Report::Paused(_) => {}
+                    Report::Done(Outcome::OverBudget, _) => return ProbeStep::Keep,
+                    Report::Done(_, _) => return ProbeStep::GiveUp,
+                }
+            }
             if let Some(l) = last.get()
                 && (f.rings < l.rings || f.nodes < l.nodes)
             {
@@ -156,13 +180,13 @@ pub(super) fn race(
             if f.states > max_states as f64 {
                 return ProbeStep::Keep;
             }
-            let mut e = explicit.borrow_mut();
             if let Report::Paused(w) = e.last {
                 let allowance = first_work.units().saturating_add((AUTO_RACE_RATIO * total(&f)) as u64);
                 // The explicit build of the states the probe has found, at its rate per state.
                 let at_least = w.units() as f64 / w.expanded.max(1) as f64 * f.states;
-                if allowance > w.units() && at_least <= AUTO_FEED_FACTOR * total(&f) {
-                    e.resume(allowance);
+                if allowance > w.units() && at_least <= AUTO_FEED_FACTOR * total(&f) && e.start(allowance) {
+                    running.set(true);
+                    return ProbeStep::Continue;
                 }
             }
             match e.last {
@@ -173,6 +197,17 @@ pub(super) fn race(
         };
         let built = SymbolicModel::build_probe(program, max_memory, threads, Some(Probe { step: &step }));
         let mut explicit = explicit.into_inner();
+        let resumed_last = running.get();
+        if resumed_last {
+            explicit.wait();
+        }
+        // The probe's last step resumed the build and it ended (built, or failed): in turns, that
+        // step would have stopped the probe (`GiveUp`), so what the probe did after it (finish,
+        // or fail) is dropped.
+        let built = match explicit.last {
+            Report::Done(done, _) if resumed_last && done != Outcome::OverBudget => Ok(None),
+            _ => built,
+        };
         let probe_units = last.get().map_or(0.0, |f| total(&f));
         let w = explicit.work();
         let facts = format!(
