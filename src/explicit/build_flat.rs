@@ -465,6 +465,8 @@ fn explore(
     // interning probes each of them.
     let mut spare: Vec<Chunk> = vec![];
     let mut pending: Option<Pending> = None;
+    // The packed states of the batch expanded ahead (a buffer reused batch after batch).
+    let mut ahead_states: Vec<u64> = vec![];
     let words = layout.words();
     let mut edges = Edges { offsets, targets };
     let mut s = 0u32;
@@ -542,8 +544,9 @@ fn explore(
         let ahead = (pipelined && roomy && !one_state).then(|| end..g.table.len().min(end.saturating_add(size))).filter(|r| !r.is_empty());
         let next = match ahead {
             Some(range) => {
-                let copy = g.table.packed_range(range.clone()).to_vec();
-                let source = Source { packed: &copy, first: range.start };
+                ahead_states.clear();
+                ahead_states.extend_from_slice(g.table.packed_range(range.clone()));
+                let source = Source { packed: &ahead_states, first: range.start };
                 let ahead_room = batch_room(&g.budget, range.len() == 1);
                 let (next, ()) = rayon::join(
                     || intern_batch(&chunks, &mut g, &mut edges, &mut generated, &batch, &ctx),
