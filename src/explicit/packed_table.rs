@@ -182,12 +182,7 @@ impl PackedTable {
         &self.arena[start..start + self.words]
     }
 
-    /// Every packed state, in id order (`layout().words()` words each).
-    pub(crate) fn arena(&self) -> &[u64] {
-        &self.arena[..self.len as usize * self.words]
-    }
-
-    /// The packed states `ids`, in id order.
+    /// The packed states `ids`, in id order (`layout().words()` words each).
     pub(crate) fn packed_range(&self, ids: std::ops::Range<u32>) -> &[u64] {
         &self.arena[ids.start as usize * self.words..ids.end as usize * self.words]
     }

@@ -86,7 +86,7 @@ pub(super) struct Source<'a> {
 impl<'a> Source<'a> {
     /// Every state of `table`.
     pub(super) fn table(table: &'a PackedTable) -> Source<'a> {
-        Source { packed: table.arena(), first: 0 }
+        Source { packed: table.packed_range(0..table.len()), first: 0 }
     }
 
     fn state(&self, s: u32, words: usize) -> &'a [u64] {
