@@ -281,6 +281,20 @@ impl PackedTable {
 
     /// Rehashes every state into `slots` (all free, twice the current size).
     fn grow(&mut self, mut slots: Vec<Slot>) {
+        if self.words == 1 {
+            // A one-word key is its slot's `first`: walking the old slots in order, each key's
+            // new home is its old one or that plus the old size, so the new array is written in
+            // two ascending runs; the walk by id, below, writes it at random (NuSMV's
+            // gas-nq7, 6 M states: its growths took 200–220 ms by id, 55–70 ms by slot).
+            for &old in &self.slots {
+                if !is_free(old) {
+                    let i = free_slot(&slots, hash(&[old.first]), is_free);
+                    slots[i] = old;
+                }
+            }
+            self.slots = slots;
+            return;
+        }
         for id in 0..self.len {
             let key = self.packed(id);
             let i = free_slot(&slots, hash(key), is_free);
@@ -380,6 +394,24 @@ mod tests {
         let all = crate::explicit::state_values::StateValues::from_table(t);
         assert_eq!(all.row(999), vec![999 % 7, 999 / 7, 5]);
         assert_eq!(all.value(999, 1), 999 / 7);
+    }
+
+    #[test]
+    fn growths_keep_every_key_for_one_and_two_word_states() {
+        // One word: the growth walks the old slots; two words: it walks the ids.
+        for (bits, words) in [(&[20u8, 20][..], 1), (&[20, 20, 32], 2)] {
+            let mut t = table(bits);
+            assert_eq!(t.layout().words(), words);
+            for i in 0..5000u32 {
+                let state = [i.wrapping_mul(2_654_435_761) >> 12, i, i];
+                assert_eq!(insert(&mut t, &state[..bits.len()]), (i, true));
+            }
+            for i in 0..5000u32 {
+                let state = [i.wrapping_mul(2_654_435_761) >> 12, i, i];
+                assert_eq!(insert(&mut t, &state[..bits.len()]), (i, false));
+            }
+            assert!(t.slots.len() >= 8192);
+        }
     }
 
     #[test]
