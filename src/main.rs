@@ -70,6 +70,23 @@ fn no_transparent_huge_pages() {
     }
 }
 
+/// oxidd's BDD worker threads reserve a stack of 1 GiB each (`OXIDD_STACK_SIZE`, read when a
+/// manager is created). Under an address-space limit (`ulimit -v` below about 3 GB) that
+/// reservation failed and oxidd panicked ("could not build thread pool"). With a limit, and the
+/// variable unset, the stacks are a 64th of the limit, between 8 MiB (the main thread's usual
+/// stack, which runs the same recursions) and 1 GiB.
+fn bounded_bdd_worker_stacks() {
+    if std::env::var_os("OXIDD_STACK_SIZE").is_some() {
+        return;
+    }
+    if let Some(limit) = xmv_rs::explicit::budget::process_memory_limit() {
+        let size = (limit / 64).clamp(8 << 20, 1 << 30);
+        // SAFETY: called first thing in `main`, before any thread exists, so nothing reads or
+        // writes the environment at the same time.
+        unsafe { std::env::set_var("OXIDD_STACK_SIZE", size.to_string()) };
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(name = "xmv-rs", version, about = "Explicit-state CTL model checker for SMV models and recursive procedure modules")]
 struct Cli {
@@ -225,6 +242,7 @@ enum ImportFormat {
 }
 
 fn main() {
+    bounded_bdd_worker_stacks();
     // Run as `NuSMV` (a symlink or copy) or with NuSMV's argument shape: NuSMV 2.5.4's command line.
     let raw: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     if xmv_rs::nusmv_mode::wanted(&raw) {

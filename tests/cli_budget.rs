@@ -107,3 +107,47 @@ fn procedure_labels_count_only_where_they_are_defined() {
     assert!(stdout.lines().all(|l| l.ends_with(" IN main is true")), "{stdout}");
     assert!(!stderr.contains("E0508"), "{stderr}");
 }
+
+/// `xmv-rs` run by bash under `ulimit -v KB` (and nothing else changed).
+fn xmv_under_ulimit(kb: u64, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_xmv-rs"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run xmv-rs under ulimit");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// Regression (README "Known problems", sessions 12–27): under an address-space limit the BDD
+/// engine aborted (oxidd allocating a node table sized from the machine's memory: "memory
+/// allocation of 3297506096 bytes failed" at `ulimit -v 4000000`) or panicked (its worker
+/// threads' 1 GiB stacks: "could not build thread pool" below about 3 GB). The default budget
+/// now stays below the limit, the workers' stacks shrink with it, and the node table is asked
+/// for fallibly first: every run ends with verdicts or a diagnostic.
+#[test]
+fn tight_address_space_limits_give_verdicts_or_diagnostics() {
+    let model = case("max-memory.smv");
+    for kb in [1_000_000u64, 2_000_000, 4_000_000] {
+        for engine in ["auto", "bdd", "explicit"] {
+            let (code, stderr) = xmv_under_ulimit(kb, &["check", "--no-trace", "--engine", engine, &model]);
+            let what = format!("ulimit -v {kb}, --engine {engine}: {code:?}\n{stderr}");
+            assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"), "{what}");
+            match code {
+                Some(0 | 1) => {}
+                Some(2) => assert!(stderr.contains("error[E0508]"), "{what}"),
+                _ => panic!("{what}"),
+            }
+        }
+    }
+    // The explicit build under the default budget says where that budget comes from.
+    let (code, stderr) = xmv_under_ulimit(1_000_000, &["check", "--engine", "explicit", &model]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("memory budget: 16.0 MiB (--max-memory); this process may reserve at most 976.6 MiB (`ulimit -v`/`ulimit -d`)"), "{stderr}");
+    // A budget above the limit: the BDD engine's node table cannot be reserved.
+    let (code, stderr) = xmv_under_ulimit(2_000_000, &["check", "--engine", "bdd", "--max-memory", "12G", &model]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("error[E0508]: could not reserve") && stderr.contains("for the BDD node table"), "{stderr}");
+}

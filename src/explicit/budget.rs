@@ -160,9 +160,41 @@ pub(crate) const DEFAULT_FRACTION: f64 = 0.8;
 /// The default budget when the available memory cannot be read (not Linux, no `/proc`).
 pub(crate) const FALLBACK_BYTES: u64 = 4 << 30;
 
-/// The default `--max-memory`: 80 % of `MemAvailable` in `/proc/meminfo`, else 4 GiB.
+/// Address space a run takes beyond what the budget counts: the allocators' arenas (mimalloc
+/// reserves 128–256 MiB at a time), the threads' stacks (the BDD workers' see `main.rs`), the
+/// program. On the 2-core machine this project is measured on, a run under `ulimit -v 1000000`
+/// had reserved about 0.9 GB before its first BDD manager.
+pub(crate) const UNCOUNTED_ADDRESS_SPACE: u64 = 3 << 29;
+/// The default budget under an address-space limit when the limit leaves less than that.
+pub(crate) const MIN_DEFAULT_BYTES: u64 = 16 << 20;
+
+/// The default `--max-memory`: 80 % of `MemAvailable` in `/proc/meminfo` (else 4 GiB); under an
+/// address-space or data limit, no more than half of what the limit leaves beyond
+/// [`UNCOUNTED_ADDRESS_SPACE`] (at least [`MIN_DEFAULT_BYTES`]). Without the second rule, a model
+/// too big for the limit ended in an allocation abort instead of E0508.
 pub fn default_limit() -> u64 {
-    std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| mem_available(&m)).map_or(FALLBACK_BYTES, |b| (b as f64 * DEFAULT_FRACTION) as u64)
+    let memory = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| mem_available(&m)).map_or(FALLBACK_BYTES, |b| (b as f64 * DEFAULT_FRACTION) as u64);
+    match process_memory_limit() {
+        Some(limit) => memory.min((limit.saturating_sub(UNCOUNTED_ADDRESS_SPACE) / 2).max(MIN_DEFAULT_BYTES)),
+        None => memory,
+    }
+}
+
+/// The smaller soft limit of this process's address space (`ulimit -v`, `RLIMIT_AS`) and data
+/// (`ulimit -d`, `RLIMIT_DATA`, which Linux also applies to private mappings) in bytes, from
+/// `/proc/self/limits`; `None` when both are unlimited or unknown (not Linux).
+pub fn process_memory_limit() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/limits").ok().and_then(|l| soft_limits(&l))
+}
+
+/// The smaller soft limit of the `Max address space` and `Max data size` lines of a
+/// `/proc/self/limits` text.
+fn soft_limits(limits: &str) -> Option<u64> {
+    let soft = |name: &str| -> Option<u64> {
+        let line = limits.lines().find(|l| l.starts_with(name))?;
+        line[name.len()..].split_whitespace().next()?.parse().ok()
+    };
+    [soft("Max address space"), soft("Max data size")].into_iter().flatten().min()
 }
 
 /// `MemAvailable` of a `/proc/meminfo` text, in bytes.
@@ -204,6 +236,21 @@ mod tests {
         assert_eq!(mem_available(text), Some(8_000_000 * 1024));
         assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
         assert!(default_limit() > 0);
+    }
+
+    #[test]
+    fn address_space_and_data_limit_lines() {
+        let head = "Limit                     Soft Limit           Hard Limit           Units     \n";
+        let line = |name: &str, soft: &str| format!("{name:<26}{soft:<21}unlimited            bytes     \n");
+        let stack = line("Max stack size", "8388608");
+        let limited = format!("{head}{}{stack}{}", line("Max data size", "unlimited"), line("Max address space", "4096000000"));
+        assert_eq!(soft_limits(&limited), Some(4_096_000_000));
+        let both = format!("{head}{}{stack}{}", line("Max data size", "2000000000"), line("Max address space", "4096000000"));
+        assert_eq!(soft_limits(&both), Some(2_000_000_000));
+        let unlimited = format!("{head}{}{stack}{}", line("Max data size", "unlimited"), line("Max address space", "unlimited"));
+        assert_eq!(soft_limits(&unlimited), None);
+        assert_eq!(soft_limits(head), None);
+        assert_eq!(soft_limits(&stack), None, "the stack limit is not a memory limit");
     }
 
     #[test]

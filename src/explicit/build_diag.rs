@@ -153,7 +153,14 @@ impl BuildSize {
             format_size(self.bytes)
         ));
         match self.limit {
-            Some(limit) => d.with_note(format!("memory budget: {} (--max-memory)", format_size(limit))),
+            Some(limit) => match super::budget::process_memory_limit() {
+                Some(process) => d.with_note(format!(
+                    "memory budget: {} (--max-memory); this process may reserve at most {} (`ulimit -v`/`ulimit -d`), which keeps the default budget well below it",
+                    format_size(limit),
+                    format_size(process)
+                )),
+                None => d.with_note(format!("memory budget: {} (--max-memory)", format_size(limit))),
+            },
             None => d,
         }
     }

@@ -77,6 +77,44 @@ fn cache_entries(bdd_vars: VarNo, nodes: usize) -> usize {
     (1usize << log).min(nodes.max(1 << 16))
 }
 
+/// Bytes of one node slot in oxidd's node table (`oxidd-manager-index` 0.13: two 32-bit edges,
+/// the level and the reference count).
+const NODE_SLOT_BYTES: usize = 16;
+/// Bytes of one apply-cache entry, rounded up (2^22 entries take about 80 MB).
+const CACHE_ENTRY_BYTES: usize = 24;
+
+/// oxidd allocates the whole node table and apply cache when a manager is created and aborts
+/// the process when that allocation fails (under `ulimit -v`, or a `--max-memory` above what the
+/// machine can give). Asks the operating system for the same bytes first, with room for the
+/// worker threads' stacks when their size is set, and gives them back at once: a failure is an error for the user
+/// instead of an abort. (The system allocator, not the global one: mimalloc would keep the freed
+/// block reserved.)
+fn reserve_up_front(nodes: usize, cache: usize, threads: u32) -> SymResult<()> {
+    // The stacks only when their size is set (the command line sets it under a limit): the
+    // default 1 GiB a thread is address space that no limit constrains then, and one block of
+    // the sum could exceed what the kernel's overcommit check allows in one piece.
+    let stacks = std::env::var("OXIDD_STACK_SIZE").ok().and_then(|s| s.parse::<usize>().ok()).unwrap_or(0);
+    let bytes =
+        nodes.saturating_mul(NODE_SLOT_BYTES).saturating_add(cache.saturating_mul(CACHE_ENTRY_BYTES)).saturating_add(stacks.saturating_mul(threads as usize));
+    let failed = || {
+        SymbolicError(format!(
+            "could not reserve {} for the BDD node table (a third of --max-memory), its cache and its threads: the process's memory limit (`ulimit -v`) or the machine has less; lower --max-memory",
+            crate::explicit::budget::format_size(bytes as u64)
+        ))
+    };
+    let layout = std::alloc::Layout::from_size_align(bytes.max(1), 4096).map_err(|_| failed())?;
+    use std::alloc::GlobalAlloc;
+    // SAFETY: `layout` has a non-zero size.
+    let block = unsafe { std::alloc::System.alloc(layout) };
+    if block.is_null() {
+        return Err(failed());
+    }
+    // SAFETY: `block` was allocated just above by the same allocator with the same layout, and
+    // was never read or written.
+    unsafe { std::alloc::System.dealloc(block, layout) };
+    Ok(())
+}
+
 fn bits_for(len: usize) -> usize {
     if len <= 1 { 0 } else { (usize::BITS - (len - 1).leading_zeros()) as usize }
 }
@@ -114,6 +152,7 @@ impl Encoding {
         let moved_vars = order.iter().enumerate().filter(|&(i, &v)| i != v).count();
         let model_cache = cache_entries(n, nodes);
         let cache = cache.map_or(model_cache, |c| c.min(model_cache));
+        reserve_up_front(nodes, cache, threads.max(1))?;
         let manager = oxidd::bcdd::new_manager(nodes, cache, threads.max(1));
         let (vars, t, f) = manager.with_manager_exclusive(|m| -> SymResult<(Vec<Bdd>, Bdd, Bdd)> {
             m.add_vars(n);
