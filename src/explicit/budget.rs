@@ -163,7 +163,9 @@ pub(crate) const FALLBACK_BYTES: u64 = 4 << 30;
 /// Address space a run takes beyond what the budget counts: the allocators' arenas (mimalloc
 /// reserves 128–256 MiB at a time), the threads' stacks (the BDD workers' see `main.rs`), the
 /// program. On the 2-core machine this project is measured on, a run under `ulimit -v 1000000`
-/// had reserved about 0.9 GB before its first BDD manager.
+/// had reserved about 0.9 GB before its first BDD manager; with 1 GiB here, `auto` on NuSMV's
+/// gas-nq7 still aborted at `ulimit -v 1500000` (both engines' threads at once); with 1.5 GiB
+/// none of 96 runs did (four models, three engines, eight limits from 0.4 to 3 GB).
 pub(crate) const UNCOUNTED_ADDRESS_SPACE: u64 = 3 << 29;
 /// The default budget under an address-space limit when the limit leaves less than that.
 pub(crate) const MIN_DEFAULT_BYTES: u64 = 16 << 20;
