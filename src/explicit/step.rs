@@ -60,6 +60,10 @@ thread_local! {
     pub(crate) static NO_REUSE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: the slot visits that kept the candidates of the run's first ([`Plan::reuse`]).
     pub(crate) static REUSED_FILLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Tests: evaluate process-guarded slots for every selector value (no [`keeps_unless`]).
+    pub(crate) static NO_IDLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the slot visits that kept the current value of an idle process's variable.
+    pub(crate) static IDLE_FILLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Tests: the plan runs whose successors were written straight into packed keys.
     pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -288,6 +292,10 @@ pub(crate) struct Plan<'p> {
     memo_tables: usize,
     /// Per slot (`Source::Expr` only): its expression compiled ([`Program`]).
     slot_prog: Vec<Option<Program>>,
+    /// Per slot: [`keeps_unless`]'s (selector, bit set of its value indices) when the slot's
+    /// expression is a process's guarded assignment: any other next value of the selector
+    /// keeps the variable's current value, without evaluating the expression.
+    slot_keep_unless: Vec<Option<(VarId, u64)>>,
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
@@ -403,6 +411,7 @@ impl<'p> Plan<'p> {
             solver: None,
             id,
             slot_memo: vec![],
+            slot_keep_unless: vec![],
             check_memo: vec![],
             memo_tables: 0,
             slot_prog: vec![],
@@ -570,6 +579,18 @@ impl<'p> Plan<'p> {
         let mut pos_of_var = vec![usize::MAX; n];
         for (i, s) in plan.slots.iter().enumerate() {
             pos_of_var[s.var.index()] = i;
+        }
+        plan.slot_keep_unless = (plan.slots.iter().enumerate())
+            .map(|(d, s)| match s.source {
+                Source::Expr(e) if !plan.procedure && s.frame == Frame::Trans => {
+                    keeps_unless(s.var, e, |var, value| plan.index(var, value)).filter(|(sel, _)| pos_of_var.get(sel.index()).is_some_and(|&at| at < d))
+                }
+                _ => None,
+            })
+            .collect();
+        #[cfg(test)]
+        if NO_IDLE.with(std::cell::Cell::get) {
+            plan.slot_keep_unless.fill(None);
         }
         let evaluated = |s: &Slot<'_>| matches!(s.source, Source::Expr(_) | Source::MixedTable(_));
         // A slot is visited again in a run only below one that may give several candidates.
@@ -938,8 +959,20 @@ impl<'p> Plan<'p> {
         out.clear();
         scratch.pos[d] = 0;
         let sticky = self.procedure && slot.frame != Frame::Init && cur.get(v) == Some(&EXIT_INDEX);
+        let idle = self
+            .slot_keep_unless
+            .get(d)
+            .copied()
+            .flatten()
+            .is_some_and(|(sel, runs)| scratch.vec.get(sel.index()).is_some_and(|&k| k < 64 && runs >> k & 1 == 0));
         let result = if sticky {
             out.push(EXIT_INDEX);
+            Ok(())
+        } else if idle {
+            // Another process makes the step: the `TRUE : x` branch (see `keeps_unless`).
+            #[cfg(test)]
+            IDLE_FILLS.with(|c| c.set(c.get() + 1));
+            out.push(cur[v]);
             Ok(())
         } else {
             match &slot.source {
@@ -1059,6 +1092,32 @@ fn set_values(items: &[Program], env: &Env, out: &mut Vec<Value>) -> bool {
 }
 
 /// Appends precomputed candidates (or reports the value out of range).
+/// A process's guarded assignment, as `semantics::system` writes `next(x) := e` of processes
+/// (`case next(sel) = k1 : e1; …; TRUE : x; esac`): the selector and the bit set of the value
+/// indices of `k1, …` (all below 64) whose branches are evaluated. Any other next value of the
+/// selector gives `x`'s current value, since every condition before `TRUE` is then false and
+/// none can fail (the caller makes sure the selector's slot comes first, so it is set).
+fn keeps_unless(var: VarId, e: &Expr, index: impl Fn(VarId, Value) -> Option<u32>) -> Option<(VarId, u64)> {
+    let Expr::Case { branches, .. } = e else { return None };
+    let ((last_cond, last_value), guarded) = branches.split_last()?;
+    if guarded.is_empty() || !matches!(last_cond, Expr::Const(Value::Bool(true))) || !matches!(last_value, Expr::Var(x) if *x == var) {
+        return None;
+    }
+    let mut selector = None;
+    let mut runs = 0u64;
+    for (cond, _) in guarded {
+        let Expr::Binary(BinOp::Eq, a, b) = cond else { return None };
+        let (Expr::Next(sel), Expr::Const(k)) = (&**a, &**b) else { return None };
+        if selector.is_some_and(|s| s != *sel) {
+            return None;
+        }
+        selector = Some(*sel);
+        let k = index(*sel, *k).filter(|&k| k < 64)?;
+        runs |= 1 << k;
+    }
+    Some((selector?, runs))
+}
+
 fn extend(out: &mut Vec<u32>, var: VarId, c: &Consts) -> Result<(), StepErrorKind> {
     match c {
         Ok(indices) => {

@@ -1,6 +1,7 @@
 //! Differential tests of the plain enumeration's shortcuts: moving single-valued slots earlier
 //! ([`super::hoist_single_valued`]) and keeping a slot's candidates for the whole run when they
-//! depend on the current state only ([`super::Plan::reuse`]). Random models with unassigned variables interleaved with assigned ones (deterministic,
+//! depend on the current state only ([`super::Plan::reuse`]), and keeping the variables of a
+//! process that does not make the step ([`super::keeps_unless`]). Random models with unassigned variables interleaved with assigned ones (deterministic,
 //! set-valued, failing, reading `next()`), inputs, frozen variables and constraints give the same
 //! states, numbering, edges and errors with and without the move, with and without the solver,
 //! and the same states and edges as brute force.
@@ -8,7 +9,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{HOISTED_PLANS, NO_HOIST, NO_REUSE, PLAIN_ONLY, REUSED_FILLS};
+use crate::explicit::step::{HOISTED_PLANS, IDLE_FILLS, NO_HOIST, NO_IDLE, NO_REUSE, PLAIN_ONLY, REUSED_FILLS};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram, System};
@@ -108,6 +109,15 @@ fn assert_same_models(a: &FlatModel, b: &FlatModel, case_no: u64, sys: &System) 
     assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}: {sys:?}");
 }
 
+/// The same model, or the same first error.
+fn assert_same_builds(a: &Result<FlatModel, Diagnostics>, b: &Result<FlatModel, Diagnostics>, case_no: u64, sys: &System) {
+    match (a, b) {
+        (Ok(a), Ok(b)) => assert_same_models(a, b, case_no, sys),
+        (Err(a), Err(b)) => assert_same_errors(a, b, case_no, sys),
+        _ => panic!("case {case_no}: one build failed: {:?} / {:?}\n{sys:?}", a.as_ref().err(), b.as_ref().err()),
+    }
+}
+
 /// The same first error: code, message, notes and labels.
 fn assert_same_errors(a: &Diagnostics, b: &Diagnostics, case_no: u64, sys: &System) {
     let (a, b) = (&a.items[0], &b.items[0]);
@@ -168,11 +178,57 @@ fn reusing_candidates_within_a_run_changes_nothing() {
         let reused = build_plain(&p, true);
         reused_models += u64::from(REUSED_FILLS.with(std::cell::Cell::get) > 0);
         let computed = build_plain(&p, false);
-        match (&reused, &computed) {
-            (Ok(a), Ok(b)) => assert_same_models(a, b, case_no, sys),
-            (Err(a), Err(b)) => assert_same_errors(a, b, case_no, sys),
-            _ => panic!("case {case_no}: one build failed: reused {:?} / computed {:?}\n{sys:?}", reused.as_ref().err(), computed.as_ref().err()),
-        }
+        assert_same_builds(&reused, &computed, case_no, sys);
     }
     assert!(reused_models * 10 >= cases, "candidates were reused in only {reused_models} of {cases} models");
+}
+
+/// [`interleaved_program`] turned into processes: variable 0 is a free selector, and each
+/// other assigned state variable's `next` is guarded as `semantics::system` guards a process's
+/// (`case next(sel) = k : e; [next(sel) = k2 : e2;] TRUE : x; esac`), or now and then with a
+/// constant instead of `x` (not a process's shape).
+fn process_program(rng: &mut Rng) -> LoweredProgram {
+    let mut p = interleaved_program(rng, true);
+    let m = &mut p.systems[0];
+    m.next_assign[0] = None;
+    m.invar_assign[0] = None;
+    let selector = m.vars[0].domain.clone();
+    for v in 1..m.vars.len() {
+        if m.vars[v].kind != VarKind::State || m.invar_assign[v].is_some() {
+            continue;
+        }
+        let Some(e) = m.next_assign[v].take() else { continue };
+        let k = value(rng, &selector);
+        let mut branches = vec![(eq(next(0), k), e)];
+        if rng.below(3) == 0 {
+            let w = rng.below(m.vars.len() as u64) as u32;
+            branches.push((eq(next(0), value(rng, &selector)), var(w).clone()));
+        }
+        // Now and then a fallback other than `x`, which must be evaluated.
+        let fallback = if rng.below(4) == 0 { value(rng, &m.vars[v].domain.clone()) } else { var(v as u32) };
+        branches.push((boolean(true), fallback));
+        m.next_assign[v] = Some(case(branches, Span::new(9, 10)));
+    }
+    p
+}
+
+#[test]
+fn idle_processes_keep_their_variables_as_the_guarded_case_does() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut rng = Rng(0x1d1e_5e1e);
+    let mut idle_models = 0u64;
+    for case_no in 0..cases {
+        let p = process_program(&mut rng);
+        let sys = &p.systems[0];
+        for plain in [true, false] {
+            IDLE_FILLS.with(|c| c.set(0));
+            let kept = build(&p, plain, true);
+            idle_models += u64::from(plain && IDLE_FILLS.with(std::cell::Cell::get) > 0);
+            NO_IDLE.with(|c| c.set(true));
+            let evaluated = build(&p, plain, true);
+            NO_IDLE.with(|c| c.set(false));
+            assert_same_builds(&kept, &evaluated, case_no, sys);
+        }
+    }
+    assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
 }
