@@ -1091,7 +1091,6 @@ fn set_values(items: &[Program], env: &Env, out: &mut Vec<Value>) -> bool {
     true
 }
 
-/// Appends precomputed candidates (or reports the value out of range).
 /// A process's guarded assignment, as `semantics::system` writes `next(x) := e` of processes
 /// (`case next(sel) = k1 : e1; …; TRUE : x; esac`): the selector and the bit set of the value
 /// indices of `k1, …` (all below 64) whose branches are evaluated. Any other next value of the
@@ -1118,6 +1117,7 @@ fn keeps_unless(var: VarId, e: &Expr, index: impl Fn(VarId, Value) -> Option<u32
     Some((selector?, runs))
 }
 
+/// Appends precomputed candidates (or reports the value out of range).
 fn extend(out: &mut Vec<u32>, var: VarId, c: &Consts) -> Result<(), StepErrorKind> {
     match c {
         Ok(indices) => {
