@@ -202,10 +202,10 @@ fn process_program(rng: &mut Rng) -> LoweredProgram {
         let mut branches = vec![(eq(next(0), k), e)];
         if rng.below(3) == 0 {
             let w = rng.below(m.vars.len() as u64) as u32;
-            branches.push((eq(next(0), value(rng, &selector)), var(w).clone()));
+            branches.push((eq(next(0), value(rng, &selector)), var(w)));
         }
         // Now and then a fallback other than `x`, which must be evaluated.
-        let fallback = if rng.below(4) == 0 { value(rng, &m.vars[v].domain.clone()) } else { var(v as u32) };
+        let fallback = if rng.below(4) == 0 { value(rng, &m.vars[v].domain) } else { var(v as u32) };
         branches.push((boolean(true), fallback));
         m.next_assign[v] = Some(case(branches, Span::new(9, 10)));
     }
