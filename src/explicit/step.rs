@@ -19,6 +19,12 @@
 //! the enabled alternatives allow, with the same result, state order and errors as the plain
 //! product (see [`solve`] for the algorithm and why errors cannot change).
 //!
+//! Free variables that nothing reads (an unassigned `lock : boolean` of a process model) would
+//! multiply the product's work below them when they come early in the order; a plan without
+//! constraints takes such slots out of the product when only single-valued slots precede them,
+//! and emits each vector of the rest once per combination of their values, in the same order
+//! ([`Plan::run_deferred`]).
+//!
 //! Procedure modules: a variable that is `EXIT` in the current state stays `EXIT` (its `next` is
 //! not evaluated), and `Value::Exit` is an allowed assignment value. Input variables are never
 //! part of stored states: their slots are 0 in every emitted state vector and are enumerated by
@@ -66,6 +72,30 @@ thread_local! {
     pub(crate) static IDLE_FILLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Tests: the plan runs whose successors were written straight into packed keys.
     pub(crate) static PACKED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Tests: keep free slots that nothing reads in the product (no [`Plan::deferred`]).
+    pub(crate) static NO_DEFER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the plan runs that emitted a product computed once for every combination of
+    /// [`Plan::deferred`] slots.
+    pub(crate) static DEFERRED_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Tests: the plan runs that computed the product once per combination of
+    /// [`Plan::deferred`] slots (past [`DEFERRED_ROWS_MAX`]).
+    pub(crate) static EACH_COMBINATION_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Tests: [`DEFERRED_ROWS_MAX`] instead, when not zero.
+    pub(crate) static DEFERRED_ROWS_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The most vectors of the product without the [`Plan::deferred`] slots that a run keeps to
+/// emit once per combination of theirs; a run with more computes the product once per
+/// combination instead, so that the buffer does not grow with the successors (whose room the
+/// caller bounds by breaking the emission).
+const DEFERRED_ROWS_MAX: usize = 1 << 12;
+
+fn deferred_rows_max() -> usize {
+    #[cfg(test)]
+    if let n @ 1.. = DEFERRED_ROWS_CAP.with(std::cell::Cell::get) {
+        return n;
+    }
+    DEFERRED_ROWS_MAX
 }
 
 /// How `Var` and `Next` are read (defined by the evaluator, which reads them).
@@ -251,6 +281,8 @@ pub(crate) struct Scratch {
     mask_gen: u32,
     /// Boxed so that taking it out for a run moves a pointer, not the buffers' headers.
     solve: Option<Box<solve::SolveScratch>>,
+    /// The vectors of a run's product without its [`Plan::deferred`] slots, one after another.
+    deferred_rows: Vec<u32>,
     /// Cached candidates and verdicts of the plan last run ([`memo`]).
     memo: memo::Memo,
     /// Plan runs and slot candidates tried with these buffers: a deterministic measure of the
@@ -305,6 +337,12 @@ pub(crate) struct Plan<'p> {
     reuse: Vec<bool>,
     /// Some slot is marked in `reuse`.
     reuses: bool,
+    /// Slots that take their whole domain, that nothing reads and that only single-valued slots
+    /// precede in the order ([`free_leaders`]), in a plan without checks, taken out of `slots`:
+    /// [`Plan::run_deferred`] computes the product of `slots` once and emits each of its
+    /// vectors once per combination of their values, which is the order of the product with
+    /// them in their places.
+    deferred: Vec<Slot<'p>>,
     /// When [`Plan::order`] moved single-valued slots earlier: the slots and checks it was given,
     /// to rebuild the plan in dependency order and report the error that order meets first
     /// ([`Plan::first_error_in_dependency_order`]).
@@ -418,6 +456,7 @@ impl<'p> Plan<'p> {
             slot_set: vec![],
             reuse: vec![],
             reuses: false,
+            deferred: vec![],
             unhoisted: None,
         }
     }
@@ -466,12 +505,13 @@ impl<'p> Plan<'p> {
 
     /// Whether the system has input variables.
     pub(crate) fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.slots.is_empty() && self.deferred.is_empty()
     }
 
     /// Orders slots by their dependencies (stable otherwise), moves single-valued slots before
-    /// the free ones they do not read ([`hoist_single_valued`]), and attaches each check to the
-    /// earliest depth at which everything it reads is assigned.
+    /// the free ones they do not read ([`hoist_single_valued`]), takes free slots that nothing
+    /// reads out of the product when only single-valued slots precede them ([`free_leaders`]),
+    /// and attaches each check to the earliest depth at which everything it reads is assigned.
     fn order(system: &'p System, domains: &'p DomainIndex, slots: Vec<Slot<'p>>, checks: Vec<Check<'p>>) -> Result<Plan<'p>, StepError> {
         #[cfg(test)]
         let hoist = !NO_HOIST.with(std::cell::Cell::get);
@@ -527,7 +567,9 @@ impl<'p> Plan<'p> {
             return Err(StepError { kind: StepErrorKind::Cycle { var: s.var }, origin: s.origin, span: s.span, partial: vec![] });
         }
         let mut unhoisted = None;
+        let mut deferred = vec![];
         if let Some(given) = given {
+            let given = std::sync::Arc::new(given);
             let mut constrained = vec![false; slots.len()];
             for c in &checks {
                 deps_of(c.expr, c.frame).into_iter().for_each(|i| constrained[i] = true);
@@ -541,12 +583,27 @@ impl<'p> Plan<'p> {
                 _ => None,
             };
             let passes = |i: usize, j: usize| !constrained[j] && never_empty(j).is_some_and(|infallible| infallible || !constrained[i]);
-            let hoisted = hoist_single_valued(&order, &deps, passes, |i| slots[i].source.is_single_valued());
+            let single = |i: usize| slots[i].source.is_single_valued();
+            let hoisted = hoist_single_valued(&order, &deps, passes, single);
             if hoisted != order {
                 order = hoisted;
-                unhoisted = Some(std::sync::Arc::new(given));
+                unhoisted = Some(given.clone());
                 #[cfg(test)]
                 HOISTED_PLANS.with(|c| c.set(c.get() + 1));
+            }
+            #[cfg(test)]
+            let defer = !NO_DEFER.with(std::cell::Cell::get);
+            #[cfg(not(test))]
+            let defer = true;
+            if defer && checks.is_empty() && !system.is_procedure {
+                let (kept, free) = free_leaders(&order, |i| matches!(slots[i].source, Source::Domain) && users[i].is_empty(), single);
+                if !free.is_empty() && !kept.is_empty() {
+                    order = kept;
+                    deferred = free.into_iter().map(|i| slots[i].clone()).collect();
+                    // A single-valued slot before a deferred one may fail: then the product
+                    // in dependency order says which error, with which partial vector.
+                    unhoisted = Some(given);
+                }
             }
         }
         let mut depth_of_slot = vec![0usize; slots.len()];
@@ -559,7 +616,9 @@ impl<'p> Plan<'p> {
             let depth = deps_of(c.expr, c.frame).iter().map(|&i| depth_of_slot[i]).max().unwrap_or(0);
             placed[depth].push(c);
         }
+        placed.truncate(order.len() + 1);
         let mut plan = Plan::new(system, domains, vec![], placed);
+        plan.deferred = deferred;
         plan.slots = (order.into_iter())
             .map(|i| {
                 let mut slot = slots[i].clone();
@@ -725,7 +784,102 @@ impl<'p> Plan<'p> {
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
         self.reset(scratch, base);
-        self.dfs(scratch, ev, cur, exited, None, emit)
+        if self.deferred.is_empty() {
+            return self.dfs(scratch, ev, cur, exited, None, emit);
+        }
+        self.run_deferred(scratch, ev, cur, exited, emit)
+    }
+
+    /// [`Plan::run_plain`] of a plan with [`Plan::deferred`] slots: the product of the other
+    /// slots once (at most [`DEFERRED_ROWS_MAX`] vectors), then each of its vectors once per
+    /// combination of the deferred slots' values, the first deferred slot varying slowest.
+    /// Nothing the other slots compute reads a deferred slot, so the product with the
+    /// deferred slots in their places would emit the same vectors in this order, and meet an
+    /// error in its first combination (which error, and with which partial vector, the run in
+    /// dependency order says: [`Plan::first_error_in_dependency_order`]; the vectors emitted
+    /// before an error are not used). A product past that many vectors is run
+    /// once per combination instead (the work of the product with the deferred slots in
+    /// their places, without a buffer that grows with the successors).
+    #[inline(never)]
+    fn run_deferred(&self, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], exited: Option<ExitNameId>, emit: &mut Emit<'_>) -> Result<(), StepError> {
+        let lens: smallvec::SmallVec<[u32; 4]> = self.deferred.iter().map(|s| self.system.vars[s.var.index()].domain.len() as u32).collect();
+        if lens.contains(&0) {
+            return Ok(());
+        }
+        let mut combo: smallvec::SmallVec<[u32; 4]> = smallvec::smallvec![0; lens.len()];
+        let width = scratch.vec.len();
+        let cap = deferred_rows_max() * width;
+        let mut rows = std::mem::take(&mut scratch.deferred_rows);
+        rows.clear();
+        let mut overflow = false;
+        let product = self.dfs(scratch, ev, cur, exited, None, &mut |v| {
+            if rows.len() >= cap {
+                overflow = true;
+                return ControlFlow::Break(());
+            }
+            rows.extend_from_slice(v);
+            ControlFlow::Continue(())
+        });
+        if product.is_err() || overflow {
+            scratch.deferred_rows = rows;
+            product?;
+            return self.run_each_combination(scratch, ev, cur, exited, &lens, emit);
+        }
+        #[cfg(test)]
+        DEFERRED_RUNS.with(|c| c.set(c.get() + 1));
+        let mut result = Ok(());
+        'combinations: loop {
+            for row in rows.chunks_exact_mut(width) {
+                for (s, &c) in self.deferred.iter().zip(&combo) {
+                    row[s.var.index()] = c;
+                }
+                scratch.steps += 1;
+                if scratch.step_limit != 0 && scratch.steps > scratch.step_limit {
+                    let s = &self.deferred[0];
+                    result = Err(StepError { kind: StepErrorKind::Budget, origin: s.origin, span: s.span, partial: vec![] });
+                    break 'combinations;
+                }
+                if emit(row).is_break() {
+                    break 'combinations;
+                }
+            }
+            if !next_combination(&mut combo, &lens) {
+                break;
+            }
+        }
+        scratch.deferred_rows = rows;
+        result
+    }
+
+    /// The product of the other slots once per combination of the [`Plan::deferred`] slots'
+    /// values, emitted as it goes (see [`Plan::run_deferred`]).
+    #[cold]
+    fn run_each_combination(
+        &self,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        lens: &[u32],
+        emit: &mut Emit<'_>,
+    ) -> Result<(), StepError> {
+        #[cfg(test)]
+        EACH_COMBINATION_RUNS.with(|c| c.set(c.get() + 1));
+        let mut combo: smallvec::SmallVec<[u32; 4]> = smallvec::smallvec![0; lens.len()];
+        loop {
+            for (s, &c) in self.deferred.iter().zip(&combo) {
+                scratch.vec[s.var.index()] = c;
+            }
+            let mut stopped = false;
+            self.dfs(scratch, ev, cur, exited, None, &mut |v| {
+                let flow = emit(v);
+                stopped = flow.is_break();
+                flow
+            })?;
+            if stopped || !next_combination(&mut combo, lens) {
+                return Ok(());
+            }
+        }
     }
 
     /// Starts a run: the vector is `base` with the plan's slots unset.
@@ -1089,6 +1243,38 @@ fn set_values(items: &[Program], env: &Env, out: &mut Vec<Value>) -> bool {
     out.sort_unstable();
     out.dedup();
     true
+}
+
+/// `order` split into the slots that stay in the product and the free ones taken out of it
+/// ([`Plan::deferred`]): those that `free` accepts (a whole domain, read by no slot) and that
+/// only single-valued or other such slots precede. The single-valued slots before them give
+/// one vector or fail, so the product with the free slots first would emit the same vectors in
+/// the same order.
+fn free_leaders(order: &[usize], free: impl Fn(usize) -> bool, single: impl Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
+    let (mut kept, mut taken) = (Vec::with_capacity(order.len()), vec![]);
+    let mut leading = true;
+    for &i in order {
+        if leading && free(i) {
+            taken.push(i);
+        } else {
+            leading &= single(i);
+            kept.push(i);
+        }
+    }
+    (kept, taken)
+}
+
+/// Advances `combo` (each position below its `lens`) to the next combination, the last
+/// position fastest; false after the last.
+fn next_combination(combo: &mut [u32], lens: &[u32]) -> bool {
+    for (c, &len) in combo.iter_mut().zip(lens).rev() {
+        *c += 1;
+        if *c < len {
+            return true;
+        }
+        *c = 0;
+    }
+    false
 }
 
 /// A process's guarded assignment, as `semantics::system` writes `next(x) := e` of processes

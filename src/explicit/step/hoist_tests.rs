@@ -1,7 +1,8 @@
 //! Differential tests of the plain enumeration's shortcuts: moving single-valued slots earlier
 //! ([`super::hoist_single_valued`]) and keeping a slot's candidates for the whole run when they
 //! depend on the current state only ([`super::Plan::reuse`]), and keeping the variables of a
-//! process that does not make the step ([`super::keeps_unless`]). Random models with unassigned variables interleaved with assigned ones (deterministic,
+//! process that does not make the step ([`super::keeps_unless`]), and taking leading free slots
+//! out of the product ([`super::Plan::deferred`]). Random models with unassigned variables interleaved with assigned ones (deterministic,
 //! set-valued, failing, reading `next()`), inputs, frozen variables and constraints give the same
 //! states, numbering, edges and errors with and without the move, with and without the solver,
 //! and the same states and edges as brute force.
@@ -9,7 +10,9 @@
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{HOISTED_PLANS, IDLE_FILLS, NO_HOIST, NO_IDLE, NO_REUSE, PLAIN_ONLY, REUSED_FILLS};
+use crate::explicit::step::{
+    DEFERRED_ROWS_CAP, DEFERRED_RUNS, EACH_COMBINATION_RUNS, HOISTED_PLANS, IDLE_FILLS, NO_DEFER, NO_HOIST, NO_IDLE, NO_REUSE, PLAIN_ONLY, REUSED_FILLS,
+};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Domain, Expr, LoweredProgram, System};
@@ -231,4 +234,71 @@ fn idle_processes_keep_their_variables_as_the_guarded_case_does() {
         }
     }
     assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
+}
+
+/// [`interleaved_program`] or [`process_program`], without constraints half of the time (a
+/// plan with checks keeps its free slots in the product).
+fn unconstrained_program(rng: &mut Rng, case_no: u64) -> LoweredProgram {
+    let mut p = if case_no % 2 == 0 { interleaved_program(rng, case_no % 4 == 1) } else { process_program(rng) };
+    if rng.below(4) != 0 {
+        let m = &mut p.systems[0];
+        m.trans.clear();
+        m.invar.clear();
+    }
+    p
+}
+
+#[test]
+fn deferring_leading_free_slots_changes_nothing() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut rng = Rng(0xdef0_0f5e);
+    let (mut deferred_models, mut capped_models, mut failing) = (0u64, 0u64, 0u64);
+    for case_no in 0..cases {
+        let p = unconstrained_program(&mut rng, case_no);
+        let sys = &p.systems[0];
+        NO_DEFER.with(|c| c.set(true));
+        let product = build(&p, true, true);
+        NO_DEFER.with(|c| c.set(false));
+        // Buffered, then past a cap of one vector (the product once per combination).
+        for cap in [0, 1] {
+            DEFERRED_ROWS_CAP.with(|c| c.set(cap));
+            DEFERRED_RUNS.with(|c| c.set(0));
+            EACH_COMBINATION_RUNS.with(|c| c.set(0));
+            let deferred = build(&p, true, true);
+            let runs = DEFERRED_RUNS.with(std::cell::Cell::get);
+            DEFERRED_ROWS_CAP.with(|c| c.set(0));
+            if cap == 0 {
+                deferred_models += u64::from(runs > 0);
+                failing += u64::from(runs > 0 && deferred.is_err());
+            } else {
+                capped_models += u64::from(EACH_COMBINATION_RUNS.with(std::cell::Cell::get) > 0);
+            }
+            assert_same_builds(&deferred, &product, case_no, sys);
+        }
+    }
+    assert!(deferred_models * 5 >= cases, "free slots were deferred in only {deferred_models} of {cases} models");
+    assert!(failing * 50 >= cases, "only {failing} failing models had deferred slots: the error path is not exercised");
+    assert!(capped_models * 20 >= cases, "the cap sent runs to the product once per combination in only {capped_models} of {cases} models");
+}
+
+/// A deferred free slot after a single-valued slot that fails: the error is the product's in
+/// dependency order, where the free slot is not yet assigned (no "computed so far" note).
+#[test]
+fn a_failing_slot_before_a_deferred_one_reports_the_dependency_orders_error() {
+    let mut m = system("main", &[("a", Domain::Range { lo: 0, hi: 1 }), ("free", Domain::Boolean), ("b", Domain::Range { lo: 0, hi: 1 })]);
+    m.init_assign[0] = Some(int(0));
+    m.init_assign[2] = Some(int(0));
+    m.next_assign[0] = Some(bin(BinOp::Add, var(0), int(1)));
+    m.next_assign[2] = Some(set(vec![int(0), int(1)]));
+    let p = program(vec![m], &[]);
+    let sys = &p.systems[0];
+    DEFERRED_RUNS.with(|c| c.set(0));
+    let deferred = build(&p, true, true);
+    assert!(DEFERRED_RUNS.with(std::cell::Cell::get) > 0, "the free slot was not deferred");
+    NO_DEFER.with(|c| c.set(true));
+    let product = build(&p, true, true);
+    NO_DEFER.with(|c| c.set(false));
+    let Err(e) = &deferred else { panic!("`a` leaves its range in the second state") };
+    assert!(!e.items[0].notes.iter().any(|n| n.contains("computed so far")), "{:?}", e.items[0].notes);
+    assert_same_builds(&deferred, &product, 0, sys);
 }
