@@ -90,6 +90,10 @@ thread_local! {
 /// caller bounds by breaking the emission).
 const DEFERRED_ROWS_MAX: usize = 1 << 12;
 
+/// The cursor of a depth whose slot [`Plan::dfs`] assigned without candidates (an idle
+/// process's variable): past the end of any candidate list.
+const IDLE: usize = usize::MAX;
+
 fn deferred_rows_max() -> usize {
     #[cfg(test)]
     if let n @ 1.. = DEFERRED_ROWS_CAP.with(std::cell::Cell::get) {
@@ -328,6 +332,10 @@ pub(crate) struct Plan<'p> {
     /// expression is a process's guarded assignment: any other next value of the selector
     /// keeps the variable's current value, without evaluating the expression.
     slot_keep_unless: Vec<Option<(VarId, u64)>>,
+    /// Per slot: `slot_keep_unless`, where no check waits for the slot: a plain run assigns
+    /// the current value of such a slot without computing candidates when the selector says
+    /// its process does not make the step, and goes on to the next slot ([`Plan::dfs`]).
+    idle_skip: Vec<Option<(VarId, u64)>>,
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
@@ -450,6 +458,7 @@ impl<'p> Plan<'p> {
             id,
             slot_memo: vec![],
             slot_keep_unless: vec![],
+            idle_skip: vec![],
             check_memo: vec![],
             memo_tables: 0,
             slot_prog: vec![],
@@ -651,6 +660,7 @@ impl<'p> Plan<'p> {
         if NO_IDLE.with(std::cell::Cell::get) {
             plan.slot_keep_unless.fill(None);
         }
+        plan.idle_skip = (plan.slot_keep_unless.iter().enumerate()).map(|(d, k)| k.filter(|_| plan.checks[d + 1].is_empty())).collect();
         let evaluated = |s: &Slot<'_>| matches!(s.source, Source::Expr(_) | Source::MixedTable(_));
         // A slot is visited again in a run only below one that may give several candidates.
         let first_branch = plan.slots.iter().position(|s| !s.source.is_single_valued()).unwrap_or(plan.slots.len());
@@ -927,7 +937,8 @@ impl<'p> Plan<'p> {
         self.fill(0, scratch, ev, cur, exited, restrict)?;
         let mut d = 0;
         loop {
-            if scratch.pos[d] == scratch.candidates[d].len() {
+            // (`IDLE` depths are past their one value too.)
+            if scratch.pos[d] >= scratch.candidates[d].len() {
                 scratch.vec[(self.slots[d].var).index()] = UNSET;
                 if d == 0 {
                     return Ok(());
@@ -942,7 +953,9 @@ impl<'p> Plan<'p> {
                 return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
             }
             scratch.vec[self.slots[d].var.index()] = value;
-            if !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
+            // (Most depths of a plain run have no checks: no call.)
+            let checked = restrict.is_some() || !self.checks[d + 1].is_empty();
+            if checked && !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }
             if d + 1 == n {
@@ -955,8 +968,41 @@ impl<'p> Plan<'p> {
                 continue;
             }
             d += 1;
+            if restrict.is_none() {
+                // The slots of a process that does not make the step keep their current values
+                // ([`Plan::idle_skip`]): assigned here, without candidates, marked `IDLE`.
+                while d < n && self.idle_at(d, &scratch.vec) {
+                    #[cfg(test)]
+                    IDLE_FILLS.with(|c| c.set(c.get() + 1));
+                    scratch.steps += 1;
+                    if scratch.step_limit != 0 && scratch.steps > scratch.step_limit {
+                        return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
+                    }
+                    let v = self.slots[d].var.index();
+                    scratch.vec[v] = cur[v];
+                    scratch.pos[d] = IDLE;
+                    d += 1;
+                }
+                if d == n {
+                    if emit(&scratch.vec).is_break() {
+                        for s in &self.slots {
+                            scratch.vec[s.var.index()] = UNSET;
+                        }
+                        return Ok(());
+                    }
+                    d -= 1;
+                    continue;
+                }
+            }
             self.fill(d, scratch, ev, cur, exited, restrict)?;
         }
+    }
+
+    /// Whether the slot at depth `d` belongs to a process that does not make the step, in the
+    /// vector `vec` being built ([`Plan::idle_skip`]).
+    #[inline]
+    fn idle_at(&self, d: usize, vec: &[u32]) -> bool {
+        self.idle_skip.get(d).copied().flatten().is_some_and(|(sel, runs)| vec[sel.index()] < 64 && runs >> vec[sel.index()] & 1 == 0)
     }
 
     fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {
