@@ -953,8 +953,8 @@ impl<'p> Plan<'p> {
                 return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
             }
             scratch.vec[self.slots[d].var.index()] = value;
-            // (Most depths of a plain run have no checks: no call.)
-            let checked = restrict.is_some() || !self.checks[d + 1].is_empty();
+            // (Most depths have no checks: no call.)
+            let checked = restrict.map_or(!self.checks[d + 1].is_empty(), |r| r.waits_at(d + 1));
             if checked && !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }
@@ -968,10 +968,10 @@ impl<'p> Plan<'p> {
                 continue;
             }
             d += 1;
-            if restrict.is_none() {
+            {
                 // The slots of a process that does not make the step keep their current values
                 // ([`Plan::idle_skip`]): assigned here, without candidates, marked `IDLE`.
-                while d < n && self.idle_at(d, &scratch.vec) {
+                while d < n && self.idle_at(d, &scratch.vec, restrict) {
                     #[cfg(test)]
                     IDLE_FILLS.with(|c| c.set(c.get() + 1));
                     scratch.steps += 1;
@@ -999,10 +999,17 @@ impl<'p> Plan<'p> {
     }
 
     /// Whether the slot at depth `d` belongs to a process that does not make the step, in the
-    /// vector `vec` being built ([`Plan::idle_skip`]).
+    /// vector `vec` being built, and nothing tests it before the next slot: no check (a plain
+    /// run: [`Plan::idle_skip`]), or under the solver's restriction no binding narrows its
+    /// candidates and no check or residual waits for it.
     #[inline]
-    fn idle_at(&self, d: usize, vec: &[u32]) -> bool {
-        self.idle_skip.get(d).copied().flatten().is_some_and(|(sel, runs)| vec[sel.index()] < 64 && runs >> vec[sel.index()] & 1 == 0)
+    fn idle_at(&self, d: usize, vec: &[u32], restrict: Option<&solve::Restrict<'_, 'p>>) -> bool {
+        let guard = match restrict {
+            None => self.idle_skip.get(d),
+            Some(_) => self.slot_keep_unless.get(d),
+        };
+        guard.copied().flatten().is_some_and(|(sel, runs)| vec[sel.index()] < 64 && runs >> vec[sel.index()] & 1 == 0)
+            && restrict.is_none_or(|r| !r.has_binds(d) && !r.waits_at(d + 1))
     }
 
     fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {

@@ -302,3 +302,32 @@ fn a_failing_slot_before_a_deferred_one_reports_the_dependency_orders_error() {
     assert!(!e.items[0].notes.iter().any(|n| n.contains("computed so far")), "{:?}", e.items[0].notes);
     assert_same_builds(&deferred, &product, 0, sys);
 }
+
+/// [`process_program`] with a `TRANS` conjunct on the next value of a process's variable
+/// (`next(v) != c | w = d`), which waits for that slot under the solver's restriction: an idle
+/// slot is assigned without candidates only where nothing waits for it.
+#[test]
+fn idle_processes_under_constraints_keep_their_variables_as_the_guarded_case_does() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut rng = Rng(0xc0de_1d1e);
+    let mut idle_models = 0u64;
+    for case_no in 0..cases {
+        let mut p = process_program(&mut rng);
+        let m = &mut p.systems[0];
+        let guarded: Vec<usize> = (1..m.vars.len()).filter(|&v| m.next_assign[v].is_some()).collect();
+        if let Some(&v) = guarded.get(rng.below(guarded.len().max(1) as u64) as usize) {
+            let (c, w) = (value(&mut rng, &m.vars[v].domain), rng.below(m.vars.len() as u64) as usize);
+            let d = value(&mut rng, &m.vars[w].domain);
+            m.trans.push(bin(BinOp::Or, bin(BinOp::Ne, next(v as u32), c), eq(var(w as u32), d)));
+        }
+        let sys = &p.systems[0];
+        IDLE_FILLS.with(|c| c.set(0));
+        let kept = build(&p, false, true);
+        idle_models += u64::from(IDLE_FILLS.with(std::cell::Cell::get) > 0);
+        NO_IDLE.with(|c| c.set(true));
+        let evaluated = build(&p, false, true);
+        NO_IDLE.with(|c| c.set(false));
+        assert_same_builds(&kept, &evaluated, case_no, sys);
+    }
+    assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
+}
