@@ -239,7 +239,7 @@ fn idle_processes_keep_their_variables_as_the_guarded_case_does() {
 /// [`interleaved_program`] or [`process_program`], without constraints half of the time (a
 /// plan with checks keeps its free slots in the product).
 fn unconstrained_program(rng: &mut Rng, case_no: u64) -> LoweredProgram {
-    let mut p = if case_no % 2 == 0 { interleaved_program(rng, case_no % 4 == 1) } else { process_program(rng) };
+    let mut p = if case_no.is_multiple_of(2) { interleaved_program(rng, case_no % 4 == 1) } else { process_program(rng) };
     if rng.below(4) != 0 {
         let m = &mut p.systems[0];
         m.trans.clear();
