@@ -968,31 +968,30 @@ impl<'p> Plan<'p> {
                 continue;
             }
             d += 1;
-            {
-                // The slots of a process that does not make the step keep their current values
-                // ([`Plan::idle_skip`]): assigned here, without candidates, marked `IDLE`.
-                while d < n && self.idle_at(d, &scratch.vec, restrict) {
-                    #[cfg(test)]
-                    IDLE_FILLS.with(|c| c.set(c.get() + 1));
-                    scratch.steps += 1;
-                    if scratch.step_limit != 0 && scratch.steps > scratch.step_limit {
-                        return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
-                    }
-                    let v = self.slots[d].var.index();
-                    scratch.vec[v] = cur[v];
-                    scratch.pos[d] = IDLE;
-                    d += 1;
+            // The slots of a process that does not make the step keep their current values
+            // ([`Plan::idle_at`]): assigned here, without candidates, marked `IDLE`.
+            while d < n && self.idle_at(d, &scratch.vec, restrict) {
+                #[cfg(test)]
+                IDLE_FILLS.with(|c| c.set(c.get() + 1));
+                scratch.steps += 1;
+                if scratch.step_limit != 0 && scratch.steps > scratch.step_limit {
+                    return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
                 }
-                if d == n {
-                    if emit(&scratch.vec).is_break() {
-                        for s in &self.slots {
-                            scratch.vec[s.var.index()] = UNSET;
-                        }
-                        return Ok(());
+                let v = self.slots[d].var.index();
+                scratch.vec[v] = cur[v];
+                scratch.pos[d] = IDLE;
+                d += 1;
+            }
+            if d == n {
+                // The last slots were idle: the vector is complete.
+                if emit(&scratch.vec).is_break() {
+                    for s in &self.slots {
+                        scratch.vec[s.var.index()] = UNSET;
                     }
-                    d -= 1;
-                    continue;
+                    return Ok(());
                 }
+                d -= 1;
+                continue;
             }
             self.fill(d, scratch, ev, cur, exited, restrict)?;
         }
@@ -1301,8 +1300,8 @@ fn set_values(items: &[Program], env: &Env, out: &mut Vec<Value>) -> bool {
 /// `order` split into the slots that stay in the product and the free ones taken out of it
 /// ([`Plan::deferred`]): those that `free` accepts (a whole domain, read by no slot) and that
 /// only single-valued or other such slots precede. The single-valued slots before them give
-/// one vector or fail, so the product with the free slots first would emit the same vectors in
-/// the same order.
+/// one vector or fail, so the product with the free slots in their places would emit the same
+/// vectors in the same order.
 fn free_leaders(order: &[usize], free: impl Fn(usize) -> bool, single: impl Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
     let (mut kept, mut taken) = (Vec::with_capacity(order.len()), vec![]);
     let mut leading = true;
