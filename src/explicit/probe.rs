@@ -6,8 +6,10 @@
 
 /// Where the key with hash `h` is: `Ok(i)` if slot `i` holds it (`is_key`), else `Err(i)` with
 /// `i` the free slot (`is_free`) where it would go; probes from `h` modulo the length, one slot
-/// at a time.
-#[inline]
+/// at a time. Always inlined: it is the interning's inner loop, and its closures compare keys
+/// (when rustc left it out of line, gas-nq7's first 400,000 states took 2.6 % more
+/// instructions).
+#[inline(always)]
 pub(crate) fn probe<S: Copy>(slots: &[S], h: u64, is_free: impl Fn(S) -> bool, is_key: impl Fn(S) -> bool) -> Result<usize, usize> {
     let mask = slots.len() - 1;
     let mut i = h as usize & mask;

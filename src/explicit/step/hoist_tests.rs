@@ -305,7 +305,7 @@ fn a_failing_slot_before_a_deferred_one_reports_the_dependency_orders_error() {
 
 /// [`process_program`] with a `TRANS` conjunct on the next value of a process's variable
 /// (`next(v) != c | w = d`), which waits for that slot under the solver's restriction: an idle
-/// slot is assigned without candidates only where nothing waits for it.
+/// process keeps its variables there too (`fill`'s shortcut, with bindings and residuals).
 #[test]
 fn idle_processes_under_constraints_keep_their_variables_as_the_guarded_case_does() {
     let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
