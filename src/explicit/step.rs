@@ -1003,7 +1003,7 @@ impl<'p> Plan<'p> {
     /// vector `vec` being built, and no check waits for it ([`Plan::idle_skip`]).
     #[inline]
     fn idle_at(&self, d: usize, vec: &[u32]) -> bool {
-        self.idle_skip.get(d).copied().flatten().is_some_and(|(sel, runs)| vec[sel.index()] < 64 && runs >> vec[sel.index()] & 1 == 0)
+        self.idle_skip.get(d).copied().flatten().is_some_and(|guard| idle_in(guard, vec))
     }
 
     fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {
@@ -1160,12 +1160,7 @@ impl<'p> Plan<'p> {
         out.clear();
         scratch.pos[d] = 0;
         let sticky = self.procedure && slot.frame != Frame::Init && cur.get(v) == Some(&EXIT_INDEX);
-        let idle = self
-            .slot_keep_unless
-            .get(d)
-            .copied()
-            .flatten()
-            .is_some_and(|(sel, runs)| scratch.vec.get(sel.index()).is_some_and(|&k| k < 64 && runs >> k & 1 == 0));
+        let idle = self.slot_keep_unless.get(d).copied().flatten().is_some_and(|guard| idle_in(guard, &scratch.vec));
         let result = if sticky {
             out.push(EXIT_INDEX);
             Ok(())
@@ -1322,6 +1317,13 @@ fn next_combination(combo: &mut [u32], lens: &[u32]) -> bool {
         *c = 0;
     }
     false
+}
+
+/// Whether the selector's value in `vec` is none of those whose branches [`keeps_unless`]
+/// found (`runs`): the process does not make the step.
+#[inline]
+fn idle_in((sel, runs): (VarId, u64), vec: &[u32]) -> bool {
+    vec.get(sel.index()).is_some_and(|&k| k < 64 && runs >> k & 1 == 0)
 }
 
 /// A process's guarded assignment, as `semantics::system` writes `next(x) := e` of processes

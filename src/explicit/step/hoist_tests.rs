@@ -95,6 +95,11 @@ fn interleaved_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
     program(vec![m], &["a", "b", "c"])
 }
 
+/// Random models per test: `XMV_TEST_CASES`, 600 by default.
+fn test_cases() -> u64 {
+    std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600)
+}
+
 fn build(p: &LoweredProgram, plain: bool, hoist: bool) -> Result<FlatModel, Diagnostics> {
     PLAIN_ONLY.with(|c| c.set(plain));
     NO_HOIST.with(|c| c.set(!hoist));
@@ -129,7 +134,7 @@ fn assert_same_errors(a: &Diagnostics, b: &Diagnostics, case_no: u64, sys: &Syst
 
 #[test]
 fn moving_single_valued_slots_earlier_changes_nothing() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let cases = test_cases();
     let mut rng = Rng(0x40f5_7a11);
     let (mut hoisted_models, mut errors, mut brute) = (0u64, 0u64, 0u64);
     for case_no in 0..cases {
@@ -171,7 +176,7 @@ fn build_plain(p: &LoweredProgram, reuse: bool) -> Result<FlatModel, Diagnostics
 
 #[test]
 fn reusing_candidates_within_a_run_changes_nothing() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let cases = test_cases();
     let mut rng = Rng(0x7e05_e11d);
     let mut reused_models = 0u64;
     for case_no in 0..cases {
@@ -215,22 +220,30 @@ fn process_program(rng: &mut Rng) -> LoweredProgram {
     p
 }
 
+/// Builds `p` with and without the idle-process shortcut ([`NO_IDLE`]) and asserts the same
+/// result; true if the shortcut kept some variable.
+fn assert_idle_shortcut_changes_nothing(p: &LoweredProgram, plain: bool, case_no: u64, sys: &System) -> bool {
+    IDLE_FILLS.with(|c| c.set(0));
+    let kept = build(p, plain, true);
+    let idle = IDLE_FILLS.with(std::cell::Cell::get) > 0;
+    NO_IDLE.with(|c| c.set(true));
+    let evaluated = build(p, plain, true);
+    NO_IDLE.with(|c| c.set(false));
+    assert_same_builds(&kept, &evaluated, case_no, sys);
+    idle
+}
+
 #[test]
 fn idle_processes_keep_their_variables_as_the_guarded_case_does() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let cases = test_cases();
     let mut rng = Rng(0x1d1e_5e1e);
     let mut idle_models = 0u64;
     for case_no in 0..cases {
         let p = process_program(&mut rng);
         let sys = &p.systems[0];
         for plain in [true, false] {
-            IDLE_FILLS.with(|c| c.set(0));
-            let kept = build(&p, plain, true);
-            idle_models += u64::from(plain && IDLE_FILLS.with(std::cell::Cell::get) > 0);
-            NO_IDLE.with(|c| c.set(true));
-            let evaluated = build(&p, plain, true);
-            NO_IDLE.with(|c| c.set(false));
-            assert_same_builds(&kept, &evaluated, case_no, sys);
+            let idle = assert_idle_shortcut_changes_nothing(&p, plain, case_no, sys);
+            idle_models += u64::from(plain && idle);
         }
     }
     assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
@@ -250,7 +263,7 @@ fn unconstrained_program(rng: &mut Rng, case_no: u64) -> LoweredProgram {
 
 #[test]
 fn deferring_leading_free_slots_changes_nothing() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let cases = test_cases();
     let mut rng = Rng(0xdef0_0f5e);
     let (mut deferred_models, mut capped_models, mut failing) = (0u64, 0u64, 0u64);
     for case_no in 0..cases {
@@ -308,7 +321,7 @@ fn a_failing_slot_before_a_deferred_one_reports_the_dependency_orders_error() {
 /// process keeps its variables there too (`fill`'s shortcut, with bindings and residuals).
 #[test]
 fn idle_processes_under_constraints_keep_their_variables_as_the_guarded_case_does() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let cases = test_cases();
     let mut rng = Rng(0xc0de_1d1e);
     let mut idle_models = 0u64;
     for case_no in 0..cases {
@@ -321,13 +334,7 @@ fn idle_processes_under_constraints_keep_their_variables_as_the_guarded_case_doe
             m.trans.push(bin(BinOp::Or, bin(BinOp::Ne, next(v as u32), c), eq(var(w as u32), d)));
         }
         let sys = &p.systems[0];
-        IDLE_FILLS.with(|c| c.set(0));
-        let kept = build(&p, false, true);
-        idle_models += u64::from(IDLE_FILLS.with(std::cell::Cell::get) > 0);
-        NO_IDLE.with(|c| c.set(true));
-        let evaluated = build(&p, false, true);
-        NO_IDLE.with(|c| c.set(false));
-        assert_same_builds(&kept, &evaluated, case_no, sys);
+        idle_models += u64::from(assert_idle_shortcut_changes_nothing(&p, false, case_no, sys));
     }
     assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
 }
