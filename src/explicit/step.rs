@@ -90,10 +90,7 @@ thread_local! {
 /// caller bounds by breaking the emission).
 const DEFERRED_ROWS_MAX: usize = 1 << 12;
 
-/// The cursor of a depth whose slot [`Plan::dfs`] assigned without candidates (an idle
-/// process's variable): past the end of any candidate list.
-const IDLE: usize = usize::MAX;
-
+/// [`DEFERRED_ROWS_MAX`], or in tests [`DEFERRED_ROWS_CAP`] when set.
 fn deferred_rows_max() -> usize {
     #[cfg(test)]
     if let n @ 1.. = DEFERRED_ROWS_CAP.with(std::cell::Cell::get) {
@@ -101,6 +98,10 @@ fn deferred_rows_max() -> usize {
     }
     DEFERRED_ROWS_MAX
 }
+
+/// The cursor of a depth whose slot [`Plan::dfs`] assigned without candidates (an idle
+/// process's variable): past the end of any candidate list.
+const IDLE: usize = usize::MAX;
 
 /// How `Var` and `Next` are read (defined by the evaluator, which reads them).
 pub(crate) use super::eval::Frame;
