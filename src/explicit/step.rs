@@ -329,14 +329,14 @@ pub(crate) struct Plan<'p> {
     memo_tables: usize,
     /// Per slot (`Source::Expr` only): its expression compiled ([`Program`]).
     slot_prog: Vec<Option<Program>>,
-    /// Per slot: [`keeps_unless`]'s (selector, bit set of its value indices) when the slot's
-    /// expression is a process's guarded assignment: any other next value of the selector
-    /// keeps the variable's current value, without evaluating the expression.
-    slot_keep_unless: Vec<Option<(VarId, u64)>>,
+    /// Per slot: [`keeps_unless`]'s selector and bit set of its value indices when the slot's
+    /// expression is a process's guarded assignment: any other value of the selector keeps
+    /// the variable's current value, without evaluating the expression.
+    slot_keep_unless: Vec<Option<Idle>>,
     /// Per slot: `slot_keep_unless`, where no check waits for the slot: a plain run assigns
     /// the current value of such a slot without computing candidates when the selector says
     /// its process does not make the step, and goes on to the next slot ([`Plan::dfs`]).
-    idle_skip: Vec<Option<(VarId, u64)>>,
+    idle_skip: Vec<Option<Idle>>,
     /// Per slot whose expression is a set literal of single values (`{g, g_IMAGE}`): each
     /// item compiled.
     slot_set: Vec<Option<Box<[Program]>>>,
@@ -650,9 +650,12 @@ impl<'p> Plan<'p> {
             pos_of_var[s.var.index()] = i;
         }
         plan.slot_keep_unless = (plan.slots.iter().enumerate())
-            .map(|(d, s)| match s.source {
-                Source::Expr(e) if !plan.procedure && s.frame == Frame::Trans => {
-                    keeps_unless(s.var, e, |var, value| plan.index(var, value)).filter(|(sel, _)| pos_of_var.get(sel.index()).is_some_and(|&at| at < d))
+            .map(|(d, s)| match &s.source {
+                Source::Expr(e) if !plan.procedure && s.frame == Frame::Trans => keeps_unless(system, s.var, e, |var, value| plan.index(var, value))
+                    .filter(|g| g.in_cur || pos_of_var.get(g.sel.index()).is_some_and(|&at| at < d)),
+                Source::MixedTable(t) if !plan.procedure && s.frame == Frame::Trans => {
+                    let keeps = matches!(t.fallback, Some(Entry::Expr(Expr::Var(x))) if *x == s.var);
+                    keeps.then(|| table_keeps_unless(system, t.var, t.entries.iter().map(Option::is_some))).flatten()
                 }
                 _ => None,
             })
@@ -918,6 +921,7 @@ impl<'p> Plan<'p> {
     /// The depth-first product over the slots from a reset vector, pruning with the checks (the
     /// plan's own, or with `restrict` the solver's remaining ones plus the chosen alternatives'
     /// residuals, and candidates narrowed by their bindings).
+    #[inline]
     fn dfs(
         &self,
         scratch: &mut Scratch,
@@ -927,6 +931,24 @@ impl<'p> Plan<'p> {
         restrict: Option<&solve::Restrict<'_, 'p>>,
         emit: &mut Emit<'_>,
     ) -> Result<(), StepError> {
+        match restrict {
+            None => self.dfs_in::<false>(scratch, ev, cur, exited, None, emit),
+            Some(_) => self.dfs_in::<true>(scratch, ev, cur, exited, restrict, emit),
+        }
+    }
+
+    /// [`Plan::dfs`], compiled once for plain runs (`RESTRICTED` false: `restrict` is `None`, and
+    /// the loop has no trace of the solver's tests) and once under the solver's restriction.
+    fn dfs_in<const RESTRICTED: bool>(
+        &self,
+        scratch: &mut Scratch,
+        ev: &mut Evaluator,
+        cur: &[u32],
+        exited: Option<ExitNameId>,
+        restrict: Option<&solve::Restrict<'_, 'p>>,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), StepError> {
+        let restrict = if RESTRICTED { restrict } else { None };
         let n = self.slots.len();
         if !self.checks_hold(0, scratch, ev, cur, exited, restrict)? {
             return Ok(());
@@ -954,8 +976,8 @@ impl<'p> Plan<'p> {
                 return Err(StepError { kind: StepErrorKind::Budget, origin: self.slots[d].origin, span: self.slots[d].span, partial: vec![] });
             }
             scratch.vec[self.slots[d].var.index()] = value;
-            // (Most depths of a plain run have no checks: no call.)
-            let checked = restrict.is_some() || !self.checks[d + 1].is_empty();
+            // (Most depths have no checks: no call.)
+            let checked = restrict.map_or(!self.checks[d + 1].is_empty(), |r| r.waits_at(d + 1));
             if checked && !self.checks_hold(d + 1, scratch, ev, cur, exited, restrict)? {
                 continue;
             }
@@ -969,11 +991,9 @@ impl<'p> Plan<'p> {
                 continue;
             }
             d += 1;
-            // In a plain run, the slots of a process that does not make the step keep their
-            // current values ([`Plan::idle_skip`]): assigned here, without candidates, marked
-            // `IDLE`. (Under the solver's restriction `fill` keeps them: doing it here as well
-            // gained brp 5 % of its instructions but cost prod-cons's plain runs 9 %.)
-            while d < n && restrict.is_none() && self.idle_at(d, &scratch.vec) {
+            // The slots of a process that does not make the step keep their current values
+            // ([`Plan::idle_at`]): assigned here, without candidates, marked `IDLE`.
+            while d < n && self.idle_at(d, cur, &scratch.vec, restrict) {
                 #[cfg(test)]
                 IDLE_FILLS.with(|c| c.set(c.get() + 1));
                 scratch.steps += 1;
@@ -1000,11 +1020,17 @@ impl<'p> Plan<'p> {
         }
     }
 
-    /// Whether the slot at depth `d` belongs to a process that does not make the step, in the
-    /// vector `vec` being built, and no check waits for it ([`Plan::idle_skip`]).
+    /// Whether the slot at depth `d` belongs to a process that does not make the step (in the
+    /// current state `cur` or the vector `vec` being built) and nothing tests it before the next
+    /// slot: no check (a plain run: [`Plan::idle_skip`]), or under the solver's restriction no
+    /// binding narrows its candidates and no check or residual waits for it.
     #[inline]
-    fn idle_at(&self, d: usize, vec: &[u32]) -> bool {
-        self.idle_skip.get(d).copied().flatten().is_some_and(|guard| idle_in(guard, vec))
+    fn idle_at(&self, d: usize, cur: &[u32], vec: &[u32], restrict: Option<&solve::Restrict<'_, 'p>>) -> bool {
+        let guard = match restrict {
+            None => self.idle_skip.get(d),
+            Some(_) => self.slot_keep_unless.get(d),
+        };
+        guard.copied().flatten().is_some_and(|guard| idle_in(guard, cur, vec)) && restrict.is_none_or(|r| !r.has_binds(d) && !r.waits_at(d + 1))
     }
 
     fn env<'a>(frame: Frame, cur: &'a [u32], vec: &'a [u32], exited: Option<ExitNameId>) -> Env<'a> {
@@ -1077,6 +1103,20 @@ impl<'p> Plan<'p> {
             return if self.reuses { self.fill_reusing(d, scratch, ev, cur, exited) } else { self.fill_plain(d, scratch, ev, cur, exited) };
         };
         let bound = r.has_binds(d);
+        if !bound
+            && let Some(guard) = self.slot_keep_unless.get(d).copied().flatten()
+            && idle_in(guard, cur, &scratch.vec)
+        {
+            // Another process makes the step (see `fill_plain`), before any cache.
+            #[cfg(test)]
+            IDLE_FILLS.with(|c| c.set(c.get() + 1));
+            let v = self.slots[d].var.index();
+            let out = &mut scratch.candidates[d];
+            out.clear();
+            out.push(cur[v]);
+            scratch.pos[d] = 0;
+            return Ok(());
+        }
         if bound && matches!(self.slots[d].source, Source::Domain) {
             let len = self.system.vars[(self.slots[d].var).index()].domain.len() as u32;
             let mut out = std::mem::take(&mut scratch.candidates[d]);
@@ -1161,7 +1201,7 @@ impl<'p> Plan<'p> {
         out.clear();
         scratch.pos[d] = 0;
         let sticky = self.procedure && slot.frame != Frame::Init && cur.get(v) == Some(&EXIT_INDEX);
-        let idle = self.slot_keep_unless.get(d).copied().flatten().is_some_and(|guard| idle_in(guard, &scratch.vec));
+        let idle = self.slot_keep_unless.get(d).copied().flatten().is_some_and(|guard| idle_in(guard, cur, &scratch.vec));
         let result = if sticky {
             out.push(EXIT_INDEX);
             Ok(())
@@ -1320,19 +1360,39 @@ fn next_combination(combo: &mut [u32], lens: &[u32]) -> bool {
     false
 }
 
-/// Whether the selector's value in `vec` is none of those whose branches [`keeps_unless`]
-/// found (`runs`): the process does not make the step.
+/// A process's guarded assignment ([`keeps_unless`]): the selector, the bit set of the value
+/// indices whose branches are evaluated, and where the selector is read.
+#[derive(Clone, Copy, Debug)]
+struct Idle {
+    sel: VarId,
+    runs: u64,
+    /// The selector is an input, read in the current state (with its inputs); otherwise a
+    /// state variable read in the vector being built (`next(sel)`).
+    in_cur: bool,
+}
+
+/// Whether the selector's value (in `cur` or `vec`, see [`Idle::in_cur`]) is none of those whose
+/// branches [`keeps_unless`] found: the process does not make the step.
 #[inline]
-fn idle_in((sel, runs): (VarId, u64), vec: &[u32]) -> bool {
-    vec.get(sel.index()).is_some_and(|&k| k < 64 && runs >> k & 1 == 0)
+fn idle_in(g: Idle, cur: &[u32], vec: &[u32]) -> bool {
+    let view = if g.in_cur { cur } else { vec };
+    view.get(g.sel.index()).is_some_and(|&k| k < 64 && g.runs >> k & 1 == 0)
 }
 
 /// A process's guarded assignment, as `semantics::system` writes `next(x) := e` of processes
-/// (`case next(sel) = k1 : e1; …; TRUE : x; esac`): the selector and the bit set of the value
-/// indices of `k1, …` (all below 64) whose branches are evaluated. Any other next value of the
-/// selector gives `x`'s current value, since every condition before `TRUE` is then false and
-/// none can fail (the caller makes sure the selector's slot comes first, so it is set).
-fn keeps_unless(var: VarId, e: &Expr, index: impl Fn(VarId, Value) -> Option<u32>) -> Option<(VarId, u64)> {
+/// (`case sel = k1 : e1; …; TRUE : x; esac`): the selector and the bit set of the value indices
+/// of `k1, …` (all below 64) whose branches are evaluated. Any other value of the selector gives
+/// `x`'s current value, since every condition before `TRUE` is then false and none can fail.
+/// The selector is `next(sel)` when it is a state variable (`FAIRNESS running`: the caller makes
+/// sure its slot comes first, so it is set) and `sel` itself when it is an input (brp's
+/// scheduler: read in the current state, which holds the inputs of the step).
+fn keeps_unless(system: &System, var: VarId, e: &Expr, index: impl Fn(VarId, Value) -> Option<u32>) -> Option<Idle> {
+    if let Expr::Table { var: on, entries, fallback: Some(keep), .. } = e {
+        return match &**keep {
+            Expr::Var(x) if *x == var => table_keeps_unless(system, *on, entries.iter().map(Option::is_some)),
+            _ => None,
+        };
+    }
     let Expr::Case { branches, .. } = e else { return None };
     let ((last_cond, last_value), guarded) = branches.split_last()?;
     if guarded.is_empty() || !matches!(last_cond, Expr::Const(Value::Bool(true))) || !matches!(last_value, Expr::Var(x) if *x == var) {
@@ -1342,15 +1402,37 @@ fn keeps_unless(var: VarId, e: &Expr, index: impl Fn(VarId, Value) -> Option<u32
     let mut runs = 0u64;
     for (cond, _) in guarded {
         let Expr::Binary(BinOp::Eq, a, b) = cond else { return None };
-        let (Expr::Next(sel), Expr::Const(k)) = (&**a, &**b) else { return None };
-        if selector.is_some_and(|s| s != *sel) {
+        let (sel, in_cur) = match (&**a, &**b) {
+            (Expr::Next(sel), Expr::Const(_)) => (*sel, false),
+            (Expr::Var(sel), Expr::Const(_)) if system.vars[sel.index()].kind == VarKind::Input => (*sel, true),
+            _ => return None,
+        };
+        let Expr::Const(k) = &**b else { return None };
+        if selector.is_some_and(|s| s != (sel, in_cur)) {
             return None;
         }
-        selector = Some(*sel);
-        let k = index(*sel, *k).filter(|&k| k < 64)?;
+        selector = Some((sel, in_cur));
+        let k = index(sel, *k).filter(|&k| k < 64)?;
         runs |= 1 << k;
     }
-    Some((selector?, runs))
+    let (sel, in_cur) = selector?;
+    Some(Idle { sel, runs, in_cur })
+}
+
+/// [`keeps_unless`] of a `case` that lowering compiled into a table over an input selector
+/// `on` (`entries`: which of its value indices have a branch) whose fallback is the variable's
+/// current value: the selector's other values keep it.
+fn table_keeps_unless(system: &System, on: VarId, entries: impl Iterator<Item = bool>) -> Option<Idle> {
+    if system.vars[on.index()].kind != VarKind::Input {
+        return None;
+    }
+    let mut runs = 0u64;
+    for (k, present) in entries.enumerate() {
+        if present {
+            runs |= 1u64.checked_shl(u32::try_from(k).ok()?).filter(|_| k < 64)?;
+        }
+    }
+    Some(Idle { sel: on, runs, in_cur: true })
 }
 
 /// Appends precomputed candidates (or reports the value out of range).

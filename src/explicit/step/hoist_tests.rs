@@ -191,33 +191,67 @@ fn reusing_candidates_within_a_run_changes_nothing() {
     assert!(reused_models * 10 >= cases, "candidates were reused in only {reused_models} of {cases} models");
 }
 
+/// Where [`process_program`]'s selector is and how the guarded assignments read it.
+#[derive(Clone, Copy, PartialEq)]
+enum Selector {
+    /// A state variable, read as `next(sel)` (`FAIRNESS running`).
+    State,
+    /// An input, read as `sel` in `case` conditions (brp's scheduler).
+    Input,
+    /// An input, the `case` compiled into a table over it, as lowering compiles such `case`s.
+    InputTable,
+}
+
 /// [`interleaved_program`] turned into processes: variable 0 is a free selector, and each
 /// other assigned state variable's `next` is guarded as `semantics::system` guards a process's
-/// (`case next(sel) = k : e; [next(sel) = k2 : e2;] TRUE : x; esac`), or now and then with a
-/// constant instead of `x` (not a process's shape).
-fn process_program(rng: &mut Rng) -> LoweredProgram {
+/// (`case next(sel) = k : e; [next(sel) = k2 : e2;] TRUE : x; esac`; with an input selector
+/// `sel = k`, or a table over `sel`), or now and then with a constant instead of `x` (not a
+/// process's shape).
+fn process_program(rng: &mut Rng, selector_kind: Selector) -> LoweredProgram {
     let mut p = interleaved_program(rng, true);
     let m = &mut p.systems[0];
     m.next_assign[0] = None;
     m.invar_assign[0] = None;
+    if selector_kind != Selector::State {
+        m.vars[0].kind = VarKind::Input;
+        m.init_assign[0] = None;
+    }
     let selector = m.vars[0].domain.clone();
+    let sel = |k: &Expr| if selector_kind == Selector::State { eq(next(0), k.clone()) } else { eq(var(0), k.clone()) };
     for v in 1..m.vars.len() {
         if m.vars[v].kind != VarKind::State || m.invar_assign[v].is_some() {
             continue;
         }
         let Some(e) = m.next_assign[v].take() else { continue };
-        let k = value(rng, &selector);
-        let mut branches = vec![(eq(next(0), k), e)];
+        let k = rng.below(selector.len() as u64) as usize;
+        let mut branches = vec![(k, e)];
         if rng.below(3) == 0 {
             let w = rng.below(m.vars.len() as u64) as u32;
-            branches.push((eq(next(0), value(rng, &selector)), var(w)));
+            branches.push((rng.below(selector.len() as u64) as usize, var(w)));
         }
         // Now and then a fallback other than `x`, which must be evaluated.
         let fallback = if rng.below(4) == 0 { value(rng, &m.vars[v].domain) } else { var(v as u32) };
-        branches.push((boolean(true), fallback));
-        m.next_assign[v] = Some(case(branches, Span::new(9, 10)));
+        m.next_assign[v] = Some(match selector_kind {
+            Selector::InputTable => {
+                let mut entries = vec![None; selector.len()];
+                for (k, e) in branches {
+                    entries[k].get_or_insert(e);
+                }
+                Expr::Table { var: crate::lowering::program::VarId::new(0), entries, fallback: Some(Box::new(fallback)), span: Span::new(9, 10) }
+            }
+            _ => {
+                let mut branches: Vec<(Expr, Expr)> = branches.into_iter().map(|(k, e)| (sel(&Expr::Const(selector.value(k))), e)).collect();
+                branches.push((boolean(true), fallback));
+                case(branches, Span::new(9, 10))
+            }
+        });
     }
     p
+}
+
+/// The selector kind of case `case_no`: each in turn.
+fn selector_of(case_no: u64) -> Selector {
+    [Selector::State, Selector::Input, Selector::InputTable][(case_no % 3) as usize]
 }
 
 /// Builds `p` with and without the idle-process shortcut ([`NO_IDLE`]) and asserts the same
@@ -237,22 +271,27 @@ fn assert_idle_shortcut_changes_nothing(p: &LoweredProgram, plain: bool, case_no
 fn idle_processes_keep_their_variables_as_the_guarded_case_does() {
     let cases = test_cases();
     let mut rng = Rng(0x1d1e_5e1e);
-    let mut idle_models = 0u64;
+    // Per selector kind ([`selector_of`]), plain runs and runs under the solver.
+    let mut idle_models = [[0u64; 2]; 3];
     for case_no in 0..cases {
-        let p = process_program(&mut rng);
+        let p = process_program(&mut rng, selector_of(case_no));
         let sys = &p.systems[0];
         for plain in [true, false] {
             let idle = assert_idle_shortcut_changes_nothing(&p, plain, case_no, sys);
-            idle_models += u64::from(plain && idle);
+            idle_models[(case_no % 3) as usize][usize::from(plain)] += u64::from(idle);
         }
     }
-    assert!(idle_models * 3 >= cases, "idle processes kept their variables in only {idle_models} of {cases} models");
+    for (kind, counts) in idle_models.iter().enumerate() {
+        for &n in counts {
+            assert!(n * 9 >= cases, "selector kind {kind}: idle processes kept their variables in only {n} of {} models ({idle_models:?})", cases / 3);
+        }
+    }
 }
 
 /// [`interleaved_program`] or [`process_program`], without constraints half of the time (a
 /// plan with checks keeps its free slots in the product).
 fn unconstrained_program(rng: &mut Rng, case_no: u64) -> LoweredProgram {
-    let mut p = if case_no.is_multiple_of(2) { interleaved_program(rng, case_no % 4 == 1) } else { process_program(rng) };
+    let mut p = if case_no.is_multiple_of(2) { interleaved_program(rng, case_no % 4 == 1) } else { process_program(rng, selector_of(case_no / 2)) };
     if rng.below(4) != 0 {
         let m = &mut p.systems[0];
         m.trans.clear();
@@ -325,7 +364,7 @@ fn idle_processes_under_constraints_keep_their_variables_as_the_guarded_case_doe
     let mut rng = Rng(0xc0de_1d1e);
     let mut idle_models = 0u64;
     for case_no in 0..cases {
-        let mut p = process_program(&mut rng);
+        let mut p = process_program(&mut rng, selector_of(case_no));
         let m = &mut p.systems[0];
         let guarded: Vec<usize> = (1..m.vars.len()).filter(|&v| m.next_assign[v].is_some()).collect();
         if let Some(&v) = guarded.get(rng.below(guarded.len().max(1) as u64) as usize) {

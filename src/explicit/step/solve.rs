@@ -1437,6 +1437,14 @@ impl Restrict<'_, '_> {
         }
     }
 
+    /// Whether a remaining check or a chosen alternative's residual becomes decidable at
+    /// `depth` ([`Plan::checks_hold`] has something to test there).
+    #[inline]
+    pub(super) fn waits_at(&self, depth: usize) -> bool {
+        let s = &self.combo.res_start;
+        self.solver.checks.get(depth).is_some_and(|c| !c.is_empty()) || matches!((s.get(depth), s.get(depth + 1)), (Some(a), Some(b)) if a != b)
+    }
+
     pub(super) fn has_binds(&self, pos: usize) -> bool {
         !self.binds_at(pos).is_empty()
     }
