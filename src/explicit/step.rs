@@ -58,6 +58,10 @@ thread_local! {
     pub(crate) static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: never write successors straight into packed keys ([`solve::packed`]).
     pub(crate) static NO_PACKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: look at every conjunct in each state (no index by the variable that skips them).
+    pub(crate) static NO_SKIP_INDEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests: the solvers built with an index of their conjuncts by a skipping variable.
+    pub(crate) static SKIP_INDEXES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Tests: build plans in dependency order only (no single-valued slots moved earlier).
     pub(crate) static NO_HOIST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Tests: the plans built with some single-valued slot moved earlier ([`Plan::order`]).

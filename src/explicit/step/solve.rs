@@ -60,6 +60,61 @@ struct Conjunct {
     span: Span,
 }
 
+/// The conjuncts [`Solver::enable`] looks at, by the value of the variable that skips most of
+/// them: a process model's `running -> guard` conjuncts are all skipped but the running
+/// process's, so a state tests one instead of one per process. The lists keep the conjuncts'
+/// order, and a conjunct left out is one whose own skip test holds for that value: the same
+/// conjuncts are tested, in the same order, as when each is looked at.
+#[derive(Clone, Debug)]
+struct SkipIndex {
+    var: VarId,
+    from_vec: bool,
+    /// Per value index below 64: the conjuncts not skipped by it.
+    by_value: Vec<Box<[u32]>>,
+}
+
+impl SkipIndex {
+    /// Value indices indexed (the skip masks are 64 bits).
+    const VALUES: usize = 64;
+
+    /// The index by the variable that skips the most conjuncts, if it skips at least
+    /// [`INDEX_FROM`] of them.
+    fn build(conjuncts: &[Conjunct]) -> Option<SkipIndex> {
+        #[cfg(test)]
+        if super::NO_SKIP_INDEX.with(std::cell::Cell::get) {
+            return None;
+        }
+        let mut counts: Vec<((VarId, bool), usize)> = Vec::new();
+        for (var, from_vec, _) in conjuncts.iter().filter_map(|c| c.skip) {
+            match counts.iter_mut().find(|(k, _)| *k == (var, from_vec)) {
+                Some((_, n)) => *n += 1,
+                None => counts.push(((var, from_vec), 1)),
+            }
+        }
+        let ((var, from_vec), n) = counts.into_iter().max_by_key(|&(k, n)| (n, std::cmp::Reverse(k.0)))?;
+        if n < INDEX_FROM {
+            return None;
+        }
+        let by_value = (0..Self::VALUES)
+            .map(|i| {
+                let skipped = |c: &Conjunct| matches!(c.skip, Some((v, f, holds)) if (v, f) == (var, from_vec) && holds >> i & 1 != 0);
+                (0..conjuncts.len() as u32).filter(|&c| !skipped(&conjuncts[c as usize])).collect()
+            })
+            .collect();
+        #[cfg(test)]
+        super::SKIP_INDEXES.with(|c| c.set(c.get() + 1));
+        Some(SkipIndex { var, from_vec, by_value })
+    }
+
+    /// The conjuncts to look at for the variable's value in `cur` or `vec` (`None`: every
+    /// conjunct, as values from 64 on skip none).
+    #[inline]
+    fn conjuncts<'s>(&'s self, cur: &[u32], vec: &[u32]) -> Option<&'s [u32]> {
+        let view = if self.from_vec { vec } else { cur };
+        view.get(self.var.index()).and_then(|&i| self.by_value.get(i as usize)).map(|c| &**c)
+    }
+}
+
 /// Alternatives by the value their `x = c` tests need, variable by variable; the others in `rest`.
 #[derive(Clone, Debug)]
 struct Index {
@@ -107,6 +162,11 @@ pub(super) struct Solver<'p> {
     /// The plan's checks minus the decomposed conjuncts, by depth, in the plan's order.
     pub checks: Vec<Vec<Check<'p>>>,
     conjuncts: Vec<Conjunct>,
+    /// When many conjuncts are skipped by the same variable's value ([`Conjunct::skip`], the
+    /// `running -> …` of each process): per value, the conjuncts it does not skip.
+    skip_index: Option<SkipIndex>,
+    /// `0..conjuncts.len()`: the conjuncts [`Solver::enable`] looks at without `skip_index`.
+    every_conjunct: Box<[u32]>,
     alts: Vec<Alternative<'p>>,
     selectors: Vec<&'p [(Expr, Expr)]>,
     /// Per selector: its branches' conditions compiled.
@@ -304,7 +364,23 @@ impl<'p> Solver<'p> {
         let key_fields = sort_key_fields(plan);
         let slot_vars = plan.slots.iter().map(|s| s.var).collect();
         let pos_of_var = pos_of_var.iter().map(|&p| u32::try_from(p).unwrap_or(u32::MAX)).collect();
-        Some(Box::new(Solver { checks, conjuncts, alts, selectors, selector_progs, rank, cur_only, simple, key_fields, slot_vars, pos_of_var }))
+        let skip_index = SkipIndex::build(&conjuncts);
+        let every_conjunct = (0..conjuncts.len() as u32).collect();
+        Some(Box::new(Solver {
+            checks,
+            conjuncts,
+            skip_index,
+            every_conjunct,
+            alts,
+            selectors,
+            selector_progs,
+            rank,
+            cur_only,
+            simple,
+            key_fields,
+            slot_vars,
+            pos_of_var,
+        }))
     }
 
     /// Emits the same vectors as [`Plan::run_plain`] (in the same order), by solving.
@@ -345,7 +421,9 @@ impl<'p> Solver<'p> {
         ss.sel_pick.resize(self.selectors.len(), 0);
         ss.enabled.clear();
         ss.ranges.clear();
-        for c in &self.conjuncts {
+        let listed = self.skip_index.as_ref().and_then(|ix| ix.conjuncts(cur, &scratch.vec));
+        for &ci in listed.unwrap_or(&self.every_conjunct) {
+            let c = &self.conjuncts[ci as usize];
             if let Some((var, from_vec, holds)) = c.skip {
                 let view: &[u32] = if from_vec { &scratch.vec } else { cur };
                 if view.get(var.index()).is_some_and(|&i| i < 64 && holds >> i & 1 != 0) {

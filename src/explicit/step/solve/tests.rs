@@ -4,7 +4,7 @@
 
 use crate::explicit::build_flat::tests::{Rng, brute_force, small_system, states_and_edges};
 use crate::explicit::build_flat::{BuildLimits, FlatModel, build_flat};
-use crate::explicit::step::{DomainIndex, NO_MEMO, NO_PACKED, PACKED_RUNS, PLAIN_ONLY, Plan};
+use crate::explicit::step::{DomainIndex, NO_MEMO, NO_PACKED, NO_SKIP_INDEX, PACKED_RUNS, PLAIN_ONLY, Plan, SKIP_INDEXES};
 use crate::explicit::test_support::*;
 use crate::ir::VarKind;
 use crate::lowering::program::{BinOp, Builtin, Domain, Expr, LoweredProgram, System};
@@ -415,4 +415,59 @@ fn packed_successors_equal_the_vector_based_ones() {
     }
     assert!(packed_models * 2 >= cases, "the packed path served only {packed_models} of {cases} models");
     assert!(two_words > 0, "no model with a two-word layout took the packed path");
+}
+
+/// [`constraint_program`] scheduled like a process model without `FAIRNESS running`: an input
+/// selector of 12 values and one `TRANS` conjunct `sel = k -> update` per process (8 to 12 of
+/// them, two now and then for the same `k`), which the solver indexes by the selector
+/// ([`super::SkipIndex`]).
+fn scheduled_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
+    let mut p = constraint_program(rng, allow_fail);
+    let m = &mut p.systems[0];
+    let sel = m.vars.len();
+    let mut selector = m.vars[0].clone();
+    selector.name = "sel".into();
+    selector.domain = Domain::Range { lo: 0, hi: 11 };
+    selector.kind = VarKind::Input;
+    m.vars.push(selector);
+    m.init_assign.push(None);
+    m.next_assign.push(None);
+    m.invar_assign.push(None);
+    let domains: Vec<Domain> = m.vars.iter().map(|v| v.domain.clone()).collect();
+    let kinds: Vec<VarKind> = m.vars.iter().map(|v| v.kind).collect();
+    let mut g = Gen { rng, domains, kinds, allow_fail };
+    let processes = 8 + g.below(5);
+    for k in 0..processes {
+        let k = if g.below(6) == 0 { g.below(12) } else { k };
+        let update = g.guarded_update();
+        m.trans.push(bin(BinOp::Implies, eq(var(sel as u32), int(k as i64)), update));
+    }
+    p
+}
+
+/// Indexing the conjuncts by the selector that skips them changes nothing: the same states,
+/// numbering, edges and errors with the index, without it, and by plain enumeration.
+#[test]
+fn conjuncts_indexed_by_their_skipping_selector_give_the_same_model() {
+    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let mut rng = Rng(0x5c4e_d01e);
+    SKIP_INDEXES.with(|c| c.set(0));
+    for case_no in 0..cases {
+        let p = scheduled_program(&mut rng, case_no % 2 == 1);
+        assert_same(case_no, &p);
+        let indexed = build(&p, false);
+        NO_SKIP_INDEX.with(|c| c.set(true));
+        let unindexed = build(&p, false);
+        NO_SKIP_INDEX.with(|c| c.set(false));
+        match (&indexed, &unindexed) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: {:?}", p.systems[0]);
+                assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: {:?}", p.systems[0]);
+            }
+            (Err(a), Err(b)) => assert_eq!(a.items[0].message, b.items[0].message, "case {case_no}: {:?}", p.systems[0]),
+            _ => panic!("case {case_no}: one build failed: {:?} / {:?}", indexed.as_ref().err(), unindexed.as_ref().err()),
+        }
+    }
+    let indexes = SKIP_INDEXES.with(std::cell::Cell::get);
+    assert!(indexes * 2 >= cases, "the conjuncts were indexed by their selector in only {indexes} of {cases} models");
 }
