@@ -1406,12 +1406,11 @@ fn keeps_unless(system: &System, var: VarId, e: &Expr, index: impl Fn(VarId, Val
     let mut runs = 0u64;
     for (cond, _) in guarded {
         let Expr::Binary(BinOp::Eq, a, b) = cond else { return None };
-        let (sel, in_cur) = match (&**a, &**b) {
-            (Expr::Next(sel), Expr::Const(_)) => (*sel, false),
-            (Expr::Var(sel), Expr::Const(_)) if system.vars[sel.index()].kind == VarKind::Input => (*sel, true),
+        let (sel, in_cur, k) = match (&**a, &**b) {
+            (Expr::Next(sel), Expr::Const(k)) => (*sel, false, k),
+            (Expr::Var(sel), Expr::Const(k)) if system.vars[sel.index()].kind == VarKind::Input => (*sel, true, k),
             _ => return None,
         };
-        let Expr::Const(k) = &**b else { return None };
         if selector.is_some_and(|s| s != (sel, in_cur)) {
             return None;
         }
@@ -1433,7 +1432,10 @@ fn table_keeps_unless(system: &System, on: VarId, entries: impl Iterator<Item = 
     let mut runs = 0u64;
     for (k, present) in entries.enumerate() {
         if present {
-            runs |= 1u64.checked_shl(u32::try_from(k).ok()?).filter(|_| k < 64)?;
+            if k >= 64 {
+                return None;
+            }
+            runs |= 1 << k;
         }
     }
     Some(Idle { sel: on, runs, in_cur: true })

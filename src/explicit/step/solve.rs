@@ -84,15 +84,14 @@ impl SkipIndex {
         if super::NO_SKIP_INDEX.with(std::cell::Cell::get) {
             return None;
         }
-        let mut counts: Vec<((VarId, bool), usize)> = Vec::new();
+        let mut counts: rustc_hash::FxHashMap<(VarId, bool), usize> = Default::default();
         for (var, from_vec, _) in conjuncts.iter().filter_map(|c| c.skip) {
-            match counts.iter_mut().find(|(k, _)| *k == (var, from_vec)) {
-                Some((_, n)) => *n += 1,
-                None => counts.push(((var, from_vec), 1)),
-            }
+            *counts.entry((var, from_vec)).or_default() += 1;
         }
-        let ((var, from_vec), n) = counts.into_iter().max_by_key(|&(k, n)| (n, std::cmp::Reverse(k.0)))?;
-        if n < INDEX_FROM {
+        // The most skipping variable (ties: the lowest variable, reading `cur` first).
+        let ((var, from_vec), n) = counts.into_iter().max_by_key(|&(k, n)| (n, std::cmp::Reverse(k)))?;
+        // (At most 16 MiB of lists.)
+        if n < INDEX_FROM || conjuncts.len() * Self::VALUES > 1 << 22 {
             return None;
         }
         let by_value = (0..Self::VALUES)
