@@ -803,7 +803,7 @@ impl<'p> Plan<'p> {
     ) -> Result<(), StepError> {
         self.reset(scratch, base);
         if self.deferred.is_empty() {
-            return self.dfs(scratch, ev, cur, exited, None, emit);
+            return self.dfs::<false>(scratch, ev, cur, exited, None, emit);
         }
         self.run_deferred(scratch, ev, cur, exited, emit)
     }
@@ -830,7 +830,7 @@ impl<'p> Plan<'p> {
         let mut rows = std::mem::take(&mut scratch.deferred_rows);
         rows.clear();
         let mut overflow = false;
-        let product = self.dfs(scratch, ev, cur, exited, None, &mut |v| {
+        let product = self.dfs::<false>(scratch, ev, cur, exited, None, &mut |v| {
             if rows.len() >= cap {
                 overflow = true;
                 return ControlFlow::Break(());
@@ -889,7 +889,7 @@ impl<'p> Plan<'p> {
                 scratch.vec[s.var.index()] = c;
             }
             let mut stopped = false;
-            self.dfs(scratch, ev, cur, exited, None, &mut |v| {
+            self.dfs::<false>(scratch, ev, cur, exited, None, &mut |v| {
                 let flow = emit(v);
                 stopped = flow.is_break();
                 flow
@@ -924,26 +924,10 @@ impl<'p> Plan<'p> {
 
     /// The depth-first product over the slots from a reset vector, pruning with the checks (the
     /// plan's own, or with `restrict` the solver's remaining ones plus the chosen alternatives'
-    /// residuals, and candidates narrowed by their bindings).
-    #[inline]
-    fn dfs(
-        &self,
-        scratch: &mut Scratch,
-        ev: &mut Evaluator,
-        cur: &[u32],
-        exited: Option<ExitNameId>,
-        restrict: Option<&solve::Restrict<'_, 'p>>,
-        emit: &mut Emit<'_>,
-    ) -> Result<(), StepError> {
-        match restrict {
-            None => self.dfs_in::<false>(scratch, ev, cur, exited, None, emit),
-            Some(_) => self.dfs_in::<true>(scratch, ev, cur, exited, restrict, emit),
-        }
-    }
-
-    /// [`Plan::dfs`], compiled once for plain runs (`RESTRICTED` false: `restrict` is `None`, and
-    /// the loop has no trace of the solver's tests) and once under the solver's restriction.
-    fn dfs_in<const RESTRICTED: bool>(
+    /// residuals, and candidates narrowed by their bindings). Compiled once for plain runs
+    /// (`RESTRICTED` false: `restrict` is taken as `None`, and the walk has no trace of the
+    /// solver's tests) and once under the solver's restriction.
+    fn dfs<const RESTRICTED: bool>(
         &self,
         scratch: &mut Scratch,
         ev: &mut Evaluator,

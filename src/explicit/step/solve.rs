@@ -538,7 +538,7 @@ impl<'p> Solver<'p> {
                 return Ok(());
             }
             self.setup(ss, n);
-            return plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), emit);
+            return plan.dfs::<true>(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), emit);
         }
         let mut rows = std::mem::take(&mut ss.rows);
         rows.clear();
@@ -552,13 +552,13 @@ impl<'p> Solver<'p> {
                     Ok(true) => Ok(()),
                     Ok(false) => {
                         self.setup(ss, n);
-                        plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
+                        plan.dfs::<true>(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
                     }
                     Err(e) => Err(e),
                 },
                 None => {
                     self.setup(ss, n);
-                    plan.dfs(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
+                    plan.dfs::<true>(scratch, ev, cur, exited, Some(&Restrict { solver: self, combo: ss, stamp }), &mut push)
                 }
             };
             if let Err(e) = r {

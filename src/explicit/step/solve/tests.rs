@@ -241,27 +241,49 @@ fn solver_used(s: &System) -> bool {
     Plan::next(s, &d).is_ok_and(|p| p.solves()) || Plan::init(s, &d).is_ok_and(|p| p.solves())
 }
 
-/// Same state vectors in the same order, same initial states and edges, same errors.
-fn assert_same(case_no: u64, p: &LoweredProgram) {
-    let (solved, plain) = (build(p, false), build(p, true));
-    match (&solved, &plain) {
+/// Random cases per test: `XMV_TEST_CASES`, else `default`.
+fn test_cases(default: u64) -> u64 {
+    std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// Two builds of `p` agree: same state vectors in the same order, same initial states and
+/// edges, or the same first error (code, message, notes). True if both failed.
+fn assert_builds_agree(
+    case_no: u64,
+    p: &LoweredProgram,
+    a: &Result<FlatModel, crate::diagnostics::Diagnostics>,
+    b: &Result<FlatModel, crate::diagnostics::Diagnostics>,
+) -> bool {
+    match (a, b) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: states or numbering differ: {:?}", p.systems[0]);
             assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}");
             assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: edges differ: {:?}", p.systems[0]);
-            assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}");
+            false
         }
         (Err(a), Err(b)) => {
             let (a, b) = (&a.items[0], &b.items[0]);
             assert_eq!((&a.code, &a.message, &a.notes), (&b.code, &b.message, &b.notes), "case {case_no}: errors differ: {:?}", p.systems[0]);
+            true
         }
-        _ => panic!("case {case_no}: one build failed: solver {:?} / plain {:?}\n{:?}", solved.as_ref().err(), plain.as_ref().err(), p.systems[0]),
+        _ => panic!("case {case_no}: one build failed: {:?} / {:?}\n{:?}", a.as_ref().err(), b.as_ref().err(), p.systems[0]),
+    }
+}
+
+/// Same state vectors in the same order, same initial states, edges and deadlocks, same errors,
+/// with the solver and by plain enumeration.
+fn assert_same(case_no: u64, p: &LoweredProgram) {
+    let (solved, plain) = (build(p, false), build(p, true));
+    if !assert_builds_agree(case_no, p, &solved, &plain)
+        && let (Ok(a), Ok(b)) = (&solved, &plain)
+    {
+        assert_eq!(a.deadlocks, b.deadlocks, "case {case_no}");
     }
 }
 
 #[test]
 fn random_constraint_models_agree_with_plain_enumeration_and_brute_force() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let cases: u64 = test_cases(400);
     let mut rng = Rng(0xc0ff_ee11);
     let mut used = 0;
     let mut brute = 0;
@@ -286,7 +308,7 @@ fn random_constraint_models_agree_with_plain_enumeration_and_brute_force() {
 
 #[test]
 fn random_models_that_may_fail_report_the_same_errors() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let cases: u64 = test_cases(400);
     let mut rng = Rng(0x0bad_cafe);
     let mut errors = 0;
     for case_no in 0..cases {
@@ -301,7 +323,7 @@ fn random_models_that_may_fail_report_the_same_errors() {
 /// and errors as evaluating every time, with and without the solver.
 #[test]
 fn memoised_evaluation_changes_nothing() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let cases: u64 = test_cases(300);
     let mut rng = Rng(0x5eed_0f3e);
     let mut errors = 0;
     for case_no in 0..cases {
@@ -311,19 +333,7 @@ fn memoised_evaluation_changes_nothing() {
             NO_MEMO.with(|c| c.set(true));
             let direct = build(&p, plain);
             NO_MEMO.with(|c| c.set(false));
-            match (&memo, &direct) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: {:?}", p.systems[0]);
-                    assert_eq!(a.kripke.initial, b.kripke.initial, "case {case_no}");
-                    assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}");
-                }
-                (Err(a), Err(b)) => {
-                    errors += 1;
-                    let (a, b) = (&a.items[0], &b.items[0]);
-                    assert_eq!((&a.code, &a.message, &a.notes), (&b.code, &b.message, &b.notes), "case {case_no}: {:?}", p.systems[0]);
-                }
-                _ => panic!("case {case_no}: one build failed: {:?} / {:?}", memo.as_ref().err(), direct.as_ref().err()),
-            }
+            errors += u32::from(assert_builds_agree(case_no, &p, &memo, &direct));
         }
     }
     assert!(errors > 0, "no case failed: the error paths are not exercised");
@@ -383,7 +393,7 @@ fn frame_program(rng: &mut Rng) -> LoweredProgram {
 /// two-word layouts, ordered by integer sort keys or by comparing the changed variables.
 #[test]
 fn packed_successors_equal_the_vector_based_ones() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let cases: u64 = test_cases(300);
     let mut rng = Rng(0x9ac4_ed01);
     let (mut packed_models, mut two_words) = (0u64, 0u64);
     for case_no in 0..cases {
@@ -449,7 +459,7 @@ fn scheduled_program(rng: &mut Rng, allow_fail: bool) -> LoweredProgram {
 /// numbering, edges and errors with the index, without it, and by plain enumeration.
 #[test]
 fn conjuncts_indexed_by_their_skipping_selector_give_the_same_model() {
-    let cases: u64 = std::env::var("XMV_TEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let cases: u64 = test_cases(400);
     let mut rng = Rng(0x5c4e_d01e);
     SKIP_INDEXES.with(|c| c.set(0));
     for case_no in 0..cases {
@@ -459,14 +469,7 @@ fn conjuncts_indexed_by_their_skipping_selector_give_the_same_model() {
         NO_SKIP_INDEX.with(|c| c.set(true));
         let unindexed = build(&p, false);
         NO_SKIP_INDEX.with(|c| c.set(false));
-        match (&indexed, &unindexed) {
-            (Ok(a), Ok(b)) => {
-                assert_eq!(a.kripke.values, b.kripke.values, "case {case_no}: {:?}", p.systems[0]);
-                assert_eq!(a.kripke.succ, b.kripke.succ, "case {case_no}: {:?}", p.systems[0]);
-            }
-            (Err(a), Err(b)) => assert_eq!(a.items[0].message, b.items[0].message, "case {case_no}: {:?}", p.systems[0]),
-            _ => panic!("case {case_no}: one build failed: {:?} / {:?}", indexed.as_ref().err(), unindexed.as_ref().err()),
-        }
+        assert_builds_agree(case_no, &p, &indexed, &unindexed);
     }
     let indexes = SKIP_INDEXES.with(std::cell::Cell::get);
     assert!(indexes * 2 >= cases, "the conjuncts were indexed by their selector in only {indexes} of {cases} models");
