@@ -34,6 +34,8 @@ struct CompIndex {
     pred_rows: Option<PredRows>,
     /// The continuations of each (call, exit) pair as bit rows if dense enough (see [`ReturnRows`]).
     return_rows: Option<ReturnRows>,
+    /// The successors as bit rows, where there are predecessor rows (see [`PredRows::successors`]).
+    succ_rows: Option<PredRows>,
 }
 
 impl<'a> ModelIndex<'a> {
@@ -98,7 +100,14 @@ impl<'a> ModelIndex<'a> {
                 ret_words.extend_from_slice(&raw[offs[r] as usize..end[r] as usize]);
                 ret_word_offs.push(ret_words.len() as u32);
             }
-            CompIndex { ret_word_offs, ret_words, rank: OnceLock::new(), pred_rows: PredRows::new(c), return_rows: ReturnRows::new(c) }
+            CompIndex {
+                ret_word_offs,
+                ret_words,
+                rank: OnceLock::new(),
+                pred_rows: PredRows::new(c),
+                return_rows: ReturnRows::new(c),
+                succ_rows: PredRows::successors(c),
+            }
         })
     }
 
@@ -111,6 +120,12 @@ impl<'a> ModelIndex<'a> {
     #[inline]
     pub(crate) fn pred_rows(&self, s: ComponentId) -> Option<&PredRows> {
         self.comp(s).pred_rows.as_ref()
+    }
+
+    /// The successor rows of component `s`, if it is dense enough (see [`PredRows::successors`]).
+    #[inline]
+    pub(crate) fn succ_rows(&self, s: ComponentId) -> Option<&PredRows> {
+        self.comp(s).succ_rows.as_ref()
     }
 
     /// The continuation rows of component `s`, if it is dense enough (see [`ReturnRows`]).

@@ -41,13 +41,16 @@
 //! termination rule. Calls without a predecessor satisfying the fixpoint's `a` cannot
 //! influence its values and are not explored.
 //!
-//! Modules: `index`, the per-component reverse index of return edges; `pred_rows`, predecessor
-//! and continuation bit rows of dense components (for the worklists and the call contexts);
+//! Modules: `index`, the per-component reverse index of return edges; `pred_rows`, predecessor,
+//! successor and continuation bit rows of dense components (for the worklists and the call
+//! contexts); `entry_rows`, which solves the groups of dense components for their entry rows
+//! only and finds a location's mask when a vector asks for it;
 //! `quotient`, which merges the frames of a group that have equal solutions so that only one
 //! per class is solved; `model_masks`, which gives the frames whose `a` holds everywhere the
 //! model's exit reachability (`exit_reach`) as their masks; `solve`, the worklists that solve a
 //! group of new frames.
 
+mod entry_rows;
 mod exit_reach;
 mod index;
 mod model_masks;
@@ -76,6 +79,10 @@ fn bits_zero(len: usize) -> Bits {
 }
 fn bit(b: &[u64], i: usize) -> bool {
     b[i / 64] >> (i % 64) & 1 == 1
+}
+/// Bit `i` of the blocks of a [`FixedBitSet`].
+fn bit_usize(b: &[usize], i: usize) -> bool {
+    b[i / usize::BITS as usize] >> (i % usize::BITS as usize) & 1 == 1
 }
 fn set_bit(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
@@ -157,6 +164,8 @@ crate::index_type! {
 }
 /// No callee frame (a call no `a` location leads to).
 const NO_FRAME: FrameId = FrameId::from_u32(u32::MAX);
+/// [`Frame::mask`] of a frame without mask rows (not allocated yet, or lazy).
+const NO_MASK: u32 = u32::MAX;
 
 /// One fixpoint frame: `EG`/`EU` node `f` in component `comp` under a context without top.
 struct Frame {
@@ -180,6 +189,12 @@ struct Frame {
     mask: u32,
     /// The mask is a solved shared one (not recomputed).
     mask_shared: bool,
+    /// The frame has no mask rows (`mask` is [`NO_MASK`]): its entry row is `entry` and a
+    /// location's mask is found when a vector asks for it ([`Summary::vector_under_top`]), from `a`
+    /// and `live`, which it keeps once solved. See [`Summary::solve_entry_rows`].
+    lazy: bool,
+    /// A lazy frame's entry row (the exits reachable from its entry; at most 64).
+    entry: u64,
     /// Where the formula holds whatever the top.
     base: FixedBitSet,
     /// While the frame's group is solved: per callee exit `k`, `call_words` words holding the
@@ -410,6 +425,12 @@ impl<'a> Summary<'a> {
                 }
                 let fr = self.solve(g, s, key);
                 let frame = &self.frames[fr];
+                if frame.lazy {
+                    return match top.first() {
+                        Some(&t) if t != 0 => self.vector_under_top(fr, t),
+                        _ => frame.base.clone(),
+                    };
+                }
                 let mut v = frame.base.clone();
                 if top.iter().any(|&t| t != 0) {
                     let mask = &self.masks[frame.mask as usize];
@@ -446,13 +467,34 @@ impl<'a> Summary<'a> {
         }
         let vals = &self.vecs[va as usize];
         let mut out = FixedBitSet::with_capacity(n);
-        for node in 0..n {
-            if comp.call_target[node] == NO_CALL {
-                let holds = comp.succ.neighbours(NodeId::new(node)).iter().any(|&m| match comp.call_target[m.index()] {
-                    NO_CALL => vals.contains(m.index()),
-                    _ => entry_holds.contains(comp.call_index[m.index()] as usize),
-                });
-                out.set(node, holds);
+        match self.ix.pred_rows(s) {
+            // Dense component: the union of the predecessor rows of the successors that
+            // satisfy `a` (a location by its value, a call by its callee's entry).
+            Some(rows) => {
+                let mut targets = vals.clone();
+                for (i, &c) in comp.calls.iter().enumerate() {
+                    targets.set(c.index(), entry_holds.contains(i));
+                }
+                let words = out.as_mut_slice();
+                for m in targets.ones() {
+                    for (o, r) in words.iter_mut().zip(rows.row(NodeId::new(m))) {
+                        *o |= r;
+                    }
+                }
+                for &c in &comp.calls {
+                    out.set(c.index(), false);
+                }
+            }
+            None => {
+                for node in 0..n {
+                    if comp.call_target[node] == NO_CALL {
+                        let holds = comp.succ.neighbours(NodeId::new(node)).iter().any(|&m| match comp.call_target[m.index()] {
+                            NO_CALL => vals.contains(m.index()),
+                            _ => entry_holds.contains(comp.call_index[m.index()] as usize),
+                        });
+                        out.set(node, holds);
+                    }
+                }
             }
         }
         // Exits have no intra-component successors: they read the assumption about `a`.
@@ -479,16 +521,26 @@ impl<'a> Summary<'a> {
             i += 1;
             self.discover(id, &mut new);
         }
-        self.use_model_masks(&new);
+        let lazy = self.lazy_group(&new);
+        if !lazy {
+            self.allocate_masks(&new);
+            self.use_model_masks(&new);
+        }
         let (reps, rep) = self.quotient(&new);
         self.init_entry_rows(&reps);
-        self.solve_masks(&reps);
+        if lazy {
+            self.solve_entry_rows(&reps);
+        } else {
+            self.solve_masks(&reps);
+        }
         self.solve_bases(&reps);
         self.copy_solutions(&new, &rep);
         for &id in &new {
             let fr = &mut self.frames[id];
             fr.solved = true;
-            fr.live = Vec::new();
+            if !fr.lazy {
+                fr.live = Vec::new();
+            }
             fr.sent = Bits::new();
         }
         self.stats.context_pairs_checked += reps.len() as u64;
@@ -502,10 +554,8 @@ impl<'a> Summary<'a> {
         let words = self.exits(s).div_ceil(64);
         let (a, _) = operands(self.fm, f);
         let shared = self.static_masks.get(&(a, s)).copied();
-        let mask = shared.unwrap_or_else(|| {
-            self.masks.push(vec![0; n * words]);
-            self.masks.len() as u32 - 1
-        });
+        // Own mask rows are allocated when the frame's group turns out to need them.
+        let mask = shared.unwrap_or(NO_MASK);
         self.frames.push(Frame {
             f,
             comp: s,
@@ -517,6 +567,8 @@ impl<'a> Summary<'a> {
             words,
             mask,
             mask_shared: shared.is_some(),
+            lazy: false,
+            entry: 0,
             base: FixedBitSet::with_capacity(n),
             live: Vec::new(),
             call_words: 0,
@@ -543,8 +595,12 @@ impl<'a> Summary<'a> {
         };
         let comp = self.comp(s);
         let mut callees = vec![NO_FRAME; comp.calls.len()];
-        let useful: Vec<usize> =
-            (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| self.vecs[va as usize].contains(p.index()))).collect();
+        // The calls some `a` location leads to (a word test per row word in dense components).
+        let vals = self.vecs[va as usize].as_slice();
+        let useful: Vec<usize> = match self.ix.pred_rows(s) {
+            Some(rows) => (0..comp.calls.len()).filter(|&i| rows.row(comp.calls[i]).iter().zip(vals).any(|(r, v)| r & v != 0)).collect(),
+            None => (0..comp.calls.len()).filter(|&i| comp.pred.neighbours(comp.calls[i]).iter().any(|&p| bit_usize(vals, p.index()))).collect(),
+        };
         if !useful.is_empty() {
             let dep_vecs = self.dep_vectors(f, s, &ctx, None);
             let mut contexts = CallContexts::new(self.ix, s, comp.calls.len());

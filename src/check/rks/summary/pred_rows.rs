@@ -42,16 +42,26 @@ pub(crate) struct PredRows {
 impl PredRows {
     /// The rows of `c`, or `None` where the edge lists are cheaper (see the module documentation).
     pub(crate) fn new(c: &Component) -> Option<PredRows> {
+        Self::of(c, &c.pred)
+    }
+
+    /// The same rows of the successor relation: row `m` holds `m`'s successors. Built under the
+    /// same rule (the relations have the same edges), so a component has both or neither.
+    pub(crate) fn successors(c: &Component) -> Option<PredRows> {
+        Self::of(c, &c.succ)
+    }
+
+    fn of(c: &Component, rel: &crate::explicit::csr::Csr<NodeId>) -> Option<PredRows> {
         let n = c.num_nodes as usize;
         let words = n.div_ceil(BITS);
-        if n == 0 || n.checked_mul(words)? > MAX_BLOCKS || c.pred.edge_count() < n * words * MIN_DEGREE_PER_WORD {
+        if n == 0 || n.checked_mul(words)? > MAX_BLOCKS || rel.edge_count() < n * words * MIN_DEGREE_PER_WORD {
             return None;
         }
-        let bits = bit_rows((0..n).map(|m| c.pred.neighbours(NodeId::new(m))), words);
+        let bits = bit_rows((0..n).map(|m| rel.neighbours(NodeId::new(m))), words);
         Some(PredRows { words, bits })
     }
 
-    /// The predecessors of `m` as bits.
+    /// The predecessors (successors, for [`PredRows::successors`]) of `m` as bits.
     #[inline]
     pub(crate) fn row(&self, m: NodeId) -> &[usize] {
         let m = m.index();

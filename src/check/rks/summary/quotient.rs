@@ -14,7 +14,7 @@
 //! solution: only one representative per class is solved, with its calls redirected to the
 //! representatives, and the other members copy its solution. Vectors are compared by content.
 
-use super::{FrameId, NO_FRAME, Summary};
+use super::{FrameId, NO_FRAME, NO_MASK, Summary};
 use crate::explicit::rks::ComponentId;
 use rustc_hash::FxHashMap;
 
@@ -100,12 +100,19 @@ impl Summary<'_> {
             if id == r {
                 continue;
             }
-            let (mask, base) = (self.frames[r].mask, self.frames[r].base.clone());
+            let rf = &self.frames[r];
+            let (mask, base) = (rf.mask, rf.base.clone());
+            // A lazy representative has no mask rows: its members take its entry row and the
+            // `live` words its masks are found from (their `a` vectors are equal).
+            let (lazy, entry, live, call_words) = (rf.lazy, rf.entry, if rf.lazy { rf.live.clone() } else { Vec::new() }, rf.call_words);
             let fr = &mut self.frames[id];
-            if !fr.mask_shared {
+            if !fr.mask_shared && fr.mask != NO_MASK {
                 self.masks[fr.mask as usize] = Vec::new();
             }
-            (fr.mask, fr.mask_shared, fr.base) = (mask, true, base);
+            (fr.mask, fr.mask_shared, fr.base) = (mask, !lazy, base);
+            if lazy {
+                (fr.lazy, fr.entry, fr.live, fr.call_words) = (true, entry, live, call_words);
+            }
         }
     }
 }

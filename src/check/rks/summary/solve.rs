@@ -34,7 +34,7 @@ fn by_location_only() -> bool {
 impl Summary<'_> {
     /// True if the callee frame of call `i` (position in `comp.calls`) of frame `fr`, whose
     /// group is being solved, reaches its exit `k` from its entry (see `Frame::live`).
-    fn entry_exit(fr: &Frame, i: usize, k: u32) -> bool {
+    pub(super) fn entry_exit(fr: &Frame, i: usize, k: u32) -> bool {
         bit(&fr.live[k as usize * fr.call_words..], i)
     }
 
@@ -49,8 +49,7 @@ impl Summary<'_> {
             let mut live = vec![0u64; exits * cw];
             for (i, &q) in fr.callees.iter().enumerate() {
                 if q != NO_FRAME {
-                    let callee = &self.frames[q];
-                    for k in ones(&self.masks[callee.mask as usize][..callee.words]) {
+                    for k in ones(self.entry_row(q)) {
                         set_bit(&mut live[k * cw..], i);
                     }
                 }
@@ -311,9 +310,14 @@ impl Summary<'_> {
             let at = layout.offset[pos];
             let live = layout.words(pos, alive.as_slice());
             let return_rows = self.ix.return_rows(fr.comp);
+            let succ_rows = self.ix.succ_rows(fr.comp);
             for node in block_ones(live) {
                 let n = match comp.call_target[node] {
-                    NO_CALL => comp.succ.neighbours(NodeId::new(node)).iter().filter(|&&m| block_bit(live, m.index())).count(),
+                    NO_CALL => match succ_rows {
+                        // Dense component: the live successors by popcount.
+                        Some(rows) => rows.row(NodeId::new(node)).iter().zip(live).map(|(r, l)| (r & l).count_ones() as usize).sum(),
+                        None => comp.succ.neighbours(NodeId::new(node)).iter().filter(|&&m| block_bit(live, m.index())).count(),
+                    },
                     t => {
                         let i = comp.call_index[node] as usize;
                         let q = fr.callees[i];
@@ -497,13 +501,13 @@ impl Held {
 
 /// The positions of a group's frames in the slice they were given in (frame ids are dense and
 /// a group's are close together, so a vector indexed by id minus the smallest; no hashing).
-struct Group {
+pub(super) struct Group {
     lo: usize,
     position: Vec<u32>,
 }
 
 impl Group {
-    fn new(frames: &[FrameId]) -> Group {
+    pub(super) fn new(frames: &[FrameId]) -> Group {
         let lo = frames.iter().map(|id| id.index()).min().unwrap_or(0);
         let mut position = vec![u32::MAX; frames.iter().map(|id| id.index() - lo + 1).max().unwrap_or(0)];
         for (pos, id) in frames.iter().enumerate() {
@@ -516,7 +520,7 @@ impl Group {
         self.position[id.index() - self.lo] as usize
     }
     /// The position of `id` if it is a frame of the group.
-    fn get(&self, id: FrameId) -> Option<usize> {
+    pub(super) fn get(&self, id: FrameId) -> Option<usize> {
         let p = *self.position.get(id.index().checked_sub(self.lo)?)?;
         (p != u32::MAX).then_some(p as usize)
     }

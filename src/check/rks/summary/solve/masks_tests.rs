@@ -3,6 +3,7 @@
 //! component with predecessor rows, many calls with several continuations per exit: the paths
 //! the grid's cells take), and so do the `base` sets and the verdicts.
 
+use super::super::entry_rows::MASK_ROWS_ONLY;
 use super::super::{ModelIndex, Summary};
 use super::BY_LOCATION_ONLY;
 use crate::check::rks::formula::Formula;
@@ -112,12 +113,14 @@ fn formula(rng: &mut Rng, props: usize, depth: usize) -> Ctl<PropId> {
 /// creation order, its node, component, context, mask rows and `base`.
 fn solve(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool) -> (bool, Vec<String>) {
     BY_LOCATION_ONLY.with(|c| c.set(by_location));
+    MASK_ROWS_ONLY.with(|c| c.set(true));
     let ix = ModelIndex::new(rks);
     let (fm, roots) = Formula::from_ctls(&[f]);
     let init = ComponentId::new(0);
     let mut s = Summary::new(rks, &fm, &ix);
     let holds = s.run_root(roots[0], init, &initial_context(rks, &fm, init, roots[0]));
     BY_LOCATION_ONLY.with(|c| c.set(false));
+    MASK_ROWS_ONLY.with(|c| c.set(false));
     let frames = s
         .frames
         .iter()
@@ -144,4 +147,45 @@ fn held_rows_give_the_masks_of_whole_exit_words() {
     }
     // The structures are dense and the formulas nest fixpoints: the rows and frames exist.
     assert!(with_rows > 300 && frames > 2000, "{with_rows} components with rows, {frames} frames");
+}
+
+/// Everything the summary engine computed for `f` at component 0, with or without mask rows:
+/// the verdict, per frame in creation order its node, component, context, entry row and
+/// `base`, and every vector (node, component, context, locations) in creation order.
+fn solve_lazily(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, mask_rows: bool) -> (bool, Vec<String>, Vec<String>, usize) {
+    MASK_ROWS_ONLY.with(|c| c.set(mask_rows));
+    let ix = ModelIndex::new(rks);
+    let (fm, roots) = Formula::from_ctls(&[f]);
+    let init = ComponentId::new(0);
+    let mut s = Summary::new(rks, &fm, &ix);
+    let holds = s.run_root(roots[0], init, &initial_context(rks, &fm, init, roots[0]));
+    MASK_ROWS_ONLY.with(|c| c.set(false));
+    let frames = s.frames.indices().map(|id| {
+        let fr = &s.frames[id];
+        format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.entry_row(id), fr.base.ones().collect::<Vec<_>>())
+    });
+    let mut vectors: Vec<(u32, String)> = s.vec_ids.iter().map(|(k, &v)| (v, format!("{k:?} {:?}", s.vecs[v as usize].ones().collect::<Vec<_>>()))).collect();
+    vectors.sort();
+    let lazy = s.frames.iter().filter(|fr| fr.lazy).count();
+    (holds, frames.collect(), vectors.into_iter().map(|(_, v)| v).collect(), lazy)
+}
+
+#[test]
+fn frames_without_mask_rows_give_the_vectors_of_mask_rows() {
+    let mut rng = Rng(15);
+    let (mut frames, mut lazy) = (0, 0);
+    for case in 0..150 {
+        let rks = dense_rks(&mut rng);
+        for _ in 0..4 {
+            let f = formula(&mut rng, rks.prop_names.len().max(1), 4);
+            let (holds, fr, vecs, _) = solve_lazily(&rks, &f, true);
+            let (holds_lazily, fr_lazily, vecs_lazily, n) = solve_lazily(&rks, &f, false);
+            assert_eq!((holds_lazily, &fr_lazily), (holds, &fr), "case {case}: {f:?}");
+            assert_eq!(vecs_lazily, vecs, "case {case}: {f:?}");
+            frames += fr.len();
+            lazy += n;
+        }
+    }
+    // Most frames are in dense components, so most groups go without mask rows.
+    assert!(frames > 2000 && lazy * 2 > frames, "{lazy} lazy of {frames} frames");
 }
