@@ -162,8 +162,15 @@ impl Summary<'_> {
                 calls_in[i / 64] |= 1 << (i % 64);
             }
         }
+        // Once every call that can return is in, a node's returning calls are not visited.
+        let returning: Vec<u64> = super::solve::returning_calls(fr).collect();
+        let mut all_in = calls_in.iter().zip(&returning).all(|(&i, &r)| i & r == r);
         while let Some(m) = stack.pop() {
             super::pred_rows::add_common(set.as_mut_slice(), rows.row(m), va.as_slice(), |_| true, |p| stack.push(p));
+            all_in = all_in || calls_in.iter().zip(&returning).all(|(&i, &r)| i & r == r);
+            if all_in {
+                continue;
+            }
             for &(k, w, bits) in self.ix.ret_words(fr.comp, m) {
                 let w = w as usize;
                 let fresh = bits & fr.live[k as usize * fr.call_words + w] & !calls_in[w];

@@ -591,17 +591,22 @@ struct GroupGraph<'g, 's> {
     /// in are skipped 64 at a time. Only ever a subset of the set's calls.
     calls_in: Vec<Cell<u64>>,
     call_offset: Vec<usize>,
+    /// Per frame (from `call_offset[pos]`): the calls that return through some exit their
+    /// callee's entry reaches. Once `calls_in` holds them all, a node's returning calls are
+    /// not visited (on the grid's `EU` rounds the base is most of the component, so this
+    /// happens early).
+    returning: Vec<u64>,
 }
 
 impl<'g, 's> GroupGraph<'g, 's> {
     fn new(s: &'g Summary<'s>, new: &'g [FrameId], group: &'g Group, layout: &'g Layout) -> Self {
         let mut call_offset = Vec::with_capacity(new.len());
-        let mut words = 0;
+        let mut returning = Vec::new();
         for &id in new {
-            call_offset.push(words);
-            words += s.comp(s.frames[id].comp).calls.len().div_ceil(64);
+            call_offset.push(returning.len());
+            returning.extend(returning_calls(&s.frames[id]));
         }
-        GroupGraph { s, new, group, layout, calls_in: vec![Cell::new(0); words], call_offset }
+        GroupGraph { s, new, group, layout, calls_in: vec![Cell::new(0); returning.len()], call_offset, returning }
     }
 }
 
@@ -645,8 +650,11 @@ impl Preds for GroupGraph<'_, '_> {
                 }
             }
         }
-        let calls_in = &self.calls_in[self.call_offset[n.pos as usize]..];
-        for &(k, w, bits) in s.ix.ret_words(fr.comp, n.m) {
+        let (at, cw) = (self.call_offset[n.pos as usize], fr.call_words);
+        let calls_in = &self.calls_in[at..at + cw];
+        let returning = &self.returning[at..at + cw];
+        let all_in = calls_in.iter().zip(returning).all(|(i, &r)| i.get() & r == r);
+        for &(k, w, bits) in if all_in { &[][..] } else { s.ix.ret_words(fr.comp, n.m) } {
             let known = &calls_in[w as usize];
             let fresh = bits & !known.get() & fr.live[k as usize * fr.call_words + w as usize];
             let mut now_in = 0;
@@ -802,4 +810,10 @@ impl MaskQueue {
             self.current = Some(pos);
         }
     }
+}
+
+/// The calls of frame `fr` (while its group is solved) that return through some exit their
+/// callee's entry reaches, `call_words` words of call positions: the union of its `live` rows.
+pub(super) fn returning_calls(fr: &Frame) -> impl Iterator<Item = u64> + '_ {
+    (0..fr.call_words).map(|w| fr.live.iter().skip(w).step_by(fr.call_words.max(1)).fold(0, |acc, &x| acc | x))
 }
