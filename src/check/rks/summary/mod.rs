@@ -98,6 +98,29 @@ pub(crate) fn for_each_call_position(word: u32, mut bits: u64, mut f: impl FnMut
     }
 }
 
+/// Calls `f` on each position in `range` set in `b`, in increasing order, a word at a time.
+#[inline]
+fn for_each_one_in(b: &[u64], range: std::ops::Range<usize>, mut f: impl FnMut(usize)) {
+    if range.is_empty() {
+        return;
+    }
+    let first = range.start / 64;
+    for (word, &w) in b.iter().enumerate().take((range.end - 1) / 64 + 1).skip(first) {
+        let mut bits = w;
+        let base = word * 64;
+        if range.start > base {
+            bits &= !0u64 << (range.start - base);
+        }
+        if range.end < base + 64 {
+            bits &= (1u64 << (range.end - base)) - 1;
+        }
+        while bits != 0 {
+            f(base + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// `row |= add` (rows of exit bits, equal lengths); true if `row` changed.
 #[inline]
 fn merge_row(row: &mut [u64], add: &[u64]) -> bool {
@@ -343,11 +366,8 @@ impl<'a> Summary<'a> {
                     if self.meets[v].is_empty() {
                         self.meets[v] = rows.meets_all(self.vecs[v].as_slice());
                     }
-                    for k in 0..et {
-                        if bit(&self.meets[v], first + k) {
-                            set_bit(&mut out, k * w + i);
-                        }
-                    }
+                    // The call's pairs are bits `first..first + et`: only their set bits.
+                    for_each_one_in(&self.meets[v], first..first + et, |j| set_bit(&mut out, (j - first) * w + i));
                 }
             }
             None => {
@@ -646,5 +666,23 @@ impl<'i> CallContexts<'i> {
         let Some(rows) = self.rows else { return compute() };
         let slot = &mut self.known[rows.class(i)];
         slot.get_or_insert_with(compute).clone()
+    }
+}
+
+#[cfg(test)]
+mod bit_tests {
+    use super::for_each_one_in;
+
+    #[test]
+    fn ones_in_a_range_across_words() {
+        let b = [0xF000_0000_0000_000Fu64, 0x8000_0000_0000_0001, u64::MAX];
+        for lo in 0..192 {
+            for hi in lo..=192 {
+                let mut got = Vec::new();
+                for_each_one_in(&b, lo..hi, |j| got.push(j));
+                let want: Vec<usize> = (lo..hi).filter(|&j| b[j / 64] >> (j % 64) & 1 == 1).collect();
+                assert_eq!(got, want, "{lo}..{hi}");
+            }
+        }
     }
 }
