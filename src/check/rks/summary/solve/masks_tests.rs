@@ -109,11 +109,12 @@ fn formula(rng: &mut Rng, props: usize, depth: usize) -> Ctl<PropId> {
     }
 }
 
-/// Everything the summary engine solved for `f` at component 0: the verdict and, per frame in
-/// creation order, its node, component, context, mask rows and `base`.
-fn solve(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool) -> (bool, Vec<String>) {
+/// Runs the summary engine on `f` at component 0 with the test switches `by_location` (masks by
+/// whole exit words) and `mask_rows` (no lazy groups), then hands the verdict and the engine to
+/// `read`.
+fn with_solved<R>(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool, mask_rows: bool, read: impl FnOnce(bool, &Summary) -> R) -> R {
     BY_LOCATION_ONLY.with(|c| c.set(by_location));
-    MASK_ROWS_ONLY.with(|c| c.set(true));
+    MASK_ROWS_ONLY.with(|c| c.set(mask_rows));
     let ix = ModelIndex::new(rks);
     let (fm, roots) = Formula::from_ctls(&[f]);
     let init = ComponentId::new(0);
@@ -121,12 +122,20 @@ fn solve(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool) -> 
     let holds = s.run_root(roots[0], init, &initial_context(rks, &fm, init, roots[0]));
     BY_LOCATION_ONLY.with(|c| c.set(false));
     MASK_ROWS_ONLY.with(|c| c.set(false));
-    let frames = s
-        .frames
-        .iter()
-        .map(|fr| format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.masks[fr.mask as usize], fr.base.ones().collect::<Vec<_>>()))
-        .collect();
-    (holds, frames)
+    read(holds, &s)
+}
+
+/// Everything the summary engine solved for `f` at component 0: the verdict and, per frame in
+/// creation order, its node, component, context, mask rows and `base`.
+fn solve(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, by_location: bool) -> (bool, Vec<String>) {
+    with_solved(rks, f, by_location, true, |holds, s| {
+        let frames = s
+            .frames
+            .iter()
+            .map(|fr| format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.masks[fr.mask as usize], fr.base.ones().collect::<Vec<_>>()))
+            .collect();
+        (holds, frames)
+    })
 }
 
 #[test]
@@ -153,21 +162,17 @@ fn held_rows_give_the_masks_of_whole_exit_words() {
 /// the verdict, per frame in creation order its node, component, context, entry row and
 /// `base`, and every vector (node, component, context, locations) in creation order.
 fn solve_lazily(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, mask_rows: bool) -> (bool, Vec<String>, Vec<String>, usize) {
-    MASK_ROWS_ONLY.with(|c| c.set(mask_rows));
-    let ix = ModelIndex::new(rks);
-    let (fm, roots) = Formula::from_ctls(&[f]);
-    let init = ComponentId::new(0);
-    let mut s = Summary::new(rks, &fm, &ix);
-    let holds = s.run_root(roots[0], init, &initial_context(rks, &fm, init, roots[0]));
-    MASK_ROWS_ONLY.with(|c| c.set(false));
-    let frames = s.frames.indices().map(|id| {
-        let fr = &s.frames[id];
-        format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.entry_row(id), fr.base.ones().collect::<Vec<_>>())
-    });
-    let mut vectors: Vec<(u32, String)> = s.vec_ids.iter().map(|(k, &v)| (v, format!("{k:?} {:?}", s.vecs[v as usize].ones().collect::<Vec<_>>()))).collect();
-    vectors.sort();
-    let lazy = s.frames.iter().filter(|fr| fr.lazy).count();
-    (holds, frames.collect(), vectors.into_iter().map(|(_, v)| v).collect(), lazy)
+    with_solved(rks, f, false, mask_rows, |holds, s| {
+        let frames = s.frames.indices().map(|id| {
+            let fr = &s.frames[id];
+            format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.entry_row(id), fr.base.ones().collect::<Vec<_>>())
+        });
+        let mut vectors: Vec<(u32, String)> =
+            s.vec_ids.iter().map(|(k, &v)| (v, format!("{k:?} {:?}", s.vecs[v as usize].ones().collect::<Vec<_>>()))).collect();
+        vectors.sort();
+        let lazy = s.frames.iter().filter(|fr| fr.lazy).count();
+        (holds, frames.collect(), vectors.into_iter().map(|(_, v)| v).collect(), lazy)
+    })
 }
 
 #[test]
