@@ -185,6 +185,12 @@ crate::index_type! {
     /// A fixpoint frame of one [`Summary`] (position in `Summary::frames`).
     struct FrameId;
 }
+crate::index_type! {
+    /// An interned context of one [`Summary`] (position in `Summary::ctxs`): vectors and frames
+    /// are keyed by it, so that the calls of one continuation class, which share a context,
+    /// hash it once and look up their callees by three integers.
+    struct CtxId;
+}
 /// No callee frame (a call no `a` location leads to).
 const NO_FRAME: FrameId = FrameId::from_u32(u32::MAX);
 /// [`Frame::mask`] of a frame without mask rows (not allocated yet, or lazy).
@@ -237,13 +243,16 @@ pub(crate) struct Summary<'a> {
     pub rks: &'a RecursiveKripkeStructure,
     pub fm: &'a Formula,
     ix: &'a ModelIndex<'a>,
-    vec_ids: FxHashMap<(FId, ComponentId, Bits), u32>,
+    /// The distinct contexts met so far, and their ids.
+    ctxs: IdVec<CtxId, Bits>,
+    ctx_ids: FxHashMap<Bits, CtxId>,
+    vec_ids: FxHashMap<(FId, ComponentId, CtxId), u32>,
     vecs: Vec<FixedBitSet>,
     /// Per vector id of a component with [`pred_rows::ReturnRows`], computed on first use:
     /// bit `j` says that some continuation of (call, exit) pair `j` is in the vector (empty:
     /// not computed yet; see [`Self::call_context`]).
     meets: Vec<Bits>,
-    frame_ids: FxHashMap<(FId, ComponentId, Bits), FrameId>,
+    frame_ids: FxHashMap<(FId, ComponentId, CtxId), FrameId>,
     frames: IdVec<FrameId, Frame>,
     masks: Vec<Vec<u64>>,
     /// Solved masks of frames whose `a` is static, by (`a`, component): they depend on
@@ -260,6 +269,8 @@ impl<'a> Summary<'a> {
             rks,
             fm,
             ix,
+            ctxs: IdVec::new(),
+            ctx_ids: FxHashMap::default(),
             vec_ids: FxHashMap::default(),
             vecs: Vec::new(),
             meets: Vec::new(),
@@ -385,14 +396,29 @@ impl<'a> Summary<'a> {
         out
     }
 
-    /// Where `g` holds in component `s` under its context `ctx` (call nodes: unspecified).
-    fn vector(&mut self, g: FId, s: ComponentId, ctx: Bits) -> u32 {
-        let key = (g, s, ctx);
-        if let Some(&id) = self.vec_ids.get(&key) {
+    /// The id of context `ctx`, interned on first use.
+    fn intern(&mut self, ctx: &[u64]) -> CtxId {
+        if let Some(&id) = self.ctx_ids.get(ctx) {
             return id;
         }
-        let (g, s, ctx) = key;
-        let v = stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.compute_vector(g, s, &ctx));
+        let id = self.ctxs.push(ctx.into());
+        self.ctx_ids.insert(ctx.into(), id);
+        id
+    }
+
+    /// Where `g` holds in component `s` under its context `ctx` (call nodes: unspecified).
+    fn vector(&mut self, g: FId, s: ComponentId, ctx: Bits) -> u32 {
+        let ctx = self.intern(&ctx);
+        self.vector_in(g, s, ctx)
+    }
+
+    /// [`Self::vector`] under an interned context.
+    fn vector_in(&mut self, g: FId, s: ComponentId, ctx: CtxId) -> u32 {
+        if let Some(&id) = self.vec_ids.get(&(g, s, ctx)) {
+            return id;
+        }
+        let bits = self.ctxs[ctx].clone();
+        let v = stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.compute_vector(g, s, &bits));
         let id = self.vecs.len() as u32;
         self.vecs.push(v);
         self.vec_ids.insert((g, s, ctx), id);
@@ -480,8 +506,11 @@ impl<'a> Summary<'a> {
             let dep_vecs = self.dep_vectors(a, s, &sub, Some(va));
             let mut contexts = CallContexts::new(self.ix, s, comp.calls.len());
             for (i, &c) in comp.calls.iter().enumerate() {
-                let cctx = contexts.get(i, || self.call_context(s, c, a, &dep_vecs));
-                let ve = self.vector(a, comp.call_target[c.index()], cctx);
+                let cctx = contexts.get(i, || {
+                    let bits = self.call_context(s, c, a, &dep_vecs);
+                    self.intern(&bits)
+                });
+                let ve = self.vector_in(a, comp.call_target[c.index()], cctx);
                 entry_holds.set(i, self.vecs[ve as usize].contains(0));
             }
         }
@@ -526,12 +555,11 @@ impl<'a> Summary<'a> {
 
     /// The solved frame of fixpoint node `f` in `s` under `key` (its context, top clear).
     fn solve(&mut self, f: FId, s: ComponentId, key: Bits) -> FrameId {
-        let lookup = (f, s, key);
-        if let Some(&id) = self.frame_ids.get(&lookup) {
+        let key = self.intern(&key);
+        if let Some(&id) = self.frame_ids.get(&(f, s, key)) {
             debug_assert!(self.frames[id].solved, "a node's frames are solved before its parents read them");
             return id;
         }
-        let (f, s, key) = lookup;
         self.stats.fixpoint_rounds += 1;
         let mut new = vec![self.create_frame(f, s, key)];
         let mut i = 0;
@@ -567,10 +595,11 @@ impl<'a> Summary<'a> {
         new[0]
     }
 
-    fn create_frame(&mut self, f: FId, s: ComponentId, ctx: Bits) -> FrameId {
+    fn create_frame(&mut self, f: FId, s: ComponentId, ctx_id: CtxId) -> FrameId {
         let id = self.frames.next_id();
         let n = self.comp(s).num_nodes as usize;
-        self.frame_ids.insert((f, s, ctx.clone()), id);
+        self.frame_ids.insert((f, s, ctx_id), id);
+        let ctx = self.ctxs[ctx_id].clone();
         let words = self.exits(s).div_ceil(64);
         let (a, _) = operands(self.fm, f);
         let shared = self.static_masks.get(&(a, s)).copied();
@@ -627,12 +656,14 @@ impl<'a> Summary<'a> {
             for i in useful {
                 let c = comp.calls[i];
                 let t = comp.call_target[c.index()];
-                let cctx = contexts.get(i, || self.call_context(s, c, f, &dep_vecs));
-                let lookup = (f, t, cctx);
-                let callee = match self.frame_ids.get(&lookup) {
+                let cctx = contexts.get(i, || {
+                    let bits = self.call_context(s, c, f, &dep_vecs);
+                    self.intern(&bits)
+                });
+                let callee = match self.frame_ids.get(&(f, t, cctx)) {
                     Some(&q) => q,
                     None => {
-                        let q = self.create_frame(f, t, lookup.2);
+                        let q = self.create_frame(f, t, cctx);
                         new.push(q);
                         q
                     }
@@ -653,7 +684,7 @@ impl<'a> Summary<'a> {
 /// per call.
 struct CallContexts<'i> {
     rows: Option<&'i pred_rows::ReturnRows>,
-    known: Vec<Option<Bits>>,
+    known: Vec<Option<CtxId>>,
 }
 
 impl<'i> CallContexts<'i> {
@@ -662,10 +693,9 @@ impl<'i> CallContexts<'i> {
         CallContexts { rows, known: if rows.is_some() { vec![None; calls] } else { Vec::new() } }
     }
     /// The context of call position `i`, from `compute` unless a call of its class has it.
-    fn get(&mut self, i: usize, compute: impl FnOnce() -> Bits) -> Bits {
+    fn get(&mut self, i: usize, compute: impl FnOnce() -> CtxId) -> CtxId {
         let Some(rows) = self.rows else { return compute() };
-        let slot = &mut self.known[rows.class(i)];
-        slot.get_or_insert_with(compute).clone()
+        *self.known[rows.class(i)].get_or_insert_with(compute)
     }
 }
 

@@ -167,8 +167,11 @@ fn solve_lazily(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, mask_rows: bool
             let fr = &s.frames[id];
             format!("{:?} {:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, s.entry_row(id), fr.base.ones().collect::<Vec<_>>())
         });
-        let mut vectors: Vec<(u32, String)> =
-            s.vec_ids.iter().map(|(k, &v)| (v, format!("{k:?} {:?}", s.vecs[v as usize].ones().collect::<Vec<_>>()))).collect();
+        let mut vectors: Vec<(u32, String)> = s
+            .vec_ids
+            .iter()
+            .map(|(&(g, c, ctx), &v)| (v, format!("{:?} {:?} {:?} {:?}", g, c, s.ctxs[ctx], s.vecs[v as usize].ones().collect::<Vec<_>>())))
+            .collect();
         vectors.sort();
         let lazy = s.frames.iter().filter(|fr| fr.lazy).count();
         (holds, frames.collect(), vectors.into_iter().map(|(_, v)| v).collect(), lazy)
