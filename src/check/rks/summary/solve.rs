@@ -311,6 +311,10 @@ impl Summary<'_> {
             let live = layout.words(pos, alive.as_slice());
             let return_rows = self.ix.return_rows(fr.comp);
             let succ_rows = self.ix.succ_rows(fr.comp);
+            // Dense component: per (class of calls with the same continuations, callee exit),
+            // the live continuations, counted once for the class (u32::MAX: not yet).
+            let exits = comp.calls.iter().map(|&c| self.exits(comp.call_target[c.index()])).max().unwrap_or(0);
+            let mut class_counts = vec![u32::MAX; if return_rows.is_some() { comp.calls.len() * exits } else { 0 }];
             for node in block_ones(live) {
                 let n = match comp.call_target[node] {
                     NO_CALL => match succ_rows {
@@ -328,7 +332,15 @@ impl Summary<'_> {
                         let live_exits = (0..self.exits(t)).filter(|&k| Self::entry_exit(fr, i, k as u32));
                         let returns: usize = match return_rows {
                             // Dense component: the live continuations of a pair by popcount.
-                            Some(rows) => live_exits.map(|k| rows.count_in(comp.return_offsets[i] as usize + k, live) as usize).sum(),
+                            Some(rows) => live_exits
+                                .map(|k| {
+                                    let known = &mut class_counts[rows.class(i) * exits + k];
+                                    if *known == u32::MAX {
+                                        *known = rows.count_in(comp.return_offsets[i] as usize + k, live);
+                                    }
+                                    *known as usize
+                                })
+                                .sum(),
                             None => live_exits.map(|k| comp.returns(NodeId::new(node), k).iter().filter(|&&r| block_bit(live, r.index())).count()).sum(),
                         };
                         usize::from(callee_entry) + returns
