@@ -367,7 +367,9 @@ impl<'a> Summary<'a> {
             // read by many calls and frames: on grid cell 40/46, 10.5 M (vector, call) reads
             // of 12 K vectors).
             Some(rows) => {
-                let first = comp.return_offsets[comp.call_index[c.index()] as usize] as usize;
+                // The pairs of the call's class's first call, which `meets` holds.
+                let first = comp.return_offsets[rows.class(comp.call_index[c.index()] as usize)] as usize;
+                let words = out.as_mut_slice();
                 for (i, v) in dep_vecs.iter().enumerate() {
                     let Some(v) = *v else { continue };
                     let v = v as usize;
@@ -378,7 +380,7 @@ impl<'a> Summary<'a> {
                         self.meets[v] = rows.meets_all(self.vecs[v].as_slice());
                     }
                     // The call's pairs are bits `first..first + et`: only their set bits.
-                    for_each_one_in(&self.meets[v], first..first + et, |j| set_bit(&mut out, (j - first) * w + i));
+                    for_each_one_in(&self.meets[v], first..first + et, |j| set_bit(words, (j - first) * w + i));
                 }
             }
             None => {

@@ -89,6 +89,9 @@ pub(crate) struct ReturnRows {
     /// for every callee exit. Such calls get the same call context from the same vectors; on
     /// the grid they are the calls of one box to the per-entry copies of its callee (~6 each).
     class: Vec<u32>,
+    /// The pairs of the calls that are the first of their class, in order: [`Self::meets_all`]
+    /// tests only these.
+    first_pairs: Vec<u32>,
 }
 
 impl ReturnRows {
@@ -109,8 +112,12 @@ impl ReturnRows {
                 let hi = c.return_offsets.get(i + 1).map_or(pairs, |&o| o as usize);
                 *first_with.entry(&bits[lo * words..hi * words]).or_insert(i as u32)
             })
+            .collect::<Vec<u32>>();
+        let first_pairs = (0..c.calls.len())
+            .filter(|&i| class[i] as usize == i)
+            .flat_map(|i| c.return_offsets[i]..c.return_offsets.get(i + 1).map_or(pairs as u32, |&o| o))
             .collect();
-        Some(ReturnRows { words, bits, class })
+        Some(ReturnRows { words, bits, class, first_pairs })
     }
 
     /// The first call (position in `Component::calls`) whose continuations are those of call
@@ -133,13 +140,17 @@ impl ReturnRows {
         self.bits[j * self.words..(j + 1) * self.words].iter().zip(set).map(|(a, b)| (a & b).count_ones()).sum()
     }
 
-    /// Bit `j` set iff some continuation of (call, exit) pair `j` is in `set` (the blocks of a
-    /// [`fixedbitset::FixedBitSet`] over the component's nodes); at least one word.
+    /// For (call, exit) pair `j` of a call that is the first of its class: bit `j` set iff some
+    /// continuation of the pair is in `set` (the blocks of a [`fixedbitset::FixedBitSet`] over
+    /// the component's nodes). The bits of the other calls' pairs are clear: read a call's pairs
+    /// at its class's first call ([`Self::class`]), whose continuations are the same (on the
+    /// grid, one call in six is tested). At least one word.
     pub(crate) fn meets_all(&self, set: &[usize]) -> SmallVec<[u64; 2]> {
         let pairs = self.bits.len() / self.words;
         let mut out: SmallVec<[u64; 2]> = smallvec::smallvec![0; pairs.div_ceil(64)];
-        for (j, row) in self.bits.chunks_exact(self.words).enumerate() {
-            if row.iter().zip(set).any(|(a, b)| a & b != 0) {
+        for &j in &self.first_pairs {
+            let j = j as usize;
+            if self.row(j).iter().zip(set).any(|(a, b)| a & b != 0) {
                 out[j / 64] |= 1 << (j % 64);
             }
         }
@@ -259,10 +270,10 @@ mod tests {
                     set.insert(r.index());
                     let mut one = FixedBitSet::with_capacity(c.num_nodes as usize);
                     one.insert(r.index());
-                    assert!(bit_of(&rows.meets_all(one.as_slice()), c, i, k), "call {i} exit {k} meets its continuation");
+                    assert!(bit_of(&rows.meets_all(one.as_slice()), c, rows.class(i), k), "call {i} exit {k} meets its continuation");
                 }
                 set.toggle_range(..);
-                assert!(!bit_of(&rows.meets_all(set.as_slice()), c, i, k), "call {i} exit {k} meets nothing else");
+                assert!(!bit_of(&rows.meets_all(set.as_slice()), c, rows.class(i), k), "call {i} exit {k} meets nothing else");
             }
         }
         let name = |i: usize| c.node_names[c.calls[i].index()].clone();
