@@ -98,6 +98,35 @@ pub(crate) fn for_each_call_position(word: u32, mut bits: u64, mut f: impl FnMut
     }
 }
 
+/// The `len` bits (at most 64) of `b` from bit `at` on, as the low bits of a word.
+#[inline]
+fn bits_at(b: &[u64], at: usize, len: usize) -> u64 {
+    debug_assert!(len <= 64);
+    if len == 0 {
+        return 0;
+    }
+    let (word, shift) = (at / 64, at % 64);
+    let mut x = b[word] >> shift;
+    if shift + len > 64 {
+        x |= b[word + 1] << (64 - shift);
+    }
+    if len == 64 { x } else { x & ((1 << len) - 1) }
+}
+
+/// Sets in `b` the bits of `x` (its low `len` bits, at most 64; the others clear) at bit `at` on.
+#[inline]
+fn or_bits_at(b: &mut [u64], at: usize, x: u64, len: usize) {
+    debug_assert!(len <= 64 && (len == 64 || x >> len == 0));
+    if len == 0 {
+        return;
+    }
+    let (word, shift) = (at / 64, at % 64);
+    b[word] |= x << shift;
+    if shift + len > 64 {
+        b[word + 1] |= x >> (64 - shift);
+    }
+}
+
 /// Calls `f` on each position in `range` set in `b`, in increasing order, a word at a time.
 #[inline]
 fn for_each_one_in(b: &[u64], range: std::ops::Range<usize>, mut f: impl FnMut(usize)) {
@@ -328,10 +357,22 @@ impl<'a> Summary<'a> {
         }
         let (wf, p, e) = (self.fm.width(f), self.fm.projection(f, g), self.exits(s));
         let mut out = bits_zero(e * wg);
-        for k in 0..e {
-            for (j, &i) in p.iter().enumerate() {
-                if bit(ctx, k * wf + i as usize) {
-                    set_bit(&mut out, k * wg + j);
+        let words = out.as_mut_slice();
+        if wf <= 64 {
+            // Per exit, `f`'s bits as one word, `g`'s gathered from it.
+            for k in 0..e {
+                let x = bits_at(ctx, k * wf, wf);
+                if x != 0 {
+                    let y = p.iter().enumerate().fold(0u64, |y, (j, &i)| y | (x >> i & 1) << j);
+                    or_bits_at(words, k * wg, y, wg);
+                }
+            }
+        } else {
+            for k in 0..e {
+                for (j, &i) in p.iter().enumerate() {
+                    if bit(ctx, k * wf + i as usize) {
+                        set_bit(words, k * wg + j);
+                    }
                 }
             }
         }
@@ -370,6 +411,7 @@ impl<'a> Summary<'a> {
                 // The pairs of the call's class's first call, which `meets` holds.
                 let first = comp.return_offsets[rows.class(comp.call_index[c.index()] as usize)] as usize;
                 let words = out.as_mut_slice();
+                let mut present = 0u64;
                 for (i, v) in dep_vecs.iter().enumerate() {
                     let Some(v) = *v else { continue };
                     let v = v as usize;
@@ -379,8 +421,32 @@ impl<'a> Summary<'a> {
                     if self.meets[v].is_empty() {
                         self.meets[v] = rows.meets_all(self.vecs[v].as_slice());
                     }
-                    // The call's pairs are bits `first..first + et`: only their set bits.
-                    for_each_one_in(&self.meets[v], first..first + et, |j| set_bit(words, (j - first) * w + i));
+                    if et > 64 || w > 64 {
+                        // The call's pairs are bits `first..first + et`: only their set bits.
+                        for_each_one_in(&self.meets[v], first..first + et, |j| set_bit(words, (j - first) * w + i));
+                    } else {
+                        present |= 1 << i;
+                    }
+                }
+                if present != 0 {
+                    // Most pairs meet most vectors (on the grid ~40 continuations per pair):
+                    // every exit's group gets all deps, then the (exit, dep) pairs that do not
+                    // meet are cleared.
+                    for k in 0..et {
+                        or_bits_at(words, k * w, present, w);
+                    }
+                    let mut deps = present;
+                    while deps != 0 {
+                        let i = deps.trailing_zeros() as usize;
+                        deps &= deps - 1;
+                        let v = dep_vecs[i].expect("present") as usize;
+                        let mut missing = !bits_at(&self.meets[v], first, et) & if et == 64 { !0 } else { (1 << et) - 1 };
+                        while missing != 0 {
+                            let j = missing.trailing_zeros() as usize * w + i;
+                            words[j / 64] &= !(1 << (j % 64));
+                            missing &= missing - 1;
+                        }
+                    }
                 }
             }
             None => {
@@ -703,7 +769,25 @@ impl<'i> CallContexts<'i> {
 
 #[cfg(test)]
 mod bit_tests {
-    use super::for_each_one_in;
+    use super::{bits_at, for_each_one_in, or_bits_at};
+
+    #[test]
+    fn bits_at_and_or_bits_at_agree_with_bit_by_bit_access() {
+        let b = [0xF0F0_0000_0000_000Fu64, 0x8000_0000_0000_0001, 0x1234_5678_9ABC_DEF0];
+        for at in 0..130 {
+            for len in 0..=64.min(192 - at) {
+                let want = (0..len).fold(0u64, |x, j| x | u64::from(b[(at + j) / 64] >> ((at + j) % 64) & 1) << j);
+                assert_eq!(bits_at(&b, at, len), want, "bits_at {at} {len}");
+                let mut out = [0u64; 3];
+                or_bits_at(&mut out, at, want, len);
+                let mut expect = [0u64; 3];
+                for j in (0..len).filter(|&j| want >> j & 1 == 1) {
+                    expect[(at + j) / 64] |= 1 << ((at + j) % 64);
+                }
+                assert_eq!(out, expect, "or_bits_at {at} {len}");
+            }
+        }
+    }
 
     #[test]
     fn ones_in_a_range_across_words() {
