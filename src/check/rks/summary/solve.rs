@@ -23,6 +23,21 @@ thread_local! {
     static BY_LOCATION_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests: the sweeps [`Summary::sweep_eg`] makes (`None`: [`MAX_EG_SWEEPS`]), and how many
+    /// groups it left to the counters.
+    static EG_SWEEPS: std::cell::Cell<(Option<usize>, usize)> = const { std::cell::Cell::new((None, 0)) };
+}
+
+/// The sweeps [`Summary::sweep_eg`] makes before it leaves a group to the counters.
+fn max_eg_sweeps() -> usize {
+    #[cfg(test)]
+    return EG_SWEEPS.with(|c| c.get().0).unwrap_or(MAX_EG_SWEEPS);
+    #[cfg(not(test))]
+    MAX_EG_SWEEPS
+}
+
 /// Whether the masks are solved without [`Held`] rows (a test's reference run).
 fn by_location_only() -> bool {
     #[cfg(test)]
@@ -302,6 +317,12 @@ impl Summary<'_> {
                 alive.set(layout.offset[pos] + node, live);
             }
         }
+        if self.sweep_eg(new, &group, &layout, &mut alive) {
+            for (pos, &id) in new.iter().enumerate() {
+                self.frames[id].base = layout.frame_set(pos, &alive);
+            }
+            return;
+        }
         let mut counts = vec![0u32; layout.len];
         let mut dead: Vec<GroupNode> = Vec::new();
         for (pos, &id) in new.iter().enumerate() {
@@ -362,6 +383,70 @@ impl Summary<'_> {
         }
     }
 }
+
+impl Summary<'_> {
+    /// `EG` bases of a group of dense frames (successor and continuation rows) by sweeps: each
+    /// removes from `alive` the nodes without a live successor, a word test per location (its
+    /// successor row against the frame's live nodes, stopping at the first word that meets)
+    /// and per live exit of a call. True if a sweep removed nothing within
+    /// [`MAX_EG_SWEEPS`]: `alive` is then the greatest fixpoint. Otherwise `alive` has lost
+    /// only nodes outside it and the counters finish the job. On the grid's dense components
+    /// most groups are stable after the second sweep, where the counters would first take a
+    /// popcount of every live node's row.
+    fn sweep_eg(&mut self, new: &[FrameId], group: &Group, layout: &Layout, alive: &mut FixedBitSet) -> bool {
+        let ix = self.ix;
+        if !new.iter().all(|&id| ix.succ_rows(self.frames[id].comp).is_some() && ix.return_rows(self.frames[id].comp).is_some()) {
+            return false;
+        }
+        const W: usize = usize::BITS as usize;
+        for _ in 0..max_eg_sweeps() {
+            let mut changed = false;
+            for (pos, &id) in new.iter().enumerate() {
+                let fr = &self.frames[id];
+                let comp = self.comp(fr.comp);
+                let (succ, ret) = (ix.succ_rows(fr.comp).expect("checked"), ix.return_rows(fr.comp).expect("checked"));
+                let (at, blocks) = (layout.offset[pos], layout.blocks(pos, alive.as_slice().len()));
+                for wi in 0..blocks.len() {
+                    let mut bits = alive.as_slice()[blocks.start + wi];
+                    while bits != 0 {
+                        let node = wi * W + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.stats.local_checks += 1;
+                        let live = &alive.as_slice()[blocks.clone()];
+                        let meets = |row: &[usize]| row.iter().zip(live).any(|(r, l)| r & l != 0);
+                        let has_successor = match comp.call_target[node] {
+                            NO_CALL => meets(succ.row(NodeId::new(node))),
+                            t => {
+                                let i = comp.call_index[node] as usize;
+                                let q = fr.callees[i];
+                                let callee_entry = match group.get(q) {
+                                    Some(qp) => alive.contains(layout.offset[qp]),
+                                    None => self.frames[q].base.contains(0),
+                                };
+                                callee_entry
+                                    || (0..self.exits(t)).any(|k| Self::entry_exit(fr, i, k as u32) && meets(ret.row(comp.return_offsets[i] as usize + k)))
+                            }
+                        };
+                        if !has_successor {
+                            alive.set(at + node, false);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+        #[cfg(test)]
+        EG_SWEEPS.with(|c| c.set((c.get().0, c.get().1 + 1)));
+        false
+    }
+}
+
+/// Sweeps [`Summary::sweep_eg`] makes before it leaves a group to the counters (tests may set
+/// fewer, see `max_eg_sweeps`).
+const MAX_EG_SWEEPS: usize = 4;
 
 /// Calls `f` on each node of frame `fr` (in component `comp`, `a` vector `va`) whose mask or
 /// `base` depends on its node `m`: its `a` predecessors (the only locations that can step to it

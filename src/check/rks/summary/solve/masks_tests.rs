@@ -5,7 +5,7 @@
 
 use super::super::entry_rows::MASK_ROWS_ONLY;
 use super::super::{ModelIndex, Summary};
-use super::BY_LOCATION_ONLY;
+use super::{BY_LOCATION_ONLY, EG_SWEEPS};
 use crate::check::rks::formula::Formula;
 use crate::check::rks::initial_context;
 use crate::ctl::Ctl;
@@ -196,4 +196,40 @@ fn frames_without_mask_rows_give_the_vectors_of_mask_rows() {
     }
     // Most frames are in dense components, so most groups go without mask rows.
     assert!(frames > 2000 && lazy * 2 > frames, "{lazy} lazy of {frames} frames");
+}
+
+/// The verdict and every frame's `base` for `f`, with `sweeps` sweeps before the `EG` counters
+/// (`Some(0)`: counters only), and how many groups the sweeps left to the counters.
+fn eg_bases(rks: &RecursiveKripkeStructure, f: &Ctl<PropId>, sweeps: Option<usize>) -> ((bool, Vec<String>), usize) {
+    EG_SWEEPS.with(|c| c.set((sweeps, 0)));
+    let solved = with_solved(rks, f, false, false, |holds, s| {
+        (holds, s.frames.iter().map(|fr| format!("{:?} {:?} {:?} {:?}", fr.f, fr.comp, fr.ctx, fr.base.ones().collect::<Vec<_>>())).collect())
+    });
+    let left = EG_SWEEPS.with(|c| c.replace((None, 0)).1);
+    (solved, left)
+}
+
+#[test]
+fn eg_sweeps_give_the_bases_of_the_counters() {
+    let mut rng = Rng(36);
+    let (mut frames, mut dense_groups, mut left_after_one, mut left) = (0, 0, 0, 0);
+    for case in 0..150 {
+        let rks = dense_rks(&mut rng);
+        for _ in 0..4 {
+            let f = Ctl::EG(Box::new(formula(&mut rng, rks.prop_names.len().max(1), 3)));
+            let (counters, dense) = eg_bases(&rks, &f, Some(0));
+            let (one_sweep, left_one) = eg_bases(&rks, &f, Some(1));
+            let (sweeps, left_default) = eg_bases(&rks, &f, None);
+            assert_eq!(one_sweep, counters, "case {case}, one sweep then counters: {f:?}");
+            assert_eq!(sweeps, counters, "case {case}: {f:?}");
+            frames += counters.1.len();
+            (dense_groups, left_after_one, left) = (dense_groups + dense, left_after_one + left_one, left + left_default);
+        }
+    }
+    // Both paths ran: groups stable after the sweeps, and groups finished by the counters.
+    assert!(
+        frames > 1000 && left_after_one > 50 && left * 2 < dense_groups,
+        "{frames} frames; of {dense_groups} dense groups, {left_after_one} left to the counters after one sweep, {left} after {}",
+        super::MAX_EG_SWEEPS
+    );
 }
