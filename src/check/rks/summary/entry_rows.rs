@@ -17,8 +17,8 @@
 //! masks' worklist (the `a` predecessors and the returning calls through live exits), read
 //! backwards from those exits.
 //!
-//! Used for groups whose frames all have at most 64 exits in components with predecessor and
-//! successor rows (the dense components), where the rows make each step a few word
+//! Used for groups whose frames and their callees all have at most 64 exits in components with
+//! predecessor and successor rows (the dense components), where the rows make each step a few word
 //! operations; other groups keep their mask rows. `tests` compares both on random dense
 //! recursive structures.
 
@@ -44,12 +44,14 @@ fn mask_rows_only() -> bool {
 const BITS: usize = usize::BITS as usize;
 
 impl Summary<'_> {
-    /// True if the new frames `new` are solved without mask rows (see the module documentation).
+    /// True if the new frames `new` are solved without mask rows (see the module documentation):
+    /// their exits and their callees' exits (the search keeps a call's live exits in one word)
+    /// at most 64.
     pub(super) fn lazy_group(&self, new: &[FrameId]) -> bool {
         !mask_rows_only()
             && new.iter().all(|&id| {
                 let fr = &self.frames[id];
-                fr.words <= 1 && self.ix.pred_rows(fr.comp).is_some() && self.ix.succ_rows(fr.comp).is_some()
+                fr.words <= 1 && self.ix.max_callee_exits(fr.comp) <= 64 && self.ix.pred_rows(fr.comp).is_some() && self.ix.succ_rows(fr.comp).is_some()
             })
     }
 

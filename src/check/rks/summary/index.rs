@@ -36,6 +36,8 @@ struct CompIndex {
     return_rows: Option<ReturnRows>,
     /// The successors as bit rows, where there are predecessor rows (see [`PredRows::successors`]).
     succ_rows: Option<PredRows>,
+    /// The most exits a callee of the component has.
+    max_callee_exits: usize,
 }
 
 impl<'a> ModelIndex<'a> {
@@ -107,6 +109,7 @@ impl<'a> ModelIndex<'a> {
                 pred_rows: PredRows::new(c),
                 return_rows: ReturnRows::new(c),
                 succ_rows: PredRows::successors(c),
+                max_callee_exits: max_exits,
             }
         })
     }
@@ -126,6 +129,11 @@ impl<'a> ModelIndex<'a> {
     #[inline]
     pub(crate) fn succ_rows(&self, s: ComponentId) -> Option<&PredRows> {
         self.comp(s).succ_rows.as_ref()
+    }
+
+    /// The most exits a callee of component `s` has.
+    pub(crate) fn max_callee_exits(&self, s: ComponentId) -> usize {
+        self.comp(s).max_callee_exits
     }
 
     /// The continuation rows of component `s`, if it is dense enough (see [`ReturnRows`]).

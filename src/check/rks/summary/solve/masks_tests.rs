@@ -233,3 +233,40 @@ fn eg_sweeps_give_the_bases_of_the_counters() {
         super::MAX_EG_SWEEPS
     );
 }
+
+/// A dense component `D` (one exit) calling `B`, which has 65 exits and reaches only the last
+/// one; `D` continues from `B`'s exit 0 to its own exit and from the others into a loop. With
+/// `B`'s frame of `EG p` solved first (a group of its own, with mask rows), `D`'s group is
+/// solved alone: it may go without mask rows only if its callees' exits fit one word (exit 64
+/// once read as exit 0, so that `D`'s entry reached its exit).
+#[test]
+fn groups_calling_past_64_exits_keep_mask_rows() {
+    let mut b = RksBuilder::new();
+    let callee = b.component("B");
+    b.loc(callee, "s", &["p"]);
+    for k in 0..65 {
+        b.loc(callee, &format!("x{k}"), &["p"]);
+        b.exit(callee, &format!("X{k}"), &format!("x{k}"));
+    }
+    b.edge(callee, "s", "x64");
+    let d = b.component("D");
+    for v in ["e", "r0", "r64", "y"] {
+        b.loc(d, v, &["p"]);
+    }
+    b.call(d, "c", "B").exit(d, "Y", "y");
+    b.edge(d, "e", "c").edge(d, "e", "r64").edge(d, "r0", "y").edge(d, "r0", "r0").edge(d, "r64", "r64").edge(d, "r64", "e");
+    b.ret(d, "c", "X0", "r0");
+    for k in 1..65 {
+        b.ret(d, "c", &format!("X{k}"), "r64");
+    }
+    let rks = b.build().expect("valid structure");
+    let (bi, di) = (ComponentId::new(0), ComponentId::new(1));
+    let ix = ModelIndex::new(&rks);
+    assert!(ix.pred_rows(di).is_some() && ix.succ_rows(di).is_some() && ix.return_rows(di).is_some(), "D is dense");
+    let (fm, roots) = Formula::from_ctls(&[&Ctl::EG(Box::new(Ctl::Atom(PropId::new(0))))]);
+    let f = roots[0];
+    let mut s = Summary::new(&rks, &fm, &ix);
+    s.solve(f, bi, super::super::bits_zero(65));
+    let id = s.solve(f, di, super::super::bits_zero(1));
+    assert_eq!(s.entry_row(id), &[0], "D's entry reaches no exit: B returns only through exit 64");
+}
