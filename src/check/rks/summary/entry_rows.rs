@@ -77,9 +77,22 @@ impl Summary<'_> {
     /// The entry rows of the frames `reps` of a lazy group (their `live` filled from their
     /// callees' entry rows): one forward search per frame, resumed at a call when its callee's
     /// entry reaches a new exit. Frames with a shared mask are solved already.
+    ///
+    /// A reached call whose callee is searched too reads the callee's entry as it is and waits
+    /// for it to grow (`Search::waiting`); the callers' `live` words get the searched callees'
+    /// entry rows once, at the end. (Pushing every growth to every caller instead visited each
+    /// caller once per exit, most of them before they reached the call: on grid cell 50/46,
+    /// 14.2 M caller visits for 2.9 M resumed calls.)
     pub(super) fn solve_entry_rows(&mut self, reps: &[FrameId]) {
         let own: Vec<FrameId> = reps.iter().copied().filter(|&id| !self.frames[id].mask_shared).collect();
-        let mut search = Search { pos: Group::new(&own), allowed: Vec::new(), seen: Vec::new(), expanded: Vec::new(), work: Vec::new() };
+        let mut search = Search {
+            pos: Group::new(&own),
+            allowed: Vec::new(),
+            seen: Vec::new(),
+            expanded: Vec::new(),
+            waiting: vec![Vec::new(); own.len()],
+            work: Vec::new(),
+        };
         for (pos, &id) in own.iter().enumerate() {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
@@ -105,10 +118,14 @@ impl Summary<'_> {
             if comp.call_target[m.index()] != NO_CALL {
                 // A call continues at the returns of the exits its callee's entry reaches.
                 let i = comp.call_index[m.index()] as usize;
-                let mut live = 0u64;
-                for k in 0..self.exits(comp.call_target[m.index()]) {
-                    live |= u64::from(Self::entry_exit(fr, i, k as u32)) << k;
-                }
+                let q = fr.callees[i];
+                let live = match search.pos.get(q) {
+                    Some(qp) => {
+                        search.waiting[qp].push((pos, i as u32));
+                        self.frames[q].entry
+                    }
+                    None => (0..self.exits(comp.call_target[m.index()])).fold(0, |live, k| live | u64::from(Self::entry_exit(fr, i, k as u32)) << k),
+                };
                 search.continue_through(pos as usize, comp, ix.return_rows(fr.comp), i, live);
                 continue;
             }
@@ -121,15 +138,25 @@ impl Summary<'_> {
                 continue;
             }
             fr.entry |= 1 << k;
-            for ci in 0..self.frames[id].callers.len() {
-                let (g, i) = self.frames[id].callers[ci];
-                let caller = &mut self.frames[g];
-                caller.live[k * caller.call_words + i as usize / 64] |= 1 << (i % 64);
-                let gcomp = &rks.components[caller.comp.index()];
-                if let Some(gp) = search.pos.get(g)
-                    && block_bit(&search.seen[gp], gcomp.calls[i as usize].index())
-                {
-                    search.continue_through(gp, gcomp, ix.return_rows(caller.comp), i as usize, 1 << k);
+            for wi in 0..search.waiting[pos as usize].len() {
+                let (gp, i) = search.waiting[pos as usize][wi];
+                let caller = own[gp as usize];
+                let gcomp = &rks.components[self.frames[caller].comp.index()];
+                search.continue_through(gp as usize, gcomp, ix.return_rows(self.frames[caller].comp), i as usize, 1 << k);
+            }
+        }
+        // The callers' `live` words: the searched callees' entry rows.
+        for &id in reps {
+            for i in 0..self.frames[id].callees.len() {
+                let q = self.frames[id].callees[i];
+                if search.pos.get(q).is_some() {
+                    let mut exits = self.frames[q].entry;
+                    let fr = &mut self.frames[id];
+                    while exits != 0 {
+                        let k = exits.trailing_zeros() as usize;
+                        exits &= exits - 1;
+                        fr.live[k * fr.call_words + i / 64] |= 1 << (i % 64);
+                    }
                 }
             }
         }
@@ -187,11 +214,6 @@ impl Summary<'_> {
     }
 }
 
-/// Bit `i` of the blocks `b`.
-fn block_bit(b: &[usize], i: usize) -> bool {
-    b[i / BITS] >> (i % BITS) & 1 != 0
-}
-
 /// The forward searches of a lazy group: per frame (by position), the nodes a path may use and
 /// those reached; one stack of reached nodes not yet expanded.
 struct Search {
@@ -202,6 +224,9 @@ struct Search {
     /// call, see `ReturnRows::class`): the callee exits whose returns have been reached. A
     /// call of the class reached later continues only through the others.
     expanded: Vec<Vec<u64>>,
+    /// Per frame, the reached calls (frame position, call position) whose callee it is: they
+    /// continue through each exit its entry reaches from now on.
+    waiting: Vec<Vec<(u32, u32)>>,
     work: Vec<(u32, NodeId)>,
 }
 
