@@ -308,13 +308,13 @@ impl Summary<'_> {
         for (pos, &id) in new.iter().enumerate() {
             let fr = &self.frames[id];
             let comp = self.comp(fr.comp);
-            let va = &self.vecs[fr.a as usize];
-            for node in 0..comp.num_nodes as usize {
-                let live = match comp.call_target[node] {
-                    NO_CALL => va.contains(node),
-                    _ => fr.callees[comp.call_index[node] as usize] != NO_FRAME,
-                };
-                alive.set(layout.offset[pos] + node, live);
+            // The `a` locations a word at a time (the frame's part starts on a word), then the
+            // calls: alive if they have a callee frame.
+            let words = layout.words_mut(pos, alive.as_mut_slice());
+            words[..self.vecs[fr.a as usize].as_slice().len()].copy_from_slice(self.vecs[fr.a as usize].as_slice());
+            for (i, &c) in comp.calls.iter().enumerate() {
+                let (w, b) = (c.index() / usize::BITS as usize, 1usize << (c.index() % usize::BITS as usize));
+                if fr.callees[i] == NO_FRAME { words[w] &= !b } else { words[w] |= b }
             }
         }
         if self.sweep_eg(new, &group, &layout, &mut alive) {
