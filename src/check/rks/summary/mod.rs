@@ -776,7 +776,7 @@ mod bit_tests {
         let b = [0xF0F0_0000_0000_000Fu64, 0x8000_0000_0000_0001, 0x1234_5678_9ABC_DEF0];
         for at in 0..130 {
             for len in 0..=64.min(192 - at) {
-                let want = (0..len).fold(0u64, |x, j| x | u64::from(b[(at + j) / 64] >> ((at + j) % 64) & 1) << j);
+                let want = (0..len).fold(0u64, |x, j| x | (b[(at + j) / 64] >> ((at + j) % 64) & 1) << j);
                 assert_eq!(bits_at(&b, at, len), want, "bits_at {at} {len}");
                 let mut out = [0u64; 3];
                 or_bits_at(&mut out, at, want, len);
