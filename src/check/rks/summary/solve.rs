@@ -1,6 +1,7 @@
 //! Solving the new frames of one fixpoint node, each phase by one worklist of (frame, node)
 //! across all of them: exit masks (least fixpoint), then `base` (`EU`: least fixpoint by
-//! backward reachability; `EG`: greatest fixpoint by dead-end removal with successor counters).
+//! backward reachability; `EG`: greatest fixpoint by dead-end removal, in dense groups by
+//! sweeps of word tests, elsewhere or when the sweeps do not settle with successor counters).
 //! Solved frames (of earlier groups) are constants here. In dense components (predecessor
 //! rows) the masks are also kept transposed, per exit ([`Held`]), so that a step visits only the
 //! locations it changes; the `EU` bases skip the calls already in by words.
@@ -299,8 +300,9 @@ impl Summary<'_> {
     /// `EG a` without leaving the frame (greatest fixpoint): from the `a` locations and the
     /// calls, over all frames at once, remove the nodes left without a successor; a call's
     /// successors are its returns through exits its callee's entry reaches, plus one for the
-    /// callee's entry while it stays (a descent that never returns). The successors are counted
-    /// here; the removal is the shared peeling kernel ([`graph::peel`]) over [`GroupGraph`].
+    /// callee's entry while it stays (a descent that never returns). Dense groups first go
+    /// through [`Self::sweep_eg`]; where it does not settle, the successors are counted here and
+    /// the removal is the shared peeling kernel ([`graph::peel`]) over [`GroupGraph`].
     fn solve_bases_eg(&mut self, new: &[FrameId]) {
         let group = Group::new(new);
         let layout = Layout::of(self, new);

@@ -1,7 +1,9 @@
 //! The exit masks solved with the transposed [`super::Held`] rows equal those solved by whole
 //! exit words per location, frame by frame, on random dense recursive structures (every
 //! component with predecessor rows, many calls with several continuations per exit: the paths
-//! the grid's cells take), and so do the `base` sets and the verdicts.
+//! the grid's cells take), and so do the `base` sets and the verdicts. On the same structures:
+//! frames without mask rows against frames with them, and `EG` bases by sweeps against the
+//! successor counters; and groups calling components with more than 64 exits.
 
 use super::super::entry_rows::MASK_ROWS_ONLY;
 use super::super::{ModelIndex, Summary};
