@@ -348,10 +348,7 @@ impl Summary<'_> {
                     t => {
                         let i = comp.call_index[node] as usize;
                         let q = fr.callees[i];
-                        let callee_entry = match group.get(q) {
-                            Some(qp) => alive.contains(layout.offset[qp]),
-                            None => self.frames[q].base.contains(0),
-                        };
+                        let callee_entry = self.callee_entry_alive(q, &group, &layout, &alive);
                         let live_exits = (0..self.exits(t)).filter(|&k| Self::entry_exit(fr, i, k as u32));
                         let returns: usize = match return_rows {
                             // Dense component: the live continuations of a pair by popcount.
@@ -387,6 +384,15 @@ impl Summary<'_> {
 }
 
 impl Summary<'_> {
+    /// Whether callee frame `q`'s entry is alive: its bit in `alive` if it is in the group, else
+    /// its solved `base`.
+    fn callee_entry_alive(&self, q: FrameId, group: &Group, layout: &Layout, alive: &FixedBitSet) -> bool {
+        match group.get(q) {
+            Some(qp) => alive.contains(layout.offset[qp]),
+            None => self.frames[q].base.contains(0),
+        }
+    }
+
     /// `EG` bases of a group of dense frames (successor and continuation rows) by sweeps: each
     /// removes from `alive` the nodes without a live successor, a word test per location (its
     /// successor row against the frame's live nodes, stopping at the first word that meets)
@@ -421,10 +427,7 @@ impl Summary<'_> {
                             t => {
                                 let i = comp.call_index[node] as usize;
                                 let q = fr.callees[i];
-                                let callee_entry = match group.get(q) {
-                                    Some(qp) => alive.contains(layout.offset[qp]),
-                                    None => self.frames[q].base.contains(0),
-                                };
+                                let callee_entry = self.callee_entry_alive(q, group, layout, alive);
                                 callee_entry
                                     || (0..self.exits(t)).any(|k| Self::entry_exit(fr, i, k as u32) && meets(ret.row(comp.return_offsets[i] as usize + k)))
                             }
