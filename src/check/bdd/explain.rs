@@ -38,11 +38,44 @@ fn cube(labels: &Labels, s: &[u32]) -> SymResult<Bdd> {
     labels.model.enc.state_cube(s)
 }
 
-fn is_temporal(labels: &Labels, lit: Lit) -> bool {
-    match labels.arena.node(lit.node()) {
-        Node::True | Node::Atom(_) => false,
-        Node::And(..) => true,
-        Node::EX(_) | Node::EU(..) | Node::EG(_) => !lit.is_negated(),
+/// Which of two operands that hold at `s` to explain, as the explicit walker chooses
+/// (`check::flat::explain`): the preferred one unless only the other extends the path.
+fn operand_to_follow(labels: &Labels, s: &[u32], a: Lit, b: Lit) -> SymResult<Lit> {
+    let (first, second) = labels.arena.follow_order(a, b);
+    Ok(if extends(labels, s, first)? || !extends(labels, s, second)? { first } else { second })
+}
+
+/// Whether explaining `lit` (which holds at `s`) from `s` adds a state to the path: the walk of
+/// [`explain`] up to its first step.
+fn extends(labels: &Labels, s: &[u32], lit: Lit) -> SymResult<bool> {
+    let arena = &labels.arena;
+    let cube_s = cube(labels, s)?;
+    let mut lit = lit;
+    loop {
+        if arena.surely_extends(lit) {
+            return Ok(true);
+        }
+        lit = match (arena.node(lit.node()), !lit.is_negated()) {
+            (Node::And(a, b), true) => operand_to_follow(labels, s, a, b)?,
+            (Node::And(a, b), false) => {
+                let (na, nb) = (a.negate(), b.negate());
+                match (labels.holds_at(na, &cube_s)?, labels.holds_at(nb, &cube_s)?) {
+                    (true, true) => operand_to_follow(labels, s, na, nb)?,
+                    (true, false) => na,
+                    _ => nb,
+                }
+            }
+            // `E[a U b]` stays at `s` only when `s` is a fair `b` state, then explains `b`.
+            (Node::EU(_, b), true) => {
+                let here = labels.lit(b)?.and(&labels.fair)?.and(&cube_s)?;
+                if here.satisfiable() {
+                    b
+                } else {
+                    return Ok(true);
+                }
+            }
+            _ => return Ok(false),
+        };
     }
 }
 
@@ -54,11 +87,14 @@ fn explain(labels: &Labels, start: State, lit: Lit) -> SymResult<(Vec<State>, Op
         let positive = !lit.is_negated();
         let next = match (labels.arena.node(lit.node()), positive) {
             (Node::True | Node::Atom(_), _) => None,
-            (Node::And(a, b), true) => Some(if is_temporal(labels, a) || !is_temporal(labels, b) { a } else { b }),
+            (Node::And(a, b), true) => Some(operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), a, b)?),
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
-                let (ha, hb) = (labels.holds_at(na, &s)?, labels.holds_at(nb, &s)?);
-                Some(if ha && (is_temporal(labels, na) || !hb || !is_temporal(labels, nb)) { na } else { nb })
+                Some(match (labels.holds_at(na, &s)?, labels.holds_at(nb, &s)?) {
+                    (true, true) => operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), na, nb)?,
+                    (true, false) => na,
+                    _ => nb,
+                })
             }
             (Node::EX(a), true) => {
                 let succ = labels.model.trans.image(&labels.model.enc, &s)?.and(&labels.fair)?.and(&labels.lit(a)?)?;

@@ -7,7 +7,8 @@
 //! depth-first walk closing the first loop it meets; with constraints a shortest path into a fair
 //! SCC, then through every constraint and back); then the explanation continues from the last state with the
 //! operand (`a` for `EX`, `b` for `EU`), so `EF (p & EG q)` yields a path to `p` followed by a
-//! `q`-lasso. Boolean nodes pick an operand that holds (preferring one with a temporal operator);
+//! `q`-lasso. Boolean nodes pick an operand that holds (preferring one whose explanation extends
+//! the path, as NuSMV's `explain_and` does: `Arena::follow_order`);
 //! universal operators (negated `EX`/`EU`/`EG`) end the path, as there is no single path to show.
 //! Unlike NuSMV, the walk follows negations with their polarity, so it never explains an
 //! existential that does not hold.
@@ -63,11 +64,14 @@ fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<us
         let positive = !lit.is_negated();
         let next = match (arena.node(lit.node()), positive) {
             (Node::True | Node::Atom(_), _) => None,
-            (Node::And(a, b), true) => Some(if is_temporal(lab, a) || !is_temporal(lab, b) { a } else { b }),
+            (Node::And(a, b), true) => Some(operand_to_follow(ex, s, a, b)),
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
-                let (ha, hb) = (lab.holds_at(na, s), lab.holds_at(nb, s));
-                Some(if ha && (is_temporal(lab, na) || !hb || !is_temporal(lab, nb)) { na } else { nb })
+                Some(match (lab.holds_at(na, s), lab.holds_at(nb, s)) {
+                    (true, true) => operand_to_follow(ex, s, na, nb),
+                    (true, false) => na,
+                    _ => nb,
+                })
             }
             (Node::EX(a), true) => {
                 let k = lab.kripke();
@@ -104,12 +108,38 @@ fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<us
     }
 }
 
-/// Whether a literal's top is an existential temporal operator worth following.
-fn is_temporal(lab: &Labelling, lit: Lit) -> bool {
-    match lab.arena().node(lit.node()) {
-        Node::True | Node::Atom(_) => false,
-        Node::And(..) => true,
-        Node::EX(_) | Node::EU(..) | Node::EG(_) => !lit.is_negated(),
+/// Which of two operands that hold at `s` to explain: the preferred one
+/// ([`super::formula::Arena::follow_order`]) unless only the other extends the path.
+fn operand_to_follow(ex: &Explainer, s: StateId, a: Lit, b: Lit) -> Lit {
+    let (first, second) = ex.lab.arena().follow_order(a, b);
+    if extends(ex, s, first) || !extends(ex, s, second) { first } else { second }
+}
+
+/// Whether explaining `lit` (which holds at `s`) from `s` adds a state to the path: the walk of
+/// [`explain`] up to its first step.
+fn extends(ex: &Explainer, s: StateId, lit: Lit) -> bool {
+    let lab = ex.lab;
+    let arena = lab.arena();
+    let mut lit = lit;
+    loop {
+        if arena.surely_extends(lit) {
+            return true;
+        }
+        lit = match (arena.node(lit.node()), !lit.is_negated()) {
+            (Node::And(a, b), true) => operand_to_follow(ex, s, a, b),
+            (Node::And(a, b), false) => {
+                let (na, nb) = (a.negate(), b.negate());
+                match (lab.holds_at(na, s), lab.holds_at(nb, s)) {
+                    (true, true) => operand_to_follow(ex, s, na, nb),
+                    (true, false) => na,
+                    _ => nb,
+                }
+            }
+            // `E[a U b]` stays at `s` only when `s` is a fair `b` state, then explains `b`.
+            (Node::EU(_, b), true) if lab.holds_at(b, s) && lab.is_fair(s) => b,
+            (Node::EU(..), true) => return true,
+            _ => return false,
+        };
     }
 }
 

@@ -103,6 +103,34 @@ impl Arena {
     pub(crate) fn node(&self, id: CoreNodeId) -> Node {
         self.nodes[id]
     }
+    /// The operands of `a ∧ b` (or of `a ∨ b` when both hold) in the order a witness walker
+    /// prefers to follow them. NuSMV's `explain_and` keeps the conjunct whose explanation
+    /// extends the path; the walkers follow one: first one that can extend it (a positive
+    /// `EX`/`EU`/`EG`, or a conjunction or disjunction that may hide one), then the deeper one
+    /// (more to show: an unfolded RTCTL step `EX Y ∧ g` goes on to its bound), then a positive
+    /// temporal operator, then the left one. A walker takes the second when the first does not
+    /// extend the path and the second does.
+    pub(crate) fn follow_order(&self, a: Lit, b: Lit) -> (Lit, Lit) {
+        if self.explain_rank(a) >= self.explain_rank(b) { (a, b) } else { (b, a) }
+    }
+
+    /// Whether explaining `lit` surely extends a path: a positive `EX` (a successor) or `EG`
+    /// (a lasso). Anything else may stop where it starts.
+    pub(crate) fn surely_extends(&self, lit: Lit) -> bool {
+        !lit.is_negated() && matches!(self.node(lit.node()), Node::EX(_) | Node::EG(_))
+    }
+
+    /// The order of [`Arena::follow_order`]: whether `lit` can extend a path, its level, and
+    /// 2 for a positive temporal operator, 1 for a conjunction, 0 otherwise.
+    fn explain_rank(&self, lit: Lit) -> (bool, u32, u8) {
+        let rank = match self.node(lit.node()) {
+            Node::True | Node::Atom(_) => 0,
+            Node::And(..) => 1,
+            Node::EX(_) | Node::EU(..) | Node::EG(_) => 2 * u8::from(!lit.is_negated()),
+        };
+        (rank > 0, self.level(lit.node()), rank)
+    }
+
     pub(crate) fn level(&self, id: CoreNodeId) -> u32 {
         self.levels[id]
     }
