@@ -5,7 +5,7 @@
 mod support;
 
 use support::oracle::Model;
-use support::random::{Rng, cases, formula, model, propositional, to_kripke, transition_sets};
+use support::random::{Rng, cases, formula, model, propositional, rtctl_formula, to_kripke, transition_sets};
 use xmv_rs::check::flat::{CheckOptions, Fairness, check_ctl, check_ctl_fair, check_invariants, fair_states, has_existential_top, satisfying_states};
 use xmv_rs::check::trace::{SpecOutcome, Trace, TraceKind};
 use xmv_rs::ctl::Ctl;
@@ -73,6 +73,38 @@ fn batched_verdicts_match_the_oracle_for_any_thread_count() {
         }
     }
     eprintln!("verdicts: {agree} specs agree with the oracle ({vacuous} models without fair initial states)");
+}
+
+/// RTCTL's bounded operators, unfolded into the core DAG (`check::rewrite`), against the oracle's
+/// walks through fair states: labels at fair states (the only ones a verdict reads; at unfair
+/// states NuSMV's own values are not the path semantics either), verdicts, and the traces.
+#[test]
+fn bounded_operators_match_the_path_semantics() {
+    let mut rng = Rng::new(0x07c7_1b0d);
+    let (mut labels, mut verdicts) = (0, 0);
+    for case in 0..cases(300) {
+        let m = model(&mut rng, 7);
+        let k = to_kripke(&m);
+        let (ids, edges) = (fairness_ids(&m), transition_sets(&m));
+        let fairness = Fairness { states: &ids, transitions: &edges };
+        let fair = m.fair();
+        let specs: Vec<Ctl<PropId>> = (0..FORMULAS_PER_MODEL).map(|_| rtctl_formula(&mut rng, 3)).collect();
+        for f in &specs {
+            let ours = bits(&satisfying_states(&k, f, &fairness), m.n());
+            let theirs = m.eval(f);
+            for s in (0..m.n()).filter(|&s| fair[s]) {
+                assert_eq!(ours[s], theirs[s], "case {case}, state {s}: {f:?} on {m:?}");
+            }
+            labels += 1;
+        }
+        let out = check_ctl_fair(&k, &specs, &fairness, &CheckOptions { threads: 1, traces: true, witnesses: true });
+        for (spec, verdict) in specs.iter().zip(&out.verdicts) {
+            assert_eq!(verdict.holds, m.holds(spec), "case {case}: {spec:?} on {m:?}");
+            check_trace(&m, spec, verdict.holds, verdict.trace.as_ref());
+            verdicts += 1;
+        }
+    }
+    eprintln!("RTCTL: {labels} formulas' labels and {verdicts} verdicts agree with the oracle");
 }
 
 /// INVARSPEC: holds iff every reachable state satisfies the (propositional) formula, whatever the
@@ -179,8 +211,65 @@ fn check_trace(m: &Model, spec: &Ctl<PropId>, holds: bool, trace: Option<&Trace>
             assert!(s.iter().all(|&x| !b[x]), "A[U] counterexample: {spec:?} {m:?} {t:?}");
             looped(t);
         }
+        // RTCTL: the states at steps `lo..=hi` (a lasso goes round its loop again) show it.
+        // Constants can fold the unfolded steps away (`A[a BU 1..1 FALSE]` is `a ∧ AX FALSE`,
+        // false at every fair state: nothing is left to explain), so formulas with constants
+        // are not held to a full path.
+        (Ctl::EBF(a, k) | Ctl::ABF(a, k) | Ctl::EBG(a, k) | Ctl::ABG(a, k) | Ctl::EBU(_, a, k) | Ctl::ABU(_, a, k), _) if !mentions_constants(spec) => {
+            let at = |i: usize| -> Option<usize> {
+                match t.loop_start {
+                    _ if i < raw.len() => Some(raw[i]),
+                    Some(l) => Some(raw[l + (i - raw.len()) % (raw.len() - l)]),
+                    None => None,
+                }
+            };
+            let goal = m.eval(a);
+            let guard = match spec {
+                Ctl::EBU(g, ..) | Ctl::ABU(g, ..) => m.eval(g),
+                _ => vec![true; m.n()],
+            };
+            let (lo, hi) = (k.lo as usize, k.hi as usize);
+            // `b` at some step of lo..=hi with the guard before it, on this path.
+            let meets = |goal: &dyn Fn(usize) -> bool| (lo..=hi).any(|i| at(i).is_some_and(goal) && (0..i).all(|j| at(j).is_some_and(|x| guard[x])));
+            match (spec, holds) {
+                (Ctl::EBF(..) | Ctl::EBU(..), true) => assert!(meets(&|x| goal[x] && fair[x]), "RTCTL witness: {spec:?} {m:?} {t:?}"),
+                (Ctl::EBG(..), true) => {
+                    assert!((0..=hi).all(|i| at(i).is_some()) && (lo..=hi).all(|i| at(i).is_some_and(|x| goal[x])), "EBG witness: {spec:?} {m:?} {t:?}")
+                }
+                (Ctl::ABF(..), false) => {
+                    assert!((0..=hi).all(|i| at(i).is_some()) && (lo..=hi).all(|i| at(i).is_some_and(|x| !goal[x])), "ABF counterexample: {spec:?} {m:?} {t:?}")
+                }
+                (Ctl::ABG(..), false) => assert!((lo..=hi).any(|i| at(i).is_some_and(|x| !goal[x] && fair[x])), "ABG counterexample: {spec:?} {m:?} {t:?}"),
+                (Ctl::ABU(..), false) => {
+                    // No step of lo..=hi meets b after a, and the path either runs to step hi or
+                    // leaves a (after which no later step can meet b).
+                    assert!(!meets(&|x| goal[x]), "ABU counterexample meets b: {spec:?} {m:?} {t:?}");
+                    let seen = (0..=hi).take_while(|&i| at(i).is_some()).count();
+                    assert!(seen > hi || (0..seen).any(|j| at(j).is_some_and(|x| !guard[x])), "ABU counterexample too short: {spec:?} {m:?} {t:?}");
+                }
+                _ => {}
+            }
+        }
         _ => {}
     }
+}
+
+fn mentions_constants(f: &Ctl<PropId>) -> bool {
+    let mut found = false;
+    fn walk(f: &Ctl<PropId>, found: &mut bool) {
+        use Ctl::*;
+        match f {
+            True | False => *found = true,
+            Atom(_) => {}
+            Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) | EBF(a, _) | ABF(a, _) | EBG(a, _) | ABG(a, _) => walk(a, found),
+            And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) | EBU(a, b, _) | ABU(a, b, _) => {
+                walk(a, found);
+                walk(b, found)
+            }
+        }
+    }
+    walk(f, &mut found);
+    found
 }
 
 /// Chain 0 → 1 → 2 → 3 with 3 a deadlock (NuSMV's `c : 0..3`, `next(c) := c + 1` model):

@@ -37,6 +37,9 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         1 => sub().prop_map(|a| format!("next({a})")),
         1 => (proptest::sample::select(&["AG", "EF", "AX", "EG"][..]), sub()).prop_map(|(op, a)| format!("{op} {a}")),
         1 => (sub(), sub()).prop_map(|(a, b)| format!("E [ {a} U {b} ]")),
+        // RTCTL, with ranges NuSMV rejects (E0222) now and then.
+        1 => (proptest::sample::select(&["EBF", "ABF", "EBG", "ABG"][..]), -1i64..4, 0i64..5, sub()).prop_map(|(op, lo, hi, a)| format!("{op} {lo}..{hi} {a}")),
+        1 => (proptest::sample::select(&["E", "A"][..]), sub(), 0i64..3, 0i64..4, sub()).prop_map(|(q, a, lo, hi, b)| format!("{q} [ {a} BU {lo}..{hi} {b} ]")),
         1 => (sub(), sub(), sub()).prop_map(|(c, a, b)| format!("case {c} : {a}; TRUE : {b}; esac")),
         1 => (sub(), sub()).prop_map(|(a, b)| format!("{{{a}, {b}}}")),
         1 => (sub(), sub(), sub()).prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),

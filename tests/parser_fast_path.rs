@@ -155,6 +155,10 @@ const VOCABULARY: &[&str] = &[
     "EX",
     "AF",
     "EG",
+    "EBF",
+    "ABG",
+    "BU",
+    "0..3",
     "E",
     "A",
     "U",
@@ -238,7 +242,7 @@ fn expression() -> impl Strategy<Value = String> {
     leaf.prop_recursive(6, 60, 4, |inner| {
         let space = prop::sample::select(&[" ", " ", "", "\n  ", " -- c\n", " /-- c --/ "][..]);
         prop_oneof![
-            (prop::sample::select(&["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G "][..]), inner.clone()).prop_map(|(o, e)| format!("{o}{e}")),
+            (prop::sample::select(&["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G ", "EBF 0..2 ", "ABG 1..1 ", "EBG 2..5 ", "ABF 0 .. 3 "][..]), inner.clone()).prop_map(|(o, e)| format!("{o}{e}")),
             (
                 inner.clone(),
                 space.clone(),
@@ -258,6 +262,7 @@ fn expression() -> impl Strategy<Value = String> {
                 .prop_map(|v| format!("case {} esac", v.iter().map(|(c, e)| format!("{c} : {e};")).collect::<Vec<_>>().join(" "))),
             (prop::sample::select(&["next", "init", "abs", "max"][..]), inner.clone()).prop_map(|(f, e)| format!("{f}({e})")),
             (prop::sample::select(&["E", "A"][..]), inner.clone(), inner.clone()).prop_map(|(q, a, b)| format!("{q} [{a} U {b}]")),
+            (prop::sample::select(&["E", "A"][..]), inner.clone(), inner.clone()).prop_map(|(q, a, b)| format!("{q} [{a} BU 1..2 {b}]")),
             (inner.clone(), prop::sample::select(&[".f", ".g.h", "[0]", "[a + 1]", "[3:0]", ". f"][..])).prop_map(|(e, p)| format!("{e}{p}")),
         ]
     })
@@ -337,8 +342,8 @@ fn fast_path_agrees_on_nusmv_25_syntax() {
 /// sections that use what it is documented to leave to pest (`src/syntax/fast/mod.rs`): LTL,
 /// `? :`, built-in functions, word constants, bit selection, integers out of range, deep nesting,
 /// `process`, `array` and `word` declarations, `real`/`integer` types, declarations of path names
-/// (`a.b : boolean`, `left.ack := out`), array DEFINE bodies (`a := [1, 2]`), `PSLSPEC`, `COMPUTE`
-/// and `COMPASSION`.
+/// (`a.b : boolean`, `left.ack := out`), array DEFINE bodies (`a := [1, 2]`), RTCTL's bounded
+/// operators, `PSLSPEC`, `COMPUTE` and `COMPASSION`.
 #[test]
 fn fast_path_accepts_every_bundled_model() {
     let mut accepted_files = 0;
@@ -366,6 +371,7 @@ fn fast_path_accepts_every_bundled_model() {
 fn left_to_pest(item: &str) -> bool {
     const LTL: [&str; 12] = ["LTLSPEC", "X", "G", "F", "U", "V", "S", "T", "Y", "Z", "H", "O"];
     const DECLARATIONS: [&str; 8] = ["process", "array", "word", "real", "integer", "PSLSPEC", "COMPUTE", "COMPASSION"];
+    const RTCTL: [&str; 5] = ["EBF", "ABF", "EBG", "ABG", "BU"];
     const BUILTINS: [&str; 14] =
         ["toint", "bool", "word1", "extend", "resize", "signed", "unsigned", "swconst", "uwconst", "sizeof", "count", "abs", "max", "min"];
     let words: Vec<&str> = item.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
@@ -382,6 +388,6 @@ fn left_to_pest(item: &str) -> bool {
         || array_define
         || bit_selection
         || declared_path
-        || words.iter().any(|w| LTL.contains(w) || DECLARATIONS.contains(w) || BUILTINS.contains(w) || word_constant(w) || big_integer(w))
+        || words.iter().any(|w| LTL.contains(w) || RTCTL.contains(w) || DECLARATIONS.contains(w) || BUILTINS.contains(w) || word_constant(w) || big_integer(w))
         || item.matches('(').count() > 40
 }

@@ -268,5 +268,11 @@ pub fn ctl_text(f: &Ctl<PropId>) -> String {
         Ctl::AG(a) => format!("AG ({})", t(a)),
         Ctl::EU(a, b) => format!("E [ {} U {} ]", t(a), t(b)),
         Ctl::AU(a, b) => format!("A [ {} U {} ]", t(a), t(b)),
+        Ctl::EBF(a, k) => format!("EBF {}..{} ({})", k.lo, k.hi, t(a)),
+        Ctl::ABF(a, k) => format!("ABF {}..{} ({})", k.lo, k.hi, t(a)),
+        Ctl::EBG(a, k) => format!("EBG {}..{} ({})", k.lo, k.hi, t(a)),
+        Ctl::ABG(a, k) => format!("ABG {}..{} ({})", k.lo, k.hi, t(a)),
+        Ctl::EBU(a, b, k) => format!("E [ {} BU {}..{} {} ]", t(a), k.lo, k.hi, t(b)),
+        Ctl::ABU(a, b, k) => format!("A [ {} BU {}..{} {} ]", t(a), k.lo, k.hi, t(b)),
     }
 }

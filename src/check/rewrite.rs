@@ -8,11 +8,21 @@
 //! `AG a = ¬E[tt U ¬a]`, `A[a U b] = ¬(E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b)` — the dualities NuSMV's
 //! `mcEval.c` uses, so its fair semantics carry over.
 //!
+//! RTCTL's bounded operators are unfolded step by step as NuSMV's `ebu`, `ebg` and `abu`
+//! (`mcMc.c`) iterate them: `E[a BU l..h b]` is `Y₀ = b`, then `h − l` times `Y = b ∨ (a ∧ EX Y)`,
+//! then `l` times `Y = a ∧ EX Y`; `EBF l..h b = E[tt BU l..h b]`; `EBG l..h a` is `Y₀ = a`,
+//! `h − l` times `Y = a ∧ EX Y`, then `l` times `Y = EX Y`; `A[a BU l..h b]` is `E[a BU l..h b]`
+//! with `AX` for `EX`; `ABF l..h a = ¬EBG l..h ¬a`, `ABG l..h a = ¬EBF l..h ¬a`. NuSMV also
+//! intersects `Y₀` with the fair states; that changes no state's value where a verdict reads it
+//! (every operator reads its operands at fair states only, and specs hold at fair initial
+//! states). NuSMV stops early at a fixpoint; the unfolding has `O(h)` nodes instead (the
+//! resolver caps `h`, [`crate::ctl::MAX_TIME_BOUND`]), and engines store equal sets once.
+//!
 //! Operands are made before their operator, left before right, and the calls for one operator
 //! come in the order written above, so a builder that numbers nodes in creation order numbers
 //! them children first. The walk uses an explicit stack: deep nesting cannot overflow the stack.
 
-use crate::ctl::Ctl;
+use crate::ctl::{Bound, Ctl};
 
 /// Makes the core nodes of one formula DAG.
 pub(crate) trait CoreBuilder {
@@ -80,6 +90,8 @@ pub(crate) fn lower<B: CoreBuilder>(b: &mut B, formula: &Ctl<B::Atom>) -> B::Nod
     pop(&mut done)
 }
 
+// The operators' names are NuSMV's (`EBF`, `ABU`, …).
+#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy)]
 enum Unary {
     Not,
@@ -89,8 +101,13 @@ enum Unary {
     EF,
     AF,
     AG,
+    EBF(Bound),
+    ABF(Bound),
+    EBG(Bound),
+    ABG(Bound),
 }
 
+#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy)]
 enum Binary {
     And,
@@ -100,6 +117,8 @@ enum Binary {
     Iff,
     EU,
     AU,
+    EBU(Bound),
+    ABU(Bound),
 }
 
 enum Shape<'f, A> {
@@ -129,6 +148,12 @@ fn shape<A: Copy>(f: &Ctl<A>) -> Shape<'_, A> {
         Ctl::Xnor(a, b) | Ctl::Iff(a, b) => Shape::Binary(Binary::Iff, a, b),
         Ctl::EU(a, b) => Shape::Binary(Binary::EU, a, b),
         Ctl::AU(a, b) => Shape::Binary(Binary::AU, a, b),
+        Ctl::EBF(a, k) => Shape::Unary(Unary::EBF(*k), a),
+        Ctl::ABF(a, k) => Shape::Unary(Unary::ABF(*k), a),
+        Ctl::EBG(a, k) => Shape::Unary(Unary::EBG(*k), a),
+        Ctl::ABG(a, k) => Shape::Unary(Unary::ABG(*k), a),
+        Ctl::EBU(a, b, k) => Shape::Binary(Binary::EBU(*k), a, b),
+        Ctl::ABU(a, b, k) => Shape::Binary(Binary::ABU(*k), a, b),
     }
 }
 
@@ -157,6 +182,18 @@ fn unary<B: CoreBuilder>(b: &mut B, op: Unary, a: B::Node) -> B::Node {
             let e = b.eu(t, na);
             b.not(e)
         }
+        Unary::EBF(k) => bounded_until(b, Path::Some, None, a, k),
+        Unary::EBG(k) => bounded_globally(b, a, k),
+        Unary::ABF(k) => {
+            let na = b.not(a);
+            let e = bounded_globally(b, na, k);
+            b.not(e)
+        }
+        Unary::ABG(k) => {
+            let na = b.not(a);
+            let e = bounded_until(b, Path::Some, None, na, k);
+            b.not(e)
+        }
     }
 }
 
@@ -179,7 +216,66 @@ fn binary<B: CoreBuilder>(b: &mut B, op: Binary, x: B::Node, y: B::Node) -> B::N
             let either = b.or(eu, eg);
             b.not(either)
         }
+        Binary::EBU(k) => bounded_until(b, Path::Some, Some(x), y, k),
+        Binary::ABU(k) => bounded_until(b, Path::Every, Some(x), y, k),
     }
+}
+
+/// Which paths a bounded operator quantifies over: one step is `EX` or `AX`.
+#[derive(Clone, Copy)]
+enum Path {
+    Some,
+    Every,
+}
+
+fn step<B: CoreBuilder>(b: &mut B, path: Path, y: B::Node) -> B::Node {
+    match path {
+        Path::Some => b.ex(y),
+        Path::Every => {
+            let ny = b.not(y);
+            let e = b.ex(ny);
+            b.not(e)
+        }
+    }
+}
+
+/// `E[a BU l..h g]` (`Path::Some`) or `A[a BU l..h g]`; `a = None` is `tt` (`EBF`).
+///
+/// The shapes serve the witness walkers, which follow one operand of a conjunction (the left
+/// one when it is temporal): the step comes first, so a path is followed to the bound, and the
+/// step is written `¬g ∧ a ∧ EX Y` (the same set as `a ∧ EX Y` beside `g`), so a walk stops at
+/// the first `g` state, as NuSMV's `ebu_explain` does.
+fn bounded_until<B: CoreBuilder>(b: &mut B, path: Path, a: Option<B::Node>, g: B::Node, k: Bound) -> B::Node {
+    let guarded = |b: &mut B, y: B::Node| match a {
+        Some(a) => b.and(y, a),
+        None => y,
+    };
+    let not_g = b.not(g);
+    let mut y = g;
+    for _ in k.lo..k.hi {
+        let next = step(b, path, y);
+        let next = guarded(b, next);
+        let before_g = b.and(next, not_g);
+        y = b.or(g, before_g);
+    }
+    for _ in 0..k.lo {
+        let next = step(b, path, y);
+        y = guarded(b, next);
+    }
+    y
+}
+
+/// `EBG l..h g` (the step first, as in [`bounded_until`]).
+fn bounded_globally<B: CoreBuilder>(b: &mut B, g: B::Node, k: Bound) -> B::Node {
+    let mut y = g;
+    for _ in k.lo..k.hi {
+        let next = b.ex(y);
+        y = b.and(next, g);
+    }
+    for _ in 0..k.lo {
+        y = b.ex(y);
+    }
+    y
 }
 
 fn pop<N>(done: &mut Vec<N>) -> N {

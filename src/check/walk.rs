@@ -65,9 +65,14 @@ fn is_existential(formula: &Ctl<crate::ir::PropId>) -> bool {
 }
 
 /// True if a spec `formula` with verdict `holds` gets a trace: a witness when it is true and
-/// existential, a counterexample when it is false and universal.
+/// existential, a counterexample when it is false and universal. The walks explain one `EX`,
+/// `EU` or `EG` step, so RTCTL's bounded operators (unfolded into many) get none here.
 pub(crate) fn has_trace(formula: &Ctl<crate::ir::PropId>, holds: bool) -> bool {
-    if holds { is_existential(formula) } else { formula.is_universal() }
+    if holds { is_existential(formula) } else { is_unbounded_universal(formula) }
+}
+
+fn is_unbounded_universal(formula: &Ctl<crate::ir::PropId>) -> bool {
+    matches!(formula, Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..))
 }
 
 /// The witness or counterexample of the spec `formula` (DAG root `root`) with verdict `holds`,
@@ -75,7 +80,7 @@ pub(crate) fn has_trace(formula: &Ctl<crate::ir::PropId>, holds: bool) -> bool {
 pub(crate) fn explain<R: Runs>(runs: &R, root: FormulaId, formula: &Ctl<crate::ir::PropId>, holds: bool) -> Option<Trace> {
     let (goal, kind) = if is_existential(formula) && holds {
         (root, TraceKind::Witness)
-    } else if formula.is_universal() && !holds {
+    } else if is_unbounded_universal(formula) && !holds {
         match runs.op(root) {
             Op::Not(g) => (g, TraceKind::Counterexample),
             _ => return None,

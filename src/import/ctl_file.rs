@@ -408,6 +408,12 @@ pub(crate) fn to_smv(f: &Ctl<String>, atom: &dyn Fn(&str) -> String) -> String {
         Ctl::AG(g) => format!("AG {}", p(g)),
         Ctl::EU(a, b) => format!("E [ {} U {} ]", to_smv(a, atom), to_smv(b, atom)),
         Ctl::AU(a, b) => format!("A [ {} U {} ]", to_smv(a, atom), to_smv(b, atom)),
+        Ctl::EBF(g, k) => format!("EBF {}..{} {}", k.lo, k.hi, p(g)),
+        Ctl::ABF(g, k) => format!("ABF {}..{} {}", k.lo, k.hi, p(g)),
+        Ctl::EBG(g, k) => format!("EBG {}..{} {}", k.lo, k.hi, p(g)),
+        Ctl::ABG(g, k) => format!("ABG {}..{} {}", k.lo, k.hi, p(g)),
+        Ctl::EBU(a, b, k) => format!("E [ {} BU {}..{} {} ]", to_smv(a, atom), k.lo, k.hi, to_smv(b, atom)),
+        Ctl::ABU(a, b, k) => format!("A [ {} BU {}..{} {} ]", to_smv(a, atom), k.lo, k.hi, to_smv(b, atom)),
     }
 }
 
@@ -415,7 +421,7 @@ pub(crate) fn to_smv(f: &Ctl<String>, atom: &dyn Fn(&str) -> String) -> String {
 fn paren(f: &Ctl<String>, atom: &dyn Fn(&str) -> String) -> String {
     let s = to_smv(f, atom);
     match f {
-        Ctl::True | Ctl::False | Ctl::Atom(_) | Ctl::Not(_) | Ctl::EU(..) | Ctl::AU(..) => s,
+        Ctl::True | Ctl::False | Ctl::Atom(_) | Ctl::Not(_) | Ctl::EU(..) | Ctl::AU(..) | Ctl::EBU(..) | Ctl::ABU(..) => s,
         _ => format!("({s})"),
     }
 }

@@ -6,11 +6,11 @@
 //! connectives above a label stay CTL connectives; label-free subformulas are still one
 //! `State` atom, evaluated in the spec's module.
 
-use crate::ctl::Ctl;
+use crate::ctl::{Bound, Ctl};
 use crate::lowering::expr::Lowerer;
 use crate::lowering::program::{BinOp, LabelId, SpecAtom, UnOp, Value};
 use crate::semantics::checked::{TExpr, TKind};
-use crate::syntax::ast::CtlOp;
+use crate::syntax::ast::{CtlOp, TimeBound};
 
 pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
     if let Some(label) = bare_label(l, t) {
@@ -34,11 +34,20 @@ pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
                 CtlOp::AF => Ctl::AF(a),
                 CtlOp::EG => Ctl::EG(a),
                 CtlOp::AG => Ctl::AG(a),
+                CtlOp::EBF(k) => Ctl::EBF(a, checked(*k)),
+                CtlOp::ABF(k) => Ctl::ABF(a, checked(*k)),
+                CtlOp::EBG(k) => Ctl::EBG(a, checked(*k)),
+                CtlOp::ABG(k) => Ctl::ABG(a, checked(*k)),
             }
         }
-        TKind::Until { universal, lhs, rhs } => {
+        TKind::Until { universal, lhs, rhs, bound } => {
             let (a, b) = (sub(lhs), sub(rhs));
-            if *universal { Ctl::AU(a, b) } else { Ctl::EU(a, b) }
+            match (bound, universal) {
+                (None, true) => Ctl::AU(a, b),
+                (None, false) => Ctl::EU(a, b),
+                (Some(k), true) => Ctl::ABU(a, b, checked(*k)),
+                (Some(k), false) => Ctl::EBU(a, b, checked(*k)),
+            }
         }
         TKind::Unary(UnOp::Not, a) => Ctl::Not(sub(a)),
         TKind::Binary(op, a, b) => {
@@ -55,6 +64,11 @@ pub(crate) fn to_ctl(l: &mut Lowerer, t: &TExpr) -> Ctl<SpecAtom> {
         // needs_split only answers true for the shapes above.
         _ => Ctl::Atom(SpecAtom::State(l.lower(t))),
     }
+}
+
+/// An RTCTL bound the resolver accepted (it reports every other one, E0222).
+fn checked(b: TimeBound) -> Bound {
+    Bound::new(b.lo, b.hi).expect("the resolver rejects RTCTL bounds outside 0 <= lo <= hi <= MAX_TIME_BOUND (E0222)")
 }
 
 /// The label of a bare DEFINE name in a procedure module.

@@ -10,7 +10,7 @@ use crate::ir::id::IdVec;
 use crate::ir::{BinOp, Builtin, LabelId, SystemId, SystemSpans, UnOp, Value, VarId, Variable};
 use crate::semantics::types::Ty;
 use crate::source::Span;
-use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule};
+use crate::syntax::ast::{CtlOp, SpecKind, TerminationRule, TimeBound};
 
 crate::index_type! {
     /// A DEFINE of one system, in declaration order (index into [`CheckedSystem::defines`] and
@@ -127,6 +127,8 @@ pub enum TKind {
         universal: bool,
         lhs: Box<TExpr>,
         rhs: Box<TExpr>,
+        /// RTCTL's `BU lo..hi`, checked by the resolver (`0 <= lo <= hi <= MAX_TIME_BOUND`).
+        bound: Option<TimeBound>,
     },
     /// An LTL operator (in `LTLSPEC` only) and its one or two operands.
     Ltl(crate::ltl::LtlOp, Vec<TExpr>),

@@ -325,7 +325,7 @@ impl<'a, 't> Writer<'a, 't> {
             ExprKind::Call(g, xs) if g.name == "count" && !xs.is_empty() => return count_as_sum(all(xs), span),
             ExprKind::Call(g, xs) => ExprKind::Call(g.clone(), all(xs)),
             ExprKind::Ctl(op, a) => ExprKind::Ctl(*op, f(a)),
-            ExprKind::Until { universal, lhs, rhs } => ExprKind::Until { universal: *universal, lhs: f(lhs), rhs: f(rhs) },
+            ExprKind::Until { universal, lhs, rhs, bound } => ExprKind::Until { universal: *universal, lhs: f(lhs), rhs: f(rhs), bound: *bound },
             ExprKind::Ltl(op, xs) => ExprKind::Ltl(op.clone(), all(xs)),
             k @ (ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Word { .. } | ExprKind::Error) => k.clone(),
         };

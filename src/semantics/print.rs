@@ -10,7 +10,7 @@
 //! chains of `&`, `|`, `xor`, `xnor`, which the parser balances, print nested to the left as
 //! NuSMV parsed them.
 
-use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::syntax::chains;
 
 /// The formula exactly as NuSMV prints it: a top-level `E [ a U b ] ` keeps NuSMV's trailing
@@ -65,26 +65,24 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             prefix(sym, 17, a, priority, out, d);
         }
         ExprKind::Ctl(op, a) => {
-            let sym = match op {
-                CtlOp::EX => "EX ",
-                CtlOp::AX => "AX ",
-                CtlOp::EF => "EF ",
-                CtlOp::AF => "AF ",
-                CtlOp::EG => "EG ",
-                CtlOp::AG => "AG ",
-            };
-            prefix(sym, 8, a, priority, out, d);
+            // `EBF 1..3 ` as NuSMV's `PrinterWffCore` prints it: the bound, then the operand
+            // at the priority of `EX`.
+            let sym = format!("{} ", op.spelling());
+            prefix(&sym, 8, a, priority, out, d);
         }
         ExprKind::Next(a) | ExprKind::Init(a) => {
             out.push_str(if matches!(e.kind, ExprKind::Next(_)) { "next(" } else { "init(" });
             print(a, 0, out, d);
             out.push(')');
         }
-        ExprKind::Until { universal, lhs, rhs } => {
+        ExprKind::Until { universal, lhs, rhs, bound } => {
             out.push_str(if *universal { "A" } else { "E" });
             out.push_str(" [ ");
             print(lhs, 8, out, d);
-            out.push_str(" U ");
+            match bound {
+                None => out.push_str(" U "),
+                Some(b) => out.push_str(&format!(" BU {}..{} ", b.lo, b.hi)),
+            }
             print(rhs, 8, out, d);
             out.push_str(" ] ");
         }
@@ -295,7 +293,7 @@ mod tests {
             assert_eq!(formula(&chain(n)), nusmv(n), "{n} operands");
         }
         // Inside an operator, and as an operand of another chain operator.
-        let ag = Expr { kind: ExprKind::Ctl(CtlOp::AG, Box::new(chain(100))), span: Span::new(0, 0) };
+        let ag = Expr { kind: ExprKind::Ctl(crate::syntax::ast::CtlOp::AG, Box::new(chain(100))), span: Span::new(0, 0) };
         assert_eq!(formula(&ag), format!("AG {}", nusmv(100)));
         let or = Expr { kind: ExprKind::Binary(BinaryOp::Or, Box::new(chain(70)), Box::new(name(7))), span: Span::new(0, 0) };
         assert_eq!(formula(&or), format!("({} | p7)", nusmv(70)));

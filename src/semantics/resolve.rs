@@ -7,6 +7,7 @@
 //! first use (memoised) with cycle detection; a use site checks what the DEFINE's body contains
 //! (`next`, inputs, `EXITED`) against the context ([`Ctx`]). Types follow [`super::types`].
 
+use crate::ctl::MAX_TIME_BOUND;
 use crate::diagnostics::Diagnostic;
 use crate::ir::id::IdVec;
 use crate::ir::{BinOp, Builtin, UnOp, Value, VarId};
@@ -18,7 +19,7 @@ use crate::semantics::operators::lowered;
 use crate::semantics::suggest::closest;
 use crate::semantics::types::{Scalar, Ty, unify};
 use crate::source::Span;
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{BinaryOp, CtlOp, Expr, ExprKind, TimeBound, UnaryOp};
 
 mod names;
 mod procedures;
@@ -250,18 +251,28 @@ impl<'a, 'f> Resolver<'a, 'f> {
                 if !self.ctl_allowed(ctx, span) {
                     return TExpr::error(span);
                 }
+                if let CtlOp::EBF(b) | CtlOp::ABF(b) | CtlOp::EBG(b) | CtlOp::ABG(b) = *op
+                    && !self.time_bound_ok(b, &op.spelling(), span)
+                {
+                    return TExpr::error(span);
+                }
                 let a = self.resolve(a, inst, ctx);
                 self.expect_bool(&a, "a CTL operator");
                 TExpr::new(TKind::Ctl(*op, Box::new(a)), Ty::Bool, span)
             }
-            ExprKind::Until { universal, lhs, rhs } => {
+            ExprKind::Until { universal, lhs, rhs, bound } => {
                 if !self.ctl_allowed(ctx, span) {
+                    return TExpr::error(span);
+                }
+                if let Some(b) = *bound
+                    && !self.time_bound_ok(b, &format!("BU {}..{}", b.lo, b.hi), span)
+                {
                     return TExpr::error(span);
                 }
                 let (l, r) = (self.resolve(lhs, inst, ctx), self.resolve(rhs, inst, ctx));
                 self.expect_bool(&l, "U");
                 self.expect_bool(&r, "U");
-                TExpr::new(TKind::Until { universal: *universal, lhs: Box::new(l), rhs: Box::new(r) }, Ty::Bool, span)
+                TExpr::new(TKind::Until { universal: *universal, lhs: Box::new(l), rhs: Box::new(r), bound: *bound }, Ty::Bool, span)
             }
             ExprKind::Ltl(op, args) if ctx.ltl => self.ltl(op, args, span, inst, ctx),
             ExprKind::Ltl(op, _) => {
@@ -288,6 +299,27 @@ impl<'a, 'f> Resolver<'a, 'f> {
             }));
         }
         ctx.ctl
+    }
+
+    /// The `lo..hi` of an RTCTL operator: NuSMV 2.5.4 requires `0 <= lo <= hi` ("Invalid range
+    /// in expression"); xmv-rs unfolds the operator into `hi` steps of `EX`/`AX` over the
+    /// formula DAG, so `hi` is also capped at [`MAX_TIME_BOUND`]. E0222 otherwise.
+    fn time_bound_ok(&mut self, b: TimeBound, op: &str, span: Span) -> bool {
+        let why = if b.lo < 0 {
+            "the lower bound is negative"
+        } else if b.lo > b.hi {
+            "the lower bound is greater than the upper bound"
+        } else if b.hi > MAX_TIME_BOUND {
+            "the upper bound is too large"
+        } else {
+            return true;
+        };
+        self.diags.push(
+            Diagnostic::error("E0222", format!("invalid range in `{op}`: {why}"), span)
+                .with_label_message("in this bounded operator")
+                .with_help(format!("write `lo..hi` with 0 <= lo <= hi <= {MAX_TIME_BOUND}: the bounds count steps along a path")),
+        );
+        false
     }
 
     /// An LTL operator inside `LTLSPEC`: boolean operands, a boolean result.

@@ -245,13 +245,16 @@ pub enum ExprKind {
     Init(Box<Expr>),
     /// Built-in functions: `abs`, `min`, `max`, `toint`, `bool`, `count`, …
     Call(Ident, Vec<Expr>),
-    /// Unary CTL operators (`EX`, `AX`, `EF`, `AF`, `EG`, `AG`).
+    /// Unary CTL operators (`EX`, `AX`, `EF`, `AF`, `EG`, `AG`) and RTCTL's bounded ones
+    /// (`EBF 1..3 p`, `ABF`, `EBG`, `ABG`).
     Ctl(CtlOp, Box<Expr>),
-    /// `E [ a U b ]` (`universal = false`) and `A [ a U b ]`.
+    /// `E [ a U b ]` (`universal = false`) and `A [ a U b ]`; with `bound`, RTCTL's
+    /// `E [ a BU 1..3 b ]`.
     Until {
         universal: bool,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
+        bound: Option<TimeBound>,
     },
     /// LTL operators: parsed only so LTLSPEC can be reported as unsupported.
     Ltl(String, Vec<Expr>),
@@ -337,4 +340,40 @@ pub enum CtlOp {
     AF,
     EG,
     AG,
+    /// RTCTL: `EBF lo..hi p`, some path reaches `p` within `lo..hi` steps.
+    EBF(TimeBound),
+    /// `ABF lo..hi p`: every path reaches `p` within `lo..hi` steps.
+    ABF(TimeBound),
+    /// `EBG lo..hi p`: some path has `p` at every step of `lo..hi`.
+    EBG(TimeBound),
+    /// `ABG lo..hi p`: every path has `p` at every step of `lo..hi`.
+    ABG(TimeBound),
+}
+
+impl CtlOp {
+    /// The operator as NuSMV prints it, with its bound (`EBF 1..3`).
+    pub(crate) fn spelling(self) -> String {
+        let bounded = |name: &str, b: TimeBound| format!("{name} {}..{}", b.lo, b.hi);
+        match self {
+            CtlOp::EX => "EX".into(),
+            CtlOp::AX => "AX".into(),
+            CtlOp::EF => "EF".into(),
+            CtlOp::AF => "AF".into(),
+            CtlOp::EG => "EG".into(),
+            CtlOp::AG => "AG".into(),
+            CtlOp::EBF(b) => bounded("EBF", b),
+            CtlOp::ABF(b) => bounded("ABF", b),
+            CtlOp::EBG(b) => bounded("EBG", b),
+            CtlOp::ABG(b) => bounded("ABG", b),
+        }
+    }
+}
+
+/// The `lo..hi` of an RTCTL operator as written: integer literals, possibly signed (NuSMV's
+/// parser reads `-1..2`; its type checker, and the resolver here, reject it), each within
+/// NuSMV's integer range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeBound {
+    pub lo: i64,
+    pub hi: i64,
 }

@@ -216,16 +216,22 @@ pub(super) fn syntax_error(text: &str, toks: &[Tok], pos: usize, chunk_end: usiz
     d
 }
 
-/// Bounded temporal operators: RTCTL's `ABF 0..3 p`, `EBG`, `A [ p BU 0..3 q ]` and the
-/// interval LTL operators of later tools (`G [0, 3] p`). NuSMV 2.5.4's LTL has none; xmv-rs
-/// reads neither kind (E0018).
+/// Bounded temporal operators. RTCTL's (`ABF 0..3 p`, `EBG`, `A [ p BU 0..3 q ]`) are read,
+/// so a parse error at one is a malformed range (E0019); the interval LTL operators of later
+/// tools (`G [0, 3] p`) are not NuSMV 2.5.4's and xmv-rs does not read them (E0018).
 fn bounded_operator(text: &str, prev: Option<&Tok>, found: Option<&Tok>) -> Option<Diagnostic> {
     let found = found?;
     let word = &text[found.span.range()];
     let prev_word = prev.map_or("", |p| &text[p.span.range()]);
-    let (op, span) = if matches!(word, "ABF" | "EBF" | "ABG" | "EBG" | "BU") {
-        (word, found.span)
-    } else if word == "[" && matches!(prev_word, "G" | "F" | "X" | "H" | "O" | "Y" | "Z" | "U" | "S" | "V" | "T") {
+    if matches!(word, "ABF" | "EBF" | "ABG" | "EBG" | "BU") || matches!(prev_word, "ABF" | "EBF" | "ABG" | "EBG" | "BU") {
+        let (op, span) = if matches!(word, "ABF" | "EBF" | "ABG" | "EBG" | "BU") { (word, found.span) } else { (prev_word, found.span) };
+        return Some(
+            Diagnostic::error("E0019", format!("`{op}` needs a range of steps `lo..hi`"), span)
+                .with_label_message("expected integer bounds such as `0..3` here")
+                .with_help("RTCTL's bounded operators take two integer literals: `EBF 0..3 p`, `ABG 1..2 p`, `A [ p BU 0..3 q ]`"),
+        );
+    }
+    let (op, span) = if word == "[" && matches!(prev_word, "G" | "F" | "X" | "H" | "O" | "Y" | "Z" | "U" | "S" | "V" | "T") {
         (prev_word, prev.map_or(found.span, |p| p.span.to(found.span)))
     } else {
         return None;
@@ -233,6 +239,6 @@ fn bounded_operator(text: &str, prev: Option<&Tok>, found: Option<&Tok>) -> Opti
     Some(
         Diagnostic::error("E0018", format!("bounded temporal operator `{op}` is not supported"), span)
             .with_label_message("a bounded operator")
-            .with_help("xmv-rs checks unbounded CTL and NuSMV 2.5.4's LTL (which has no bounded operators); unfold the bound with nested `X`/`EX`/`AX`, e.g. `G [0, 2] p` as `p & X p & X X p`"),
+            .with_help("NuSMV 2.5.4's LTL has no bounded operators; unfold the bound with nested `X`, e.g. `G [0, 2] p` as `p & X p & X X p`, or use RTCTL in a CTLSPEC (`ABG 0..2 p`)"),
     )
 }

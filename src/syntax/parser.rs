@@ -77,6 +77,10 @@ fn rule_of(op: Operator) -> Rule {
         O::AF => Rule::op_AF,
         O::EG => Rule::op_EG,
         O::AG => Rule::op_AG,
+        O::EBF => Rule::op_EBF,
+        O::ABF => Rule::op_ABF,
+        O::EBG => Rule::op_EBG,
+        O::ABG => Rule::op_ABG,
         O::Eq => Rule::op_eq,
         O::Ne => Rule::op_ne,
         O::Lt => Rule::op_lt,
@@ -463,13 +467,28 @@ impl Builder {
             }
             Rule::until_e | Rule::until_a => {
                 let universal = p.as_rule() == Rule::until_a;
-                let mut it = p.into_inner().filter(|q| q.as_rule() == Rule::until_operand);
+                let parts: Vec<Pair<Rule>> = p.into_inner().collect();
+                let bound = parts.iter().find(|q| q.as_rule() == Rule::time_bound).map(|q| self.time_bound(q.clone()));
+                let mut it = parts.into_iter().filter(|q| q.as_rule() == Rule::until_operand);
                 let (lhs, dl) = self.build(it.next().expect("grammar: until lhs"));
                 let (rhs, dr) = self.build(it.next().expect("grammar: until rhs"));
-                self.node(ExprKind::Until { universal, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span, head(span, 1), &[dl, dr])
+                self.node(ExprKind::Until { universal, lhs: Box::new(lhs), rhs: Box::new(rhs), bound }, span, head(span, 1), &[dl, dr])
             }
             other => unreachable!("grammar: {other:?} is not a primary expression"),
         }
+    }
+
+    /// The `lo..hi` of an RTCTL operator. The literals were matched as `[+-]?digits`; one
+    /// beyond the range of `i64` reads as `i64::MAX`, which the resolver rejects as any bound
+    /// past NuSMV's integers.
+    fn time_bound(&self, p: Pair<Rule>) -> TimeBound {
+        let mut ints = p.into_inner().filter(|q| q.as_rule() == Rule::bound_int).map(|q| {
+            let t = q.as_str().trim_start_matches('+');
+            t.parse::<i64>().unwrap_or(if t.starts_with('-') { i64::MIN } else { i64::MAX })
+        });
+        let lo = ints.next().expect("grammar: bound lo");
+        let hi = ints.next().expect("grammar: bound hi");
+        TimeBound { lo, hi }
     }
 
     fn build_list(&self, p: Pair<Rule>) -> (Vec<Expr>, Vec<u32>) {
@@ -489,6 +508,16 @@ impl Builder {
             Rule::op_AF => ExprKind::Ctl(CtlOp::AF, r),
             Rule::op_EG => ExprKind::Ctl(CtlOp::EG, r),
             Rule::op_AG => ExprKind::Ctl(CtlOp::AG, r),
+            rule @ (Rule::op_EBF | Rule::op_ABF | Rule::op_EBG | Rule::op_ABG) => {
+                let bound = self.time_bound(op.into_inner().find(|q| q.as_rule() == Rule::time_bound).expect("grammar: RTCTL bound"));
+                let op = match rule {
+                    Rule::op_EBF => CtlOp::EBF(bound),
+                    Rule::op_ABF => CtlOp::ABF(bound),
+                    Rule::op_EBG => CtlOp::EBG(bound),
+                    _ => CtlOp::ABG(bound),
+                };
+                ExprKind::Ctl(op, r)
+            }
             _ => ExprKind::Ltl(op.as_str().to_string(), vec![*r]),
         };
         self.node(kind, span, anchor, &[d])

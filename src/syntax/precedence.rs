@@ -15,6 +15,8 @@ pub(crate) enum Fixity {
 
 /// Every operator of the expression grammar (each is one `op_…` rule of `grammar/smv.pest`,
 /// or `dot_access`, `index`, `bit_select`).
+// The operators' names are NuSMV's (`EBF`, `ABG`, …).
+#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Operator {
     Implies,
@@ -44,6 +46,11 @@ pub(crate) enum Operator {
     AF,
     EG,
     AG,
+    /// RTCTL `EBF ABF EBG ABG` (with their `lo..hi`)
+    EBF,
+    ABF,
+    EBG,
+    ABG,
     Eq,
     Ne,
     Lt,
@@ -79,7 +86,7 @@ pub(crate) const LEVELS: &[(Fixity, &[Operator])] = &[
     (Fixity::Left, &[And]),
     (Fixity::Left, &[Until, Since, Releases, Triggered]),
     (Fixity::Prefix, &[Next, Globally, Finally, Yesterday, Zesterday, Historically, Once]),
-    (Fixity::Prefix, &[EX, AX, EF, AF, EG, AG]),
+    (Fixity::Prefix, &[EX, AX, EF, AF, EG, AG, EBF, ABF, EBG, ABG]),
     (Fixity::Left, &[Eq, Ne, Lt, Le, Gt, Ge]),
     (Fixity::Left, &[In]),
     (Fixity::Left, &[Union]),

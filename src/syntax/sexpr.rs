@@ -40,8 +40,11 @@ fn write(e: &Expr, out: &mut String) {
         ExprKind::Next(a) => list(out, "next", &[a]),
         ExprKind::Init(a) => list(out, "init", &[a]),
         ExprKind::Call(f, args) => list(out, &f.name, &args.iter().collect::<Vec<_>>()),
-        ExprKind::Ctl(op, a) => list(out, &format!("{op:?}"), &[a]),
-        ExprKind::Until { universal, lhs, rhs } => list(out, if *universal { "AU" } else { "EU" }, &[lhs, rhs]),
+        ExprKind::Ctl(op, a) => list(out, &op.spelling(), &[a]),
+        ExprKind::Until { universal, lhs, rhs, bound: None } => list(out, if *universal { "AU" } else { "EU" }, &[lhs, rhs]),
+        ExprKind::Until { universal, lhs, rhs, bound: Some(b) } => {
+            list(out, &format!("{}BU {}..{}", if *universal { "A" } else { "E" }, b.lo, b.hi), &[lhs, rhs])
+        }
         ExprKind::Ltl(op, args) => list(out, op, &args.iter().collect::<Vec<_>>()),
         ExprKind::Error => out.push_str("<error>"),
     }

@@ -97,6 +97,7 @@ fn reduce(f: &F, ops: &mut Vec<Op>) -> usize {
             let eg = EG(Box::new(nb));
             reduce(&And(Box::new(Not(Box::new(eu))), Box::new(Not(Box::new(eg)))), ops)
         }
+        EBF(..) | ABF(..) | EBG(..) | ABG(..) | EBU(..) | ABU(..) => reduce(&super::ctl_text::expand_bounded(f).expect("a bounded operator"), ops),
     }
 }
 

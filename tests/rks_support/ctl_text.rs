@@ -33,7 +33,60 @@ pub fn print(f: &F, props: &[String]) -> String {
         AG(a) => format!("AG {}", p(a)),
         EU(a, b) => format!("E [ {} U {} ]", p(a), p(b)),
         AU(a, b) => format!("A [ {} U {} ]", p(a), p(b)),
+        EBF(a, k) => format!("EBF {}..{} {}", k.lo, k.hi, p(a)),
+        ABF(a, k) => format!("ABF {}..{} {}", k.lo, k.hi, p(a)),
+        EBG(a, k) => format!("EBG {}..{} {}", k.lo, k.hi, p(a)),
+        ABG(a, k) => format!("ABG {}..{} {}", k.lo, k.hi, p(a)),
+        EBU(a, b, k) => format!("E [ {} BU {}..{} {} ]", p(a), k.lo, k.hi, p(b)),
+        ABU(a, b, k) => format!("A [ {} BU {}..{} {} ]", p(a), k.lo, k.hi, p(b)),
     }
+}
+
+/// A bounded (RTCTL) top operator in plain CTL, written from the path semantics with one step
+/// being `EX` (some path) or `AX` (every path): `F lo..hi` is "at some step i in lo..hi",
+/// `G lo..hi` "at every step of lo..hi", `a BU lo..hi b` "b at some step i in lo..hi and a at
+/// the steps before i". `None` for any other operator. Independent of the checker's unfolding
+/// (`check::rewrite`), which uses NuSMV's iteration and the `¬EBG ¬` dualities.
+pub fn expand_bounded(f: &F) -> Option<F> {
+    use Ctl::*;
+    type Step = fn(F) -> F;
+    fn ex(x: F) -> F {
+        EX(Box::new(x))
+    }
+    fn ax(x: F) -> F {
+        AX(Box::new(x))
+    }
+    fn until(a: Option<&F>, b: &F, lo: u32, hi: u32, step: Step) -> F {
+        let guard = |x: F| match a {
+            Some(a) => And(Box::new(a.clone()), Box::new(x)),
+            None => x,
+        };
+        if lo > 0 {
+            guard(step(until(a, b, lo - 1, hi - 1, step)))
+        } else if hi == 0 {
+            b.clone()
+        } else {
+            Or(Box::new(b.clone()), Box::new(guard(step(until(a, b, 0, hi - 1, step)))))
+        }
+    }
+    fn globally(a: &F, lo: u32, hi: u32, step: Step) -> F {
+        if lo > 0 {
+            step(globally(a, lo - 1, hi - 1, step))
+        } else if hi == 0 {
+            a.clone()
+        } else {
+            And(Box::new(a.clone()), Box::new(step(globally(a, 0, hi - 1, step))))
+        }
+    }
+    Some(match f {
+        EBF(a, k) => until(None, a, k.lo, k.hi, ex),
+        ABF(a, k) => until(None, a, k.lo, k.hi, ax),
+        EBG(a, k) => globally(a, k.lo, k.hi, ex),
+        ABG(a, k) => globally(a, k.lo, k.hi, ax),
+        EBU(a, b, k) => until(Some(a), b, k.lo, k.hi, ex),
+        ABU(a, b, k) => until(Some(a), b, k.lo, k.hi, ax),
+        _ => return None,
+    })
 }
 
 /// Parses `text`; atoms are looked up in `props`. Panics on malformed input (test input only).

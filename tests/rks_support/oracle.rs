@@ -165,6 +165,7 @@ impl<'a> Unfolding<'a> {
                 let (x, y) = (self.sat(a, cut), self.sat(b, cut));
                 self.fixpoint(false, cut, |z, s| y[s] || (x[s] && self.succ[s].iter().all(|&t| z[t as usize])))
             }
+            EBF(..) | ABF(..) | EBG(..) | ABG(..) | EBU(..) | ABU(..) => self.sat(&super::ctl_text::expand_bounded(f).expect("a bounded operator"), cut),
         }
     }
 

@@ -156,6 +156,25 @@ pub fn formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
     }
 }
 
+/// A random formula with an RTCTL top operator (`EBF ABF EBG ABG`, `E/A [ BU ]`, bounds within
+/// `0..=4`) over [`formula`]s, sometimes nested in another bounded one.
+pub fn bounded_formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {
+    use Ctl::*;
+    let depth = depth.max(1);
+    let sub =
+        |rng: &mut Rng| Box::new(if depth > 1 && rng.chance(30) { bounded_formula(rng, num_props, depth - 1) } else { formula(rng, num_props, depth - 1) });
+    let lo = rng.range(0, 2);
+    let k = xmv_rs::ctl::Bound::new(lo as i64, (lo + rng.range(0, 2)) as i64).expect("a small bound");
+    match rng.range(0, 5) {
+        0 => EBF(sub(rng), k),
+        1 => ABF(sub(rng), k),
+        2 => EBG(sub(rng), k),
+        3 => ABG(sub(rng), k),
+        4 => EBU(sub(rng), sub(rng), k),
+        _ => ABU(sub(rng), sub(rng), k),
+    }
+}
+
 /// A random formula whose top operator is temporal (`EX AX EF AF EG AG EU AU`): the specs that
 /// carry witnesses or counterexamples.
 pub fn temporal_formula(rng: &mut Rng, num_props: usize, depth: usize) -> F {

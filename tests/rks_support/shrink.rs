@@ -188,7 +188,9 @@ fn children(f: &F) -> Vec<&F> {
     match f {
         True | False | Atom(_) => vec![],
         Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) => vec![a],
+        EBF(a, _) | ABF(a, _) | EBG(a, _) | ABG(a, _) => vec![a],
         And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) => vec![a, b],
+        EBU(a, b, _) | ABU(a, b, _) => vec![a, b],
     }
 }
 

@@ -147,7 +147,49 @@ impl Model {
                 let stuck: Vec<bool> = (0..n).map(|t| !a[t] && !b[t] && fair[t]).collect();
                 (0..n).map(|s| !self.fair_path_inside(s, &not_b) && !self.path_until(s, &not_b, &stuck)).collect()
             }
+            // RTCTL: a fair path's first `hi` steps are a walk through fair states, and every
+            // such walk starts a fair path, so the walks of `hi` steps through fair states decide.
+            Ctl::EBF(a, k) | Ctl::ABF(a, k) => {
+                let a = self.eval(a);
+                self.bounded(matches!(f, Ctl::EBF(..)), k.hi, &|w| (k.lo..=k.hi).any(|i| a[w[i as usize]]))
+            }
+            Ctl::EBG(a, k) | Ctl::ABG(a, k) => {
+                let a = self.eval(a);
+                self.bounded(matches!(f, Ctl::EBG(..)), k.hi, &|w| (k.lo..=k.hi).all(|i| a[w[i as usize]]))
+            }
+            Ctl::EBU(a, b, k) | Ctl::ABU(a, b, k) => {
+                let (a, b) = (self.eval(a), self.eval(b));
+                let meets = |w: &[usize]| (k.lo..=k.hi).any(|i| b[w[i as usize]] && w[..i as usize].iter().all(|&x| a[x]));
+                self.bounded(matches!(f, Ctl::EBU(..)), k.hi, &meets)
+            }
         }
+    }
+
+    /// A bounded operator from its path semantics: `some` (E) — a walk of `len` steps through
+    /// fair states from `s` satisfies `ok`; otherwise (A) every one does. At an unfair state no
+    /// fair path starts: E is false there and A vacuously true. (The checkers may differ at
+    /// unfair states, which no verdict reads; compare fair states only.)
+    fn bounded(&self, some: bool, len: u32, ok: &dyn Fn(&[usize]) -> bool) -> Vec<bool> {
+        let fair = self.fair();
+        (0..self.n())
+            .map(|s| {
+                if !fair[s] {
+                    return !some;
+                }
+                let walks = self.fair_walks(s, len as usize, &fair);
+                if some { walks.iter().any(|w| ok(w)) } else { walks.iter().all(|w| ok(w)) }
+            })
+            .collect()
+    }
+
+    /// Every walk of exactly `len` steps from `s` through fair states, as its states.
+    fn fair_walks(&self, s: usize, len: usize, fair: &[bool]) -> Vec<Vec<usize>> {
+        let mut walks = vec![vec![s]];
+        for _ in 0..len {
+            walks =
+                walks.iter().flat_map(|w| self.succ[*w.last().unwrap()].iter().filter(|&&t| fair[t]).map(move |&t| [w.as_slice(), &[t]].concat())).collect();
+        }
+        walks
     }
 
     /// Length of a shortest path from an initial state to each state (`None` if unreachable),

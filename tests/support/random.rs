@@ -144,6 +144,30 @@ pub fn formula(rng: &mut Rng, depth: usize) -> Ctl<PropId> {
     }
 }
 
+/// A random formula with RTCTL's bounded operators (bounds within `0..=4`) at about half of its
+/// operators; the others are [`formula`]'s.
+pub fn rtctl_formula(rng: &mut Rng, depth: usize) -> Ctl<PropId> {
+    if depth == 0 || rng.chance(20) {
+        return formula(rng, 0);
+    }
+    let b = |rng: &mut Rng| Box::new(if rng.chance(60) { rtctl_formula(rng, depth - 1) } else { formula(rng, depth - 1) });
+    let lo = rng.below(3);
+    let hi = lo + rng.below(3);
+    let k = xmv_rs::ctl::Bound::new(lo as i64, hi as i64).expect("a small bound");
+    match rng.below(10) {
+        0 => Ctl::EBF(b(rng), k),
+        1 => Ctl::ABF(b(rng), k),
+        2 => Ctl::EBG(b(rng), k),
+        3 => Ctl::ABG(b(rng), k),
+        4 => Ctl::EBU(b(rng), b(rng), k),
+        5 => Ctl::ABU(b(rng), b(rng), k),
+        6 => Ctl::Not(b(rng)),
+        7 => Ctl::And(b(rng), b(rng)),
+        8 => Ctl::AG(b(rng)),
+        _ => Ctl::EX(b(rng)),
+    }
+}
+
 /// A random propositional formula (no temporal operators) of depth ≤ `depth`.
 pub fn propositional(rng: &mut Rng, depth: usize) -> Ctl<PropId> {
     if depth == 0 || rng.chance(30) {

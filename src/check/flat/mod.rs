@@ -166,8 +166,9 @@ fn make_trace(explainer: &Explainer, start: StateId, lit: Lit, kind: TraceKind) 
     Trace::flat(kind, &states, loop_start)
 }
 
-/// Whether a spec's top operator, under its leading negations, is existential (`EX EF EG E[U]`,
-/// or a negated `AX AF AG A[U]`): the specs whose truth a single path can show.
+/// Whether a spec's top operator, under its leading negations, is existential (`EX EF EG E[U]`
+/// and RTCTL's `EBF EBG E[BU]`, or a negated universal one): the specs whose truth a single
+/// path can show.
 pub fn has_existential_top<A>(spec: &Ctl<A>) -> bool {
     let mut negated = false;
     let mut f = spec;
@@ -176,8 +177,8 @@ pub fn has_existential_top<A>(spec: &Ctl<A>) -> bool {
         f = inner;
     }
     match f {
-        Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..) => !negated,
-        Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..) => negated,
+        Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..) | Ctl::EBF(..) | Ctl::EBG(..) | Ctl::EBU(..) => !negated,
+        Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..) | Ctl::ABF(..) | Ctl::ABG(..) | Ctl::ABU(..) => negated,
         _ => false,
     }
 }

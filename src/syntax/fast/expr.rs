@@ -238,7 +238,7 @@ impl<'t> Cursor<'t> {
                     self.eat_word("U")?;
                     let (rhs, dr) = self.expr(OpSet::Ctl)?;
                     let close = self.eat_punct("]")?;
-                    let kind = ExprKind::Until { universal: s == "A", lhs: Box::new(lhs), rhs: Box::new(rhs) };
+                    let kind = ExprKind::Until { universal: s == "A", lhs: Box::new(lhs), rhs: Box::new(rhs), bound: None };
                     node(kind, span.to(close), &[dl, dr])
                 }
                 _ => None,

@@ -5,7 +5,8 @@
 //! It is an accelerator, not a second grammar: it accepts a *subset* of `grammar/smv.pest` and
 //! builds exactly the AST that pest plus [`super::parser::Builder`] build for that input, spans
 //! included. Whenever the input leaves that subset — a syntax error, an operator it does not
-//! know (`? :`, LTL, bit selection, built-in functions, word constants), an integer out of
+//! know (`? :`, LTL, RTCTL's `EBF 0..3`/`BU`, bit selection, built-in functions, word
+//! constants), an integer out of
 //! range, nesting deeper than [`MAX_FAST_DEPTH`], a declaration it does not handle (`process`
 //! `array` and `word` types, `real`/`integer`, a path name such as `a.b : boolean` or `a.b := e`,
 //! an array DEFINE body `[e0, e1]`), a
