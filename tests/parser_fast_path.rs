@@ -242,7 +242,13 @@ fn expression() -> impl Strategy<Value = String> {
     leaf.prop_recursive(6, 60, 4, |inner| {
         let space = prop::sample::select(&[" ", " ", "", "\n  ", " -- c\n", " /-- c --/ "][..]);
         prop_oneof![
-            (prop::sample::select(&["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G ", "EBF 0..2 ", "ABG 1..1 ", "EBG 2..5 ", "ABF 0 .. 3 "][..]), inner.clone()).prop_map(|(o, e)| format!("{o}{e}")),
+            (
+                prop::sample::select(
+                    &["!", "-", "AG ", "EF ", "EX ", "AX ", "AF ", "EG ", "X ", "G ", "EBF 0..2 ", "ABG 1..1 ", "EBG 2..5 ", "ABF 0 .. 3 "][..]
+                ),
+                inner.clone()
+            )
+                .prop_map(|(o, e)| format!("{o}{e}")),
             (
                 inner.clone(),
                 space.clone(),
