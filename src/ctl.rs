@@ -43,7 +43,7 @@ pub enum Ctl<A> {
 /// Largest upper bound of an RTCTL operator. The checkers unfold `EBF 0..n p` into `n` steps
 /// of `EX` over the shared formula DAG (`crate::check::rewrite`), a few nodes per step, so the
 /// bound limits the DAG's size; the resolver reports a larger one (E0222).
-pub const MAX_TIME_BOUND: i64 = 10_000;
+pub(crate) const MAX_TIME_BOUND: i64 = 10_000;
 
 /// The checked `lo..hi` of an RTCTL operator: `lo <= hi <= MAX_TIME_BOUND` (steps along a path;
 /// step 0 is the current state).
