@@ -9,7 +9,8 @@
 //! `mcEval.c` uses, so its fair semantics carry over.
 //!
 //! RTCTL's bounded operators are unfolded step by step as NuSMV's `ebu`, `ebg` and `abu`
-//! (`mcMc.c`) iterate them: `E[a BU l..h b]` is `Y₀ = b`, then `h − l` times `Y = b ∨ (a ∧ EX Y)`,
+//! (`mcMc.c`) iterate them: `E[a BU l..h b]` is `Y₀ = b`, then `h − l` times `Y = b ∨ (a ∧ EX Y)`
+//! (written `b ∨ (EX Y ∧ a ∧ ¬b)` for the witness walkers, see `bounded_until`),
 //! then `l` times `Y = a ∧ EX Y`; `EBF l..h b = E[tt BU l..h b]`; `EBG l..h a` is `Y₀ = a`,
 //! `h − l` times `Y = a ∧ EX Y`, then `l` times `Y = EX Y`; `A[a BU l..h b]` is `E[a BU l..h b]`
 //! with `AX` for `EX`; `ABF l..h a = ¬EBG l..h ¬a`, `ABG l..h a = ¬EBF l..h ¬a`. NuSMV also
@@ -241,10 +242,11 @@ fn step<B: CoreBuilder>(b: &mut B, path: Path, y: B::Node) -> B::Node {
 
 /// `E[a BU l..h g]` (`Path::Some`) or `A[a BU l..h g]`; `a = None` is `tt` (`EBF`).
 ///
-/// The shapes serve the witness walkers, which follow one operand of a conjunction (the left
-/// one when it is temporal): the step comes first, so a path is followed to the bound, and the
-/// step is written `¬g ∧ a ∧ EX Y` (the same set as `a ∧ EX Y` beside `g`), so a walk stops at
-/// the first `g` state, as NuSMV's `ebu_explain` does.
+/// The shapes serve the witness walkers, which follow one operand of a conjunction (the deeper
+/// one that can extend the path, `check::flat::formula::Arena::follow_order`): the step is the
+/// deeper conjunct, so a path is followed to the bound, and it is written `¬g ∧ a ∧ EX Y` (the
+/// same set as `a ∧ EX Y` beside `g`), so a walk stops at the first `g` state, as NuSMV's
+/// `ebu_explain` does.
 fn bounded_until<B: CoreBuilder>(b: &mut B, path: Path, a: Option<B::Node>, g: B::Node, k: Bound) -> B::Node {
     let guarded = |b: &mut B, y: B::Node| match a {
         Some(a) => b.and(y, a),
