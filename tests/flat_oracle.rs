@@ -213,9 +213,9 @@ fn check_trace(m: &Model, spec: &Ctl<PropId>, holds: bool, trace: Option<&Trace>
         }
         // RTCTL: the states at steps `lo..=hi` (a lasso goes round its loop again) show it.
         // Constants can fold the unfolded steps away (`A[a BU 1..1 FALSE]` is `a ∧ AX FALSE`,
-        // false at every fair state: nothing is left to explain), so formulas with constants
-        // are not held to a full path.
-        (Ctl::EBF(a, k) | Ctl::ABF(a, k) | Ctl::EBG(a, k) | Ctl::ABG(a, k) | Ctl::EBU(_, a, k) | Ctl::ABU(_, a, k), _) if !mentions_constants(spec) => {
+        // false at every fair state: nothing is left to explain), so formulas that fold to
+        // constants somewhere are not held to a full path.
+        (Ctl::EBF(a, k) | Ctl::ABF(a, k) | Ctl::EBG(a, k) | Ctl::ABG(a, k) | Ctl::EBU(_, a, k) | Ctl::ABU(_, a, k), _) if !may_fold(spec) => {
             let at = |i: usize| -> Option<usize> {
                 match t.loop_start {
                     _ if i < raw.len() => Some(raw[i]),
@@ -240,12 +240,22 @@ fn check_trace(m: &Model, spec: &Ctl<PropId>, holds: bool, trace: Option<&Trace>
                     assert!((0..=hi).all(|i| at(i).is_some()) && (lo..=hi).all(|i| at(i).is_some_and(|x| !goal[x])), "ABF counterexample: {spec:?} {m:?} {t:?}")
                 }
                 (Ctl::ABG(..), false) => assert!((lo..=hi).any(|i| at(i).is_some_and(|x| !goal[x] && fair[x])), "ABG counterexample: {spec:?} {m:?} {t:?}"),
-                (Ctl::ABU(..), false) => {
-                    // No step of lo..=hi meets b after a, and the path either runs to step hi or
-                    // leaves a (after which no later step can meet b).
+                (Ctl::ABU(a, b, _), false) => {
+                    // No step of lo..=hi meets b after a, and the path either runs to step hi,
+                    // leaves a (after which no later step can meet b), or ends at a state where
+                    // the rest of the spec (the bound shifted by its length) fails, as NuSMV's
+                    // explanations of `A [ BU ]` do.
                     assert!(!meets(&|x| goal[x]), "ABU counterexample meets b: {spec:?} {m:?} {t:?}");
                     let seen = (0..=hi).take_while(|&i| at(i).is_some()).count();
-                    assert!(seen > hi || (0..seen).any(|j| at(j).is_some_and(|x| !guard[x])), "ABU counterexample too short: {spec:?} {m:?} {t:?}");
+                    let rest_fails = || {
+                        let j = seen - 1;
+                        let rest = xmv_rs::ctl::Bound::new(lo.saturating_sub(j) as i64, (hi - j) as i64).expect("a shifted bound");
+                        at(j).is_some_and(|x| !m.eval(&Ctl::ABU(a.clone(), b.clone(), rest))[x])
+                    };
+                    assert!(
+                        seen > hi || (0..seen).any(|j| at(j).is_some_and(|x| !guard[x])) || rest_fails(),
+                        "ABU counterexample too short: {spec:?} {m:?} {t:?}"
+                    );
                 }
                 _ => {}
             }
@@ -254,22 +264,18 @@ fn check_trace(m: &Model, spec: &Ctl<PropId>, holds: bool, trace: Option<&Trace>
     }
 }
 
-fn mentions_constants(f: &Ctl<PropId>) -> bool {
-    let mut found = false;
-    fn walk(f: &Ctl<PropId>, found: &mut bool) {
-        use Ctl::*;
-        match f {
-            True | False => *found = true,
-            Atom(_) => {}
-            Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) | EBF(a, _) | ABF(a, _) | EBG(a, _) | ABG(a, _) => walk(a, found),
-            And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) | EBU(a, b, _) | ABU(a, b, _) => {
-                walk(a, found);
-                walk(b, found)
-            }
+/// Whether building `f`'s DAG may fold part of it to a constant: it mentions `TRUE`/`FALSE`,
+/// or a binary operator has two equal operands (`p xor p` is `FALSE`).
+fn may_fold(f: &Ctl<PropId>) -> bool {
+    use Ctl::*;
+    match f {
+        True | False => true,
+        Atom(_) => false,
+        Not(a) | EX(a) | AX(a) | EF(a) | AF(a) | EG(a) | AG(a) | EBF(a, _) | ABF(a, _) | EBG(a, _) | ABG(a, _) => may_fold(a),
+        And(a, b) | Or(a, b) | Xor(a, b) | Xnor(a, b) | Implies(a, b) | Iff(a, b) | EU(a, b) | AU(a, b) | EBU(a, b, _) | ABU(a, b, _) => {
+            a == b || may_fold(a) || may_fold(b)
         }
     }
-    walk(f, &mut found);
-    found
 }
 
 /// Chain 0 → 1 → 2 → 3 with 3 a deadlock (NuSMV's `c : 0..3`, `next(c) := c + 1` model):

@@ -61,6 +61,9 @@ impl Op {
 #[derive(Clone, Debug, Default)]
 pub struct Dag {
     pub nodes: IdVec<FormulaId, Op>,
+    /// (conjunction or disjunction, its operand that is the step of an unfolded RTCTL
+    /// operator): `rewrite::CoreBuilder::mark_step`, which the flat witness walkers follow.
+    pub(crate) steps: Vec<(FormulaId, FormulaId)>,
 }
 
 // `len` without `is_empty`: nothing asks whether it is empty (an `is_empty` would be dead code
@@ -131,6 +134,7 @@ pub(crate) struct DagBuilder<'a> {
     /// With constant folding: the atoms that are false everywhere.
     fold: Option<&'a dyn Fn(PropId) -> bool>,
     iff: IffShape,
+    steps: Vec<(FormulaId, FormulaId)>,
 }
 
 impl<'a> DagBuilder<'a> {
@@ -159,7 +163,7 @@ impl<'a> DagBuilder<'a> {
     }
 
     pub(crate) fn finish(self) -> Dag {
-        Dag { nodes: self.nodes }
+        Dag { nodes: self.nodes, steps: self.steps }
     }
 
     fn is_true(&self, f: FormulaId) -> bool {
@@ -235,6 +239,9 @@ impl CoreBuilder for DagBuilder<'_> {
     }
     fn eg(&mut self, a: FormulaId) -> FormulaId {
         self.mk(Op::EG(a))
+    }
+    fn mark_step(&mut self, node: FormulaId, step: FormulaId) {
+        self.steps.push((node, step));
     }
     fn iff(&mut self, a: FormulaId, b: FormulaId) -> FormulaId {
         match self.iff {

@@ -10,7 +10,7 @@
 //!
 //! RTCTL's bounded operators are unfolded step by step as NuSMV's `ebu`, `ebg` and `abu`
 //! (`mcMc.c`) iterate them: `E[a BU l..h b]` is `Y₀ = b`, then `h − l` times `Y = b ∨ (a ∧ EX Y)`
-//! (written `b ∨ (EX Y ∧ a ∧ ¬b)` for the witness walkers, see `bounded_until`),
+//! (written `b ∨ (EX Y ∧ a ∧ ¬b)`, its steps marked for the witness walkers: `bounded_until`),
 //! then `l` times `Y = a ∧ EX Y`; `EBF l..h b = E[tt BU l..h b]`; `EBG l..h a` is `Y₀ = a`,
 //! `h − l` times `Y = a ∧ EX Y`, then `l` times `Y = EX Y`; `A[a BU l..h b]` is `E[a BU l..h b]`
 //! with `AX` for `EX`; `ABF l..h a = ¬EBG l..h ¬a`, `ABG l..h a = ¬EBF l..h ¬a`. NuSMV also
@@ -40,6 +40,11 @@ pub(crate) trait CoreBuilder {
     fn ex(&mut self, a: Self::Node) -> Self::Node;
     fn eu(&mut self, a: Self::Node, b: Self::Node) -> Self::Node;
     fn eg(&mut self, a: Self::Node) -> Self::Node;
+    /// Marks `step`, an operand of the conjunction or disjunction `node`, as the step of an
+    /// unfolded RTCTL operator: a witness walker at `node` follows it, so a path goes on to the
+    /// bound (the guard and the goal beside it are only checked at that state, as NuSMV's
+    /// `ebu_explain` does). Builders without witness walkers ignore it.
+    fn mark_step(&mut self, _node: Self::Node, _step: Self::Node) {}
 
     fn ff(&mut self) -> Self::Node {
         let t = self.tt();
@@ -229,6 +234,7 @@ enum Path {
     Every,
 }
 
+/// One step of a bounded operator: `EX y` or `AX y`.
 fn step<B: CoreBuilder>(b: &mut B, path: Path, y: B::Node) -> B::Node {
     match path {
         Path::Some => b.ex(y),
@@ -242,14 +248,17 @@ fn step<B: CoreBuilder>(b: &mut B, path: Path, y: B::Node) -> B::Node {
 
 /// `E[a BU l..h g]` (`Path::Some`) or `A[a BU l..h g]`; `a = None` is `tt` (`EBF`).
 ///
-/// The shapes serve the witness walkers, which follow one operand of a conjunction (the deeper
-/// one that can extend the path, `check::flat::formula::Arena::follow_order`): the step is the
-/// deeper conjunct, so a path is followed to the bound, and it is written `¬g ∧ a ∧ EX Y` (the
-/// same set as `a ∧ EX Y` beside `g`), so a walk stops at the first `g` state, as NuSMV's
-/// `ebu_explain` does.
+/// The shapes serve the witness walkers, which follow one operand of a conjunction: the step
+/// nodes are marked ([`CoreBuilder::mark_step`]), so a path is followed to the bound, and the
+/// step is written `¬g ∧ a ∧ EX Y` (the same set as `a ∧ EX Y` beside `g`), so a walk stops at
+/// the first `g` state, as NuSMV's `ebu_explain` does.
 fn bounded_until<B: CoreBuilder>(b: &mut B, path: Path, a: Option<B::Node>, g: B::Node, k: Bound) -> B::Node {
     let guarded = |b: &mut B, y: B::Node| match a {
-        Some(a) => b.and(y, a),
+        Some(a) => {
+            let both = b.and(y, a);
+            b.mark_step(both, y);
+            both
+        }
         None => y,
     };
     let not_g = b.not(g);
@@ -258,7 +267,9 @@ fn bounded_until<B: CoreBuilder>(b: &mut B, path: Path, a: Option<B::Node>, g: B
         let next = step(b, path, y);
         let next = guarded(b, next);
         let before_g = b.and(next, not_g);
+        b.mark_step(before_g, next);
         y = b.or(g, before_g);
+        b.mark_step(y, before_g);
     }
     for _ in 0..k.lo {
         let next = step(b, path, y);
@@ -271,11 +282,12 @@ fn bounded_until<B: CoreBuilder>(b: &mut B, path: Path, a: Option<B::Node>, g: B
 fn bounded_globally<B: CoreBuilder>(b: &mut B, g: B::Node, k: Bound) -> B::Node {
     let mut y = g;
     for _ in k.lo..k.hi {
-        let next = b.ex(y);
+        let next = step(b, Path::Some, y);
         y = b.and(next, g);
+        b.mark_step(y, next);
     }
     for _ in 0..k.lo {
-        y = b.ex(y);
+        y = step(b, Path::Some, y);
     }
     y
 }

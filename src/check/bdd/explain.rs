@@ -9,7 +9,7 @@
 //! path searches are `symbolic::rings`'.
 
 use super::Labels;
-use crate::check::flat::formula::{Lit, Node};
+use crate::check::flat::formula::{CoreNodeId, Lit, Node};
 use crate::check::trace::{Trace, TraceKind};
 use crate::symbolic::rings::{ModelSpace, fair_lasso, shortest_path};
 use crate::symbolic::{Bdd, SymResult};
@@ -40,8 +40,8 @@ fn cube(labels: &Labels, s: &[u32]) -> SymResult<Bdd> {
 
 /// Which of two operands that hold at `s` to explain, as the explicit walker chooses
 /// (`check::flat::explain`): the preferred one unless only the other extends the path.
-fn operand_to_follow(labels: &Labels, s: &[u32], a: Lit, b: Lit) -> SymResult<Lit> {
-    let (first, second) = labels.arena.follow_order(a, b);
+fn operand_to_follow(labels: &Labels, s: &[u32], and: CoreNodeId, a: Lit, b: Lit) -> SymResult<Lit> {
+    let (first, second) = labels.arena.follow_order(and, a, b);
     Ok(if extends(labels, s, first)? || !extends(labels, s, second)? { first } else { second })
 }
 
@@ -56,11 +56,11 @@ fn extends(labels: &Labels, s: &[u32], lit: Lit) -> SymResult<bool> {
             return Ok(true);
         }
         lit = match (arena.node(lit.node()), !lit.is_negated()) {
-            (Node::And(a, b), true) => operand_to_follow(labels, s, a, b)?,
+            (Node::And(a, b), true) => operand_to_follow(labels, s, lit.node(), a, b)?,
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
                 match (labels.holds_at(na, &cube_s)?, labels.holds_at(nb, &cube_s)?) {
-                    (true, true) => operand_to_follow(labels, s, na, nb)?,
+                    (true, true) => operand_to_follow(labels, s, lit.node(), na, nb)?,
                     (true, false) => na,
                     _ => nb,
                 }
@@ -87,11 +87,11 @@ fn explain(labels: &Labels, start: State, lit: Lit) -> SymResult<(Vec<State>, Op
         let positive = !lit.is_negated();
         let next = match (labels.arena.node(lit.node()), positive) {
             (Node::True | Node::Atom(_), _) => None,
-            (Node::And(a, b), true) => Some(operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), a, b)?),
+            (Node::And(a, b), true) => Some(operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), lit.node(), a, b)?),
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
                 Some(match (labels.holds_at(na, &s)?, labels.holds_at(nb, &s)?) {
-                    (true, true) => operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), na, nb)?,
+                    (true, true) => operand_to_follow(labels, path.last().map_or(&[][..], |v| v.as_slice()), lit.node(), na, nb)?,
                     (true, false) => na,
                     _ => nb,
                 })

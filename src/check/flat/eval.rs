@@ -26,6 +26,23 @@ use std::hash::{Hash, Hasher};
 
 const NOT_STORED: u32 = u32::MAX;
 
+/// A set an operand denotes: all states, an atom's, or one of the pool.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum SetRef {
+    All,
+    Atom(u32),
+    Pool(u32),
+}
+
+/// An operator and its operands' sets (negated or not): equal keys, equal satisfaction sets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum OperandsKey {
+    And((SetRef, bool), (SetRef, bool)),
+    EX((SetRef, bool)),
+    EU((SetRef, bool), (SetRef, bool)),
+    EG((SetRef, bool)),
+}
+
 pub(crate) struct Labelling<'k> {
     kripke: &'k KripkeStructure,
     arena: Arena,
@@ -38,6 +55,11 @@ pub(crate) struct Labelling<'k> {
     sets: IdVec<CoreNodeId, u32>,
     pool: Vec<FixedBitSet>,
     pool_index: FxHashMap<u64, Vec<u32>>,
+    /// The pool index of each operator applied to operand sets already computed: a node whose
+    /// operator and operand sets repeat another's has its set. Unfolded RTCTL chains
+    /// (`check::rewrite`) reach a fixpoint after a few steps; from there each step is a lookup,
+    /// as NuSMV's iteration stops at the fixpoint.
+    by_operands: FxHashMap<OperandsKey, u32>,
     condensation: Reachability,
     out_degree: Vec<u32>,
 }
@@ -55,7 +77,19 @@ impl<'k> Labelling<'k> {
         let out_degree: Vec<u32> = (0..n as u32).map(|v| kripke.succ.neighbours(StateId::from_u32(v)).len() as u32).collect();
         let fair = always(kripke, &all, &constraints, &out_degree);
         let condensation = Reachability::default();
-        Labelling { kripke, arena, constraints, all, fair, sets: IdVec::new(), pool: Vec::new(), pool_index: FxHashMap::default(), condensation, out_degree }
+        Labelling {
+            kripke,
+            arena,
+            constraints,
+            all,
+            fair,
+            sets: IdVec::new(),
+            pool: Vec::new(),
+            pool_index: FxHashMap::default(),
+            by_operands: FxHashMap::default(),
+            condensation,
+            out_degree,
+        }
     }
 
     pub(crate) fn kripke(&self) -> &'k KripkeStructure {
@@ -80,10 +114,38 @@ impl<'k> Labelling<'k> {
         self.sets = IdVec::from_elem(NOT_STORED, self.arena.len());
         for level in by_level.iter().skip(1) {
             crate::deadline::poll();
-            let computed: Vec<FixedBitSet> = level.par_iter().map(|&id| self.compute(id)).collect();
-            for (&id, set) in level.iter().zip(computed) {
-                self.sets[id] = self.intern(set);
+            let mut missing = Vec::with_capacity(level.len());
+            for &id in level {
+                match self.by_operands.get(&self.operands_key(id)) {
+                    Some(&index) => self.sets[id] = index,
+                    None => missing.push(id),
+                }
             }
+            let computed: Vec<FixedBitSet> = missing.par_iter().map(|&id| self.compute(id)).collect();
+            for (&id, set) in missing.iter().zip(computed) {
+                let index = self.intern(set);
+                self.sets[id] = index;
+                self.by_operands.insert(self.operands_key(id), index);
+            }
+        }
+    }
+
+    /// What the set of operator node `id` depends on: its operator and its operands' sets.
+    fn operands_key(&self, id: CoreNodeId) -> OperandsKey {
+        let set_of = |lit: Lit| {
+            let set = match self.arena.node(lit.node()) {
+                Node::True => SetRef::All,
+                Node::Atom(p) => SetRef::Atom(p.as_u32()),
+                _ => SetRef::Pool(self.sets[lit.node()]),
+            };
+            (set, lit.is_negated())
+        };
+        match self.arena.node(id) {
+            Node::And(a, b) => OperandsKey::And(set_of(a), set_of(b)),
+            Node::EX(a) => OperandsKey::EX(set_of(a)),
+            Node::EU(a, b) => OperandsKey::EU(set_of(a), set_of(b)),
+            Node::EG(a) => OperandsKey::EG(set_of(a)),
+            Node::True | Node::Atom(_) => unreachable!("level 0 holds the constants and atoms, which are not computed"),
         }
     }
 

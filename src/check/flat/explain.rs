@@ -64,11 +64,11 @@ fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<us
         let positive = !lit.is_negated();
         let next = match (arena.node(lit.node()), positive) {
             (Node::True | Node::Atom(_), _) => None,
-            (Node::And(a, b), true) => Some(operand_to_follow(ex, s, a, b)),
+            (Node::And(a, b), true) => Some(operand_to_follow(ex, s, lit.node(), a, b)),
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
                 Some(match (lab.holds_at(na, s), lab.holds_at(nb, s)) {
-                    (true, true) => operand_to_follow(ex, s, na, nb),
+                    (true, true) => operand_to_follow(ex, s, lit.node(), na, nb),
                     (true, false) => na,
                     _ => nb,
                 })
@@ -108,10 +108,11 @@ fn explain(ex: &Explainer, start: StateId, lit: Lit) -> (Vec<StateId>, Option<us
     }
 }
 
-/// Which of two operands that hold at `s` to explain: the preferred one
-/// ([`super::formula::Arena::follow_order`]) unless only the other extends the path.
-fn operand_to_follow(ex: &Explainer, s: StateId, a: Lit, b: Lit) -> Lit {
-    let (first, second) = ex.lab.arena().follow_order(a, b);
+/// Which of two operands of the `And` node `and` (as they are to be explained) that hold at
+/// `s` to explain: the preferred one ([`super::formula::Arena::follow_order`]) unless only
+/// the other extends the path.
+fn operand_to_follow(ex: &Explainer, s: StateId, and: CoreNodeId, a: Lit, b: Lit) -> Lit {
+    let (first, second) = ex.lab.arena().follow_order(and, a, b);
     if extends(ex, s, first) || !extends(ex, s, second) { first } else { second }
 }
 
@@ -126,11 +127,11 @@ fn extends(ex: &Explainer, s: StateId, lit: Lit) -> bool {
             return true;
         }
         lit = match (arena.node(lit.node()), !lit.is_negated()) {
-            (Node::And(a, b), true) => operand_to_follow(ex, s, a, b),
+            (Node::And(a, b), true) => operand_to_follow(ex, s, lit.node(), a, b),
             (Node::And(a, b), false) => {
                 let (na, nb) = (a.negate(), b.negate());
                 match (lab.holds_at(na, s), lab.holds_at(nb, s)) {
-                    (true, true) => operand_to_follow(ex, s, na, nb),
+                    (true, true) => operand_to_follow(ex, s, lit.node(), na, nb),
                     (true, false) => na,
                     _ => nb,
                 }

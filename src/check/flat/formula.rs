@@ -75,6 +75,8 @@ pub(crate) struct Arena {
     /// Height in the DAG: atoms and `True` are 0, an operator is one more than its operands.
     levels: IdVec<CoreNodeId, u32>,
     index: FxHashMap<Node, CoreNodeId>,
+    /// `And` nodes of unfolded RTCTL operators and their step operand ([`Arena::follow_order`]).
+    steps: FxHashMap<CoreNodeId, Lit>,
 }
 
 impl Default for Arena {
@@ -88,7 +90,7 @@ impl Default for Arena {
 #[allow(clippy::len_without_is_empty)]
 impl Arena {
     pub(crate) fn new() -> Arena {
-        let mut arena = Arena { nodes: IdVec::new(), levels: IdVec::new(), index: FxHashMap::default() };
+        let mut arena = Arena { nodes: IdVec::new(), levels: IdVec::new(), index: FxHashMap::default(), steps: FxHashMap::default() };
         arena.intern(Node::True);
         arena
     }
@@ -103,15 +105,21 @@ impl Arena {
     pub(crate) fn node(&self, id: CoreNodeId) -> Node {
         self.nodes[id]
     }
-    /// The operands of `a ∧ b` (or of `a ∨ b` when both hold) in the order a witness walker
-    /// prefers to follow them. NuSMV's `explain_and` keeps the conjunct whose explanation
-    /// extends the path; the walkers follow one: first one that can extend it (a positive
-    /// `EX`/`EU`/`EG`, or a conjunction or disjunction that may hide one), then the deeper one
-    /// (more to show: an unfolded RTCTL step `EX Y ∧ g` goes on to its bound), then a positive
-    /// temporal operator, then the left one. A walker takes the second when the first does not
+    /// The operands `a`, `b` of the `And` node `and` (as they are to be explained: for its
+    /// negation, `¬a ∨ ¬b`, the negated operands) in the order a witness walker prefers to
+    /// follow them. NuSMV's `explain_and` keeps the conjunct whose explanation extends the path;
+    /// the walkers follow one: the step of an unfolded RTCTL operator when `and` is one of its
+    /// conjunctions (`check::rewrite::CoreBuilder::mark_step`), else the left one when it has a
+    /// temporal operator, else the right one. A walker takes the second when the first does not
     /// extend the path and the second does.
-    pub(crate) fn follow_order(&self, a: Lit, b: Lit) -> (Lit, Lit) {
-        if self.explain_rank(a) >= self.explain_rank(b) { (a, b) } else { (b, a) }
+    pub(crate) fn follow_order(&self, and: CoreNodeId, a: Lit, b: Lit) -> (Lit, Lit) {
+        if let Some(&step) = self.steps.get(&and) {
+            if b == step || b == step.negate() {
+                return (b, a);
+            }
+            return (a, b);
+        }
+        if self.is_temporal(a) || !self.is_temporal(b) { (a, b) } else { (b, a) }
     }
 
     /// Whether explaining `lit` surely extends a path: a positive `EX` (a successor) or `EG`
@@ -120,15 +128,14 @@ impl Arena {
         !lit.is_negated() && matches!(self.node(lit.node()), Node::EX(_) | Node::EG(_))
     }
 
-    /// The order of [`Arena::follow_order`]: whether `lit` can extend a path, its level, and
-    /// 2 for a positive temporal operator, 1 for a conjunction, 0 otherwise.
-    fn explain_rank(&self, lit: Lit) -> (bool, u32, u8) {
-        let rank = match self.node(lit.node()) {
-            Node::True | Node::Atom(_) => 0,
-            Node::And(..) => 1,
-            Node::EX(_) | Node::EU(..) | Node::EG(_) => 2 * u8::from(!lit.is_negated()),
-        };
-        (rank > 0, self.level(lit.node()), rank)
+    /// Whether a literal may have an explanation worth following: a conjunction or
+    /// disjunction, or a positive temporal operator.
+    fn is_temporal(&self, lit: Lit) -> bool {
+        match self.node(lit.node()) {
+            Node::True | Node::Atom(_) => false,
+            Node::And(..) => true,
+            Node::EX(_) | Node::EU(..) | Node::EG(_) => !lit.is_negated(),
+        }
     }
 
     pub(crate) fn level(&self, id: CoreNodeId) -> u32 {
@@ -211,6 +218,18 @@ impl Arena {
                 Op::EU(a, b) => self.eu(lit(a), lit(b)),
             };
             lits.push(l);
+        }
+        // A marked DAG conjunction is an and-inverter `And` whose step operand is the step's
+        // literal; a marked disjunction `a ∨ b` is a negated `And(¬a, ¬b)`, whose step operand
+        // is the negated step. Folding may have removed the node: then nothing is marked.
+        for &(f, step) in &dag.steps {
+            let node = lits[f];
+            let operand = if node.is_negated() { lits[step].negate() } else { lits[step] };
+            if let Node::And(a, b) = self.node(node.node())
+                && (operand == a || operand == b)
+            {
+                self.steps.insert(node.node(), operand);
+            }
         }
         lits[root]
     }
