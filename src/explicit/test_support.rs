@@ -20,6 +20,7 @@ pub fn system(name: &str, vars: &[(&str, Domain)]) -> System {
         trans: vec![],
         invar: vec![],
         defines: vec![],
+        define_scopes: vec![],
         define_labels: vec![],
         fairness: vec![],
         step_inputs: vec![],

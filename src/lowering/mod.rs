@@ -111,6 +111,7 @@ fn lower_system(l: &mut Lowerer, sys: &CheckedSystem) -> System {
         trans,
         invar,
         defines,
+        define_scopes: sys.defines.iter().map(|d| d.scope).collect(),
         define_labels: sys.defines.iter().map(|d| d.label).collect(),
         fairness: sys.fairness.iter().map(|t| l.lower(t)).collect(),
         step_inputs: sys.step_inputs.clone(),

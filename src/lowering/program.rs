@@ -56,6 +56,10 @@ pub struct System {
     /// DEFINEs in source order with qualified names, fully expanded: printed in traces, and (for
     /// procedure modules) the labels of locations.
     pub defines: Vec<NamedExpr>,
+    /// Per DEFINE, the module instance whose declaration it is (an index, equal for one
+    /// instance; empty: unknown, then the instance its name is in). NuSMV groups a trace's
+    /// DEFINEs by it: `left.ack := …` written in instance `e2` is printed with `e2`'s.
+    pub define_scopes: Vec<u32>,
     /// Procedure modules: which global label each DEFINE is (`None` for non-boolean DEFINEs).
     pub define_labels: Vec<Option<LabelId>>,
     /// `FAIRNESS`/`JUSTICE` constraints: boolean state predicates.

@@ -202,9 +202,15 @@ impl DefineLayout {
     }
 }
 
-/// DEFINE indices in NuSMV 2.5.4's printing order (see [`DefineLayout`]).
+/// DEFINE indices in NuSMV 2.5.4's printing order (see [`DefineLayout`]). An instance's
+/// DEFINEs are those declared in its module, `left.ack := …` included (NuSMV's `syncarb5.smv`
+/// prints `e1.token-in`, declared in `main`, with `main`'s): [`System::define_scopes`], or the
+/// instance in the name where that is not known.
 fn nusmv_define_order(system: &System) -> Vec<usize> {
-    let instance = |name: &str| name.rsplit_once('.').map_or("", |(prefix, _)| prefix).to_string();
+    let instance = |i: usize, name: &str| match system.define_scopes.get(i) {
+        Some(scope) => format!("\u{1}{scope}"),
+        None => name.rsplit_once('.').map_or("", |(prefix, _)| prefix).to_string(),
+    };
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     let mut group_of: rustc_hash::FxHashMap<String, usize> = Default::default();
     let mut running: Vec<usize> = Vec::new();
@@ -213,7 +219,7 @@ fn nusmv_define_order(system: &System) -> Vec<usize> {
             running.push(i);
             continue;
         }
-        let key = if d.name == "running" { "\0running".to_string() } else { instance(&d.name) };
+        let key = if d.name == "running" { "\0running".to_string() } else { instance(i, &d.name) };
         let g = *group_of.entry(key.clone()).or_insert_with(|| {
             groups.push((key, vec![]));
             groups.len() - 1

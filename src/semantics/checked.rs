@@ -66,6 +66,9 @@ pub struct CheckedDefine {
     pub name: String,
     pub expr: TExpr,
     pub span: Span,
+    /// The module instance whose declaration this is (an index, equal for one instance):
+    /// `left.ack := …` in instance `e2` is `e1.ack`, declared in `e2`.
+    pub scope: u32,
     /// For top-level boolean DEFINEs of procedure modules: the global label.
     pub label: Option<LabelId>,
 }

@@ -402,7 +402,7 @@ fn finish(flat: &Flattened, defines: IdVec<DefineId, (TExpr, Flags)>, assigns: A
     let label_wanted: Vec<bool> =
         (bodies.iter().zip(&flat.defines)).map(|(expr, slot)| sys.is_procedure && slot.inst == InstId::ROOT && expr.ty == Ty::Bool).collect();
     sys.defines = (bodies.into_raw().into_iter().zip(&flat.defines))
-        .map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, label: None })
+        .map(|(expr, slot)| CheckedDefine { name: slot.name.clone(), expr, span: slot.span, scope: slot.inst.as_u32(), label: None })
         .collect();
     sys.vars = flat.vars.clone();
     let spans = |l: &[Option<Slot>]| l.iter().map(|s| s.as_ref().map(|s| s.span)).collect::<Vec<_>>();
