@@ -1,5 +1,6 @@
 //! Bottom-up labelling of the shared formula DAG: every operator node gets the bitset of states
-//! satisfying it, computed exactly once per model.
+//! satisfying it, computed at most once per model (a node whose operator and operand sets
+//! repeat another's takes that set, as an unfolded RTCTL chain's steps do past its fixpoint).
 //!
 //! Fair CTL as NuSMV 2.5.4 defines it (`mcMc.c`): the fair states are `E_f G true`; `EX a`
 //! holds where some successor is in `a ∧ fair`; `E[a U b]` is reachability through `a` into
