@@ -57,6 +57,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
         trans: vec![],
         invar: vec![],
         defines: vec![],
+        define_scopes: vec![],
         define_labels: vec![],
         fairness: vec![],
         step_inputs: vec![],

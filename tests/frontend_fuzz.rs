@@ -154,6 +154,7 @@ fn check_well_formed(p: &LoweredProgram) {
         assert_eq!(s.next_assign.len(), n);
         assert_eq!(s.invar_assign.len(), n);
         assert_eq!(s.define_labels.len(), s.defines.len());
+        assert_eq!(s.define_scopes.len(), s.defines.len());
         let all = s.init_assign.iter().chain(&s.next_assign).chain(&s.invar_assign).flatten();
         all.chain(&s.init).chain(&s.trans).chain(&s.invar).chain(&s.fairness).for_each(|e| check_expr(e, n, p, i));
         s.defines.iter().for_each(|d| check_expr(&d.expr, n, p, i));
