@@ -45,7 +45,7 @@ pub use crate::check::Engine;
 pub use crate::check::trace::TraceKind;
 pub use crate::diagnostics::data::{DiagnosticData, LabelData};
 pub use crate::driver::options::{CheckOptions, Format};
-pub use crate::ir::{SpecKind, TerminationRule};
+pub use crate::ir::{ComputeOperand, Distance, SpecKind, TerminationRule};
 pub use crate::properties::Selection;
 pub use crate::report::view::{StepView, TraceView};
 pub use crate::report::{Unknown, Verdict};

@@ -21,7 +21,7 @@ use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
-use crate::ir::SpecKind;
+use crate::ir::{ComputeOperand, Distance, SpecKind};
 use crate::lowering::program::{LoweredProgram, VarId};
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, Unknown, Verdict, json, sarif, text};
@@ -246,8 +246,8 @@ impl Run<'_> {
             };
             self.run_checker(check, "flat", ids, &mut outcomes, &warn)?;
             if options.verify {
-                let first: Vec<Option<bool>> =
-                    m.spec_ids().iter().map(|&i| outcomes[i].as_ref().and_then(|(o, ..)| o.as_ref().ok().map(|o| o.holds))).collect();
+                let first: Vec<Option<Verdict>> =
+                    m.spec_ids().iter().map(|&i| outcomes[i].as_ref().and_then(|(o, ..)| o.as_ref().ok().map(Verdict::of_outcome))).collect();
                 let limits = BuildLimits { max_states: options.max_states, max_memory: options.max_memory, max_transitions: None };
                 match flat_engine::verify(program, m, &first, &limits, options, stages, clock.as_ref()) {
                     Ok(line) => self.stat(format_args!("{line}")),
@@ -308,7 +308,7 @@ impl Run<'_> {
         Some(())
     }
 
-    /// The reports in NuSMV's batch order — every CTL spec (file order), then every LTL spec,
+    /// The reports in NuSMV's batch order — every CTL spec (file order), then every COMPUTE, every LTL spec,
     /// then every invariant; traces are numbered in this order too — and, in the text format,
     /// the verdict lines and traces on stdout (written spec by spec, each trace view dropped
     /// once written), `-r`'s figures, `--stats` and the exit code.
@@ -318,8 +318,9 @@ impl Run<'_> {
         let mut reports = vec![];
         let mut order: Vec<usize> = (0..program.specs.len()).collect();
         order.sort_by_key(|&i| match program.specs[i].kind {
-            SpecKind::Ltl => 1,
-            SpecKind::Invar => 2,
+            SpecKind::Compute => 1,
+            SpecKind::Ltl => 2,
+            SpecKind::Invar => 3,
             _ => 0,
         });
         let mut text = (options.format == Format::Text).then(text::TextReport::default);
@@ -332,6 +333,11 @@ impl Run<'_> {
                 (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
                 _ => None,
             };
+            if let Ok(SpecOutcome { distance: Some(Distance::Undefined(empty)), .. }) = &outcome {
+                // The spec's span without the blank and comment-free tail the parser includes.
+                let end = spec.span.start + self.file.slice(spec.span).trim_end().len() as u32;
+                self.file_one(undefined_compute(&spec.text, *empty, crate::source::Span::new(spec.span.start as usize, end as usize)));
+            }
             reports.push(SpecReport {
                 kind: spec.kind,
                 name: spec.name.clone(),
@@ -339,7 +345,7 @@ impl Run<'_> {
                 system_name: system.name.clone(),
                 module: system.is_procedure.then(|| system.name.clone()),
                 verdict: match &outcome {
-                    Ok(o) => Verdict::of(o.holds),
+                    Ok(o) => Verdict::of_outcome(o),
                     Err(why) => Verdict::Unknown(*why),
                 },
                 trace,
@@ -396,6 +402,19 @@ pub(crate) const E_CHECKER: &str = "E0601";
 pub(crate) const E_SELECTION: &str = "E0602";
 /// Code of a checker's warning about the verdicts of procedure specs.
 pub(crate) const W_CHECKER: &str = "W0601";
+/// Code of the warning that a `COMPUTE MAX` is undefined (one of its formulas holds nowhere).
+pub(crate) const W_UNDEFINED_COMPUTE: &str = "W0602";
+
+/// W0602 for the `COMPUTE` at `span` (printed as `text`) whose formula `empty` holds in no
+/// reachable fair state.
+fn undefined_compute(text: &str, empty: ComputeOperand, span: crate::source::Span) -> Diagnostic {
+    let (which, nusmv) = match empty {
+        ComputeOperand::From => ("first", "initial"),
+        ComputeOperand::To => ("second", "final"),
+    };
+    Diagnostic::warning(W_UNDEFINED_COMPUTE, format!("`{}` is undefined: no reachable fair state satisfies its {which} formula", text.trim_end()), span)
+        .with_help(format!("NuSMV warns \"in COMPUTE {nusmv} state is empty\" and gives `undefined` too; check the formula and the FAIRNESS constraints"))
+}
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0

@@ -3,10 +3,9 @@
 //! Runs only when `NUSMV` points to the NuSMV executable and `NUSMV_EXAMPLES` to a folder;
 //! otherwise it says why it skipped and passes. Every `.smv` file under the folder is run by both
 //! tools with `-dcx` (and, when both finish that, again with traces), each under a time limit
-//! (`XMV_EXAMPLE_SECONDS`, default 60). NuSMV also gets `-ips -ic`: it skips the PSL and
-//! COMPUTE specs that xmv-rs skips (with W0001), so the outputs are comparable. Per file it
-//! compares the verdict lines
-//! (`-- specification …`, `-- invariant …`) and the whole stdout (NuSMV's banner and blank lines
+//! (`XMV_EXAMPLE_SECONDS`, default 60). NuSMV also gets `-ips`: it skips the PSL specs that
+//! xmv-rs skips (with W0001), so the outputs are comparable. Per file it compares the verdict
+//! lines (`-- specification …`, `-- invariant …`, COMPUTE's `-- the result of …`) and the whole stdout (NuSMV's banner and blank lines
 //! removed), and prints a summary table on stderr (`cargo test --release --test nusmv_examples --
 //! --nocapture`). It fails only when a spec both tools decided has different verdicts; files
 //! xmv-rs rejects and runs that time out are listed, not failures.
@@ -53,28 +52,29 @@ fn normalise(text: &str) -> Vec<String> {
 }
 
 fn is_verdict(line: &str) -> bool {
-    line.starts_with("-- specification ") || line.starts_with("-- invariant ")
+    line.starts_with("-- specification ") || line.starts_with("-- invariant ") || line.starts_with("-- the result of ")
 }
 
-/// A verdict line split into the spec (`-- specification AG p IN a`) and its truth.
-fn split_verdict(line: &str) -> Option<(String, bool)> {
+/// A verdict line split into the spec (`-- specification AG p IN a`) and its verdict (`true`,
+/// or a COMPUTE's `6`; NuSMV writes `… IN sis 6` for a COMPUTE of instance `s`).
+fn split_verdict(line: &str) -> Option<(String, String)> {
     let line = line.trim_end();
-    let (spec, truth) = line.rsplit_once(" is ")?;
-    Some((spec.trim_end().to_string(), truth == "true"))
+    let (spec, verdict) = line.rsplit_once("is ")?;
+    Some((spec.trim_end().to_string(), verdict.to_string()))
 }
 
 /// Specs both tools decided with different verdicts. Each xmv-rs verdict is matched with the
 /// first unused NuSMV verdict of the same spec text (xmv-rs skips PSL and LTL in procedure modules, so the lists may differ).
 fn disagreements(nusmv: &[String], xmv: &[String]) -> Vec<String> {
-    let mut theirs: Vec<Option<(String, bool)>> = nusmv.iter().filter(|l| is_verdict(l)).map(|l| split_verdict(l)).collect();
+    let mut theirs: Vec<Option<(String, String)>> = nusmv.iter().filter(|l| is_verdict(l)).map(|l| split_verdict(l)).collect();
     let mut out = vec![];
     for line in xmv.iter().filter(|l| is_verdict(l)) {
-        let Some((spec, truth)) = split_verdict(line) else { continue };
+        let Some((spec, verdict)) = split_verdict(line) else { continue };
         if let Some(slot) = theirs.iter_mut().find(|t| t.as_ref().is_some_and(|(s, _)| *s == spec))
-            && let Some((_, their_truth)) = slot.take()
-            && their_truth != truth
+            && let Some((_, theirs)) = slot.take()
+            && theirs != verdict
         {
-            out.push(format!("{spec}: NuSMV {their_truth}, xmv-rs {truth}"));
+            out.push(format!("{spec}: NuSMV {theirs}, xmv-rs {verdict}"));
         }
     }
     out
@@ -128,7 +128,7 @@ fn outputs_match_nusmv_on_its_examples() {
         let name = file.strip_prefix(&examples).unwrap_or(file).display().to_string();
         let nusmv_run = |traces: bool| {
             let mut c = Command::new(&nusmv);
-            c.args(["-ips", "-ic"]);
+            c.args(["-ips"]);
             if !traces {
                 c.arg("-dcx");
             }
@@ -201,5 +201,9 @@ fn verdict_lines_are_matched_by_spec_text() {
     let x: Vec<String> = ["-- specification AG p IN a is true", "-- invariant x < 4  is true"].map(String::from).to_vec();
     assert_eq!(disagreements(&n, &x), vec!["-- invariant x < 4: NuSMV false, xmv-rs true".to_string()]);
     assert!(disagreements(&n, &n).is_empty());
+    // COMPUTE results, an instance's without a blank before `is`.
+    let n: Vec<String> = ["-- the result of MIN [ a , b ]  IN sis 1", "-- the result of MAX [ a , b ]  is infinity"].map(String::from).to_vec();
+    let x: Vec<String> = ["-- the result of MIN [ a , b ]  IN sis 2", "-- the result of MAX [ a , b ]  is infinity"].map(String::from).to_vec();
+    assert_eq!(disagreements(&n, &x), vec!["-- the result of MIN [ a , b ]  IN s: NuSMV 1, xmv-rs 2".to_string()]);
     assert_eq!(normalise("*** banner\n\n-- specification p  is true\n"), vec!["-- specification p  is true".to_string()]);
 }

@@ -116,10 +116,17 @@ fn json_output_matches_its_schema_and_the_text_diagnostics() {
         assert_eq!(json.exit_code, text.exit_code, "{}", path.display());
         assert_eq!(doc["exit_code"].as_i64(), Some(i64::from(text.exit_code)), "{}", path.display());
         assert!(json.stderr.is_empty() || json.stderr.starts_with("-- stats"), "{}: JSON run wrote {}", path.display(), json.stderr);
-        let verdicts: Vec<bool> = doc["specs"].as_array().into_iter().flatten().map(|s| s["verdict"].as_bool().unwrap_or(false)).collect();
+        let specs = doc["specs"].as_array().into_iter().flatten();
+        let (computes, specs): (Vec<_>, Vec<_>) = specs.partition(|s| s["kind"] == "compute");
+        let verdicts: Vec<bool> = specs.iter().map(|s| s["verdict"].as_bool().unwrap_or(false)).collect();
         let text_verdicts: Vec<bool> =
             text.stdout.lines().filter(|l| l.starts_with("-- specification") || l.starts_with("-- invariant")).map(|l| l.ends_with("is true")).collect();
         assert_eq!(verdicts, text_verdicts, "{}", path.display());
+        // COMPUTE results: a number, "infinity" or "undefined", as the text's `is …`.
+        let results: Vec<String> = computes.iter().map(|s| s["verdict"].to_string().trim_matches('"').to_string()).collect();
+        let text_results: Vec<String> =
+            text.stdout.lines().filter(|l| l.starts_with("-- the result of")).filter_map(|l| l.rsplit_once("is ").map(|(_, r)| r.to_string())).collect();
+        assert_eq!(results, text_results, "{}", path.display());
         // Every rendered header `error[CODE]`/`warning[CODE]` and `┌─ file:line:col` is in the data.
         let headers: Vec<String> = text
             .stderr

@@ -106,7 +106,7 @@ fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], e
         let outcomes = (results.into_iter())
             .map(|r| {
                 totals.add(&r.stats);
-                SpecOutcome { holds: r.holds, trace: r.trace }
+                SpecOutcome { holds: r.holds, trace: r.trace, distance: None }
             })
             .collect();
         Checked { outcomes, stats: Stats::of(engine, totals.counters()), warnings: vec![] }
@@ -114,7 +114,7 @@ fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], e
     let ternary = |t_engine: ternary::TernaryEngine| {
         let results: Vec<ternary::TernaryResult> = specs.par_iter().map(|(c, f)| ternary::check(model, *c, f, t_engine, traces)).collect();
         let contexts: u64 = results.iter().map(|r| r.stats.contexts_created).sum();
-        let outcomes = (results.into_iter()).map(|r| SpecOutcome { holds: r.holds, trace: r.trace }).collect();
+        let outcomes = (results.into_iter()).map(|r| SpecOutcome { holds: r.holds, trace: r.trace, distance: None }).collect();
         Checked { outcomes, stats: Stats::of(engine, vec![("contexts created", contexts)]), warnings: vec![] }
     };
     match engine {

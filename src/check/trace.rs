@@ -130,4 +130,6 @@ pub struct SpecOutcome {
     /// A counterexample (false spec) or witness (true existential spec) when traces are on and
     /// one exists; `None` otherwise.
     pub trace: Option<Trace>,
+    /// `COMPUTE`: the distance found (`holds` is then `true`, and `trace` `None`).
+    pub distance: Option<crate::ir::Distance>,
 }

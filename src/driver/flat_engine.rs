@@ -49,6 +49,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, build_flat, build_flat_measured};
 use crate::lowering::program::{LoweredProgram, LoweredSpec, SystemId};
+use crate::report::Verdict;
 use crate::report::view::ModelRef;
 use crate::symbolic::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
 
@@ -405,7 +406,7 @@ pub(crate) fn nominal_states(program: &LoweredProgram) -> f64 {
 pub(crate) fn verify(
     program: &LoweredProgram,
     first: &FlatBuilt,
-    verdicts: &[Option<bool>],
+    verdicts: &[Option<Verdict>],
     limits: &BuildLimits,
     options: &CheckOptions,
     stages: &super::stages::Stages,
@@ -424,7 +425,7 @@ pub(crate) fn verify(
         Some(clock) => other.check_each(&other_options, stages, clock)?,
         None => Decided::from(other.check(&other_options, stages)?),
     };
-    let again = again.outcomes.iter().map(|o| o.as_ref().ok().map(|o| o.holds));
+    let again = again.outcomes.iter().map(|o| o.as_ref().ok().map(Verdict::of_outcome));
     let mut agreed = 0;
     for ((spec, &a), b) in first.spec_ids().into_iter().zip(verdicts).zip(again) {
         let (Some(a), Some(b)) = (a, b) else { continue };
@@ -433,11 +434,11 @@ pub(crate) fn verify(
             let s = &program.specs[spec];
             return Err(format!(
                 "--verify: the engines disagree on `{}`: `{}` says {}, `{}` says {}; please report this model",
-                s.text,
+                s.text.trim_end(),
                 first.engine().name(),
-                a,
+                a.describe(),
                 other_engine.name(),
-                b
+                b.describe()
             ));
         }
     }

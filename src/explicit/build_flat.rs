@@ -67,6 +67,8 @@ pub struct FlatSpec {
     pub formula: Ctl<PropId>,
     /// `LTLSPEC`: the LTL formula over propositions (`formula` is then `Ctl::True`, unused).
     pub ltl: Option<crate::ltl::Ltl<PropId>>,
+    /// `COMPUTE`: its two formulas over propositions (`formula` is then `Ctl::True`, unused).
+    pub compute: Option<crate::ir::Compute<Ctl<PropId>>>,
 }
 
 /// The work an explicit build did, counted rather than timed (the same figures on every run and
@@ -214,6 +216,7 @@ fn build_flat_in(
             invariant: s.kind == SpecKind::Invar,
             formula: s.formula.map_atoms(&mut |a| props.intern(system, a, &names)),
             ltl: s.ltl.as_ref().map(|f| f.map_atoms(&mut |a| props.intern(system, a, &names))),
+            compute: s.compute.as_ref().map(|c| c.map(|f| f.map_atoms(&mut |a| props.intern(system, a, &names)))),
         })
         .collect();
     let fairness: Vec<PropId> = system.fairness.iter().map(|e| props.intern(system, &SpecAtom::State(e.clone()), &names)).collect();

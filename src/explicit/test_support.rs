@@ -45,7 +45,16 @@ pub fn program(systems: Vec<System>, symbols: &[&str]) -> LoweredProgram {
 }
 
 pub fn spec(system: u32, formula: Ctl<SpecAtom>, text: &str) -> LoweredSpec {
-    LoweredSpec { kind: SpecKind::Ctl, name: None, system: SystemId::from_u32(system), formula, ltl: None, text: text.into(), span: Span::default() }
+    LoweredSpec {
+        kind: SpecKind::Ctl,
+        name: None,
+        system: SystemId::from_u32(system),
+        formula,
+        ltl: None,
+        compute: None,
+        text: text.into(),
+        span: Span::default(),
+    }
 }
 
 pub fn int(i: i64) -> Expr {

@@ -1,5 +1,5 @@
 //! The types that cross stages, in one small module every stage may import (it imports no
-//! stage): typed indices ([`id`]), the kinds the source language names ([`kinds`]: variable, spec, termination rule),
+//! stage): typed indices ([`id`]), the kinds the source language names ([`kinds`]: variable, spec, termination rule, a COMPUTE's body and result),
 //! values and domains ([`value`]), the operators of lowered expressions ([`operators`]) and
 //! their meaning on values ([`ops`], [`words`], with the value tables of wide words in
 //! [`word_values`]).
@@ -16,6 +16,6 @@ pub(crate) mod word_values;
 pub(crate) mod words;
 
 pub use id::PropId;
-pub use kinds::{SpecKind, TerminationRule, VarKind};
+pub use kinds::{Compute, ComputeOperand, Distance, Extremum, SpecKind, TerminationRule, VarKind};
 pub use operators::{BinOp, Builtin, UnOp};
 pub use value::{Domain, ExitNameId, LabelId, MAX_TABLE_DOMAIN, SymId, SystemId, SystemSpans, Value, VarId, Variable, WideValues};

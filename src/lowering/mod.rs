@@ -79,7 +79,8 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
             _ => spec::to_ctl(&mut l, &s.expr),
         };
         let ltl = (s.kind == SpecKind::Ltl).then(|| ltl_spec::to_ltl(&mut l, &mut system, &s.expr, s.span));
-        specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, ltl, text: s.text.clone(), span: s.span });
+        let compute = s.compute.as_ref().map(|c| c.map(|e| spec::to_ctl(&mut l, e)));
+        specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, ltl, compute, text: s.text.clone(), span: s.span });
     }
     (system, specs, l.diags)
 }

@@ -251,7 +251,7 @@ pub enum SpecAtom {
 
 #[derive(Clone, Debug)]
 pub struct LoweredSpec {
-    /// Only `Ctl`, `Invar` and `Ltl` reach this stage; the others are warned about and dropped.
+    /// `Ctl`, `Invar`, `Ltl` and (of flat models) `Compute` reach this stage; the others are warned about and dropped.
     pub kind: SpecKind,
     pub name: Option<String>,
     /// The system the spec belongs to: the flat model, or the initial procedure module.
@@ -260,6 +260,8 @@ pub struct LoweredSpec {
     pub formula: Ctl<SpecAtom>,
     /// For `Ltl` specs: the formula (`formula` is then `Ctl::True`, unused).
     pub ltl: Option<crate::ltl::Ltl<SpecAtom>>,
+    /// For `Compute` specs: `MIN`/`MAX` and its two CTL formulas (`formula` is then `Ctl::True`, unused).
+    pub compute: Option<crate::ir::Compute<Ctl<SpecAtom>>>,
     /// The formula printed as NuSMV prints it (`AG (x = 1 -> AF y)`), for verdict lines.
     pub text: String,
     pub span: Span,

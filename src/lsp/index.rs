@@ -171,7 +171,7 @@ fn reference_in_module(m: &Module, offset: u32) -> Option<Reference<'_>> {
             Section::Assign { assigns, .. } => assigns.iter().for_each(|a| exprs.extend([&a.target, &a.value])),
             Section::Init { expr, .. } | Section::Trans { expr, .. } | Section::Invar { expr, .. } | Section::Fairness { expr, .. } => exprs.push(expr),
             Section::Compassion { p, q, .. } => exprs.extend([p, q]),
-            Section::Spec(spec) => exprs.extend(spec.expr.as_ref()),
+            Section::Spec(spec) => exprs.extend(spec.formulas()),
             Section::Call { calls, .. } => {
                 for c in calls {
                     if inside(c.target.span) {

@@ -68,6 +68,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "build_boolean_model",
     "build_flat_model",
     "build_model",
+    "check_compute",
     "check_ctlspec",
     "check_fsm",
     "check_invar",
@@ -104,7 +105,7 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
     let opts = |spec: &str| getopt(rest, spec);
     let parsed = match name.as_str() {
         "read_model" => opts("hi:"),
-        "check_ctlspec" | "check_invar" | "check_ltlspec" | "check_pslspec" | "compute" => opts("hmo:n:p:P:"),
+        "check_ctlspec" | "check_invar" | "check_ltlspec" | "check_pslspec" | "compute" | "check_compute" => opts("hmo:n:p:P:"),
         "check_property" => opts("hmo:n:p:P:cilsq"),
         "print_reachable_states" => opts("hvdf"),
         "show_traces" => opts("hvat:dm:o:p:"),
@@ -145,7 +146,13 @@ pub(crate) fn run(session: &mut Session, words: &[String]) -> Status {
         "check_invar" => session.check(Which::Kind(SpecKind::Invar), index, formula),
         "check_ltlspec" => session.check(Which::Kind(SpecKind::Ltl), index, formula),
         "check_pslspec" => session.check(Which::Kind(SpecKind::Psl), index, formula),
-        "compute" => session.check(Which::Kind(SpecKind::Compute), index, formula),
+        "compute" => {
+            // NuSMV warns after the command has run.
+            let status = session.check(Which::Kind(SpecKind::Compute), index, formula);
+            session.warn("Warning: command 'compute' is deprecated, use 'check_compute' instead.");
+            status
+        }
+        "check_compute" => session.check(Which::Kind(SpecKind::Compute), index, formula),
         "check_property" => {
             let kind = [('c', SpecKind::Ctl), ('i', SpecKind::Invar), ('l', SpecKind::Ltl), ('s', SpecKind::Psl), ('q', SpecKind::Compute)]
                 .into_iter()

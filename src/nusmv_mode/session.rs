@@ -39,7 +39,7 @@ struct Loaded {
     program: LoweredProgram,
     properties: Vec<Property>,
     /// Per property: its verdict once checked (NuSMV checks a property once) and its trace number.
-    verdicts: Vec<Option<(bool, Option<usize>)>>,
+    verdicts: Vec<Option<(crate::report::Verdict, Option<usize>)>>,
     /// The model has `process` instances or `ISA` (NuSMV then warns on flattening that its
     /// module hierarchy is not usable).
     processes_or_isa: bool,
@@ -141,6 +141,11 @@ impl<'w> Session<'w> {
     }
     pub(crate) fn variables(&self) -> impl Iterator<Item = (&String, &String)> {
         self.env.iter()
+    }
+
+    /// A line on stderr that does not fail the command (NuSMV's warnings).
+    pub(crate) fn warn(&mut self, message: &str) {
+        let _ = writeln!(self.err, "{message}");
     }
 
     fn fail(&mut self, message: &str) -> Status {
@@ -378,6 +383,10 @@ impl<'w> Session<'w> {
     fn print_results(&mut self, results: Vec<CheckResult>, added: bool) -> Status {
         for r in results {
             let _ = self.err.write_all(r.warnings.as_bytes());
+            if let crate::report::Verdict::Distance(crate::ir::Distance::Undefined(empty)) = r.report.verdict {
+                let which = if empty == crate::ir::ComputeOperand::From { "initial" } else { "final" };
+                let _ = writeln!(self.err, "Warning: in COMPUTE {which} state is empty");
+            }
             let _ = writeln!(self.out, "{}", verdict_line(&r.report));
             let mut trace_no = None;
             if let Some(view) = r.trace {
@@ -388,7 +397,7 @@ impl<'w> Session<'w> {
                 trace_no = Some(n);
             }
             let Some(loaded) = self.loaded.as_mut() else { continue };
-            let verdict = Some((r.report.verdict == crate::report::Verdict::True, trace_no));
+            let verdict = Some((r.report.verdict, trace_no));
             if added {
                 let index = loaded.properties.len();
                 let (kind, text) = (r.report.kind, r.report.text.clone());
@@ -407,7 +416,8 @@ impl<'w> Session<'w> {
         let keyword = match which {
             Which::Kind(SpecKind::Invar) => "INVARSPEC",
             Which::Kind(SpecKind::Ctl) => "SPEC",
-            _ => return self.fail("xmv-rs: -p is supported by check_ctlspec and check_invar"),
+            Which::Kind(SpecKind::Compute) => "COMPUTE",
+            _ => return self.fail("xmv-rs: -p is supported by check_ctlspec, check_invar and compute"),
         };
         let Some(loaded) = &self.loaded else { return 1 };
         let text = &loaded.file.text;
@@ -747,7 +757,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
             text: spec.text.clone(),
             system_name: system.name.clone(),
             module: system.is_procedure.then(|| system.name.clone()),
-            verdict: crate::report::Verdict::of(outcome.holds),
+            verdict: crate::report::Verdict::of_outcome(&outcome),
             trace: None,
             time_ms: 0.0,
             engine: None,

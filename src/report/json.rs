@@ -17,7 +17,7 @@ use super::RunOutput;
 use super::view::TraceView;
 use super::{SpecReport, Unknown, Verdict};
 use crate::diagnostics::data::DiagnosticData;
-use crate::ir::SpecKind;
+use crate::ir::{Distance, SpecKind};
 use crate::source::SourceFile;
 use serde::Serialize;
 
@@ -139,12 +139,15 @@ fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<
             kind: match r.kind {
                 SpecKind::Invar => "invariant",
                 SpecKind::Ltl => "ltl",
+                SpecKind::Compute => "compute",
                 _ => "ctl",
             },
             text: r.text.trim_end(),
-            verdict: match r.verdict.holds() {
-                Some(holds) => serde_json::Value::Bool(holds),
-                None => serde_json::Value::String("unknown".into()),
+            verdict: match r.verdict {
+                Verdict::True | Verdict::False => serde_json::Value::Bool(r.verdict == Verdict::True),
+                Verdict::Unknown(_) => serde_json::Value::String("unknown".into()),
+                Verdict::Distance(Distance::Steps(n)) => serde_json::Value::from(n),
+                Verdict::Distance(d) => serde_json::Value::String(d.to_string()),
             },
             unknown: match r.verdict {
                 Verdict::Unknown(Unknown::Timeout(limit)) => Some(UnknownJson { reason: "timeout", limit_s: limit.as_secs_f64() }),

@@ -46,7 +46,7 @@ pub(crate) fn render_sarif(file: &SourceFile, reports: &[SpecReport], run: &RunO
         rule_index(&mut rules, d.code);
         results.push(diagnostic_result(d, original.severity, &uri));
     }
-    for r in reports.iter().filter(|r| r.verdict != Verdict::True) {
+    for r in reports.iter().filter(|r| matches!(r.verdict, Verdict::False | Verdict::Unknown(_))) {
         let rule = spec_rule(r);
         rule_index(&mut rules, &rule);
         results.push(spec_result(file, r, rule, &uri));

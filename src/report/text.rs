@@ -31,11 +31,12 @@ use std::fmt::Write;
 /// The verdict line of a spec, without the newline.
 pub(crate) fn verdict_line(r: &SpecReport) -> String {
     let what = if r.kind == SpecKind::Invar { "invariant" } else { "specification" };
-    let verdict = match r.verdict {
-        Verdict::True => "true".to_string(),
-        Verdict::False => "false".to_string(),
-        Verdict::Unknown(why) => format!("unknown ({})", why.describe()),
-    };
+    let verdict = r.verdict.describe();
+    // NuSMV: `-- the result of MIN [ a , b ]  is 6`, `… ]  IN p1is 6` in an instance.
+    if let Verdict::Distance(_) = r.verdict {
+        let blank = if has_context(&r.text) { "" } else { " " };
+        return format!("-- the result of {}{blank}is {verdict}", r.text);
+    }
     match &r.module {
         Some(m) => format!("-- {what} {} IN {m} is {verdict}", r.text.trim_end()),
         None if has_context(&r.text) => format!("-- {what} {} is {verdict}", r.text),

@@ -1,6 +1,8 @@
 //! What checking a spec decided ([`Verdict`]) and why a spec was left undecided ([`Unknown`]):
 //! what the report prints and the library API returns (`crate::api` re-exports both).
 
+use crate::ir::Distance;
+
 /// What checking a spec decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -10,6 +12,8 @@ pub enum Verdict {
     False,
     /// The spec was not decided.
     Unknown(Unknown),
+    /// `COMPUTE`: the distance it asks for (neither true nor false).
+    Distance(Distance),
 }
 
 impl Verdict {
@@ -18,12 +22,28 @@ impl Verdict {
         if holds { Verdict::True } else { Verdict::False }
     }
 
-    /// `Some(true)` / `Some(false)` for a decided spec, `None` for an undecided one.
+    /// A checker's outcome: its distance for a `COMPUTE`, else whether the spec holds.
+    pub(crate) fn of_outcome(outcome: &crate::check::trace::SpecOutcome) -> Verdict {
+        outcome.distance.map_or(Verdict::of(outcome.holds), Verdict::Distance)
+    }
+
+    /// The verdict as the text format prints it after `is`: `true`, `false`, `unknown (…)`, a
+    /// `COMPUTE`'s `6`, `infinity` or `undefined`.
+    pub fn describe(self) -> String {
+        match self {
+            Verdict::True => "true".into(),
+            Verdict::False => "false".into(),
+            Verdict::Unknown(why) => format!("unknown ({})", why.describe()),
+            Verdict::Distance(d) => d.to_string(),
+        }
+    }
+
+    /// `Some(true)` / `Some(false)` for a decided spec, `None` for an undecided one or a `COMPUTE`.
     pub fn holds(self) -> Option<bool> {
         match self {
             Verdict::True => Some(true),
             Verdict::False => Some(false),
-            Verdict::Unknown(_) => None,
+            Verdict::Unknown(_) | Verdict::Distance(_) => None,
         }
     }
 }

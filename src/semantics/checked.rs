@@ -92,7 +92,10 @@ pub struct CheckedSpec {
     pub kind: SpecKind,
     pub name: Option<String>,
     pub system: SystemId,
+    /// The formula (`COMPUTE`: `TRUE`, unused).
     pub expr: TExpr,
+    /// `COMPUTE`: its two formulas, resolved as CTL specs are.
+    pub compute: Option<crate::ir::Compute<TExpr>>,
     /// The formula as NuSMV prints it, with ` IN inst` for specs of sub-module instances.
     pub text: String,
     pub span: Span,

@@ -39,7 +39,7 @@ use crate::semantics::interner::Interner;
 use crate::semantics::modules::{self, ModuleTable};
 use crate::semantics::print;
 use crate::source::Span;
-use crate::syntax::ast::{AssignKind, BinaryOp, CaseBranch, EnumValue, Expr, ExprKind, Program, Section, SpecKind, TypeSpec, VarKind};
+use crate::syntax::ast::{AssignKind, BinaryOp, CaseBranch, Compute, EnumValue, Expr, ExprKind, Program, Section, SpecKind, TypeSpec, VarKind};
 use rustc_hash::FxHashMap;
 
 /// How many parameter or DEFINE hops are followed (cycles were rejected by the resolver).
@@ -52,7 +52,7 @@ pub(crate) struct FlatModelText {
 }
 
 /// Writes the flat model of `program` (an error-free program) read from `input_name`
-/// (`source` is its text, for the `PSLSPEC` and `COMPUTE` bodies the parse tree keeps as text).
+/// (`source` is its text, for the `PSLSPEC` bodies the parse tree keeps as text).
 pub(crate) fn write(program: &Program, source: &str, input_name: &str) -> Result<FlatModelText, String> {
     let mut diags = vec![];
     let table = modules::build(program, &mut diags);
@@ -107,7 +107,8 @@ enum DefineText<'a> {
 
 enum SpecBody<'a> {
     Expr(&'a Expr),
-    /// `PSLSPEC` and `COMPUTE`: the source text after the keyword (and the name).
+    Compute(&'a Compute<Expr>),
+    /// `PSLSPEC`: the source text after the keyword (and the name).
     Text(Span),
 }
 
@@ -190,8 +191,9 @@ impl<'a, 't> Writer<'a, 't> {
                 Section::Compassion { p, q, .. } => self.walk.compassion.push((p, q, inst)),
                 Section::Spec(spec) => {
                     let name = spec.name.as_ref().map(|n| self.flat.qualified(inst, &n.name));
-                    let body = match &spec.expr {
-                        Some(e) if !matches!(spec.kind, SpecKind::Psl | SpecKind::Compute) => SpecBody::Expr(e),
+                    let body = match (&spec.expr, &spec.compute) {
+                        (_, Some(c)) => SpecBody::Compute(c),
+                        (Some(e), None) if spec.kind != SpecKind::Psl => SpecBody::Expr(e),
                         _ => {
                             let after = spec.name.as_ref().map_or(spec.keyword.end, |n| n.span.end);
                             SpecBody::Text(Span::new(after as usize, spec.span.end as usize))
@@ -543,7 +545,8 @@ impl<'a, 't> Writer<'a, 't> {
                 }
                 match body {
                     SpecBody::Expr(e) => o.push_str(&print::formula(&self.flatten(e, *inst, false, 0))),
-                    SpecBody::Text(span) => o.push_str(&self.compute_text(*span, *inst)),
+                    SpecBody::Compute(c) => o.push_str(&print::compute(&c.map(|e| self.flatten(e, *inst, false, 0)))),
+                    SpecBody::Text(span) => o.push_str(&self.body_text(*span)),
                 }
                 o.push_str(";\n\n");
             }
@@ -582,38 +585,13 @@ impl<'a, 't> Writer<'a, 't> {
         FlatModelText { text: o, warnings }
     }
 
-    /// The source text of a `PSLSPEC`/`COMPUTE` body on one line, without its `:=` and `;`.
+    /// The source text of a `PSLSPEC` body on one line, without its `:=` and `;`.
     fn body_text(&self, span: Span) -> String {
         let text = self.source.get(span.start as usize..span.end as usize).unwrap_or_default();
         let code: Vec<&str> = text.lines().map(|l| l.split_once("--").map_or(l, |(code, _)| code)).collect();
         let text = code.join(" ");
         let text = text.trim().trim_start_matches(":=").trim().trim_end_matches(';');
         text.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
-
-    /// A `COMPUTE` body as NuSMV writes it (`MIN [ a , b ] `), its two expressions flattened.
-    fn compute_text(&self, span: Span, inst: InstId) -> String {
-        let text = self.body_text(span);
-        let parsed = (|| {
-            let (op, rest) = text.split_once('[')?;
-            let inner = rest.rsplit_once(']')?.0;
-            let op = op.trim();
-            if op != "MIN" && op != "MAX" {
-                return None;
-            }
-            let (a, b) = split_top_comma(inner)?;
-            let a = parse_expr(a)?;
-            let b = parse_expr(b)?;
-            Some((op.to_string(), a, b))
-        })();
-        match parsed {
-            Some((op, a, b)) => {
-                // The parse tree of the two expressions lives here; resolve them in `inst`.
-                let (a, b) = (self.flatten(&a, inst, false, 0), self.flatten(&b, inst, false, 0));
-                format!("{op} [ {} , {} ] ", print::formula(&a), print::formula(&b))
-            }
-            None => text,
-        }
     }
 }
 
@@ -630,31 +608,4 @@ fn count_as_sum(args: Vec<Expr>, span: Span) -> Expr {
     let mut args = args.into_iter();
     let first = args.next().map(one).unwrap_or(Expr { kind: ExprKind::Int(0), span });
     args.fold(first, |sum, a| Expr { kind: ExprKind::Binary(BinaryOp::Add, Box::new(one(a)), Box::new(sum)), span })
-}
-
-/// `a , b` split at the comma outside brackets and parentheses.
-fn split_top_comma(s: &str) -> Option<(&str, &str)> {
-    let mut depth = 0i32;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => return Some((&s[..i], &s[i + 1..])),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// One expression parsed on its own (the body of a DEFINE of a scratch module).
-fn parse_expr(text: &str) -> Option<Expr> {
-    let file = crate::source::SourceFile::new("COMPUTE", format!("MODULE main\nDEFINE compute_operand := {text};\n"));
-    let (program, diags) = crate::syntax::parse(&file);
-    if !diags.is_empty() {
-        return None;
-    }
-    program.modules.into_iter().next()?.sections.into_iter().find_map(|s| match s {
-        Section::Define { mut defs, .. } => defs.pop().map(|d| Expr { kind: d.expr.kind, span: Span::new(0, 0) }),
-        _ => None,
-    })
 }

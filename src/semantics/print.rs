@@ -10,7 +10,7 @@
 //! chains of `&`, `|`, `xor`, `xnor`, which the parser balances, print nested to the left as
 //! NuSMV parsed them.
 
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::syntax::ast::{BinaryOp, Compute, Expr, ExprKind, UnaryOp};
 use crate::syntax::chains;
 
 /// The formula exactly as NuSMV prints it: a top-level `E [ a U b ] ` keeps NuSMV's trailing
@@ -18,6 +18,17 @@ use crate::syntax::chains;
 pub(crate) fn formula(e: &Expr) -> String {
     let mut out = String::new();
     print(e, 0, &mut out, 0);
+    out
+}
+
+/// A `COMPUTE` body as NuSMV prints it: `MIN [ a , (b & c) ] `, each formula printed as the
+/// operand of an operator of priority 8 (NuSMV's `MINU`/`MAXU`), the trailing blank included.
+pub(crate) fn compute(c: &Compute<Expr>) -> String {
+    let mut out = format!("{} [ ", c.extremum.keyword());
+    print(&c.from, 8, &mut out, 0);
+    out.push_str(" , ");
+    print(&c.to, 8, &mut out, 0);
+    out.push_str(" ] ");
     out
 }
 

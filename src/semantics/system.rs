@@ -3,7 +3,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::id::IdVec;
-use crate::ir::{ExitNameId, LabelId, SymId, SystemId, Value, VarId};
+use crate::ir::{Compute, ExitNameId, LabelId, SymId, SystemId, Value, VarId};
 use crate::semantics::assign::{self, Assignments, Reads, Slot};
 use crate::semantics::checked::{CheckedCall, CheckedDefine, CheckedExit, CheckedSpec, CheckedSystem, DefineId, TExpr, TKind};
 use crate::semantics::context::Ctx;
@@ -307,21 +307,51 @@ fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx:
 fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
     let keyword = match spec.kind {
         SpecKind::Psl => "PSLSPEC",
-        SpecKind::Compute => "COMPUTE",
-        SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl => "",
+        SpecKind::Compute if r.is_procedure => "COMPUTE",
+        SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl | SpecKind::Compute => "",
     };
-    let text = spec.expr.as_ref().map(|e| {
-        let f = print::formula(e);
-        if path.is_empty() { f } else { format!("{f} IN {path}") }
-    });
+    let in_path = |f: String| if path.is_empty() { f } else { format!("{f} IN {path}") };
+    let text = match &spec.compute {
+        Some(c) => Some(in_path(print::compute(c))),
+        None => spec.expr.as_ref().map(|e| in_path(print::formula(e))),
+    };
     if !keyword.is_empty() {
         let what = match (&spec.name, &text) {
             (Some(n), _) => format!("{keyword} `{}`", n.name),
             (None, Some(t)) => format!("{keyword} `{}`", t.trim()),
             (None, None) => keyword.to_string(),
         };
-        let help = "xmv-rs checks CTL (SPEC/CTLSPEC), INVARSPEC and LTLSPEC; the other specifications are ignored";
-        r.diags.push(Diagnostic::warning("W0001", format!("{what} is not supported and is skipped"), spec.keyword).with_help(help));
+        let (message, help) = match spec.kind {
+            SpecKind::Compute => (
+                format!("{what} in a model with procedure modules is not supported and is skipped"),
+                "COMPUTE is checked on flat models only: the engines for procedure modules compute no path lengths",
+            ),
+            _ => (
+                format!("{what} is not supported and is skipped"),
+                "xmv-rs checks CTL (SPEC/CTLSPEC), COMPUTE, INVARSPEC and LTLSPEC; the other specifications are ignored",
+            ),
+        };
+        r.diags.push(Diagnostic::warning("W0001", message, spec.keyword).with_help(help));
+        return;
+    }
+    if let Some(c) = &spec.compute {
+        let operand = |r: &mut Resolver, e| {
+            let t = r.resolve(e, inst, Ctx::SPEC);
+            if !t.ty.is_bool() {
+                r.diags.push(bool_expected(&t, "an operand of COMPUTE"));
+            }
+            t
+        };
+        let compute = Compute { extremum: c.extremum, from: operand(r, &c.from), to: operand(r, &c.to) };
+        specs.push(CheckedSpec {
+            kind: spec.kind,
+            name: spec.name.as_ref().map(|n| n.name.clone()),
+            system,
+            expr: TExpr::new(TKind::Const(Value::Bool(true)), Ty::Bool, spec.span),
+            compute: Some(compute),
+            text: text.unwrap_or_default(),
+            span: spec.span,
+        });
         return;
     }
     let Some(expr) = &spec.expr else { return };
@@ -347,6 +377,7 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         name: spec.name.as_ref().map(|n| n.name.clone()),
         system,
         expr: t,
+        compute: None,
         text: text.unwrap_or_default(),
         span: spec.span,
     });

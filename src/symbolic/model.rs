@@ -47,6 +47,8 @@ pub struct SymSpec {
     pub formula: Ctl<PropId>,
     /// `LTLSPEC`: the LTL formula over the same atoms (`formula` is then `Ctl::True`, unused).
     pub ltl: Option<Ltl<PropId>>,
+    /// `COMPUTE`: its two formulas over the same atoms (`formula` is then `Ctl::True`, unused).
+    pub compute: Option<crate::ir::Compute<Ctl<PropId>>>,
 }
 
 /// Where an evaluation error can happen: initial states, transitions or states.
@@ -747,6 +749,10 @@ impl SymbolicModel {
             let mut atoms_of = vec![];
             s.formula.map_atoms(&mut |a| atoms_of.push(a.clone()));
             atoms_of.extend(s.ltl.iter().flat_map(|l| l.atoms()).cloned());
+            if let Some(c) = &s.compute {
+                c.from.map_atoms(&mut |a| atoms_of.push(a.clone()));
+                c.to.map_atoms(&mut |a| atoms_of.push(a.clone()));
+            }
             let mut ids = vec![];
             for a in &atoms_of {
                 let expr = atom_expr(system, a);
@@ -758,7 +764,8 @@ impl SymbolicModel {
             let mut next = ids.into_iter();
             let formula = s.formula.map_atoms(&mut |_| next.next().unwrap_or_default());
             let ltl = s.ltl.as_ref().map(|l| l.map_atoms(&mut |_| next.next().unwrap_or_default()));
-            specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula, ltl });
+            let compute = s.compute.as_ref().map(|c| c.map(|f| f.map_atoms(&mut |_| next.next().unwrap_or_default())));
+            specs.push(SymSpec { spec: i, invariant: s.kind == SpecKind::Invar, formula, ltl, compute });
         }
         let mut fairness = vec![];
         for (i, e) in system.fairness.iter().enumerate() {

@@ -6,7 +6,7 @@
 //! strings; dotted names (`a.b[3].c`) are expressions built from [`ExprKind::Dot`] and
 //! [`ExprKind::Index`].
 
-pub use crate::ir::{SpecKind, TerminationRule, VarKind};
+pub use crate::ir::{Compute, Extremum, SpecKind, TerminationRule, VarKind};
 use crate::source::Span;
 
 /// A whole file.
@@ -196,9 +196,23 @@ pub struct Spec {
     /// The keyword as written (`SPEC`, `CTLSPEC`, …).
     pub keyword: Span,
     pub name: Option<Ident>,
-    /// For `PSLSPEC` and `COMPUTE` the body is not parsed into an expression: `None`.
+    /// The formula; `None` for `PSLSPEC` (its body is not parsed) and `COMPUTE` (see `compute`).
     pub expr: Option<Expr>,
+    /// `COMPUTE`: `MIN`/`MAX` and its two formulas.
+    pub compute: Option<Compute<Expr>>,
     pub span: Span,
+}
+
+impl Spec {
+    /// The formulas written: the spec's, or a `COMPUTE`'s two.
+    pub fn formulas(&self) -> impl Iterator<Item = &Expr> {
+        self.expr.iter().chain(self.compute.iter().flat_map(|c| [&c.from, &c.to]))
+    }
+
+    /// The formulas written, mutably.
+    pub fn formulas_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        self.expr.iter_mut().chain(self.compute.iter_mut().flat_map(|c| [&mut c.from, &mut c.to]))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -49,7 +49,7 @@ pub(crate) fn balance_program(program: &mut Program) {
                     balance(p);
                     balance(q);
                 }
-                Section::Spec(spec) => spec.expr.iter_mut().for_each(balance),
+                Section::Spec(spec) => spec.formulas_mut().for_each(balance),
                 Section::Call { calls, .. } => calls.iter_mut().for_each(|c| balance(&mut c.condition)),
                 Section::Exit { exits, .. } => exits.iter_mut().for_each(|e| balance(&mut e.condition)),
                 _ => {}

@@ -29,6 +29,7 @@ fn describe_rule(rule: Rule) -> Option<&'static str> {
         k_esac => "`esac`",
         k_of => "`of`",
         k_U => "`U`",
+        compute_body | k_MIN | k_MAX => "`MIN [from, to]` or `MAX [from, to]`",
         case_branch => "a case branch `condition : value;`",
         var_decl => "a variable declaration `name : type;`",
         define => "a definition `name := expression;`",

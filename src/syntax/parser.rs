@@ -346,14 +346,29 @@ impl Builder {
         };
         let mut name = None;
         let mut expr = None;
+        let mut compute = None;
         for q in inner {
             match q.as_rule() {
                 Rule::spec_name => name = q.into_inner().find(|r| r.as_rule() == Rule::ident).map(|r| self.ident(&r)),
                 Rule::expr => expr = Some(self.expr(q)),
+                Rule::compute_body => compute = Some(self.compute(q)),
                 _ => {}
             }
         }
-        Spec { kind, keyword, name, expr, span }
+        Spec { kind, keyword, name, expr, compute, span }
+    }
+
+    /// `MIN [from, to]` / `MAX [from, to]`.
+    fn compute(&self, p: Pair<Rule>) -> Compute<Expr> {
+        let mut it = Self::meaningful(p);
+        let extremum = match it.next().map(|q| q.as_rule()) {
+            Some(Rule::k_MAX) => Extremum::Max,
+            _ => Extremum::Min,
+        };
+        let mut exprs = it.filter(|q| q.as_rule() == Rule::expr).map(|q| self.expr(q));
+        let from = exprs.next().expect("grammar: COMPUTE's first formula");
+        let to = exprs.next().expect("grammar: COMPUTE's second formula");
+        Compute { extremum, from, to }
     }
 
     fn expr_list(&self, p: Pair<Rule>) -> Vec<Expr> {

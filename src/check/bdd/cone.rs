@@ -69,7 +69,7 @@ pub(crate) fn ltl_cones(model: &SymbolicModel, specs: &[Spec]) -> SymResult<(Vec
 pub(crate) fn verdicts(model: &SymbolicModel, arena: &Arena, specs: &[SymSpec], roots: &[Lit]) -> SymResult<ConeVerdicts> {
     let mut groups: Vec<(Vec<bool>, Vec<usize>)> = vec![];
     for (i, spec) in specs.iter().enumerate() {
-        if spec.invariant || spec.ltl.is_some() {
+        if spec.invariant || spec.ltl.is_some() || spec.compute.is_some() {
             continue;
         }
         let mut atoms = vec![];

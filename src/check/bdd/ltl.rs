@@ -49,22 +49,22 @@ pub(crate) fn check(model: &SymbolicModel, cone: Option<&Reduced>, spec: &Ltl<Pr
         let tableau = Tableau::build_on(model, Space { trans: &c.trans, init: &c.init, reach: &c.reach }, spec)?;
         let holds = !tableau.init.and(&tableau.fair_states()?)?.satisfiable();
         if holds || !traces {
-            return Ok(LtlChecked { outcome: SpecOutcome { holds, trace: None }, tableau_vars: tableau.variables(), on_cone: true });
+            return Ok(LtlChecked { outcome: SpecOutcome { holds, trace: None, distance: None }, tableau_vars: tableau.variables(), on_cone: true });
         }
     }
     let tableau = Tableau::build(model, spec)?;
     let fair = tableau.fair_states()?;
     let bad = tableau.init.and(&fair)?;
     let outcome = match tableau.pick(&bad)? {
-        None => SpecOutcome { holds: true, trace: None },
+        None => SpecOutcome { holds: true, trace: None, distance: None },
         Some(start) if traces => {
             let mut states = vec![start];
             let loop_start = fair_lasso(&tableau, &fair, &tableau.fairness, &mut states, 0)?;
             let (states, loop_start) = shortest_form(states, loop_start);
             let trace = Trace::concrete(TraceKind::Counterexample, states.into_iter().map(|s| s.model).collect(), Some(loop_start));
-            SpecOutcome { holds: false, trace: Some(trace) }
+            SpecOutcome { holds: false, trace: Some(trace), distance: None }
         }
-        Some(_) => SpecOutcome { holds: false, trace: None },
+        Some(_) => SpecOutcome { holds: false, trace: None, distance: None },
     };
     Ok(LtlChecked { outcome, tableau_vars: tableau.variables(), on_cone: false })
 }

@@ -11,6 +11,8 @@
 //! - a spec holds iff every fair initial state satisfies it (deadlocks are not fair: NuSMV's
 //!   vacuous verdicts); `INVARSPEC` holds iff no reachable state violates it (fairness ignored).
 //!
+//! `COMPUTE MIN`/`MAX`: NuSMV's forward and backward layer searches ([`distance`]).
+//!
 //! `LTLSPEC`: fair `EG true` on the product with the symbolic tableau of the negated spec
 //! ([`ltl`], [`tableau`]), one product per spec.
 //!
@@ -19,6 +21,7 @@
 //! picked from BDDs, in the same [`Trace`] type as the explicit engine's, carrying their values.
 
 mod cone;
+mod distance;
 mod explain;
 mod ltl;
 mod tableau;
@@ -180,8 +183,9 @@ impl<'m> Labels<'m> {
 fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: bool) -> SymResult<Checked> {
     let mut arena = Arena::new();
     let roots: Vec<Lit> = specs.iter().map(|s| arena.lower(&s.formula)).collect();
+    let computes: Vec<Option<(Lit, Lit)>> = specs.iter().map(|s| s.compute.as_ref().map(|c| (arena.lower(&c.from), arena.lower(&c.to)))).collect();
     let distinct = arena.len();
-    let is_ctl = |s: &SymSpec| !s.invariant && s.ltl.is_none();
+    let is_ctl = |s: &SymSpec| !s.invariant && s.ltl.is_none() && s.compute.is_none();
     let has_ctl = specs.iter().any(is_ctl);
     // CTL verdicts on cones of influence that leave variables out.
     let on_cones = if cones { cone::verdicts(model, &arena, specs, &roots)? } else { cone::ConeVerdicts::none(specs.len()) };
@@ -191,8 +195,9 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
         Some(holds) => wants_trace(i, holds),
         None => true,
     };
-    let model_roots: Vec<Lit> = (0..specs.len()).filter(|&i| on_model(i)).map(|i| roots[i]).collect();
-    let model_ctl = (0..specs.len()).any(|i| on_model(i) && is_ctl(&specs[i]));
+    let compute_roots = computes.iter().flatten().flat_map(|&(from, to)| [from, to]);
+    let model_roots: Vec<Lit> = (0..specs.len()).filter(|&i| on_model(i) && computes[i].is_none()).map(|i| roots[i]).chain(compute_roots).collect();
+    let model_ctl = (0..specs.len()).any(|i| on_model(i) && is_ctl(&specs[i])) || computes.iter().any(Option::is_some);
     let labels = Labels::new(model, &arena, &model.trans, &model.reach, &model_roots, model_ctl)?;
     let fair_initial = model.init.and(&labels.fair)?;
     let mut outcomes = Vec::with_capacity(specs.len());
@@ -200,7 +205,10 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
     let (ltl_cone, ltl_cones) = if cones { cone::ltl_cones(model, specs)? } else { (vec![None; specs.len()], vec![]) };
     let mut ltl_on_cones = 0u64;
     for (i, (spec, &root)) in specs.iter().zip(&roots).enumerate() {
-        let outcome = if let Some(f) = &spec.ltl {
+        let outcome = if let (Some(c), Some((from, to))) = (&spec.compute, computes[i]) {
+            let distance = distance::compute(&labels, c.extremum, &labels.lit(from)?, &labels.lit(to)?)?;
+            SpecOutcome { holds: true, trace: None, distance: Some(distance) }
+        } else if let Some(f) = &spec.ltl {
             let checked = ltl::check(model, ltl_cone[i].map(|c| &ltl_cones[c]), f, options.traces)?;
             *tableau_vars.get_or_insert(0) += checked.tableau_vars as u64;
             ltl_on_cones += checked.on_cone as u64;
@@ -208,7 +216,7 @@ fn check(model: &SymbolicModel, specs: &[SymSpec], options: &RunOptions, cones: 
         } else if spec.invariant {
             invariant(model, &labels, root, options.traces)?
         } else if let (Some(holds), false) = (on_cones.verdicts[i], on_model(i)) {
-            SpecOutcome { holds, trace: None }
+            SpecOutcome { holds, trace: None, distance: None }
         } else {
             ctl(&labels, &fair_initial, spec, root, options)?
         };
@@ -255,14 +263,14 @@ fn ctl(labels: &Labels, fair_initial: &Bdd, spec: &SymSpec, root: Lit, options: 
     let violating = fair_initial.and(&labels.lit(root.negate())?)?;
     if let Some(start) = enc.pick_state(&violating)? {
         let trace = if options.traces { Some(explain::trace(labels, start, root.negate(), TraceKind::Counterexample)?) } else { None };
-        return Ok(SpecOutcome { holds: false, trace });
+        return Ok(SpecOutcome { holds: false, trace, distance: None });
     }
     let witness = options.traces && options.witnesses && has_existential_top(&spec.formula);
     let trace = match witness.then(|| enc.pick_state(fair_initial)).transpose()?.flatten() {
         Some(start) => Some(explain::trace(labels, start, root, TraceKind::Witness)?),
         None => None,
     };
-    Ok(SpecOutcome { holds: true, trace })
+    Ok(SpecOutcome { holds: true, trace, distance: None })
 }
 
 fn invariant(model: &SymbolicModel, labels: &Labels, root: Lit, traces: bool) -> SymResult<SpecOutcome> {
@@ -271,8 +279,8 @@ fn invariant(model: &SymbolicModel, labels: &Labels, root: Lit, traces: bool) ->
         let here = ring.and(&bad)?;
         if let Some(state) = model.enc.pick_state(&here)? {
             let trace = if traces { Some(Trace::concrete(TraceKind::Counterexample, model.path_to(&state)?, None)) } else { None };
-            return Ok(SpecOutcome { holds: false, trace });
+            return Ok(SpecOutcome { holds: false, trace, distance: None });
         }
     }
-    Ok(SpecOutcome { holds: true, trace: None })
+    Ok(SpecOutcome { holds: true, trace: None, distance: None })
 }

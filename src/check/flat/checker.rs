@@ -1,10 +1,12 @@
 //! The flat-model engine behind [`Checker`]: `SPEC`/`CTLSPEC` by fair CTL labelling (all specs of
 //! the batch at once, sharing subformulas, [`check_ctl_fair`]), `INVARSPEC` by reachability
 //! (fairness ignored, as in NuSMV, [`check_invariants`]), `LTLSPEC` by the automata-theoretic
-//! search of [`crate::check::ltl`]. Outcomes come back in the batch's order.
+//! search of [`crate::check::ltl`], `COMPUTE` by searches of the graph ([`super::distance`]).
+//! Outcomes come back in the batch's order.
 
 use super::{CheckOptions, Fairness, check_ctl_fair, check_invariants};
 use crate::check::engine::{Checked, Checker, RunOptions, Stats};
+use crate::check::trace::SpecOutcome;
 use crate::ctl::Ctl;
 use crate::explicit::build_flat::{FlatModel, FlatSpec};
 use crate::ir::PropId;
@@ -19,7 +21,8 @@ impl Checker for Explicit {
 
     fn check(&self, model: &FlatModel, specs: &[FlatSpec], options: &RunOptions) -> Result<Checked, String> {
         let k = &model.kripke;
-        let (ltl, branching): (Vec<_>, Vec<_>) = specs.iter().enumerate().partition(|(_, s)| s.ltl.is_some());
+        let (computes, specs_left): (Vec<_>, Vec<_>) = specs.iter().enumerate().partition(|(_, s)| s.compute.is_some());
+        let (ltl, branching): (Vec<_>, Vec<_>) = specs_left.into_iter().partition(|(_, s)| s.ltl.is_some());
         let (invariants, ctl): (Vec<_>, Vec<_>) = branching.into_iter().partition(|(_, s)| s.invariant);
         let formulas = |specs: &[(usize, &FlatSpec)]| -> Vec<Ctl<PropId>> { specs.iter().map(|(_, s)| s.formula.clone()).collect() };
         let fairness = Fairness { states: &model.fairness, transitions: &[] };
@@ -29,7 +32,12 @@ impl Checker for Explicit {
         let ltl_formulas: Vec<_> = ltl.iter().filter_map(|(_, s)| s.ltl.as_ref()).collect();
         let ltl_outcomes = super::run_in_pool(options.threads, || crate::check::ltl::check_ltl(k, &ltl_formulas, &model.fairness, options.traces))?;
         let ltl_stats = crate::check::ltl::stats(&ltl_outcomes);
+        let bodies: Vec<_> = computes.iter().filter_map(|(_, s)| s.compute.as_ref()).collect();
+        let distances = super::run_in_pool(options.threads, || super::check_computes(k, &bodies, &fairness));
         let mut outcomes = vec![None; specs.len()];
+        for (&(i, _), distance) in computes.iter().zip(distances) {
+            outcomes[i] = Some(SpecOutcome { holds: true, trace: None, distance: Some(distance) });
+        }
         let ltl_verdicts = ltl_outcomes.into_iter().map(|o| o.outcome);
         for ((i, _), v) in ctl.iter().zip(report.verdicts).chain(invariants.iter().zip(invar)).chain(ltl.iter().zip(ltl_verdicts)) {
             outcomes[*i] = Some(v);

@@ -80,8 +80,10 @@ pub fn check_invariants(k: &KripkeStructure, invariants: &[Ctl<PropId>], traces:
             let first_bad =
                 (0..k.num_states).map(StateId::from_u32).filter(|&s| !lab.holds_at(root, s) && reach.is_reachable(s)).min_by_key(|&s| reach.rank[s.index()]);
             match first_bad {
-                None => SpecOutcome { holds: true, trace: None },
-                Some(bad) => SpecOutcome { holds: false, trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)) },
+                None => SpecOutcome { holds: true, trace: None, distance: None },
+                Some(bad) => {
+                    SpecOutcome { holds: false, trace: traces.then(|| Trace::flat(TraceKind::Counterexample, &reach.path_to(bad), None)), distance: None }
+                }
             }
         })
         .collect()

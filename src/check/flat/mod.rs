@@ -34,6 +34,7 @@
 
 pub(crate) mod checker;
 pub(crate) mod condense;
+pub(crate) mod distance;
 pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fixpoint;
@@ -44,7 +45,7 @@ pub(crate) mod paths;
 use crate::check::trace::{SpecOutcome, Trace, TraceKind};
 use crate::ctl::Ctl;
 use crate::explicit::kripke::{KripkeStructure, StateId};
-use crate::ir::PropId;
+use crate::ir::{Compute, Distance, Extremum, PropId};
 use eval::Labelling;
 use explain::Explainer;
 use fixedbitset::FixedBitSet;
@@ -111,6 +112,24 @@ pub fn satisfying_states(kripke: &KripkeStructure, spec: &Ctl<PropId>, fairness:
     lab.lit_set(lit)
 }
 
+/// The results of `COMPUTE` bodies (`MIN`/`MAX` of two formulas).
+pub(crate) fn check_computes(kripke: &KripkeStructure, computes: &[&Compute<Ctl<PropId>>], fairness: &Fairness) -> Vec<Distance> {
+    let mut arena = Arena::new();
+    let roots: Vec<(Lit, Lit)> = computes.iter().map(|c| (arena.lower(&c.from), arena.lower(&c.to))).collect();
+    let mut lab = Labelling::new(kripke, arena, fairness);
+    lab.compute_all();
+    let fair = lab.fair();
+    (computes.iter().zip(roots))
+        .map(|(c, (from, to))| {
+            let (from, to) = (lab.lit_set(from), lab.lit_set(to));
+            match c.extremum {
+                Extremum::Min => distance::min_distance(kripke, fair, &from, &to),
+                Extremum::Max => distance::max_distance(kripke, fair, &from, &to),
+            }
+        })
+        .collect()
+}
+
 /// The fair states: those with an infinite path visiting every constraint infinitely often.
 pub fn fair_states(kripke: &KripkeStructure, fairness: &Fairness) -> FixedBitSet {
     Labelling::new(kripke, Arena::new(), fairness).fair().clone()
@@ -149,7 +168,7 @@ fn verdict(explainer: &Explainer, lab: &Labelling, fair_initial: &[StateId], roo
         None if witness => fair_initial.first().map(|&s| make_trace(explainer, s, root, TraceKind::Witness)),
         _ => None,
     };
-    SpecOutcome { holds: violating.is_none(), trace }
+    SpecOutcome { holds: violating.is_none(), trace, distance: None }
 }
 
 fn make_trace(explainer: &Explainer, start: StateId, lit: Lit, kind: TraceKind) -> Trace {

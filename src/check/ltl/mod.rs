@@ -76,7 +76,11 @@ fn check_one(kripke: &KripkeStructure, spec: &Ltl<PropId>, fairness: &[PropId], 
         let (states, loop_start) = shortest_form(l.states, &l.bits, l.loop_start, monitor.carried());
         Trace::flat(TraceKind::Counterexample, &states, Some(loop_start))
     });
-    Ok(LtlOutcome { outcome: SpecOutcome { holds: !search.accepting, trace }, automaton_states: gba.labels.len(), product_states: search.product_states })
+    Ok(LtlOutcome {
+        outcome: SpecOutcome { holds: !search.accepting, trace, distance: None },
+        automaton_states: gba.labels.len(),
+        product_states: search.product_states,
+    })
 }
 
 /// The same infinite word of model states as a shorter lasso: the product may repeat a model

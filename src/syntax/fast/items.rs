@@ -54,7 +54,7 @@ pub(crate) fn section(text: &str, toks: &[Tok], chunk_end: usize) -> Option<Sect
             };
             let (expr, _) = c.expr(OpSet::Full)?;
             let kind = if keyword == "INVARSPEC" { SpecKind::Invar } else { SpecKind::Ctl };
-            Section::Spec(Spec { kind, keyword: kw.span, name, expr: Some(expr), span: c.optional_semi(chunk_end) })
+            Section::Spec(Spec { kind, keyword: kw.span, name, expr: Some(expr), compute: None, span: c.optional_semi(chunk_end) })
         }
         "INIT" | "TRANS" | "INVAR" | "FAIRNESS" | "JUSTICE" => {
             let (expr, _) = c.expr(OpSet::Full)?;

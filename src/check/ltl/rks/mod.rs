@@ -112,7 +112,7 @@ impl Checker for RksLtl {
             .map(|r| {
                 total.add(&r.sizes);
                 let trace = r.trace.clone();
-                SpecOutcome { holds: r.holds, trace }
+                SpecOutcome { holds: r.holds, trace, distance: None }
             })
             .collect();
         let stats = Stats::counters(vec![
