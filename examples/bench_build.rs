@@ -80,6 +80,7 @@ fn cfg_model(n: u32, specs: u32, seed: u64) -> LoweredProgram {
                 system: SystemId::new(0),
                 formula: Ctl::AG(Box::new(Ctl::Atom(SpecAtom::State(atom)))),
                 ltl: None,
+                compute: None,
                 text: String::new(),
                 span: Span::default(),
             }

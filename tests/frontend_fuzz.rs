@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use xmv_rs::ctl::Ctl;
+use xmv_rs::ir::SpecKind;
 use xmv_rs::lowering::program::{Expr, LoweredProgram, SpecAtom};
 use xmv_rs::source::SourceFile;
 
@@ -97,6 +98,7 @@ fn section() -> BoxedStrategy<String> {
         expr(2).prop_map(|e| format!("TRANS {e}\n")),
         expr(2).prop_map(|e| format!("SPEC {e}\n")),
         expr(2).prop_map(|e| format!("INVARSPEC {e}\n")),
+        (proptest::sample::select(&["MIN", "MAX"][..]), expr(1), expr(1)).prop_map(|(op, a, b)| format!("COMPUTE {op} [ {a} , {b} ]\n")),
         // LTL over state and input variables (inputs are read on the step leaving the state).
         (proptest::sample::select(&["G", "F", "X", "Y", "H"][..]), expr(1), expr(1)).prop_map(|(op, a, b)| format!("LTLSPEC {op} ({a}) | (({b}) U !({a}))\n")),
         expr(1).prop_map(|e| format!("FAIRNESS {e}\n")),
@@ -167,8 +169,13 @@ fn check_well_formed(p: &LoweredProgram) {
     }
     for spec in &p.specs {
         assert!(spec.system.index() < p.systems.len());
+        assert_eq!(spec.compute.is_some(), spec.kind == SpecKind::Compute, "a COMPUTE spec carries its body, no other does");
         let mut atoms = vec![];
         spec.formula.map_atoms(&mut |a: &SpecAtom| atoms.push(a.clone()));
+        if let Some(c) = &spec.compute {
+            c.from.map_atoms(&mut |a: &SpecAtom| atoms.push(a.clone()));
+            c.to.map_atoms(&mut |a: &SpecAtom| atoms.push(a.clone()));
+        }
         for a in atoms {
             match a {
                 SpecAtom::State(e) => check_expr(&e, p.systems[spec.system.index()].vars.len(), p, spec.system.index()),

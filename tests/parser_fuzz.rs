@@ -51,6 +51,8 @@ const VOCABULARY: &[&str] = &[
     "LTLSPEC",
     "PSLSPEC",
     "COMPUTE",
+    "MIN",
+    "MAX",
     "NAME",
     "FAIRNESS",
     "JUSTICE",
