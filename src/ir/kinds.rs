@@ -50,7 +50,7 @@ pub enum Extremum {
 
 impl Extremum {
     /// The keyword: `MIN` or `MAX`.
-    pub fn keyword(self) -> &'static str {
+    pub(crate) fn keyword(self) -> &'static str {
         match self {
             Extremum::Min => "MIN",
             Extremum::Max => "MAX",
@@ -71,7 +71,7 @@ pub struct Compute<F> {
 
 impl<F> Compute<F> {
     /// The same body with both formulas mapped by `f`.
-    pub fn map<G>(&self, mut f: impl FnMut(&F) -> G) -> Compute<G> {
+    pub(crate) fn map<G>(&self, mut f: impl FnMut(&F) -> G) -> Compute<G> {
         Compute { extremum: self.extremum, from: f(&self.from), to: f(&self.to) }
     }
 }

@@ -205,12 +205,12 @@ pub struct Spec {
 
 impl Spec {
     /// The formulas written: the spec's, or a `COMPUTE`'s two.
-    pub fn formulas(&self) -> impl Iterator<Item = &Expr> {
+    pub(crate) fn formulas(&self) -> impl Iterator<Item = &Expr> {
         self.expr.iter().chain(self.compute.iter().flat_map(|c| [&c.from, &c.to]))
     }
 
     /// The formulas written, mutably.
-    pub fn formulas_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+    pub(crate) fn formulas_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
         self.expr.iter_mut().chain(self.compute.iter_mut().flat_map(|c| [&mut c.from, &mut c.to]))
     }
 }
