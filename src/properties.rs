@@ -12,9 +12,8 @@
 //! marked as not checked ([`Property::spec`] is `None`), with the name or text the warning gives.
 
 use crate::diagnostics::Diagnostics;
-use crate::ir::{Distance, SpecKind};
+use crate::ir::SpecKind;
 use crate::lowering::program::LoweredProgram;
-use crate::report::Verdict;
 use crate::source::SourceFile;
 
 /// The code of the front end's "spec kind not supported, skipped" warning.
@@ -156,20 +155,16 @@ pub(crate) fn nusmv_type(kind: SpecKind) -> &'static str {
     }
 }
 
-/// The property list as `NuSMV -lp` and `show_property` print it; `verdicts[i]` is property
-/// `i`'s verdict and trace number once checked (missing entries: unchecked).
-pub(crate) fn nusmv_listing(properties: &[Property], verdicts: &[Option<(Verdict, Option<usize>)>]) -> String {
+/// The property list as `NuSMV -lp` and `show_property` print it; `statuses[i]` is property
+/// `i`'s status column (`True`, `False`, a COMPUTE's number) and trace number once checked
+/// (missing entries: unchecked).
+pub(crate) fn nusmv_listing(properties: &[Property], statuses: &[Option<(String, Option<usize>)>]) -> String {
     let mut out = String::from("**** PROPERTY LIST [ Type, Status, Counter-example Number, Name ] ****\n");
     out.push_str("--------------------------  PROPERTY LIST  -------------------------\n");
     for p in properties {
-        // NuSMV's status column shows a COMPUTE's number (`Infinite`, `Undefined`) instead.
-        let (status, trace) = match verdicts.get(p.index).copied().flatten() {
-            None | Some((Verdict::Unknown(_), _)) => ("Unchecked".to_string(), None),
-            Some((Verdict::True, t)) => ("True".to_string(), t),
-            Some((Verdict::False, t)) => ("False".to_string(), t),
-            Some((Verdict::Distance(Distance::Steps(n)), t)) => (n.to_string(), t),
-            Some((Verdict::Distance(Distance::Infinity), t)) => ("Infinite".to_string(), t),
-            Some((Verdict::Distance(Distance::Undefined(_)), t)) => ("Undefined".to_string(), t),
+        let (status, trace) = match statuses.get(p.index).cloned().flatten() {
+            None => ("Unchecked".to_string(), None),
+            Some(checked) => checked,
         };
         let trace = trace.map_or_else(|| "N/A".to_string(), |t| t.to_string());
         // NuSMV prints a space after the formula unless it ends in an instance context.

@@ -4,8 +4,9 @@
 //!
 //! Every `tests/build/<name>.smv` is run through `driver::run_check`; the exit code, stdout and
 //! stderr must equal `<name>.out`. A first line `-- xmv-rs: <flags>` sets options (`-r`,
-//! `--no-trace`, `--witnesses`, `--max-states N`, `--max-memory SIZE`, `--format json`). `UPDATE_GOLDEN=1 cargo test --test
-//! build_golden` rewrites the `.out` files.
+//! `--no-trace`, `--witnesses`, `--max-states N`, `--max-memory SIZE`, `--format json`; JSON's
+//! `time_ms` is compared as 0). `UPDATE_GOLDEN=1 cargo test --test build_golden` rewrites the
+//! `.out` files.
 
 use std::path::PathBuf;
 use xmv_rs::driver::{CheckOptions, Format, run_check, stages};
@@ -30,6 +31,15 @@ fn options(text: &str) -> CheckOptions {
     o
 }
 
+/// JSON's `"time_ms"` values (checker times, different on every run) as `0`.
+fn without_times(text: &str) -> String {
+    let line = |l: &str| match l.split_once("\"time_ms\": ") {
+        Some((head, value)) => format!("{head}\"time_ms\": 0{}", if value.ends_with(',') { "," } else { "" }),
+        None => l.to_string(),
+    };
+    text.lines().map(|l| line(l) + "\n").collect()
+}
+
 #[test]
 fn pipeline_output_matches_golden_files() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/build");
@@ -47,7 +57,7 @@ fn pipeline_output_matches_golden_files() {
         let name = format!("tests/build/{}", path.file_name().unwrap_or_default().to_string_lossy());
         let file = SourceFile::from_bytes(name, &bytes);
         let out = run_check(&file, &options(&file.text), &stages::Stages::linked());
-        let actual = format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.exit_code, out.stdout, out.stderr);
+        let actual = format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.exit_code, without_times(&out.stdout), out.stderr);
         let golden = path.with_extension("out");
         if update {
             std::fs::write(&golden, &actual).expect("write golden");

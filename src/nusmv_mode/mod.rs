@@ -9,10 +9,13 @@
 //! NuSMV's verdict and trace layout. Exit statuses are NuSMV's: 0 whenever the checks ran,
 //! whatever the verdicts; 1 when the model cannot be read or built or `-n` names no property;
 //! 255 for a command line NuSMV would refuse and for options xmv-rs refuses (SAT/BMC); 2 for `-h`.
-//! xmv-rs's own departure: a spec of a kind it cannot check (LTLSPEC until the LTL engine lands,
-//! PSLSPEC, COMPUTE) is reported on stderr and makes the status 1 instead of being skipped silently.
+//! xmv-rs's own departure: a spec of a kind it cannot check (PSLSPEC; LTLSPEC and COMPUTE of
+//! procedure modules) is reported on stderr and makes the status 1 instead of being skipped
+//! silently. Batch mode checks by kind in index order; the interactive `check_*` commands order
+//! by cone of influence size as NuSMV does ([`coi`]).
 
 pub(crate) mod args;
+pub(crate) mod coi;
 pub(crate) mod commands;
 pub(crate) mod options;
 pub(crate) mod range_error;
@@ -145,7 +148,7 @@ fn batch(session: &mut Session, list_properties: bool) -> i32 {
     }
     match session.get("prop_no").and_then(|n| n.parse::<usize>().ok()) {
         Some(n) => {
-            if session.check(Which::Any, Some(n), None) != 0 && !session.unsupported_asked {
+            if session.check_in_file_order(Which::Any, Some(n)) != 0 && !session.unsupported_asked {
                 return 1;
             }
         }
@@ -159,7 +162,7 @@ fn batch(session: &mut Session, list_properties: bool) -> i32 {
             ];
             for (ignore, kind) in kinds {
                 if !session.flag(ignore) {
-                    session.check(Which::Kind(kind), None, None);
+                    session.check_in_file_order(Which::Kind(kind), None);
                 }
             }
         }

@@ -98,7 +98,7 @@ pub(crate) enum Which {
 impl<'w> Session<'w> {
     pub(crate) fn new(out: &'w mut dyn Write, err: &'w mut dyn Write) -> Session<'w> {
         let mut env = BTreeMap::new();
-        for (k, v) in [("counter_examples", "1"), ("verbose_level", "0"), ("forward_search", "1")] {
+        for (k, v) in [("counter_examples", "1"), ("verbose_level", "0"), ("forward_search", "1"), ("use_coi_size_sorting", "1")] {
             env.insert(k.to_string(), v.to_string());
         }
         Session {
@@ -284,7 +284,8 @@ impl<'w> Session<'w> {
             return s;
         }
         let Some(loaded) = &self.loaded else { return 1 };
-        let text = nusmv_listing(&loaded.properties, &loaded.verdicts);
+        let statuses: Vec<_> = loaded.verdicts.iter().map(|v| v.map(|(verdict, trace)| (status_column(verdict), trace))).collect();
+        let text = nusmv_listing(&loaded.properties, &statuses);
         let _ = self.out.write_all(text.as_bytes());
         0
     }
@@ -307,7 +308,21 @@ impl<'w> Session<'w> {
 
     /// `check_ctlspec`, `check_invar`, `check_ltlspec`, `check_property`: with `index`, one
     /// property; with `formula`, a formula checked on the model; else every property of `which`.
+    /// A `check_*` command: without `-n` and `-p`, the properties in NuSMV's interactive order
+    /// (by cone of influence size while `use_coi_size_sorting` is set, as by default; see
+    /// [`super::coi`]).
     pub(crate) fn check(&mut self, which: Which, index: Option<usize>, formula: Option<&str>) -> Status {
+        let by_cone = self.flag("use_coi_size_sorting");
+        self.check_ordered(which, index, formula, by_cone)
+    }
+
+    /// [`Session::check`] in batch mode's order: by kind (CTL, COMPUTE, LTL, PSL, INVAR), each in
+    /// index order.
+    pub(crate) fn check_in_file_order(&mut self, which: Which, index: Option<usize>) -> Status {
+        self.check_ordered(which, index, None, false)
+    }
+
+    fn check_ordered(&mut self, which: Which, index: Option<usize>, formula: Option<&str>, by_cone: bool) -> Status {
         if let Err(s) = self.need(Stage::Built) {
             return s;
         }
@@ -329,7 +344,13 @@ impl<'w> Session<'w> {
         // NuSMV checks by type: CTL, COMPUTE, LTL, PSL, INVAR (the list is in that order but for PSL).
         let rank = |k: SpecKind| [SpecKind::Ctl, SpecKind::Compute, SpecKind::Ltl, SpecKind::Psl, SpecKind::Invar].iter().position(|&x| x == k).unwrap_or(0);
         let mut order = props;
-        order.sort_by_key(|p| (rank(p.kind), p.index));
+        match self.loaded.as_ref().filter(|_| by_cone) {
+            Some(loaded) => {
+                let cones = super::coi::cone_sizes(&loaded.program);
+                order.sort_by_key(|p| (p.spec.map_or(0, |s| cones[s]), p.index));
+            }
+            None => order.sort_by_key(|p| (rank(p.kind), p.index)),
+        }
         let mut checkable = vec![];
         let checked = |p: &Property| self.loaded.as_ref().is_some_and(|l| l.verdicts.get(p.index).is_some_and(Option::is_some));
         order.retain(|p| !checked(p));
@@ -690,6 +711,21 @@ struct CheckResult {
     trace: Option<TraceView>,
     /// The checker's warnings, rendered.
     warnings: String,
+}
+
+/// NuSMV's status column of `show_property`: `True`, `False`, or a COMPUTE's number (`Infinite`,
+/// `Undefined`); a spec left undecided is `Unchecked`.
+fn status_column(verdict: crate::report::Verdict) -> String {
+    use crate::ir::Distance;
+    use crate::report::Verdict;
+    match verdict {
+        Verdict::True => "True".into(),
+        Verdict::False => "False".into(),
+        Verdict::Unknown(_) => "Unchecked".into(),
+        Verdict::Distance(Distance::Steps(n)) => n.to_string(),
+        Verdict::Distance(Distance::Infinity) => "Infinite".into(),
+        Verdict::Distance(Distance::Undefined(_)) => "Undefined".into(),
+    }
 }
 
 /// Checks `specs` with the linked checkers; one result per spec, in the order of `specs`.
