@@ -378,3 +378,39 @@ INVARSPEC a[x] >= 1
 ";
     agree("array_defines", model, &[true, true, true, true, true, false, true, true, false, true]);
 }
+
+#[test]
+fn double_quoted_names_are_identifiers() {
+    // As translators write them (`"self.out" : word[16]`): a double-quoted name is one
+    // identifier, quotes included, for modules, parameters, variables, DEFINEs and enumeration
+    // values; `--` inside it is no comment and `.` no member access.
+    let model = r#"
+MODULE "stage"("in")
+VAR "self.out" : unsigned word[16];
+ASSIGN
+  init("self.out") := 0ud16_0;
+  next("self.out") := case "in" : "self.out" + 0ud16_1; TRUE : "self.out"; esac;
+
+MODULE main
+VAR
+  "st" : {"idle", "busy done"};
+  s : "stage"("st" = "busy done");
+ASSIGN
+  init("st") := "idle";
+  next("st") := case "st" = "idle" : "busy done"; TRUE : {"idle", "busy done"}; esac;
+DEFINE
+  "ready--1" := s."self.out" < 0ud16_4;
+INVARSPEC (s."self.out" < 0ud16_4)
+SPEC AG EF "ready--1"
+SPEC AG ("st" = "idle" -> AX "st" = "busy done")
+"#;
+    agree("quoted_names", model, &[true, true, false]);
+    // The verdict lines print the names as NuSMV does, quotes included.
+    let file = write_model("quoted_names_text", model);
+    let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).args(["check", "--no-trace"]).arg(&file).output().expect("run xmv-rs");
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "-- specification AG (EF \"ready--1\")  is true\n-- specification AG (\"st\" = \"idle\" -> AX \"st\" = \"busy done\")  is true\n-- invariant s.\"self.out\" < 0ud16_4  is false\n"
+    );
+}

@@ -74,6 +74,8 @@ fn fast_path_agrees_on_repository_files() {
 const VOCABULARY: &[&str] = &[
     "MODULE",
     "main",
+    "\"a.b c\"",
+    "\"",
     "m",
     "(",
     ")",

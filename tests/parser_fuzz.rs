@@ -53,6 +53,8 @@ const VOCABULARY: &[&str] = &[
     "COMPUTE",
     "MIN",
     "MAX",
+    "\"a.b\"",
+    "\"",
     "NAME",
     "FAIRNESS",
     "JUSTICE",

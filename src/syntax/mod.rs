@@ -154,6 +154,12 @@ fn section_span(s: &ast::Section) -> Span {
 
 fn invalid_char(text: &str, t: &Tok) -> Diagnostic {
     let s = &text[t.span.range()];
+    if s == "\"" {
+        // The scanner makes a closed `"…"` one name; this one is never closed.
+        return Diagnostic::error("E0012", "unterminated double-quoted name", t.span)
+            .with_label_message("no closing `\"` after this one")
+            .with_help("close the name with `\"`: `\"a b\"` is one identifier, quotes included, as in NuSMV");
+    }
     let mut d = Diagnostic::error("E0012", format!("invalid character `{s}`"), t.span).with_label_message("not part of the SMV language");
     if !s.is_ascii() {
         d = d.with_help("identifiers use ASCII letters, digits and `_ $ # -`; non-ASCII text may appear only in comments");

@@ -6,7 +6,7 @@
 //! and nesting depth before pest recurses, and to name the token found at a syntax error.
 //! It never fails: an unterminated `/--` comment is recorded and the rest of the file is dropped.
 //! Assumes the lexical rules of `grammar/smv.pest` (identifiers `[A-Za-z_][A-Za-z0-9_$#-]*`
-//! where `-` does not start `--` or `->`).
+//! where `-` does not start `--` or `->`, or `"…"` within one line without a `"` inside).
 
 use crate::source::Span;
 
@@ -163,6 +163,10 @@ fn scan_range(text: &str, start: usize, end: usize, out: &mut Scan) {
             i = ident_end(bytes, i + 1);
             let kind = if b.is_ascii_digit() { TokKind::Number } else { TokKind::Word };
             out.toks.push(Tok { kind, span: Span::new(start, i) });
+        } else if let (b'"', Some(k)) = (b, bytes[i + 1..].iter().position(|&q| matches!(q, b'"' | b'\n' | b'\r')).filter(|&k| bytes[i + 1 + k] == b'"')) {
+            // A double-quoted name (NuSMV's `\"[^\"]*\"` within one line), quotes included: one word.
+            out.toks.push(Tok { kind: TokKind::Word, span: Span::new(i, i + k + 2) });
+            i += k + 2;
         } else if bytes[i..].starts_with(b"/--") {
             match find(&bytes[i + 3..], b"--/") {
                 Some(k) => i += 3 + k + 3,
