@@ -414,3 +414,34 @@ SPEC AG ("st" = "idle" -> AX "st" = "busy done")
         "-- specification AG (EF \"ready--1\")  is true\n-- specification AG (\"st\" = \"idle\" -> AX \"st\" = \"busy done\")  is true\n-- invariant s.\"self.out\" < 0ud16_4  is false\n"
     );
 }
+
+#[test]
+fn abs_min_max_are_names_as_in_nusmv_2_5() {
+    // NuSMV 2.5.4 does not reserve them (2.6 does, for its functions); followed by `(` they are
+    // still xmv-rs's functions.
+    let model = "\
+MODULE main
+VAR
+  max : 0..3;
+  min : boolean;
+DEFINE abs := max + 1;
+ASSIGN
+  init(max) := 0;
+  next(max) := (max + 1) mod 4;
+  next(min) := !min;
+SPEC AG (abs > 0)
+SPEC AG EF max = 3
+SPEC AG (min -> AX !min)
+";
+    agree("abs_min_max_names", model, &[true, true, true]);
+    let calls = "\
+MODULE main
+VAR x : 0..5;
+ASSIGN
+  init(x) := 0;
+  next(x) := max(x - 1, min(abs(x - 3), 5));
+SPEC AG EF x = 0
+";
+    let (verdicts, stderr, _) = xmv("abs_min_max_calls", calls);
+    assert_eq!(verdicts, [false], "{stderr}");
+}
