@@ -21,7 +21,7 @@ use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::explicit::build_flat::BuildLimits;
 use crate::explicit::build_rks::{RksModel, build_rks};
-use crate::ir::{ComputeOperand, Distance, SpecKind};
+use crate::ir::{ComputeOperand, Distance};
 use crate::lowering::program::{LoweredProgram, VarId};
 use crate::report::view::{ModelRef, trace_view};
 use crate::report::{SpecReport, Unknown, Verdict, json, sarif, text};
@@ -317,12 +317,7 @@ impl Run<'_> {
         let t3 = Instant::now();
         let mut reports = vec![];
         let mut order: Vec<usize> = (0..program.specs.len()).collect();
-        order.sort_by_key(|&i| match program.specs[i].kind {
-            SpecKind::Compute => 1,
-            SpecKind::Ltl => 2,
-            SpecKind::Invar => 3,
-            _ => 0,
-        });
+        order.sort_by_key(|&i| crate::properties::group(program.specs[i].kind));
         let mut text = (options.format == Format::Text).then(text::TextReport::default);
         for i in order {
             let spec = &program.specs[i];

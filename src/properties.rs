@@ -32,8 +32,9 @@ pub struct Property {
     pub spec: Option<usize>,
 }
 
-/// The rank of a kind in NuSMV's property database.
-fn group(kind: SpecKind) -> u8 {
+/// The rank of a kind in NuSMV's property database (its numbering), which is also the order in
+/// which batch mode checks and prints the kinds xmv-rs checks (CTL, COMPUTE, LTL, INVARSPEC).
+pub(crate) fn group(kind: SpecKind) -> u8 {
     match kind {
         SpecKind::Ctl => 0,
         SpecKind::Compute => 1,

@@ -8,7 +8,6 @@
 //! documents of shards `1..N`, concatenated in order, are those of one run over all specs
 //! (except `time_ms`), and every spec is in exactly one shard. The slice depends on the file alone, never on the machine or `-j`.
 
-use crate::ir::SpecKind;
 use crate::lowering::program::LoweredSpec;
 
 /// Parses `I/N` (`1 ≤ I ≤ N`).
@@ -25,11 +24,7 @@ pub fn parse(text: &str) -> Result<(usize, usize), String> {
 /// Keeps the specs of shard `i` of `n` (in their file order).
 pub(crate) fn select(specs: &mut Vec<LoweredSpec>, (i, n): (usize, usize)) {
     let mut order: Vec<usize> = (0..specs.len()).collect();
-    order.sort_by_key(|&k| match specs[k].kind {
-        SpecKind::Ltl => 1,
-        SpecKind::Invar => 2,
-        _ => 0,
-    });
+    order.sort_by_key(|&k| crate::properties::group(specs[k].kind));
     let (lo, hi) = (specs.len() * (i - 1) / n, specs.len() * i / n);
     let mut keep = vec![false; specs.len()];
     for &k in &order[lo..hi] {
@@ -47,26 +42,27 @@ mod tests {
     use super::*;
     use crate::ctl::Ctl;
     use crate::explicit::test_support::spec;
+    use crate::ir::SpecKind;
 
     #[test]
     fn shards_partition_the_report_order() {
         let mut all = Vec::new();
         for k in 0..10 {
             let mut s = spec(0, Ctl::True, &format!("s{k}"));
-            if k % 3 == 0 {
-                s.kind = SpecKind::Invar;
-            }
+            s.kind = [SpecKind::Invar, SpecKind::Compute, SpecKind::Ctl][k % 3];
             all.push(s);
         }
-        let report_order: Vec<String> =
-            (all.iter().filter(|s| s.kind == SpecKind::Ctl)).chain(all.iter().filter(|s| s.kind == SpecKind::Invar)).map(|s| s.text.clone()).collect();
+        // The report prints CTL, then COMPUTE, then invariants (each in file order).
+        let kinds = [SpecKind::Ctl, SpecKind::Compute, SpecKind::Invar];
+        let in_report_order =
+            |specs: &[LoweredSpec]| -> Vec<String> { kinds.iter().flat_map(|&k| specs.iter().filter(move |s| s.kind == k).map(|s| s.text.clone())).collect() };
+        let report_order = in_report_order(&all);
         let mut merged = Vec::new();
         for i in 1..=4 {
             let mut specs = all.clone();
             select(&mut specs, (i, 4));
             assert!(specs.len() == 2 || specs.len() == 3, "balanced: {}", specs.len());
-            let ctl = specs.iter().filter(|s| s.kind == SpecKind::Ctl).map(|s| s.text.clone());
-            merged.extend(ctl.chain(specs.iter().filter(|s| s.kind == SpecKind::Invar).map(|s| s.text.clone())));
+            merged.extend(in_report_order(&specs));
         }
         assert_eq!(merged, report_order);
         let mut one = all.clone();
