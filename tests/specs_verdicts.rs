@@ -1,7 +1,8 @@
 //! Every bundled model in `specs/` is checked end to end by the `xmv-rs` binary and each verdict
 //! must equal the expectation written next to the model: `-- expect: true|false  SPEC …` lines in
-//! the model's header comment (CTL specs in file order, then LTL specs, then invariants, as NuSMV prints them), or, for the thesis listings that are kept
-//! verbatim, the rows of the table in `specs/README.md`.
+//! the model's header comment (`-- expect: 6  COMPUTE …` for a COMPUTE's result; CTL specs in file
+//! order, then COMPUTEs, LTL specs and invariants, as NuSMV prints them), or, for the thesis
+//! listings that are kept verbatim, the rows of the table in `specs/README.md`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,21 +11,19 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Expected verdicts from `-- expect:` header lines, in output order: NuSMV's batch order, every
-/// CTL spec first, then every `LTLSPEC`, then every `INVARSPEC`.
-fn header_expectations(text: &str) -> Vec<bool> {
-    let mut v: Vec<(u8, bool)> = (text.lines())
+/// Expected verdicts (`true`, `false`, a COMPUTE's `6`, `infinity`, `undefined`) from `-- expect:`
+/// header lines, in output order: NuSMV's batch order, every CTL spec first, then every
+/// `COMPUTE`, `LTLSPEC` and `INVARSPEC`.
+fn header_expectations(text: &str) -> Vec<String> {
+    let mut v: Vec<(u8, String)> = (text.lines())
         .filter_map(|l| l.trim_start().strip_prefix("-- expect:"))
         .filter_map(|rest| {
             let mut words = rest.split_whitespace();
-            let verdict = match words.next() {
-                Some("true") => true,
-                Some("false") => false,
-                _ => return None,
-            };
+            let verdict = words.next()?.to_string();
             let order = match words.next() {
-                Some("LTLSPEC") => 1,
-                Some("INVARSPEC") => 2,
+                Some("COMPUTE") => 1,
+                Some("LTLSPEC") => 2,
+                Some("INVARSPEC") => 3,
                 _ => 0,
             };
             Some((order, verdict))
@@ -36,39 +35,26 @@ fn header_expectations(text: &str) -> Vec<bool> {
 
 /// Expected verdicts for `file` from the `| file | module | spec | expected |` table of
 /// specs/README.md.
-fn readme_expectations(file: &str) -> Vec<bool> {
+fn readme_expectations(file: &str) -> Vec<String> {
     let readme = std::fs::read_to_string(root().join("specs/README.md")).expect("specs/README.md");
     (readme.lines())
         .filter(|l| l.starts_with(&format!("| {file} |")))
         .filter_map(|l| {
             let cells: Vec<&str> = l.split('|').map(str::trim).collect();
             let expected = cells.get(4)?;
-            if expected.starts_with("true") {
-                Some(true)
-            } else if expected.starts_with("false") {
-                Some(false)
-            } else {
-                None
-            }
+            ["true", "false"].into_iter().find(|v| expected.starts_with(v)).map(str::to_string)
         })
         .collect()
 }
 
-/// Verdicts printed by `xmv-rs check --no-trace [extra args]`, in output order.
-fn verdicts(model: &Path, extra: &[&str]) -> (Vec<bool>, String) {
+/// Verdicts (and COMPUTE results) printed by `xmv-rs check --no-trace [extra args]`, in output
+/// order: the word after the line's last `is `.
+fn verdicts(model: &Path, extra: &[&str]) -> (Vec<String>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_xmv-rs")).arg("check").arg("--no-trace").args(extra).arg(model).output().expect("run xmv-rs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let v = (stdout.lines())
-        .filter(|l| l.starts_with("-- specification ") || l.starts_with("-- invariant "))
-        .filter_map(|l| {
-            if l.ends_with(" is true") {
-                Some(true)
-            } else if l.ends_with(" is false") {
-                Some(false)
-            } else {
-                None
-            }
-        })
+        .filter(|l| l.starts_with("-- specification ") || l.starts_with("-- invariant ") || l.starts_with("-- the result of "))
+        .filter_map(|l| l.trim_end().rsplit_once("is ").map(|(_, v)| v.to_string()))
         .collect();
     (v, format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
 }
