@@ -173,3 +173,21 @@ pub fn nd(i: u32) -> crate::explicit::rks::NodeId {
 pub fn nds(is: &[u32]) -> Vec<crate::explicit::rks::NodeId> {
     is.iter().map(|&i| nd(i)).collect()
 }
+
+/// A Kripke structure over states `0..n` with `edges`, initial state 0 and no propositions (for
+/// the checkers' unit tests).
+#[cfg(test)]
+pub(crate) fn kripke(n: u32, edges: &[(u32, u32)]) -> crate::explicit::kripke::KripkeStructure {
+    use crate::explicit::kripke::{KripkeStructure, StateId};
+    let edges: Vec<(StateId, StateId)> = edges.iter().map(|&(s, t)| (StateId::from_u32(s), StateId::from_u32(t))).collect();
+    KripkeStructure {
+        num_states: n,
+        initial: vec![StateId::new(0)],
+        succ: crate::explicit::csr::Csr::from_edges(n as usize, &edges),
+        pred: Default::default(),
+        props: vec![],
+        prop_names: vec![],
+        values: Default::default(),
+        num_vars: 0,
+    }
+}

@@ -19,33 +19,61 @@ use crate::symbolic::cone::mark_reads;
 pub(crate) fn cone_sizes(program: &LoweredProgram) -> Vec<usize> {
     let Some(flat) = program.flat else { return vec![0; program.specs.len()] };
     let system = &program.systems[flat.index()];
-    let deps = dependencies(system);
+    let deps = Dependencies::of(system);
     let mut fairness = vec![false; system.vars.len()];
     system.fairness.iter().for_each(|e| mark_reads(e, &mut fairness));
     (program.specs.iter()).map(|s| if s.system == flat { cone_size(system, &deps, &fairness, s) } else { 0 }).collect()
 }
 
-/// Per variable, the variables it depends on.
-fn dependencies(system: &System) -> Vec<Vec<usize>> {
-    let n = system.vars.len();
-    let mut deps: Vec<Vec<bool>> = vec![vec![false; n]; n];
-    for (v, row) in deps.iter_mut().enumerate() {
-        for e in [&system.init_assign[v], &system.next_assign[v], &system.invar_assign[v]].into_iter().flatten() {
-            mark_reads(e, row);
+/// A variable's dependencies, as two lists: the variables its assignments read, and the
+/// constraint conjuncts that mention it (each of whose variables it depends on). Kept apart so
+/// that the size is that of the model, not the square of its variable count.
+struct Dependencies {
+    assigned: Vec<Vec<usize>>,
+    conjuncts_of: Vec<Vec<usize>>,
+    conjunct_vars: Vec<Vec<usize>>,
+}
+
+impl Dependencies {
+    fn of(system: &System) -> Dependencies {
+        let n = system.vars.len();
+        let assigned = (0..n)
+            .map(|v| {
+                let mut vars = vec![];
+                for e in [&system.init_assign[v], &system.next_assign[v], &system.invar_assign[v]].into_iter().flatten() {
+                    collect_vars(e, &mut vars);
+                }
+                vars
+            })
+            .collect();
+        let mut conjuncts = vec![];
+        for e in system.init.iter().chain(&system.invar).chain(&system.trans) {
+            split_and(e, &mut conjuncts);
         }
+        let mut conjuncts_of = vec![vec![]; n];
+        let conjunct_vars: Vec<Vec<usize>> = (conjuncts.iter().enumerate())
+            .map(|(c, e)| {
+                let mut vars = vec![];
+                collect_vars(e, &mut vars);
+                vars.sort_unstable();
+                vars.dedup();
+                vars.iter().for_each(|&v| conjuncts_of[v].push(c));
+                vars
+            })
+            .collect();
+        Dependencies { assigned, conjuncts_of, conjunct_vars }
     }
-    let mut conjuncts = vec![];
-    for e in system.init.iter().chain(&system.invar).chain(&system.trans) {
-        split_and(e, &mut conjuncts);
-    }
-    for c in conjuncts {
-        let mut read = vec![false; n];
-        mark_reads(c, &mut read);
-        for v in (0..n).filter(|&v| read[v]) {
-            deps[v].iter_mut().zip(&read).for_each(|(d, &r)| *d |= r);
+}
+
+/// Appends the variables `e` reads (current or next copy), as [`mark_reads`] marks them.
+fn collect_vars(e: &Expr, out: &mut Vec<usize>) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if let Expr::Var(v) | Expr::Next(v) | Expr::Table { var: v, .. } = e {
+            out.push(v.index());
         }
+        e.push_children(&mut stack);
     }
-    deps.into_iter().map(|row| (0..n).filter(|&w| row[w]).collect()).collect()
 }
 
 fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -58,7 +86,7 @@ fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-fn cone_size(system: &System, deps: &[Vec<usize>], fairness: &[bool], spec: &LoweredSpec) -> usize {
+fn cone_size(system: &System, deps: &Dependencies, fairness: &[bool], spec: &LoweredSpec) -> usize {
     let mut seen = fairness.to_vec();
     let mut atom = |a: &SpecAtom| {
         if let SpecAtom::State(e) = a {
@@ -72,11 +100,18 @@ fn cone_size(system: &System, deps: &[Vec<usize>], fairness: &[bool], spec: &Low
     if let Some(l) = &spec.ltl {
         l.map_atoms(&mut atom);
     }
+    let mut conjunct_seen = vec![false; deps.conjunct_vars.len()];
     let mut stack: Vec<usize> = (0..system.vars.len()).filter(|&v| seen[v]).collect();
     while let Some(v) = stack.pop() {
-        for &w in &deps[v] {
+        let mut visit = |w: usize| {
             if !std::mem::replace(&mut seen[w], true) {
                 stack.push(w);
+            }
+        };
+        deps.assigned[v].iter().for_each(|&w| visit(w));
+        for &c in &deps.conjuncts_of[v] {
+            if !std::mem::replace(&mut conjunct_seen[c], true) {
+                deps.conjunct_vars[c].iter().for_each(|&w| visit(w));
             }
         }
     }

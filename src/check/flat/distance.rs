@@ -98,21 +98,7 @@ pub(crate) fn max_distance(kripke: &KripkeStructure, fair: &FixedBitSet, a: &Fix
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explicit::csr::Csr;
-
-    fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
-        let edges: Vec<(StateId, StateId)> = edges.iter().map(|&(s, t)| (StateId::from_u32(s), StateId::from_u32(t))).collect();
-        KripkeStructure {
-            num_states: n,
-            initial: vec![StateId::new(0)],
-            succ: Csr::from_edges(n as usize, &edges),
-            pred: Default::default(),
-            props: vec![],
-            prop_names: vec![],
-            values: Default::default(),
-            num_vars: 0,
-        }
-    }
+    use crate::explicit::test_support::kripke;
 
     fn set(n: usize, states: &[usize]) -> FixedBitSet {
         let mut s = FixedBitSet::with_capacity(n);

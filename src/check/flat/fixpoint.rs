@@ -186,22 +186,7 @@ pub(crate) fn always(k: &KripkeStructure, mask: &FixedBitSet, constraints: &[Con
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explicit::csr::Csr;
-
-    fn kripke(n: u32, edges: &[(u32, u32)]) -> KripkeStructure {
-        let edges: Vec<(StateId, StateId)> = edges.iter().map(|&(s, t)| (StateId::from_u32(s), StateId::from_u32(t))).collect();
-        let succ = Csr::from_edges(n as usize, &edges);
-        KripkeStructure {
-            num_states: n,
-            initial: vec![StateId::new(0)],
-            succ,
-            pred: Default::default(),
-            props: vec![],
-            prop_names: vec![],
-            values: Default::default(),
-            num_vars: 0,
-        }
-    }
+    use crate::explicit::test_support::kripke;
 
     fn set(n: usize, states: &[usize]) -> FixedBitSet {
         let mut s = FixedBitSet::with_capacity(n);
