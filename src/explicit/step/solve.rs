@@ -139,6 +139,58 @@ struct Alternative<'p> {
     fast: Option<Box<[FastTest]>>,
 }
 
+/// The tests of the alternatives whose tests are all `x = c` ([`Test::Is`]; the `pc = sK & …`
+/// guards of generated models), flat: [`Solver::enable`] tests such an alternative by reading a
+/// few contiguous pairs, without branching on each test's outcome, instead of going through its
+/// [`Alternative`] (a few cache lines away) and a test loop that leaves at the first failing test
+/// (a branch the processor mispredicts for about one alternative in three on NuSMV's gas-nq7).
+/// The outcome is the same as [`Solver::tests_hold`]'s, which such tests cannot make fail.
+#[derive(Clone, Debug, Default)]
+struct QuickTests {
+    /// Per alternative: where its tests are, or `None` (tested the general way).
+    spans: Vec<Option<QuickSpan>>,
+    /// (variable index, value index) pairs.
+    tests: Vec<(u32, u32)>,
+}
+
+/// An alternative's tests `QuickTests::tests[start..end]`, and whether it is trivial.
+#[derive(Clone, Copy, Debug)]
+struct QuickSpan {
+    start: u32,
+    end: u32,
+    trivial: bool,
+}
+
+impl QuickTests {
+    fn of(alts: &[Alternative<'_>]) -> QuickTests {
+        let mut quick = QuickTests::default();
+        for alt in alts {
+            let is: Option<Vec<(u32, u32)>> = (alt.tests.iter())
+                .map(|t| match *t {
+                    Test::Is { var, idx } => Some((var.index() as u32, idx)),
+                    _ => None,
+                })
+                .collect();
+            quick.spans.push(is.map(|is| {
+                let start = quick.tests.len() as u32;
+                quick.tests.extend(is);
+                QuickSpan { start, end: quick.tests.len() as u32, trivial: alt.trivial }
+            }));
+        }
+        quick
+    }
+
+    /// Whether every `x = c` test of an alternative with `span` holds in `view`.
+    #[inline]
+    fn hold(&self, span: QuickSpan, view: &[u32]) -> bool {
+        let mut holds = true;
+        for &(var, idx) in &self.tests[span.start as usize..span.end as usize] {
+            holds &= view.get(var as usize) == Some(&idx);
+        }
+        holds
+    }
+}
+
 /// A test of an alternative on one variable's value index (see [`Alternative::fast`]).
 #[derive(Clone, Copy, Debug)]
 enum FastTest {
@@ -167,6 +219,8 @@ pub(super) struct Solver<'p> {
     /// `0..conjuncts.len()`: the conjuncts [`Solver::enable`] looks at without `skip_index`.
     every_conjunct: Box<[u32]>,
     alts: Vec<Alternative<'p>>,
+    /// Per alternative, its tests when they are all `x = c` ([`QuickTests`]).
+    quick: QuickTests,
     selectors: Vec<&'p [(Expr, Expr)]>,
     /// Per selector: its branches' conditions compiled.
     selector_progs: Vec<Vec<Option<Program>>>,
@@ -365,12 +419,14 @@ impl<'p> Solver<'p> {
         let pos_of_var = pos_of_var.iter().map(|&p| u32::try_from(p).unwrap_or(u32::MAX)).collect();
         let skip_index = SkipIndex::build(&conjuncts);
         let every_conjunct = (0..conjuncts.len() as u32).collect();
+        let quick = QuickTests::of(&alts);
         Some(Box::new(Solver {
             checks,
             conjuncts,
             skip_index,
             every_conjunct,
             alts,
+            quick,
             selectors,
             selector_progs,
             rank,
@@ -435,6 +491,18 @@ impl<'p> Solver<'p> {
             let mut satisfied = false;
             let mut consider = |a: u32, ss: &mut SolveScratch, ev: &mut Evaluator| -> Result<(), StepError> {
                 if satisfied {
+                    return Ok(());
+                }
+                if let Some(span) = self.quick.spans[a as usize] {
+                    let holds = self.quick.hold(span, view);
+                    if span.trivial {
+                        satisfied = holds;
+                    } else {
+                        // Pushed, and kept only when it holds: no branch on the outcome.
+                        let n = ss.enabled.len();
+                        ss.enabled.push(a);
+                        ss.enabled.truncate(n + usize::from(holds));
+                    }
                     return Ok(());
                 }
                 let alt = &self.alts[a as usize];
