@@ -166,8 +166,22 @@ impl Solver<'_> {
             Some(r) => r.get(x as usize).copied(),
             None => Some(x),
         };
+        // The current state's key over the fields some successor changes: the others are the
+        // same in every successor, so leaving them out keeps the order (and costs a pass over the
+        // changes instead of one over every slot).
         let mut base = 0u128;
-        for (pos, &(var, shift, bound)) in fields.iter().enumerate() {
+        let mut in_base = 0u128;
+        for &(pos, _) in &ps.changes {
+            let pos = pos as usize;
+            if pos >= 128 {
+                // (Not with 128 or more slots: key fields then include empty ones.)
+                return false;
+            }
+            if in_base >> pos & 1 != 0 {
+                continue;
+            }
+            in_base |= 1 << pos;
+            let Some(&(var, shift, bound)) = fields.get(pos) else { return false };
             let x = cur[var.index()];
             match rank(pos, x) {
                 Some(r) if x < bound => base |= u128::from(r) << shift,
