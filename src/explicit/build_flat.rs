@@ -626,7 +626,7 @@ fn intern_batch(chunks: &[Chunk], g: &mut Growing, edges: &mut Edges, generated:
                 // Keys the expanders found (see `expand`) have their ids: no probe.
                 let absent = |i: usize| chunk.found.get(i).is_none_or(|&id| id == NOT_FOUND);
                 if let Some(&h) = chunk.hashes.get(i + PREFETCH).filter(|_| absent(i + PREFETCH)) {
-                    g.table.prefetch(h);
+                    g.table.prefetch(h, &chunk.keys[(i + PREFETCH) * words..(i + PREFETCH + 1) * words]);
                 }
                 let id = if absent(i) { g.add_hashed(&chunk.keys[i * words..(i + 1) * words], chunk.hashes[i], s) } else { Ok(chunk.found[i]) };
                 if let Err(e) = id.and_then(|id| g.budget.push(targets, id)) {

@@ -272,7 +272,7 @@ fn look_up_keys(table: &PackedTable, words: usize, out: &mut Chunk) {
     found.reserve(hashes.len());
     for (i, &h) in hashes.iter().enumerate() {
         if let Some(&ahead) = hashes.get(i + LOOK_AHEAD) {
-            table.prefetch(ahead);
+            table.prefetch(ahead, &keys[(i + LOOK_AHEAD) * words..(i + LOOK_AHEAD + 1) * words]);
         }
         found.push(table.find_hashed(&keys[i * words..(i + 1) * words], h).unwrap_or(NOT_FOUND));
     }
