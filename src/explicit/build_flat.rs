@@ -122,8 +122,13 @@ pub(crate) struct Gate<'g> {
     /// `first.work` units, or (after 64 states) generates `first.wide` successors per state.
     pub(crate) first: FirstStage,
     pub(crate) state_steps: u64,
+    /// [`UNGATED`] as the allowance: no more pauses; the rest is built as an ungated build is
+    /// (with `-j 2` or more, pipelined), its work still counted.
     pub(crate) pause: &'g mut dyn FnMut(&BuildWork) -> Option<u64>,
 }
+
+/// The allowance by which [`Gate::pause`] lets a build go on to its end.
+pub(crate) const UNGATED: u64 = u64::MAX;
 
 /// See [`Gate::first`].
 #[derive(Clone, Copy, Debug)]
@@ -448,13 +453,18 @@ fn explore(
         }
         expanders
     };
-    let pipelined = workers >= 2 && gate.is_none() && max_work.is_none() && max_transitions == u64::MAX;
+    // The pipeline (below) needs several workers and no budget on work or transitions; a gated
+    // build uses it once the gate lets it go on to the end ([`Gate::pause`]).
+    let can_pipeline = rayon::current_num_threads() >= 2 && max_work.is_none() && max_transitions == u64::MAX;
+    let mut pipelined = can_pipeline && gate.is_none();
     let mut expanders = new_expanders(if pipelined { workers * PIPELINE_PARTS } else { workers });
     // A gated build: the allowance (`None` during the first stage) and, after it, the work of
     // the first stage's worker (steps, compiled operations, tree nodes), the rate by which the
     // later evaluation work is counted.
     let mut allowance: Option<u64> = None;
     let mut first_stage: Option<(u64, u64, u64)> = None;
+    // Plan steps of the expanders replaced after the first stage (when the gate lets go).
+    let mut retired_steps = 0u64;
     let mut chunks: Vec<Chunk> = vec![];
     // The pipeline: with several workers and no budget on work or transitions, the states of
     // the next batch (when they are all in the table already) are copied out and expanded by the
@@ -491,6 +501,13 @@ fn explore(
                     first_stage = Some((work.steps - init_steps, work.ops, work.nodes));
                     expanders = new_expanders(rayon::current_num_threads().max(1));
                 }
+                if next == UNGATED && can_pipeline && !pipelined {
+                    // No pause will come: the batches' sizes no longer decide anything, and
+                    // the rest is built as an ungated build is.
+                    pipelined = true;
+                    retired_steps += expanders.iter().map(Expander::steps).sum::<u64>();
+                    expanders = new_expanders(rayon::current_num_threads() * PIPELINE_PARTS);
+                }
             }
         }
         let budget = max_work.or(gate.as_ref().map(|gate| allowance.unwrap_or(gate.first.work)));
@@ -525,7 +542,7 @@ fn explore(
         }
         work.expanded += u64::from(end - s);
         work.generated += chunks.iter().map(|c| c.hashes.len() as u64).sum::<u64>();
-        let steps = expanders.iter().map(Expander::steps).sum::<u64>();
+        let steps = retired_steps + expanders.iter().map(Expander::steps).sum::<u64>();
         match first_stage {
             None => {
                 work.steps = init_steps + steps;

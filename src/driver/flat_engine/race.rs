@@ -16,7 +16,7 @@
 use super::{AUTO_EXPLICIT_FACTOR, AUTO_UNITS_PER_NODE, FlatBuilt};
 use crate::diagnostics::Diagnostics;
 use crate::explicit::build_diag;
-use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, Gate, build_flat_gated};
+use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, Gate, UNGATED, build_flat_gated};
 use crate::lowering::program::LoweredProgram;
 use crate::symbolic::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
 use std::cell::{Cell, RefCell};
@@ -236,7 +236,7 @@ pub(super) fn race(
                 let left = per_state * (states - w.expanded as f64).max(0.0);
                 let facts = format!("{facts}, {states} states, {left:.0} explicit units left");
                 if states <= max_states as f64 && left <= AUTO_EXPLICIT_FACTOR * probe_units {
-                    explicit.resume(u64::MAX);
+                    explicit.resume(UNGATED);
                     let done = match explicit.last {
                         Report::Done(done, _) => done,
                         Report::Paused(_) => Outcome::Failed,
@@ -257,7 +257,7 @@ pub(super) fn race(
             // The BDD engine cannot build the model (LTL specs, a huge domain, an evaluation
             // error): the explicit engine builds it or reports its own error, unless it is only
             // the budget.
-            Err(bdd) => match finish(explicit, Some(u64::MAX), handle) {
+            Err(bdd) => match finish(explicit, Some(UNGATED), handle) {
                 Ok(m) => Ok((FlatBuilt::Explicit(m), format!("auto: explicit, {facts}, the BDD engine cannot build it"))),
                 Err(d) if d.has_code(build_diag::E_LIMIT) || d.has_code(build_diag::E_MEMORY) => Err(bdd),
                 Err(d) => Err(d),

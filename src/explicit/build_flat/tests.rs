@@ -432,3 +432,41 @@ fn random_programs_agree_with_brute_force() {
         assert_eq!(states.len(), k.num_states as usize, "no state twice");
     }
 }
+
+/// `x : 0..2999` counting modulo 3,000 under `TRANS`, `y : 0..3` free: 12,000 states, 4
+/// successors each, several batches.
+fn counter_with_free_variable() -> LoweredProgram {
+    let mut m = system("main", &[("x", Domain::Range { lo: 0, hi: 2999 }), ("y", Domain::Range { lo: 0, hi: 3 })]);
+    m.init_assign[0] = Some(int(0));
+    m.trans.push(eq(next(0), bin(BinOp::Mod, bin(BinOp::Add, var(0), int(1)), int(3000))));
+    program(vec![m], &[])
+}
+
+#[test]
+fn a_gated_build_let_go_is_the_ungated_build() {
+    // The gate pauses once, after its first stage, and lets the build go on to its end
+    // (`UNGATED`): with two threads the rest is pipelined, with one it is not; both give the
+    // structure, numbering included, of the plain build.
+    let program = counter_with_free_variable();
+    let plain = build_flat(&program, &BuildLimits::default()).expect("builds");
+    let numbered =
+        |m: &FlatModel| (0..m.kripke.num_states).map(StateId::from_u32).map(|s| (state_of(m, s), m.kripke.succ.neighbours(s).to_vec())).collect::<Vec<_>>();
+    assert_eq!(plain.kripke.num_states, 12_000);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        let mut pauses = 0;
+        let mut work = BuildWork::default();
+        let gated = pool.install(|| {
+            let mut pause = |_: &BuildWork| {
+                pauses += 1;
+                Some(UNGATED)
+            };
+            let first = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
+            build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut pause })
+        });
+        let gated = gated.expect("builds");
+        assert_eq!(pauses, 1, "{threads} threads");
+        assert_eq!(numbered(&gated), numbered(&plain), "{threads} threads");
+        assert_eq!((work.expanded, work.generated), (12_000, 48_000), "{threads} threads");
+    }
+}
