@@ -512,7 +512,8 @@ fn explore(
         }
         let budget = max_work.or(gate.as_ref().map(|gate| allowance.unwrap_or(gate.first.work)));
         let most = if pipelined { PIPELINE_BATCH } else { BATCH };
-        let mut size = if pipelined { most } else { batch_size(s, generated, max_transitions).min(work_batch_size(s, work, budget)) };
+        let mut size =
+            if pipelined { (s / PIPELINE_RAMP).clamp(BATCH, most) } else { batch_size(s, generated, max_transitions).min(work_batch_size(s, work, budget)) };
         if one_state {
             size = 1;
         } else if s > 0 {
@@ -696,13 +697,19 @@ const PIPELINE_PARTS: usize = 4;
 /// States expanded per batch (see [`expand`]).
 const BATCH: u32 = 4096;
 
-/// States expanded per batch in the pipeline (see `explore`; no work or transition budget
-/// there). Each batch ends in a join of the two sides, where the side done first waits for the
-/// other; with fewer, larger batches the waits are fewer. gas-nq7, `--engine explicit -j 2`,
-/// state space in wall ms, eight rounds alternating: 4,096 states 1,943–1,970 (one 2,279),
-/// 65,536 states 1,766–1,800. The buffers hold a batch's successors (about 6 MiB there) and stay
-/// within the budget's room (`batch_room`).
-const PIPELINE_BATCH: u32 = 65536;
+/// States expanded per batch in the pipeline at most (see `explore`; no work or transition
+/// budget there). Each batch ends in a join of the two sides, where the side done first waits
+/// for the other; with fewer, larger batches the waits are fewer, but a batch expanded ahead
+/// holds only states already found, so early in a build (a small frontier) large batches leave
+/// a side idle: a batch is an eighth of the states expanded so far ([`PIPELINE_RAMP`]), between
+/// [`BATCH`] and this. `--engine explicit -j 2` state space in wall ms, medians of interleaved
+/// rounds on a slow phase of the 2-core VM: gas-nq7 (6.0 M states) 4,096 states 4,343, 65,536
+/// states 3,841, this 3,695; prod-cons (307,608 states) 586, 596 and 565. The buffers hold a
+/// batch's successors and stay within the budget's room (`batch_room`).
+const PIPELINE_BATCH: u32 = 16384;
+
+/// See [`PIPELINE_BATCH`].
+const PIPELINE_RAMP: u32 = 8;
 
 /// Bytes the successor buffers of one batch may take ([`expand_batch`]): a quarter of what the
 /// memory budget has left, between [`MIN_BATCH_ROOM`] and [`MAX_BATCH_ROOM`]. Without a budget,
