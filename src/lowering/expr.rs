@@ -13,6 +13,7 @@
 //! [`MAX_EXPANDED_DEPTH`] levels (later stages evaluate expressions recursively).
 
 use crate::diagnostics::Diagnostic;
+use crate::ir::VarKind;
 use crate::ir::id::IdVec;
 use crate::lowering::ops::EvalError;
 use crate::lowering::program::{Expr, Value};
@@ -213,6 +214,9 @@ impl<'c> Lowerer<'c> {
         match &t.kind {
             TKind::Const(v) => Expr::Const(*v),
             TKind::Var(v) => match frame {
+                // `next(i)` of an input `i` (allowed in a flat model's INVARSPEC only, see
+                // `Ctx::INVARSPEC_FLAT`) reads the step's input, as `i` does.
+                Frame::Next if self.sys.vars[v.index()].kind == VarKind::Input => self.lower_in(t, Frame::Step),
                 Frame::Next => Expr::Next(*v),
                 Frame::Step if self.sys.step_inputs.get(v.index()) == Some(&true) => Expr::Next(*v),
                 Frame::Current | Frame::Step => Expr::Var(*v),

@@ -15,9 +15,12 @@ pub(crate) struct Ctx {
     pub in_next: bool,
     /// A specification: names of labels defined in other procedure modules are allowed.
     pub spec: bool,
+    /// Inside `next(...)`, an input variable named directly reads the input of the step, as
+    /// outside it (`INVARSPEC` of a flat model, as NuSMV 2.5.4 reads it; not through DEFINEs).
+    pub next_input: bool,
 }
 
-const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, ltl: false, exited: false, in_next: false, spec: false };
+const NONE: Ctx = Ctx { where_: "", next: false, input: false, ctl: false, ltl: false, exited: false, in_next: false, spec: false, next_input: false };
 
 impl Ctx {
     pub(crate) const DEFINE: Ctx = Ctx { where_: "in a DEFINE", next: true, input: true, exited: true, ..NONE };
@@ -37,8 +40,10 @@ impl Ctx {
     pub(crate) const INVARSPEC: Ctx = Ctx { where_: "in INVARSPEC", spec: true, ..NONE };
     /// `INVARSPEC` of a flat model: as in NuSMV 2.5.4, it may read input variables and `next()`
     /// (directly or through DEFINEs); it then constrains every transition from a reachable
-    /// state (`lowering::invar_monitor`).
-    pub(crate) const INVARSPEC_FLAT: Ctx = Ctx { where_: "in INVARSPEC", spec: true, next: true, input: true, ..NONE };
+    /// state (`lowering::invar_monitor`). `next(i)` of an input variable `i` is `i`, the input
+    /// of that transition (NuSMV 2.5.4: `INVARSPEC next(i) = i` is true); through a DEFINE it
+    /// stays an error (NuSMV: "\"next\" expression contains input variables").
+    pub(crate) const INVARSPEC_FLAT: Ctx = Ctx { where_: "in INVARSPEC", spec: true, next: true, input: true, next_input: true, ..NONE };
     /// Input variables are allowed: see `CheckedSystem::step_inputs`.
     pub(crate) const FAIRNESS: Ctx = Ctx { where_: "in FAIRNESS", input: true, ..NONE };
     pub(crate) const CALL: Ctx = Ctx { where_: "in a CALL condition", ..NONE };

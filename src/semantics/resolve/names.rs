@@ -253,7 +253,7 @@ impl Resolver<'_, '_> {
         match m {
             Member::Var(v) => {
                 let var = &self.flat.vars[v.index()];
-                if var.kind == VarKind::Input && (!ctx.input || ctx.in_next) {
+                if var.kind == VarKind::Input && (!ctx.input || (ctx.in_next && !ctx.next_input)) {
                     let where_ = if ctx.in_next { "inside `next(...)`" } else { ctx.where_ };
                     self.diags.push(
                         Diagnostic::error("E0206", format!("input variable `{}` is not allowed {where_}", var.name), span)
