@@ -496,17 +496,22 @@ fn explore(
                     return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
                 };
                 allowance = Some(next);
-                if first_stage.is_none() {
-                    // The first stage is measured: from now on, all the workers.
+                let ending_first = first_stage.is_none();
+                if ending_first {
                     first_stage = Some((work.steps - init_steps, work.ops, work.nodes));
-                    expanders = new_expanders(rayon::current_num_threads().max(1));
                 }
-                if next == UNGATED && can_pipeline && !pipelined {
-                    // No pause will come: the batches' sizes no longer decide anything, and
-                    // the rest is built as an ungated build is.
-                    pipelined = true;
-                    retired_steps += expanders.iter().map(Expander::steps).sum::<u64>();
-                    expanders = new_expanders(rayon::current_num_threads() * PIPELINE_PARTS);
+                // Let go: no pause will come, the batches' sizes no longer decide anything, and
+                // the rest is built as an ungated build is.
+                let let_go = next == UNGATED && can_pipeline && !pipelined;
+                if ending_first || let_go {
+                    // The first stage is measured: from now on, all the workers (with the
+                    // pipeline's parts once let go). The first stage's steps are in `first_stage`.
+                    if !ending_first {
+                        retired_steps += expanders.iter().map(Expander::steps).sum::<u64>();
+                    }
+                    pipelined |= let_go;
+                    let parts = if pipelined { PIPELINE_PARTS } else { 1 };
+                    expanders = new_expanders(rayon::current_num_threads().max(1) * parts);
                 }
             }
         }
