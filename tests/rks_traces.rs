@@ -151,3 +151,28 @@ fn until_traces_are_shortest_on_random_rks() {
     eprintln!("until traces: {checked} validated, {proven} proven shortest by breadth-first search");
     assert!(checked >= models / 3 && proven >= checked / 2, "too few traces exercised: {checked} validated, {proven} proven shortest");
 }
+
+/// RTCTL on procedure modules (`specs/rtctl-procedures.smv`): the witnesses and counterexamples
+/// of bounded operators cross calls and returns, run to the bound or to the first configuration
+/// meeting the goal, and are the same with every procedure engine: `xmv-rs check` prints
+/// `tests/rks_data/rtctl-procedures.out` exactly (`UPDATE_GOLDEN=1` rewrites it).
+#[test]
+fn rtctl_traces_on_procedure_modules_print_their_golden_output() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let golden = root.join("tests/rks_data/rtctl-procedures.out");
+    for engine in ["summary", "incremental", "global", "eager", "lazy"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xmv-rs"))
+            .args(["check", "--engine", engine])
+            .arg(root.join("specs/rtctl-procedures.smv"))
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{engine}: a false spec exits 1");
+        let text = String::from_utf8(out.stdout).unwrap();
+        if std::env::var_os("UPDATE_GOLDEN").is_some() && engine == "summary" {
+            std::fs::write(&golden, &text).unwrap();
+        }
+        let want = std::fs::read_to_string(&golden).unwrap_or_else(|_| panic!("{} is missing (UPDATE_GOLDEN=1 writes it)", golden.display()));
+        assert_eq!(text, want, "{engine}: the output differs from {}", golden.display());
+    }
+}

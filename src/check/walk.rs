@@ -12,7 +12,10 @@
 //!   stops at the first position `j` whose [`Runs::key`] repeats that of an earlier position
 //!   `i` whose stack the walk never popped since. The part `i..j` then repeats forever; if
 //!   `j`'s stack is deeper, each repetition pushes the same frames again
-//!   ([`Trace::loop_push`]): a loop through recursion.
+//!   ([`Trace::loop_push`]): a loop through recursion;
+//! * RTCTL's `EBF`, `EBG`, `E[BU]` (true) and `ABF`, `ABG`, `A[BU]` (false): a finite run that
+//!   follows the unfolded formula ([`bounded`]), as the flat engines' walkers do: to the bound,
+//!   or to the first configuration that meets the goal.
 //!
 //! What the walk needs from an engine is [`Runs`]: configurations, their successors (calls are
 //! transparent: stepping to a call enters the callee), the truth of subformulas there, and a
@@ -47,6 +50,19 @@ pub(crate) trait Runs {
     fn start(&self, goal: FormulaId) -> Self::Conf;
     /// Whether `h` holds at `c`.
     fn holds(&self, goal: FormulaId, h: FormulaId, c: &Self::Conf) -> bool;
+    /// Whether `h` is false at `c`: `!holds` where the labelling is two-valued; a three-valued
+    /// one answers from its own values (an unknown value neither holds nor fails).
+    fn fails(&self, goal: FormulaId, h: FormulaId, c: &Self::Conf) -> bool {
+        !self.holds(goal, h, c)
+    }
+    /// `c` with its contexts (kept for the goal `from`) kept for `to`, an operand of `from`
+    /// instead: the bounded walk explains one operand after another.
+    fn narrow(&self, c: Self::Conf, _from: FormulaId, _to: FormulaId) -> Self::Conf {
+        c
+    }
+    /// The DAG's marked steps of unfolded RTCTL operators (conjunction or disjunction, its step
+    /// operand: `check::rewrite::CoreBuilder::mark_step`).
+    fn marked_steps(&self) -> &[(FormulaId, FormulaId)];
     /// The successors of `c`, in the engine's order (the walk takes the first that fits).
     fn succs(&self, goal: FormulaId, c: &Self::Conf) -> Vec<Self::Conf>;
     fn key(&self, c: &Self::Conf) -> Self::Key;
@@ -64,11 +80,21 @@ fn is_existential(formula: &Ctl<crate::ir::PropId>) -> bool {
     matches!(formula, Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..))
 }
 
+/// RTCTL's `EBF`, `EBG`, `E[BU]` (`Some(true)`) and `ABF`, `ABG`, `A[BU]` (`Some(false)`).
+fn bounded_existential(formula: &Ctl<crate::ir::PropId>) -> Option<bool> {
+    match formula {
+        Ctl::EBF(..) | Ctl::EBG(..) | Ctl::EBU(..) => Some(true),
+        Ctl::ABF(..) | Ctl::ABG(..) | Ctl::ABU(..) => Some(false),
+        _ => None,
+    }
+}
+
 /// True if a spec `formula` with verdict `holds` gets a trace: a witness when it is true and
-/// existential, a counterexample when it is false and universal. The walks explain one `EX`,
-/// `EU` or `EG` step, so RTCTL's bounded operators (unfolded into many) get none here.
+/// existential, a counterexample when it is false and universal (RTCTL's bounded operators
+/// included: [`bounded`]).
 pub(crate) fn has_trace(formula: &Ctl<crate::ir::PropId>, holds: bool) -> bool {
-    if holds { is_existential(formula) } else { is_unbounded_universal(formula) }
+    let unbounded = if holds { is_existential(formula) } else { is_unbounded_universal(formula) };
+    unbounded || bounded_existential(formula) == Some(holds)
 }
 
 fn is_unbounded_universal(formula: &Ctl<crate::ir::PropId>) -> bool {
@@ -78,6 +104,11 @@ fn is_unbounded_universal(formula: &Ctl<crate::ir::PropId>) -> bool {
 /// The witness or counterexample of the spec `formula` (DAG root `root`) with verdict `holds`,
 /// if the spec has a trace-bearing shape and the walk finds one.
 pub(crate) fn explain<R: Runs>(runs: &R, root: FormulaId, formula: &Ctl<crate::ir::PropId>, holds: bool) -> Option<Trace> {
+    if bounded_existential(formula) == Some(holds) {
+        let kind = if holds { TraceKind::Witness } else { TraceKind::Counterexample };
+        let steps = bounded(runs, root, holds)?;
+        return Some(Trace { kind, steps, loop_start: None, loop_push: Vec::new() });
+    }
     let (goal, kind) = if is_existential(formula) && holds {
         (root, TraceKind::Witness)
     } else if is_unbounded_universal(formula) && !holds {
@@ -142,4 +173,86 @@ fn lasso<R: Runs>(runs: &R, goal: FormulaId, start: R::Conf) -> Option<(Vec<R::C
         cur = runs.succs(goal, &cur).into_iter().find(|n| runs.holds(goal, goal, n))?;
     }
     None
+}
+
+/// A node of the goal's DAG with the truth value the walk explains (`positive`: that it holds).
+#[derive(Clone, Copy)]
+struct Lit {
+    f: FormulaId,
+    positive: bool,
+}
+
+/// What the bounded walk does at a configuration: go on with an operand there, step to a
+/// successor (`EX`), or stop (the literal is shown by the configuration itself).
+enum Move<C> {
+    Operand(Lit),
+    Step(C, Lit),
+    Stop,
+}
+
+/// The witness of an unfolded RTCTL operator (`root` explained as `positive`: a true `EBF`,
+/// `EBG`, `E[BU]`, or the dual of a false `ABF`, `ABG`, `A[BU]`) as a finite run, walked as the
+/// flat engines' `check::flat::explain` walks it: negations flip the polarity, a conjunction
+/// whose operands must all be shown follows its marked step (the unfolding's `EX`, so the run
+/// goes on to the bound or to the first configuration meeting the goal), a disjunction one of
+/// its operands that holds (the marked step first), `EX` a successor where its operand holds;
+/// anything else (an atom, an unmarked conjunction, a nested `EU`/`EG`, a universal step) ends
+/// the run at the configuration that shows it. Each move goes to an operand, a smaller node,
+/// so the walk takes at most one move per node of the DAG. `None` if a step the labels promise
+/// is not found (a three-valued labelling that leaves it unknown).
+fn bounded<R: Runs>(runs: &R, root: FormulaId, positive: bool) -> Option<Vec<TraceStep>> {
+    let marks: FxHashMap<FormulaId, FormulaId> = runs.marked_steps().iter().copied().collect();
+    // Whether `l` (`lit` or an operand of it) is shown at `c`, whose contexts are `lit`'s.
+    let shows = |lit: Lit, l: Lit, c: &R::Conf| if l.positive { runs.holds(lit.f, l.f, c) } else { runs.fails(lit.f, l.f, c) };
+    let mut conf = runs.start(root);
+    let mut lit = Lit { f: root, positive };
+    if !shows(lit, lit, &conf) {
+        return None;
+    }
+    let mut steps = Vec::new();
+    loop {
+        let marked = |a: Lit, b: Lit| marks.get(&lit.f).map(|&m| if m == a.f { (a, b) } else { (b, a) });
+        let shows = |l: Lit, c: &R::Conf| shows(lit, l, c);
+        let next = match (runs.op(lit.f), lit.positive) {
+            (Op::Not(a), p) => Move::Operand(Lit { f: a, positive: !p }),
+            // Both operands are shown: the marked step, if any.
+            (Op::And(a, b), true) | (Op::Or(a, b), false) => {
+                let (a, b) = (Lit { f: a, positive: lit.positive }, Lit { f: b, positive: lit.positive });
+                marked(a, b).map_or(Move::Stop, |(step, _)| Move::Operand(step))
+            }
+            // One operand that is shown, the marked step first.
+            (Op::Or(a, b), true) | (Op::And(a, b), false) => {
+                let (a, b) = (Lit { f: a, positive: lit.positive }, Lit { f: b, positive: lit.positive });
+                let (first, second) = marked(a, b).unwrap_or((a, b));
+                if shows(first, &conf) {
+                    Move::Operand(first)
+                } else if shows(second, &conf) {
+                    Move::Operand(second)
+                } else {
+                    return None;
+                }
+            }
+            (Op::EX(a), true) => {
+                let a = Lit { f: a, positive: true };
+                let next = runs.succs(lit.f, &conf).into_iter().find(|c| shows(a, c))?;
+                Move::Step(next, a)
+            }
+            _ => Move::Stop,
+        };
+        match next {
+            Move::Operand(l) => {
+                conf = runs.narrow(conf, lit.f, l.f);
+                lit = l;
+            }
+            Move::Step(c, l) => {
+                let c = runs.narrow(c, lit.f, l.f);
+                steps.push(runs.step(std::mem::replace(&mut conf, c)));
+                lit = l;
+            }
+            Move::Stop => {
+                steps.push(runs.step(conf));
+                return Some(steps);
+            }
+        }
+    }
 }

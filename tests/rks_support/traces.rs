@@ -8,7 +8,7 @@ use super::contexts;
 use super::ctl_text::F;
 use super::oracle::{self, Config, Verdict};
 use xmv_rs::check::trace::{Trace, TraceKind, TraceStep};
-use xmv_rs::ctl::Ctl;
+use xmv_rs::ctl::{Bound, Ctl};
 use xmv_rs::explicit::rks::RecursiveKripkeStructure;
 
 const DEPTH: usize = 4;
@@ -121,6 +121,27 @@ pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds
             facts.extend((0..n - 1).map(|i| (i, not(b))));
             facts.push((n - 1, if lasso { not(b) } else { and(not(a), not(b)) }));
         }
+        // RTCTL: finite runs. The walk may go on past the top operator's bound: the DAG merges
+        // nested bounded operators (`ABG 0..0 ABF 0..2 p` is `ABF 0..2 p`), whose explanation
+        // then continues the run.
+        (Ctl::EBF(a, k), true) | (Ctl::ABG(a, k), false) => {
+            want(!lasso, "EBF/ABG")?;
+            let g = if holds { (**a).clone() } else { not(a) };
+            return bounded_until_witness(rks, &run, None, &g, *k, stats);
+        }
+        (Ctl::EBG(a, k), true) | (Ctl::ABF(a, k), false) => {
+            want(!lasso && n > k.hi as usize, "EBG/ABF")?;
+            let g = if holds { (**a).clone() } else { not(a) };
+            facts.extend((k.lo as usize..=k.hi as usize).map(|i| (i, g.clone())));
+        }
+        (Ctl::EBU(a, b, k), true) => {
+            want(!lasso, "EBU")?;
+            return bounded_until_witness(rks, &run, Some(a), b, *k, stats);
+        }
+        (Ctl::ABU(a, b, k), false) => {
+            want(!lasso, "ABU")?;
+            return bounded_until_counterexample(rks, &run, a, b, *k, stats);
+        }
         _ => return Err("a trace for a spec that has none".into()),
     }
     for (i, f) in facts {
@@ -132,6 +153,73 @@ pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds
         }
     }
     Ok(())
+}
+
+/// The value of `f` at position `i` of `run` (`None`: neither oracle decides), counted.
+fn value_at(rks: &RecursiveKripkeStructure, run: &[Config], i: usize, f: &F, stats: &mut TraceStats) -> Result<Option<bool>, String> {
+    Ok(match fact(rks, &run[i], f)? {
+        Verdict::Holds => {
+            stats.facts_checked += 1;
+            Some(true)
+        }
+        Verdict::Fails => {
+            stats.facts_checked += 1;
+            Some(false)
+        }
+        Verdict::Unknown => {
+            stats.facts_undecided += 1;
+            None
+        }
+    })
+}
+
+/// A witness of `E[a BU k b]` (`a = None`: `EBF k b`): a position `i` of the run in `k` with `b`,
+/// and `a` at every position before it. An undecided value ends the check without a verdict.
+fn bounded_until_witness(rks: &RecursiveKripkeStructure, run: &[Config], a: Option<&F>, b: &F, k: Bound, stats: &mut TraceStats) -> Result<(), String> {
+    for i in 0..=(k.hi as usize).min(run.len() - 1) {
+        if i >= k.lo as usize {
+            match value_at(rks, run, i, b, stats)? {
+                Some(true) => return Ok(()),
+                Some(false) => {}
+                None => return Ok(()),
+            }
+        }
+        if let Some(a) = a {
+            match value_at(rks, run, i, a, stats)? {
+                Some(true) => {}
+                Some(false) => break,
+                None => return Ok(()),
+            }
+        }
+    }
+    Err(format!("no position of the run in {}..{} meets the bounded goal", k.lo, k.hi))
+}
+
+/// A counterexample of `A[a BU k b]`: a run on which no position `i` in `k` has `b` with `a` at
+/// every position before it, however the run goes on: before its last position `m` the goal is
+/// not met, and either `a` failed somewhere before `m` (then it can no longer be met), or `m`
+/// is past the bound, or the shifted `A[a BU k−m b]` fails at `m`.
+fn bounded_until_counterexample(rks: &RecursiveKripkeStructure, run: &[Config], a: &F, b: &F, k: Bound, stats: &mut TraceStats) -> Result<(), String> {
+    let m = run.len() - 1;
+    let value = |i: usize, f: &F, stats: &mut TraceStats| value_at(rks, run, i, f, stats);
+    let in_range = |i: usize| (k.lo as usize..=k.hi as usize).contains(&i);
+    for i in 0..m {
+        if in_range(i) && value(i, b, stats)? == Some(true) {
+            return Err(format!("position {i} ({:?}) meets the goal of the A[BU] the trace claims to fail", run[i]));
+        }
+        if value(i, a, stats)? == Some(false) {
+            return Ok(());
+        }
+    }
+    if m > k.hi as usize {
+        return Ok(());
+    }
+    let rest = Bound { lo: k.lo.saturating_sub(m as u32), hi: k.hi - m as u32 };
+    let shifted = Ctl::ABU(Box::new(a.clone()), Box::new(b.clone()), rest);
+    match value(m, &shifted, stats)? {
+        Some(true) => Err(format!("the last position ({:?}) can still meet the goal", run[m])),
+        _ => Ok(()),
+    }
 }
 
 /// Whether `f` holds at `config`: the bounded unfolding first, the context oracle where the
@@ -153,7 +241,8 @@ pub fn trace_expected(formula: &F, holds: bool) -> bool {
     match formula {
         Ctl::EX(_) | Ctl::EF(_) | Ctl::EG(_) | Ctl::EU(..) => holds,
         Ctl::AX(_) | Ctl::AF(_) | Ctl::AG(_) | Ctl::AU(..) => !holds,
-        // RTCTL: the RKS walks explain one unbounded step; bounded specs get no trace there.
+        Ctl::EBF(..) | Ctl::EBG(..) | Ctl::EBU(..) => holds,
+        Ctl::ABF(..) | Ctl::ABG(..) | Ctl::ABU(..) => !holds,
         _ => false,
     }
 }

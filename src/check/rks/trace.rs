@@ -144,6 +144,19 @@ impl Runs for Walker<'_, '_> {
         self.core.value(h, c.comp, &ctx, c.node)
     }
 
+    fn narrow(&self, mut c: Conf, from: FId, to: FId) -> Conf {
+        // Level 0 runs the initial component, level `i` the callee of the `i`-th pending call.
+        let levels = std::iter::once(self.init).chain(c.stack.iter().map(|f| self.core.comp(f.component()).call_target[f.call().index()]));
+        for (ctx, s) in c.ctxs.iter_mut().zip(levels) {
+            *ctx = restrict(self.fm, from, to, ctx, self.core.comp(s).exits.len()).to_vec();
+        }
+        c
+    }
+
+    fn marked_steps(&self) -> &[(FId, FId)] {
+        &self.fm.dag.steps
+    }
+
     fn succs(&self, goal: FId, c: &Conf) -> Vec<Conf> {
         if c.term {
             return vec![c.clone()];

@@ -79,6 +79,14 @@ impl Runs for Walker<'_, '_> {
         self.value(h, c) == Kleene::True
     }
 
+    fn fails(&self, _goal: FormulaId, h: FormulaId, c: &Conf) -> bool {
+        self.value(h, c) == Kleene::False
+    }
+
+    fn marked_steps(&self) -> &[(FormulaId, FormulaId)] {
+        &self.m.phi.dag.steps
+    }
+
     fn succs(&self, _goal: FormulaId, c: &Conf) -> Vec<Conf> {
         self.next_confs(c)
     }
