@@ -155,9 +155,9 @@ pub fn validate(rks: &RecursiveKripkeStructure, initial: u32, formula: &F, holds
     Ok(())
 }
 
-/// The value of `f` at position `i` of `run` (`None`: neither oracle decides), counted.
-fn value_at(rks: &RecursiveKripkeStructure, run: &[Config], i: usize, f: &F, stats: &mut TraceStats) -> Result<Option<bool>, String> {
-    Ok(match fact(rks, &run[i], f)? {
+/// The value of `f` at `conf` (`None`: neither oracle decides), counted.
+fn value_at(rks: &RecursiveKripkeStructure, conf: &Config, f: &F, stats: &mut TraceStats) -> Result<Option<bool>, String> {
+    Ok(match fact(rks, conf, f)? {
         Verdict::Holds => {
             stats.facts_checked += 1;
             Some(true)
@@ -176,16 +176,16 @@ fn value_at(rks: &RecursiveKripkeStructure, run: &[Config], i: usize, f: &F, sta
 /// A witness of `E[a BU k b]` (`a = None`: `EBF k b`): a position `i` of the run in `k` with `b`,
 /// and `a` at every position before it. An undecided value ends the check without a verdict.
 fn bounded_until_witness(rks: &RecursiveKripkeStructure, run: &[Config], a: Option<&F>, b: &F, k: Bound, stats: &mut TraceStats) -> Result<(), String> {
-    for i in 0..=(k.hi as usize).min(run.len() - 1) {
+    for (i, conf) in run.iter().enumerate().take(k.hi as usize + 1) {
         if i >= k.lo as usize {
-            match value_at(rks, run, i, b, stats)? {
+            match value_at(rks, conf, b, stats)? {
                 Some(true) => return Ok(()),
                 Some(false) => {}
                 None => return Ok(()),
             }
         }
         if let Some(a) = a {
-            match value_at(rks, run, i, a, stats)? {
+            match value_at(rks, conf, a, stats)? {
                 Some(true) => {}
                 Some(false) => break,
                 None => return Ok(()),
@@ -201,13 +201,12 @@ fn bounded_until_witness(rks: &RecursiveKripkeStructure, run: &[Config], a: Opti
 /// is past the bound, or the shifted `A[a BU k−m b]` fails at `m`.
 fn bounded_until_counterexample(rks: &RecursiveKripkeStructure, run: &[Config], a: &F, b: &F, k: Bound, stats: &mut TraceStats) -> Result<(), String> {
     let m = run.len() - 1;
-    let value = |i: usize, f: &F, stats: &mut TraceStats| value_at(rks, run, i, f, stats);
     let in_range = |i: usize| (k.lo as usize..=k.hi as usize).contains(&i);
-    for i in 0..m {
-        if in_range(i) && value(i, b, stats)? == Some(true) {
-            return Err(format!("position {i} ({:?}) meets the goal of the A[BU] the trace claims to fail", run[i]));
+    for (i, conf) in run.iter().enumerate().take(m) {
+        if in_range(i) && value_at(rks, conf, b, stats)? == Some(true) {
+            return Err(format!("position {i} ({conf:?}) meets the goal of the A[BU] the trace claims to fail"));
         }
-        if value(i, a, stats)? == Some(false) {
+        if value_at(rks, conf, a, stats)? == Some(false) {
             return Ok(());
         }
     }
@@ -216,7 +215,7 @@ fn bounded_until_counterexample(rks: &RecursiveKripkeStructure, run: &[Config], 
     }
     let rest = Bound { lo: k.lo.saturating_sub(m as u32), hi: k.hi - m as u32 };
     let shifted = Ctl::ABU(Box::new(a.clone()), Box::new(b.clone()), rest);
-    match value(m, &shifted, stats)? {
+    match value_at(rks, &run[m], &shifted, stats)? {
         Some(true) => Err(format!("the last position ({:?}) can still meet the goal", run[m])),
         _ => Ok(()),
     }
