@@ -145,10 +145,7 @@ impl Run<'_> {
         if self.needs_flat(&program) && options.engine.flat() == Engine::Explicit {
             let refused: Vec<Diagnostic> = flat_engine::bdd_only_specs(&program)
                 .map(|s| {
-                    // The spec's span runs to the next token; the caret ends at its last character.
-                    let text = self.file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
-                    let span = crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 };
-                    Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", span)
+                    Diagnostic::error("E0221", "a future operator below a past one is not checked by the explicit engine", self.spec_span(s))
                         .with_label_message("this LTL spec has a future operator (`X G F U V`), or an input variable, inside a past one (`Y Z H O S T`)")
                         .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only, and an input variable in an LTL atom is read on the step leaving the state (one step ahead)")
                 })
@@ -160,7 +157,40 @@ impl Run<'_> {
                 return None;
             }
         }
+
+        // The context engines cannot hold the contexts of a procedure spec with a deep `EX` chain
+        // (a large RTCTL bound): `auto` checks it with the lazy engine, but an engine asked for by
+        // name, or `--verify` (whose second engine family has no other engine for it), is refused
+        // at the spec before anything is built.
+        let context_engine = matches!(options.engine, Engine::Summary | Engine::Incremental | Engine::Global);
+        if self.needed(&program) && (context_engine || options.verify) {
+            let procedure_ctl = |s: &&crate::lowering::program::LoweredSpec| Some(s.system) != program.flat && s.kind == crate::ir::SpecKind::Ctl;
+            let refused: Vec<Diagnostic> = (program.specs.iter().filter(procedure_ctl))
+                .filter(|s| !crate::check::rks::formula::fits_context_engines(&s.formula))
+                .map(|s| {
+                    let who = if options.verify { "`--verify`'s context engine".to_string() } else { format!("the `{}` engine", options.engine.name()) };
+                    Diagnostic::error("E0223", format!("this spec's contexts are too large for {who}"), self.spec_span(s))
+                        .with_label_message("nested next-step operators (an RTCTL bound above a few hundred steps, or a long chain of `EX`/`AX`)")
+                        .with_help(format!(
+                            "check it with `--engine lazy` or `--engine eager`, or without `--engine` (`auto` picks `lazy` for such specs), and without `--verify`; or lower the bound: `summary`, `incremental` and `global` record every step's value at each call (about the cube of the bound in entries; at most {})",
+                            crate::check::rks::formula::MAX_CONTEXT_ENTRIES
+                        ))
+                })
+                .collect();
+            if !refused.is_empty() {
+                for d in refused {
+                    self.file_one(d);
+                }
+                return None;
+            }
+        }
         Some(program)
+    }
+
+    /// A spec's span for a caret: it runs to the next token, the caret ends at its last character.
+    fn spec_span(&self, s: &crate::lowering::program::LoweredSpec) -> crate::source::Span {
+        let text = self.file.text.get(s.span.start as usize..s.span.end as usize).unwrap_or("");
+        crate::source::Span { start: s.span.start, end: s.span.start + text.trim_end().len() as u32 }
     }
 
     /// Without a CTL or invariant spec (and without `-r`) nothing needs the state space: like

@@ -4,7 +4,8 @@
 //!
 //! Every `tests/build/<name>.smv` is run through `driver::run_check`; the exit code, stdout and
 //! stderr must equal `<name>.out`. A first line `-- xmv-rs: <flags>` sets options (`-r`,
-//! `--no-trace`, `--witnesses`, `--max-states N`, `--max-memory SIZE`, `--format json`; JSON's
+//! `--no-trace`, `--witnesses`, `--max-states N`, `--max-memory SIZE`, `--format json`,
+//! `--engine explicit|bdd|summary|lazy`, `--verify`; JSON's
 //! `time_ms` is compared as 0). `UPDATE_GOLDEN=1 cargo test --test build_golden` rewrites the
 //! `.out` files.
 
@@ -23,7 +24,17 @@ fn options(text: &str) -> CheckOptions {
             "--witnesses" => o.witnesses = true,
             "--max-states" => o.max_states = words.next().and_then(|n| n.parse().ok()),
             "--max-memory" => o.max_memory = words.next().and_then(|n| xmv_rs::explicit::budget::parse_size(n).ok()),
-            "--engine" => o.engine = if words.next() == Some("explicit") { xmv_rs::driver::Engine::Explicit } else { xmv_rs::driver::Engine::Bdd },
+            "--engine" => {
+                use xmv_rs::driver::Engine;
+                o.engine = match words.next() {
+                    Some("explicit") => Engine::Explicit,
+                    Some("bdd") => Engine::Bdd,
+                    Some("summary") => Engine::Summary,
+                    Some("lazy") => Engine::Lazy,
+                    other => panic!("unknown engine {other:?} in a golden case"),
+                }
+            }
+            "--verify" => o.verify = true,
             "--format" => o.format = if words.next() == Some("json") { Format::Json } else { Format::Text },
             other => panic!("unknown flag {other} in a golden case"),
         }

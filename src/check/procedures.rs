@@ -97,8 +97,34 @@ fn with_ltl(
     Ok(checked)
 }
 
-/// All `specs` with `engine`.
+/// All `specs` with `engine`. With `summary` (what `auto` and the flat engines' names run), the
+/// specs whose context tables pass the context engines' budget
+/// ([`rks::formula::fits_context_engines`]: large RTCTL bounds) are checked by the lazy ternary
+/// engine instead; the driver refuses them before anything is built when the context engine was
+/// asked for by name or `--verify` is on (E0223), so this is `auto`'s choice.
 fn run(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], engine: Engine, traces: bool) -> Checked {
+    let wide: Vec<bool> = match engine.procedures() {
+        Engine::Summary => specs.iter().map(|(_, f)| !rks::formula::fits_context_engines(f)).collect(),
+        _ => vec![],
+    };
+    if !wide.contains(&true) {
+        return run_one(model, specs, engine, traces);
+    }
+    let (mut summary, mut lazy) = (vec![], vec![]);
+    for (spec, &w) in specs.iter().zip(&wide) {
+        if w { &mut lazy } else { &mut summary }.push(spec.clone());
+    }
+    let mut checked = run_one(model, &summary, engine, traces);
+    let by_lazy = run_one(model, &lazy, Engine::Lazy, traces);
+    let (mut from_summary, mut from_lazy) = (std::mem::take(&mut checked.outcomes).into_iter(), by_lazy.outcomes.into_iter());
+    checked.outcomes = wide.iter().filter_map(|&w| if w { from_lazy.next() } else { from_summary.next() }).collect();
+    checked.stats.counters.push(("specs checked by the lazy engine (contexts past the summary engine's budget)", lazy.len() as u64));
+    checked.stats.counters.extend(by_lazy.stats.counters);
+    checked
+}
+
+/// All `specs` with `engine` alone.
+fn run_one(model: &RecursiveKripkeStructure, specs: &[(ComponentId, Ctl<PropId>)], engine: Engine, traces: bool) -> Checked {
     let engine = engine.procedures();
     let context = |rks_engine: rks::RksEngine| {
         let results = rks::check_many(model, specs, &rks::RksOptions { engine: rks_engine, want_trace: traces });

@@ -33,6 +33,11 @@ use std::hash::Hash;
 /// Length at most of the walk that looks for an `EG` lasso.
 pub(crate) const SEARCH_LIMIT: usize = 200_000;
 
+/// Stack frames at most in the steps of a bounded operator's run ([`bounded`]): each step
+/// carries (and prints) its whole stack, so a run of `h` steps that recurses at each step holds
+/// `h²/2` frames (`ABF 1..10000` through a recursive call: 5·10^7, 7 GB); past this, no trace.
+pub(crate) const BOUNDED_FRAMES: usize = 4_000_000;
+
 /// The runs of one checked model, as the walker sees them. `goal` is always the existential
 /// formula being explained; `h` in [`Runs::holds`] is in its sub-DAG.
 pub(crate) trait Runs {
@@ -199,7 +204,7 @@ enum Move<C> {
 /// anything else (an atom, an unmarked conjunction, a nested `EU`/`EG`, a universal step) ends
 /// the run at the configuration that shows it. Each move goes to an operand, a smaller node,
 /// so the walk takes at most one move per node of the DAG. `None` if a step the labels promise
-/// is not found (a three-valued labelling that leaves it unknown).
+/// is not found (a three-valued labelling that leaves it unknown), or past [`BOUNDED_FRAMES`].
 fn bounded<R: Runs>(runs: &R, root: FormulaId, positive: bool) -> Option<Vec<TraceStep>> {
     let marks: FxHashMap<FormulaId, FormulaId> = runs.marked_steps().iter().copied().collect();
     // Whether `l` (`lit` or an operand of it) is shown at `c`, whose contexts are `lit`'s.
@@ -210,7 +215,11 @@ fn bounded<R: Runs>(runs: &R, root: FormulaId, positive: bool) -> Option<Vec<Tra
         return None;
     }
     let mut steps = Vec::new();
+    let mut frames = runs.depth(&conf);
     loop {
+        if frames > BOUNDED_FRAMES {
+            return None;
+        }
         let marked = |a: Lit, b: Lit| marks.get(&lit.f).map(|&m| if m == a.f { (a, b) } else { (b, a) });
         let shows = |l: Lit, c: &R::Conf| shows(lit, l, c);
         let next = match (runs.op(lit.f), lit.positive) {
@@ -246,6 +255,7 @@ fn bounded<R: Runs>(runs: &R, root: FormulaId, positive: bool) -> Option<Vec<Tra
             }
             Move::Step(c, l) => {
                 let c = runs.narrow(c, lit.f, l.f);
+                frames += runs.depth(&c);
                 steps.push(runs.step(std::mem::replace(&mut conf, c)));
                 lit = l;
             }

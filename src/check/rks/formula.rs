@@ -64,30 +64,11 @@ impl Formula {
         let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
         let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
         let dag = b.finish();
-        let n = dag.len();
-        let mut deps: IdVec<FId, Vec<FId>> = IdVec::from_elem(Vec::new(), n);
-        for f in deps.indices() {
-            let op = dag.nodes[f];
-            let mut d: Vec<FId> = Vec::new();
-            for c in op.children() {
-                d.extend_from_slice(&deps[c]);
-            }
-            if let Op::EX(a) = op {
-                d.push(a);
-            }
-            if op.is_fixpoint() {
-                d.push(f);
-            }
-            d.sort_unstable();
-            d.dedup();
-            deps[f] = d;
-        }
+        let deps = dependencies(&dag, u64::MAX).expect("no budget");
         let mut proj = FxHashMap::default();
         for f in deps.indices() {
             let df = &deps[f];
-            let mut gs: Vec<FId> = df.clone();
-            gs.extend(dag.nodes[f].children());
-            for g in gs {
+            for g in projected(&dag, &deps, f) {
                 let pos = deps[g].iter().map(|x| df.binary_search(x).expect("deps(g) ⊆ deps(f)") as u32).collect();
                 proj.insert((f, g), pos);
             }
@@ -116,6 +97,70 @@ impl Formula {
     pub(crate) fn value_in_loop(&self, f: FId, has: &dyn Fn(PropId) -> bool) -> bool {
         self.dag.values_in_loop(f, has)[f]
     }
+}
+
+/// `deps(f)` for every node of `dag` (module documentation), or `None` once their lengths add up
+/// to more than `budget`.
+fn dependencies(dag: &Dag, budget: u64) -> Option<IdVec<FId, Vec<FId>>> {
+    let mut deps: IdVec<FId, Vec<FId>> = IdVec::from_elem(Vec::new(), dag.len());
+    let mut entries = 0u64;
+    for f in deps.indices() {
+        let op = dag.nodes[f];
+        let mut d: Vec<FId> = Vec::new();
+        for c in op.children() {
+            d.extend_from_slice(&deps[c]);
+        }
+        if let Op::EX(a) = op {
+            d.push(a);
+        }
+        if op.is_fixpoint() {
+            d.push(f);
+        }
+        d.sort_unstable();
+        d.dedup();
+        entries += d.len() as u64;
+        if entries > budget {
+            return None;
+        }
+        deps[f] = d;
+    }
+    Some(deps)
+}
+
+/// The nodes `g` with a projection `proj[(f, g)]`: `deps(f)` and the children of `f`.
+fn projected<'d>(dag: &Dag, deps: &'d IdVec<FId, Vec<FId>>, f: FId) -> impl Iterator<Item = FId> + 'd {
+    deps[f].iter().copied().chain(dag.nodes[f].children())
+}
+
+/// The most entries the context tables of one spec (`deps` and the projections between them) may
+/// have for the context engines (`summary`, `incremental`, `global`). A chain of `h` nested `EX`
+/// (RTCTL's bounded operators unfolded: `ABF 1..h p`) needs about `h²` of `deps` and `h³` of
+/// projections, and each call context records `h` values: `ABF 1..400 p` on a recursive procedure
+/// took 0.56 s and 119 MB, `1..800` 4.3 s and 0.8 GB, `1..10000` did not fit in 24 GB. 2^25
+/// entries allow about `h` = 370; the ternary engines, whose contexts are per existential
+/// subformula, check `1..10000` in 0.02 s (`lazy`) to 3.4 s (`eager`).
+pub(crate) const MAX_CONTEXT_ENTRIES: u64 = 1 << 25;
+
+/// Whether the context engines can check `ctl` within [`MAX_CONTEXT_ENTRIES`] (counted on its
+/// DAG with a distinct atom per occurrence, stopping at the budget).
+pub(crate) fn fits_context_engines<A>(ctl: &Ctl<A>) -> bool {
+    let mut atoms = 0u32;
+    let ctl = ctl.map_atoms(&mut |_| {
+        atoms += 1;
+        PropId::from_u32(atoms - 1)
+    });
+    let mut b = DagBuilder::new(IFF);
+    b.lower(&ctl);
+    let dag = b.finish();
+    let Some(deps) = dependencies(&dag, MAX_CONTEXT_ENTRIES) else { return false };
+    let mut entries: u64 = deps.iter().map(|d| d.len() as u64).sum();
+    for f in deps.indices() {
+        entries += projected(&dag, &deps, f).map(|g| deps[g].len() as u64).sum::<u64>();
+        if entries > MAX_CONTEXT_ENTRIES {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -166,5 +211,21 @@ mod tests {
         assert!(f.value_in_loop(f.root, &|p| p == PropId::new(0)));
         let g = Formula::from_ctl(&Ctl::AG(Box::new(Ctl::Not(atom(0)))));
         assert!(g.value_in_loop(g.root, &|_| false));
+    }
+
+    #[test]
+    fn the_context_budget_admits_hundreds_of_steps_and_refuses_thousands() {
+        use crate::ctl::Bound;
+        let abf = |hi| Ctl::ABF(atom(0), Bound { lo: 1, hi });
+        assert!(fits_context_engines(&abf(300)));
+        assert!(!fits_context_engines(&abf(1000)));
+        assert!(!fits_context_engines(&Ctl::AG(Box::new(Ctl::Implies(atom(1), Box::new(abf(10_000)))))));
+        // A spec as the bundled models write them, and unbounded operators of any depth of
+        // nesting that stays in the tens.
+        let mut deep = Ctl::EF(atom(0));
+        for i in 0..40 {
+            deep = if i % 2 == 0 { Ctl::AG(Box::new(Ctl::Or(atom(i), Box::new(deep)))) } else { Ctl::EX(Box::new(deep)) };
+        }
+        assert!(fits_context_engines(&deep));
     }
 }
