@@ -137,8 +137,9 @@ fn projected<'d>(dag: &Dag, deps: &'d IdVec<FId, Vec<FId>>, f: FId) -> impl Iter
 /// (RTCTL's bounded operators unfolded: `ABF 1..h p`) needs about `h²` of `deps` and `h³` of
 /// projections, and each call context records `h` values: `ABF 1..400 p` on a recursive procedure
 /// took 0.56 s and 119 MB, `1..800` 4.3 s and 0.8 GB, `1..10000` did not fit in 24 GB. 2^25
-/// entries allow about `h` = 370; the ternary engines, whose contexts are per existential
-/// subformula, check `1..10000` in 0.02 s (`lazy`) to 3.4 s (`eager`).
+/// entries allow `ABF 1..h` up to `h` ≈ 470 (0.9 s, 160 MB) and `A [ a BU 1..h b ]` up to
+/// `h` ≈ 320; the ternary engines, whose contexts are per existential subformula, check
+/// `1..10000` in 0.02 s (`lazy`) to 3.4 s (`eager`).
 pub(crate) const MAX_CONTEXT_ENTRIES: u64 = 1 << 25;
 
 /// Whether the context engines can check `ctl` within [`MAX_CONTEXT_ENTRIES`] (counted on its
