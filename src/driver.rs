@@ -296,8 +296,30 @@ impl Run<'_> {
                 None => (stages.check_rks)(m, o).map(Decided::from),
             };
             self.run_checker(check, "rks", ids.into_iter(), &mut outcomes, &warn)?;
+            if options.traces {
+                self.missing_traces(program, m, &outcomes);
+            }
         }
         Some(outcomes)
+    }
+
+    /// W0603 at each procedure CTL spec whose verdict has a trace by its shape
+    /// ([`crate::check::walk::has_trace`]) but got none: the walkers stop at their caps (a lasso
+    /// searched over 200,000 configurations, a witness over 1,000,000 steps, a bounded run
+    /// whose steps carry over 4 M stack frames) and a ternary engine may leave a step unknown.
+    fn missing_traces(&mut self, program: &LoweredProgram, m: &RksModel, outcomes: &[Option<Filed>]) {
+        for s in m.specs.iter().filter(|s| s.ltl.is_none()) {
+            let Some((Ok(outcome), ..)) = &outcomes[s.spec] else { continue };
+            let formula = if s.invariant { crate::ctl::Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() };
+            if outcome.trace.is_some() || !crate::check::walk::has_trace(&formula, outcome.holds) {
+                continue;
+            }
+            let what = if outcome.holds { "witness" } else { "counterexample" };
+            let d = Diagnostic::warning(W_NO_TRACE, format!("no {what} is printed for this spec: the run is too long for the trace walkers"), self.spec_span(&program.specs[s.spec]))
+                .with_label_message("its verdict stands; only the run that shows it is missing")
+                .with_help("the walkers stop at 200,000 configurations for a loop, 1,000,000 steps for a path, and 4,000,000 stack frames in the steps of a bounded operator's run (each step prints its whole call stack); a smaller bound or another `--engine` may give a shorter run");
+            self.file_one(d);
+        }
     }
 
     /// Runs one checker and files its outcomes under their spec indices (`None`: it failed, and
@@ -429,6 +451,8 @@ pub(crate) const E_SELECTION: &str = "E0602";
 pub(crate) const W_CHECKER: &str = "W0601";
 /// Code of the warning that a `COMPUTE MAX` is undefined (one of its formulas holds nowhere).
 pub(crate) const W_UNDEFINED_COMPUTE: &str = "W0602";
+/// Code of the warning that a procedure spec whose verdict has a trace got none (a walker's cap).
+pub(crate) const W_NO_TRACE: &str = "W0603";
 
 /// W0602 for the `COMPUTE` at `span` (printed as `text`) whose formula `empty` holds in no
 /// reachable fair state.
