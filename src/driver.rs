@@ -150,10 +150,7 @@ impl Run<'_> {
                         .with_help("check it with `--engine bdd` (or `auto`, the default, which picks BDDs for such specs): the explicit engine's past monitors read past and propositional operands only, and an input variable in an LTL atom is read on the step leaving the state (one step ahead)")
                 })
                 .collect();
-            if !refused.is_empty() {
-                for d in refused {
-                    self.file_one(d);
-                }
+            if self.refused(refused) {
                 return None;
             }
         }
@@ -177,14 +174,20 @@ impl Run<'_> {
                         ))
                 })
                 .collect();
-            if !refused.is_empty() {
-                for d in refused {
-                    self.file_one(d);
-                }
+            if self.refused(refused) {
                 return None;
             }
         }
         Some(program)
+    }
+
+    /// Files `diags` (specs refused before anything is built); whether there were any.
+    fn refused(&mut self, diags: Vec<Diagnostic>) -> bool {
+        let any = !diags.is_empty();
+        for d in diags {
+            self.file_one(d);
+        }
+        any
     }
 
     /// A spec's span for a caret: it runs to the next token, the caret ends at its last character.
@@ -310,8 +313,7 @@ impl Run<'_> {
     fn missing_traces(&mut self, program: &LoweredProgram, m: &RksModel, outcomes: &[Option<Filed>]) {
         for s in m.specs.iter().filter(|s| s.ltl.is_none()) {
             let Some((Ok(outcome), ..)) = &outcomes[s.spec] else { continue };
-            let formula = if s.invariant { crate::ctl::Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() };
-            if outcome.trace.is_some() || !crate::check::walk::has_trace(&formula, outcome.holds) {
+            if outcome.trace.is_some() || !crate::check::walk::has_trace(&s.checked_formula(), outcome.holds) {
                 continue;
             }
             let what = if outcome.holds { "witness" } else { "counterexample" };

@@ -31,7 +31,7 @@ pub(crate) struct Verified {
 
 /// The formula each engine checks for a procedure spec.
 fn formulas(specs: &[RksSpec]) -> Vec<(ComponentId, Ctl<PropId>)> {
-    (specs.iter()).map(|s| (s.component, if s.invariant { Ctl::AG(Box::new(s.formula.clone())) } else { s.formula.clone() })).collect()
+    (specs.iter()).map(|s| (s.component, s.checked_formula())).collect()
 }
 
 impl Checker for Procedures {

@@ -79,6 +79,14 @@ pub struct RksSpec {
     pub ltl: Option<crate::ltl::Ltl<PropId>>,
 }
 
+impl RksSpec {
+    /// The CTL formula the procedure engines check: `AG formula` for an `INVARSPEC`, else
+    /// `formula`.
+    pub(crate) fn checked_formula(&self) -> Ctl<PropId> {
+        if self.invariant { Ctl::AG(Box::new(self.formula.clone())) } else { self.formula.clone() }
+    }
+}
+
 impl RksModel {
     /// The valuation of node `n` of component `c`.
     pub(crate) fn node_values(&self, program: &LoweredProgram, c: ComponentId, n: NodeId) -> &[u32] {

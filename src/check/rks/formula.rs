@@ -64,7 +64,7 @@ impl Formula {
         let roots: Vec<FId> = ctls.iter().map(|c| b.lower(c)).collect();
         let root = roots.first().copied().unwrap_or_else(|| b.mk(Op::True));
         let dag = b.finish();
-        let deps = dependencies(&dag, u64::MAX).expect("no budget");
+        let (deps, _) = dependencies(&dag, u64::MAX).expect("no budget");
         let mut proj = FxHashMap::default();
         for f in deps.indices() {
             let df = &deps[f];
@@ -99,9 +99,9 @@ impl Formula {
     }
 }
 
-/// `deps(f)` for every node of `dag` (module documentation), or `None` once their lengths add up
-/// to more than `budget`.
-fn dependencies(dag: &Dag, budget: u64) -> Option<IdVec<FId, Vec<FId>>> {
+/// `deps(f)` for every node of `dag` (module documentation) and the sum of their lengths, or
+/// `None` once that sum passes `budget`.
+fn dependencies(dag: &Dag, budget: u64) -> Option<(IdVec<FId, Vec<FId>>, u64)> {
     let mut deps: IdVec<FId, Vec<FId>> = IdVec::from_elem(Vec::new(), dag.len());
     let mut entries = 0u64;
     for f in deps.indices() {
@@ -124,7 +124,7 @@ fn dependencies(dag: &Dag, budget: u64) -> Option<IdVec<FId, Vec<FId>>> {
         }
         deps[f] = d;
     }
-    Some(deps)
+    Some((deps, entries))
 }
 
 /// The nodes `g` with a projection `proj[(f, g)]`: `deps(f)` and the children of `f`.
@@ -153,8 +153,7 @@ pub(crate) fn fits_context_engines<A>(ctl: &Ctl<A>) -> bool {
     let mut b = DagBuilder::new(IFF);
     b.lower(&ctl);
     let dag = b.finish();
-    let Some(deps) = dependencies(&dag, MAX_CONTEXT_ENTRIES) else { return false };
-    let mut entries: u64 = deps.iter().map(|d| d.len() as u64).sum();
+    let Some((deps, mut entries)) = dependencies(&dag, MAX_CONTEXT_ENTRIES) else { return false };
     for f in deps.indices() {
         entries += projected(&dag, &deps, f).map(|g| deps[g].len() as u64).sum::<u64>();
         if entries > MAX_CONTEXT_ENTRIES {
