@@ -25,6 +25,8 @@ use crate::ir::VarKind;
 use crate::lowering::program::{System, VarId};
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{BooleanFunction, BooleanFunctionQuant, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Which copy of a variable an expression reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +53,8 @@ pub(crate) struct Encoding {
     pub moved_vars: usize,
     /// Whether the apply cache is smaller than [`cache_entries`] gives for the model.
     pub small_cache: bool,
+    /// Node count past which [`Encoding::check_growth`] fails (`usize::MAX`: never).
+    outgrow_at: AtomicUsize,
     /// Cubes of all current state bits, all next state bits, all input bits.
     pub cur_cube: Bdd,
     pub next_cube: Bdd,
@@ -184,6 +188,7 @@ impl Encoding {
         Ok(Encoding {
             manager,
             small_cache: cache < model_cache,
+            outgrow_at: AtomicUsize::new(usize::MAX),
             cur_bits,
             next_bits,
             lens,
@@ -385,12 +390,27 @@ impl Encoding {
 
     /// Dynamic reorderings done and the live nodes after the last one (`None`: reordering off).
     pub(crate) fn reorderings(&self) -> Option<(usize, usize)> {
-        use std::sync::atomic::Ordering::Relaxed;
         self.reorder.as_ref().map(|a| (a.runs.load(Relaxed), a.last_after.load(Relaxed)))
     }
 
     /// Current node count of the manager.
     pub(crate) fn node_count(&self) -> usize {
         self.manager.with_manager_shared(|m| m.num_inner_nodes())
+    }
+
+    /// From now on [`Encoding::check_growth`] fails once the manager holds more than `nodes`
+    /// nodes (dead ones included: they are reclaimed only near the table's capacity);
+    /// `usize::MAX` turns the watch off.
+    pub(crate) fn watch_growth(&self, nodes: usize) {
+        self.outgrow_at.store(nodes, Relaxed);
+    }
+
+    /// [`SymbolicError::outgrown`] when the manager has passed the node count given to
+    /// [`Encoding::watch_growth`]. Called between BDD operations of a build (each expression
+    /// node evaluated, each part clustered, each image), so that the work lost by starting again
+    /// is at most about that many nodes'.
+    pub(crate) fn check_growth(&self) -> SymResult<()> {
+        let at = self.outgrow_at.load(Relaxed);
+        if at != usize::MAX && self.node_count() > at { Err(SymbolicError::outgrown()) } else { Ok(()) }
     }
 }

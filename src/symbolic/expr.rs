@@ -135,6 +135,7 @@ impl<'e> SymEval<'e> {
     }
 
     pub(crate) fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
+        self.enc.check_growth()?;
         match e {
             Expr::Const(Value::Bool(b)) => Ok(Sym::Bool(if *b { self.enc.t() } else { self.enc.f() })),
             Expr::Const(v) => Ok(Sym::Cases(vec![(*v, self.enc.t())])),

@@ -49,6 +49,21 @@ impl From<oxidd::error::OutOfMemory> for SymbolicError {
     }
 }
 
+/// The message of [`SymbolicError::outgrown`] (internal: the builder restarts on it).
+const OUTGROWN: &str = "internal error: the BDD build outgrew the small apply cache it started with";
+
+impl SymbolicError {
+    /// The build has outgrown the small apply cache its manager started with
+    /// ([`encoding::Encoding::check_growth`]): the model builder starts again with the
+    /// model-sized cache, so the user never sees it.
+    pub(crate) fn outgrown() -> SymbolicError {
+        SymbolicError(OUTGROWN.into())
+    }
+    pub(crate) fn is_outgrown(&self) -> bool {
+        self.0 == OUTGROWN
+    }
+}
+
 impl std::fmt::Display for SymbolicError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)

@@ -24,7 +24,7 @@ use super::encoding::{Copy, Encoding};
 use super::expr::SymEval;
 use super::rings::{ModelSpace, walk_back};
 use super::trans::{Part, TransRel};
-use super::{Bdd, SymResult};
+use super::{Bdd, SymResult, SymbolicError};
 use crate::ctl::Ctl;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag as diag;
@@ -100,31 +100,34 @@ pub struct SymbolicModel {
     pub peak_nodes: usize,
 }
 
-/// Apply-cache entries a model's BDD manager starts with (5 MB). oxidd fills the whole cache
+/// Apply-cache entries a model's BDD manager starts with (1.3 MB). oxidd fills the whole cache
 /// when the manager is created and cannot grow it, so the model-sized cache
 /// (`encoding::cache_entries`: 2^22 entries, 80 MB, from 56 BDD variables on) cost more than
-/// the checking of NuSMV's small examples. A build starts again with the model-sized cache when
-/// its manager passes [`SMALL_CACHE_NODES`] nodes (the relation's construction or the
-/// reachability; at most that many nodes' work lost, ~0.1 s), or when the initial states are
-/// all states (the reachability then says nothing about the BDDs the checking will build:
-/// pyboolnet's asynchronous calzone_cellfate, 56 BDD variables, `INIT TRUE`, creates 5 million
-/// nodes in its preimages and needs the large cache: 23.6 s with 2^18 entries, 6.6 s with 2^22).
-/// What stays a risk: a model whose reachability stays small and whose checking (fair `EG`)
-/// builds much larger BDDs checks with the small cache.
-const SMALL_CACHE: usize = 1 << 18;
+/// the checking of NuSMV's small examples; 2^18 entries (5 MB) still did: the page faults of
+/// filling it, and lookups spread over more memory than the processor's caches hold (whole
+/// process CPU, `--engine bdd`, medians of 25 interleaved runs, 2^18 → 2^16 entries: gigamax
+/// 46 → 34 ms, abp4 51 → 37 ms). A build starts again with the model-sized cache when its
+/// manager passes [`SMALL_CACHE_NODES`] nodes ([`Encoding::check_growth`], between the BDD
+/// operations of the expressions, the clustering and the images: at most about that many
+/// nodes' work lost), or when the initial states are all states (the reachability then says
+/// nothing about the BDDs the checking will build: pyboolnet's asynchronous calzone_cellfate,
+/// 56 BDD variables, `INIT TRUE`, creates 5 million nodes in its preimages and needs the large
+/// cache: 23.6 s with 2^18 entries, 6.6 s with 2^22). What stays a risk: a model whose build
+/// stays small and whose checking (fair `EG`) builds much larger BDDs checks with the small
+/// cache.
+const SMALL_CACHE: usize = 1 << 16;
 
 /// Nodes in the manager past which a build started with [`SMALL_CACHE`] starts again with the
 /// model-sized cache.
 const SMALL_CACHE_NODES: usize = 1 << 17;
 
-/// What [`SymbolicModel::build_in`] ends with.
+/// What [`SymbolicModel::build_in`] ends with (or [`SymbolicError::outgrown`]: start again
+/// with the model-sized apply cache).
 enum Built {
     /// The model, or `None` when the probe gave up.
     Model(Option<Box<SymbolicModel>>),
     /// An error met by a reachable state or transition.
     Error(Diagnostic),
-    /// The manager outgrew its small apply cache: start again with the model-sized one.
-    Outgrown,
 }
 
 /// Node-table capacity for a memory budget: about a third of it, at ~32 bytes per node with the
@@ -492,13 +495,12 @@ impl SymbolicModel {
         let mut cache = Some(SMALL_CACHE);
         let built = loop {
             match Self::build_in(program, system_id, system, max_memory, threads as u32, probe, cache) {
-                Ok(Built::Outgrown) if cache.is_some() => cache = None,
+                Err(e) if e.is_outgrown() && cache.is_some() => cache = None,
                 other => break other,
             }
         };
         match built {
             Ok(Built::Model(m)) => Ok(m.map(|m| *m)),
-            Ok(Built::Outgrown) => Ok(None),
             Ok(Built::Error(d)) => {
                 diags.push(d);
                 Err(diags)
@@ -521,8 +523,10 @@ impl SymbolicModel {
     ) -> SymResult<Built> {
         let order = super::order::static_order(system);
         let enc = Encoding::with_cache(system, &order, node_capacity(max_memory), cache, threads)?;
-        // Whether the build has outgrown the small cache it started with ([`SMALL_CACHE`]).
-        let outgrown = |enc: &Encoding| enc.small_cache && enc.node_count() > SMALL_CACHE_NODES;
+        // A build that outgrows the small cache it started with ([`SMALL_CACHE`]) stops.
+        if enc.small_cache {
+            enc.watch_growth(SMALL_CACHE_NODES);
+        }
         let mut ev = SymEval::new(&enc, &system.vars);
         let mut b = Builder { system, names: Names::of(program), errors: vec![] };
         let n = system.vars.len();
@@ -555,6 +559,7 @@ impl SymbolicModel {
         }
         let mut invar = enc.t();
         for (c, _, _) in &invar_parts {
+            enc.check_growth()?;
             invar = invar.and(c)?;
         }
 
@@ -575,7 +580,7 @@ impl SymbolicModel {
         // Initial states that are all states (pyboolnet's `INIT TRUE`): no image will show the
         // model's size before the checking, which works on the whole space.
         if enc.small_cache && !invar.and(&init.not()?)?.satisfiable() {
-            return Ok(Built::Outgrown);
+            return Err(SymbolicError::outgrown());
         }
 
         // Transition parts, in variable order, with the variable whose next value each gives
@@ -584,9 +589,7 @@ impl SymbolicModel {
         let mut owners: Vec<Option<usize>> = vec![];
         for v in 0..n {
             // Checked as the parts are built: on large models they are most of the lost work.
-            if outgrown(&enc) {
-                return Ok(Built::Outgrown);
-            }
+            enc.check_growth()?;
             let var = &system.vars[v];
             let mut next_only = vec![false; n];
             next_only[v] = true;
@@ -614,9 +617,7 @@ impl SymbolicModel {
             }
         }
         for (i, e) in system.trans.iter().enumerate() {
-            if outgrown(&enc) {
-                return Ok(Built::Outgrown);
-            }
+            enc.check_growth()?;
             let c = ev.bool(e)?;
             let bdd = c.or(&b.collect(&mut ev, at(&spans.trans, i), Stage::Trans)?)?;
             let (cur, next) = reads(system, e);
@@ -641,9 +642,7 @@ impl SymbolicModel {
             parts.push(Part { bdd: input_dom, cur: inputs, next: vec![false; n] });
         }
         let trans = TransRel::new(&enc, parts)?;
-        if outgrown(&enc) {
-            return Ok(Built::Outgrown);
-        }
+        enc.check_growth()?;
         let mut peak_nodes = enc.node_count();
         let setup_nodes = peak_nodes;
 
@@ -706,9 +705,7 @@ impl SymbolicModel {
                 }
             }
             let nodes = enc.node_count();
-            if outgrown(&enc) {
-                return Ok(Built::Outgrown);
-            }
+            enc.check_growth()?;
             peak_nodes = peak_nodes.max(nodes);
             if let Some(p) = probing {
                 match (p.step)(ProbeFacts { states: enc.count_states(&reach), rings: rings.len(), setup_nodes, nodes }) {
@@ -803,6 +800,8 @@ impl SymbolicModel {
             warnings.push(diag::deadlock_warning(deadlocks as usize, system.span, &path));
         }
         peak_nodes = peak_nodes.max(enc.node_count());
+        // The checking keeps whichever cache the build ended with.
+        enc.watch_growth(usize::MAX);
         Ok(Built::Model(Some(Box::new(SymbolicModel {
             system: system_id,
             enc,
@@ -928,6 +927,26 @@ mod tests {
         assert!(m.enc.small_cache);
         assert_eq!(m.reachable_states(), 8.0);
         assert_eq!(m.diameter(), 8);
+    }
+
+    #[test]
+    fn a_build_past_its_node_watch_stops_inside_an_expression() {
+        // The watch is read between the BDD operations of one expression, so a single large
+        // constraint (NuSMV's dph35.smv: 3.9 M nodes in one part) cannot run on with the small
+        // cache; once the watch is off, the same evaluation goes through.
+        let file = SourceFile::new("watch.smv", "MODULE main\nVAR c : 0..15; d : 0..15; e : 0..15;\nTRANS next(c) = (c + d) mod 16 | next(e) = c\n");
+        let program = crate::frontend::load(&file, None).0.expect("the model loads");
+        let system = &program.systems[program.flat.expect("a flat model").index()];
+        let order = super::super::order::static_order(system);
+        let enc = Encoding::with_cache(system, &order, 1 << 20, Some(1 << 10), 1).expect("a manager");
+        assert!(enc.small_cache);
+        enc.watch_growth(enc.node_count() + 100);
+        let result = SymEval::new(&enc, &system.vars).bool(&system.trans[0]);
+        assert!(result.is_err_and(|e| e.is_outgrown()));
+        assert!(enc.node_count() < 100_000, "stopped early: {} nodes", enc.node_count());
+        enc.watch_growth(usize::MAX);
+        let again = SymEval::new(&enc, &system.vars).bool(&system.trans[0]).map(|_| ());
+        assert_eq!(again, Ok(()));
     }
 
     #[test]

@@ -185,9 +185,10 @@ fn is_global(enc: &Encoding, p: &Part) -> bool {
 }
 
 /// Parts conjoined in their order while a cluster stays at most `limit` nodes.
-fn sequential(parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
+fn sequential(enc: &Encoding, parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
     let mut grouped: Vec<Part> = vec![];
     for p in parts {
+        enc.check_growth()?;
         if let Some(last) = grouped.last_mut() {
             let joined = last.bdd.and(&p.bdd)?;
             if joined.node_count() <= limit {
@@ -202,9 +203,10 @@ fn sequential(parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
 
 /// NuSMV's threshold clustering (`cluster_list_apply_threshold`): parts conjoined in order; a
 /// cluster is closed once it, or the next part, exceeds `limit` nodes.
-fn threshold_in_order(parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
+fn threshold_in_order(enc: &Encoding, parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
     let mut grouped: Vec<Part> = vec![];
     for p in parts {
+        enc.check_growth()?;
         if let Some(last) = grouped.last_mut()
             && last.bdd.node_count() <= limit
             && p.bdd.node_count() <= limit
@@ -248,9 +250,9 @@ fn affinity(a: &[u64], b: &[u64]) -> f64 {
 /// first such pair in part order on ties) is conjoined; a result above `limit` nodes becomes a
 /// cluster, a smaller one goes back to the pool. Above [`AFFINITY_MAX_PARTS`] parts, NuSMV's
 /// threshold clustering in part order.
-fn affinity_clusters(parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
+fn affinity_clusters(enc: &Encoding, parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
     if parts.len() > AFFINITY_MAX_PARTS {
-        return threshold_in_order(parts, limit);
+        return threshold_in_order(enc, parts, limit);
     }
     let mut done = vec![];
     let mut pool: Vec<(Part, Vec<u64>)> = vec![];
@@ -263,6 +265,7 @@ fn affinity_clusters(parts: Vec<Part>, limit: usize) -> SymResult<Vec<Part>> {
         }
     }
     while pool.len() > 1 {
+        enc.check_growth()?;
         let mut best = (f64::NEG_INFINITY, 0, 1);
         for i in 0..pool.len() {
             for j in i + 1..pool.len() {
@@ -431,9 +434,9 @@ impl TransRel {
     pub(crate) fn with(enc: &Encoding, parts: Vec<Part>, scheme: Partitioning) -> SymResult<TransRel> {
         let count = parts.len();
         let clusters = match scheme {
-            Partitioning::Sequential(limit) => sequential(global_constraints_first(enc, parts), limit)?,
-            Partitioning::Threshold(limit) | Partitioning::Iwls95(limit) => affinity_clusters(parts, limit)?,
-            Partitioning::Monolithic => sequential(parts, usize::MAX)?,
+            Partitioning::Sequential(limit) => sequential(enc, global_constraints_first(enc, parts), limit)?,
+            Partitioning::Threshold(limit) | Partitioning::Iwls95(limit) => affinity_clusters(enc, parts, limit)?,
+            Partitioning::Monolithic => sequential(enc, parts, usize::MAX)?,
         };
         let in_order: Vec<usize> = (0..clusters.len()).collect();
         let (image_order, pre_order) = match scheme {
