@@ -43,14 +43,21 @@ pub(crate) struct SymEval<'e> {
     /// Error regions with their messages.
     pub errors: Vec<(String, Bdd)>,
     var_cache: FxHashMap<(VarId, bool), Vec<(Value, Bdd)>>,
+    /// Expression nodes evaluated: every [`GROWTH_CHECK_EVERY`]th looks at the manager's growth.
+    evaluated: u32,
 }
+
+/// How often [`SymEval::eval`] looks at the manager's growth ([`Encoding::check_growth`]): its
+/// node count takes one lock per BDD level, which at every node took a fifth of `syncarb10`'s
+/// whole run.
+const GROWTH_CHECK_EVERY: u32 = 64;
 
 /// Largest set a `lo..hi` range may produce here.
 const MAX_RANGE: i64 = 1 << 16;
 
 impl<'e> SymEval<'e> {
     pub(crate) fn new(enc: &'e Encoding, vars: &'e [Variable]) -> SymEval<'e> {
-        SymEval { enc, vars, ctx: enc.t(), errors: vec![], var_cache: FxHashMap::default() }
+        SymEval { enc, vars, ctx: enc.t(), errors: vec![], var_cache: FxHashMap::default(), evaluated: 0 }
     }
 
     pub(crate) fn encoding(&self) -> &'e Encoding {
@@ -135,7 +142,10 @@ impl<'e> SymEval<'e> {
     }
 
     pub(crate) fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
-        self.enc.check_growth()?;
+        self.evaluated = self.evaluated.wrapping_add(1);
+        if self.evaluated % GROWTH_CHECK_EVERY == 0 {
+            self.enc.check_growth()?;
+        }
         match e {
             Expr::Const(Value::Bool(b)) => Ok(Sym::Bool(if *b { self.enc.t() } else { self.enc.f() })),
             Expr::Const(v) => Ok(Sym::Cases(vec![(*v, self.enc.t())])),

@@ -934,7 +934,10 @@ mod tests {
         // The watch is read between the BDD operations of one expression, so a single large
         // constraint (NuSMV's dph35.smv: 3.9 M nodes in one part) cannot run on with the small
         // cache; once the watch is off, the same evaluation goes through.
-        let file = SourceFile::new("watch.smv", "MODULE main\nVAR c : 0..15; d : 0..15; e : 0..15;\nTRANS next(c) = (c + d) mod 16 | next(e) = c\n");
+        // (Forty disjuncts: the watch is read every 64 expression nodes.)
+        let disjuncts: Vec<String> = (0..40).map(|k| format!("next(c) = (c + d + {k}) mod 16")).collect();
+        let text = format!("MODULE main\nVAR c : 0..15; d : 0..15; e : 0..15;\nTRANS next(e) = c | {}\n", disjuncts.join(" | "));
+        let file = SourceFile::new("watch.smv", &text);
         let program = crate::frontend::load(&file, None).0.expect("the model loads");
         let system = &program.systems[program.flat.expect("a flat model").index()];
         let order = super::super::order::static_order(system);
