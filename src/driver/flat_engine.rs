@@ -17,8 +17,9 @@
 //!    the BDD reachability race ([`race`]): the explicit build (budget B) runs a first stage —
 //!    until it has found [`AUTO_FIRST_STATES`] states, generated 16 successors per state of them
 //!    or done [`AUTO_FIRST_WORK`] units, or after 64 states when they have
-//!    [`AUTO_WIDE_SUCCESSORS`] successors each on average — and explicit it is when the build
-//!    ends within it (no BDD is built);
+//!    [`AUTO_WIDE_SUCCESSORS`] successors each on average, or, when the initial states alone are
+//!    more, as soon as it has found one more of them (NuSMV's abp4 has 65,536) — and explicit it
+//!    is when the build ends within it (no BDD is built);
 //! 3. else the BDD probe runs, and after each of its images the explicit build goes on until
 //!    its work reaches the first stage's plus [`race::AUTO_RACE_RATIO`] times the probe's image
 //!    units (while its estimate for the states the probe has found is at most

@@ -119,7 +119,10 @@ pub fn build_flat(program: &LoweredProgram, limits: &BuildLimits) -> Result<Flat
 pub(crate) struct Gate<'g> {
     /// The first stage ends (the first pause) at the first batch boundary where the build has found
     /// more than `first.states` states, generated more than `first.transitions` successors or done
-    /// `first.work` units, or (after 64 states) generates `first.wide` successors per state.
+    /// `first.work` units, or (after 64 states) generates `first.wide` successors per state; or,
+    /// when the initial states alone are more than `first.states`, as soon as it has found one
+    /// more (its work then counts one plan step per initial state, and the next pause measures
+    /// the first stage's rate per plan step).
     pub(crate) first: FirstStage,
     pub(crate) state_steps: u64,
     /// [`UNGATED`] as the allowance: no more pauses; the rest is built as an ungated build is
@@ -396,6 +399,10 @@ fn explore(
     let mut ev = Evaluator::new(&system.vars);
     let mut scratch = Scratch::default();
     let zeros = vec![0u32; width];
+    // A gated build: the allowance (`None` during the first stage).
+    let mut allowance: Option<u64> = None;
+    // A gated build whose gate said stop while the initial states were enumerated.
+    let mut stopped = false;
 
     init_plan
         .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
@@ -403,8 +410,26 @@ fn explore(
                 oom = Some(e);
                 return ControlFlow::Break(());
             }
+            let found = g.table.len() as u64;
+            // Initial states alone past the first stage (NuSMV's abp4: 65,536 of them): the
+            // first stage ends here, before the rest are enumerated (the race rarely lets a
+            // build go on whose first stage expanded no state). Their plan steps cannot be read
+            // during the enumeration: one per state found, at least what it took.
+            if let Some(gate) = gate.as_mut()
+                && allowance.is_none()
+                && found > gate.first.states
+            {
+                let so_far = BuildWork { initial: found, steps: found, ..BuildWork::default() };
+                match (gate.pause)(&so_far) {
+                    Some(next) => allowance = Some(next),
+                    None => {
+                        stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
             // One state past the budget is enough to report it: stop enumerating.
-            if g.table.len() as u64 > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if found > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
         .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
     work.initial = g.table.len().into();
@@ -412,6 +437,9 @@ fn explore(
     let init_steps = work.steps;
     if let Some(e) = oom {
         return Err(diag::out_of_memory(e, &g.size(), system.span));
+    }
+    if stopped {
+        return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span));
     }
     if g.table.len() as u64 > max {
         if let Some(max_work) = max_work {
@@ -458,10 +486,9 @@ fn explore(
     let can_pipeline = rayon::current_num_threads() >= 2 && max_work.is_none() && max_transitions == u64::MAX;
     let mut pipelined = can_pipeline && gate.is_none();
     let mut expanders = new_expanders(if pipelined { workers * PIPELINE_PARTS } else { workers });
-    // A gated build: the allowance (`None` during the first stage) and, after it, the work of
-    // the first stage's worker (steps, compiled operations, tree nodes), the rate by which the
-    // later evaluation work is counted.
-    let mut allowance: Option<u64> = None;
+    // A gated build, after its first stage: the work of the first stage's worker (steps,
+    // compiled operations, tree nodes), the rate by which the later evaluation work is counted.
+    // (When the initial states ended the first stage, the next pause measures it.)
     let mut first_stage: Option<(u64, u64, u64)> = None;
     // Plan steps of the expanders replaced after the first stage (when the gate lets go).
     let mut retired_steps = 0u64;

@@ -470,3 +470,35 @@ fn a_gated_build_let_go_is_the_ungated_build() {
         assert_eq!((work.expanded, work.generated), (12_000, 48_000), "{threads} threads");
     }
 }
+
+#[test]
+fn a_gated_build_pauses_inside_initial_states_past_its_first_stage() {
+    // All 12,000 states initial (no init assignment): the first stage (100 states) ends while
+    // they are enumerated, before any state is expanded. Stopped there, the build says so
+    // (E0505) having found one state past the first stage; let go, it is the plain build.
+    let mut program = counter_with_free_variable();
+    program.systems[0].init_assign[0] = None;
+    let plain = build_flat(&program, &BuildLimits::default()).expect("builds");
+    assert_eq!((plain.kripke.num_states, plain.kripke.initial.len()), (12_000, 12_000));
+    let first = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
+    let mut seen = vec![];
+    let mut stop = |w: &BuildWork| {
+        seen.push(*w);
+        None
+    };
+    let mut work = BuildWork::default();
+    let stopped = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut stop });
+    assert!(stopped.is_err_and(|d| d.has_code(crate::explicit::build_diag::E_LIMIT)));
+    assert_eq!(seen.len(), 1);
+    assert_eq!((seen[0].initial, seen[0].expanded, seen[0].units()), (101, 0, 101));
+    let mut pauses = 0;
+    let mut go = |_: &BuildWork| {
+        pauses += 1;
+        Some(UNGATED)
+    };
+    let mut work = BuildWork::default();
+    let gated = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut go }).expect("builds");
+    assert_eq!(pauses, 1);
+    assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 12_000));
+    assert_eq!((work.initial, work.expanded, work.generated), (12_000, 12_000, 48_000));
+}
