@@ -143,7 +143,7 @@ impl<'e> SymEval<'e> {
 
     pub(crate) fn eval(&mut self, e: &Expr) -> SymResult<Sym> {
         self.evaluated = self.evaluated.wrapping_add(1);
-        if self.evaluated % GROWTH_CHECK_EVERY == 0 {
+        if self.evaluated.is_multiple_of(GROWTH_CHECK_EVERY) {
             self.enc.check_growth()?;
         }
         match e {
