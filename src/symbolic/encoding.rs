@@ -406,9 +406,10 @@ impl Encoding {
     }
 
     /// [`SymbolicError::outgrown`] when the manager has passed the node count given to
-    /// [`Encoding::watch_growth`]. Called between BDD operations of a build (each expression
-    /// node evaluated, each part clustered, each image), so that the work lost by starting again
-    /// is at most about that many nodes'.
+    /// [`Encoding::watch_growth`]. Called between BDD operations of a build (every 64th
+    /// expression node evaluated, each part clustered, each image), so that the work lost by
+    /// starting again is at most about that many nodes'. Reads the exact node count (one lock
+    /// per BDD level), so the restart point is the same on every run.
     pub(crate) fn check_growth(&self) -> SymResult<()> {
         let at = self.outgrow_at.load(Relaxed);
         if at != usize::MAX && self.node_count() > at { Err(SymbolicError::outgrown()) } else { Ok(()) }
