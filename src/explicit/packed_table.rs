@@ -171,6 +171,19 @@ fn recent_index(h: u64) -> usize {
     (h >> 40) as usize & (RECENT - 1)
 }
 
+/// Hints the processor to load the cache line of `slot`.
+#[inline(always)]
+fn prefetch_line(slot: &Slot) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64 target; a prefetch is a hint that never faults, and
+    // the address is a reference's anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((&raw const *slot).cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     first: u64,
@@ -239,15 +252,17 @@ impl PackedTable {
         {
             return;
         }
-        let i = h as usize & (self.slots.len() - 1);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE is part of every x86-64 target; a prefetch is a hint that never faults,
-        // and the address is an element of `slots` anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((&raw const self.slots[i]).cast::<i8>())
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch_line(&self.slots[h as usize & (self.slots.len() - 1)]);
+    }
+
+    /// Hints the processor to load the place of the key with hash `h` in [`Self::recent`], which
+    /// [`Self::prefetch`] reads: called some keys before it, so that its test does not wait for
+    /// memory either.
+    #[inline]
+    pub(crate) fn prefetch_recent(&self, h: u64) {
+        if let Some(r) = self.recent.get(recent_index(h)) {
+            prefetch_line(r);
+        }
     }
 
     /// The id of the packed state `key` (whose [`hash`] is `h`), if it is in the table.

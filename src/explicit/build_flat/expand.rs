@@ -266,11 +266,15 @@ pub(super) fn expand_batch(
     (expanders.par_iter_mut().zip(chunks.par_iter_mut()).enumerate()).for_each(|(t, (ex, out))| ex.expand(source, bounds(t as u32), out, look_up, room));
 }
 
-/// Fills `out.found` with each key's id in `table` (prefetching the slots a few keys ahead).
+/// Fills `out.found` with each key's id in `table` (prefetching the recent array's entries
+/// twice as far ahead as the slots, see `intern_batch`).
 fn look_up_keys(table: &PackedTable, words: usize, out: &mut Chunk) {
     let Chunk { keys, hashes, found, .. } = out;
     found.reserve(hashes.len());
     for (i, &h) in hashes.iter().enumerate() {
+        if let Some(&far) = hashes.get(i + 2 * LOOK_AHEAD) {
+            table.prefetch_recent(far);
+        }
         if let Some(&ahead) = hashes.get(i + LOOK_AHEAD) {
             table.prefetch(ahead, &keys[(i + LOOK_AHEAD) * words..(i + LOOK_AHEAD + 1) * words]);
         }
