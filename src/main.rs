@@ -59,6 +59,9 @@ const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
 /// CPU s (`-j 1`), avroraCFG all specs `-j 2` 10.58–11.19 → 9.65–10.31, abp8 (BDDs)
 /// 2.03–2.70 → 1.95–2.30, prod-cons and gas-nq7 under `--engine bdd` within their spread; peak
 /// memory 5–40 % lower. Fails silently where the kernel lacks the option: nothing depends on it.
+/// Called first thing in `main`, for every command: the memory touched before it may be huge
+/// pages (mimalloc, built with `no_thp`, does not ask for them, but a host whose THP setting is
+/// `always` gives them unasked).
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
@@ -242,11 +245,11 @@ enum ImportFormat {
 }
 
 fn main() {
+    no_transparent_huge_pages();
     bounded_bdd_worker_stacks();
     // Run as `NuSMV` (a symlink or copy) or with NuSMV's argument shape: NuSMV 2.5.4's command line.
     let raw: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     if xmv_rs::nusmv_mode::wanted(&raw) {
-        no_transparent_huge_pages();
         std::process::exit(xmv_rs::nusmv_mode::main(&raw));
     }
     // NuSMV's `-dcx` is one flag; clap would read it as `-d -c -x`.
@@ -271,7 +274,6 @@ fn check(args: CheckArgs) -> i32 {
     // One run, then exit: the OS frees the models faster than `drop` would.
     xmv_rs::frontend::leak_at_exit(true);
     keep_freed_memory();
-    no_transparent_huge_pages();
     xmv_rs::progress::enable(!args.quiet && std::io::stderr().is_terminal());
     if let Some(n) = args.jobs {
         xmv_rs::par::set_threads(n); // the front end's workers too
