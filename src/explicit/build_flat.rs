@@ -122,7 +122,8 @@ pub(crate) struct Gate<'g> {
     /// `first.work` units, or (after 64 states) generates `first.wide` successors per state; or,
     /// when the initial states alone are more than `first.states`, as soon as it has found one
     /// more (its work then counts one plan step per initial state, and the next pause measures
-    /// the first stage's rate per plan step).
+    /// the first stage's rate per plan step), or before enumerating them when the initial
+    /// states' plan says that many are there ([`Plan::emits_at_least`]), with the same figures.
     pub(crate) first: FirstStage,
     pub(crate) state_steps: u64,
     /// [`UNGATED`] as the allowance: no more pauses; the rest is built as an ungated build is
@@ -403,6 +404,21 @@ fn explore(
     let mut allowance: Option<u64> = None;
     // A gated build whose gate said stop while the initial states were enumerated.
     let mut stopped = false;
+
+    // Initial states known to pass the first stage before any is enumerated (a product of
+    // free variables, NuSMV's abp4): the first stage ends at once, with the figures the
+    // enumeration would report on finding one more than the first stage (see below).
+    if let Some(gate) = gate.as_mut()
+        && let Some(known) = init_plan.emits_at_least(&mut scratch, &mut ev, &zeros, &zeros)
+        && known > gate.first.states
+        && gate.first.states < max
+    {
+        let found = gate.first.states + 1;
+        match (gate.pause)(&BuildWork { initial: found, steps: found, ..BuildWork::default() }) {
+            Some(next) => allowance = Some(next),
+            None => return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span)),
+        }
+    }
 
     init_plan
         .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {

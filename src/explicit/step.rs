@@ -808,6 +808,31 @@ impl<'p> Plan<'p> {
         self.run_deferred(scratch, ev, cur, exited, emit)
     }
 
+    /// How many distinct vectors a [`Plan::run`] from `cur` and `base` will emit at least, when
+    /// that is known without emitting any: a plan without a solver whose product without its
+    /// [`Plan::deferred`] slots has a vector and fits [`Plan::run_deferred`]'s buffer emits
+    /// each of those vectors once per combination of the deferred slots' values (vectors that
+    /// differ in those slots) and meets no error, so it emits at least that many combinations.
+    /// `None` otherwise (no deferred slots, a solver, an error or an empty product, a product
+    /// past the buffer). Runs the product once more; the steps it counts are not kept.
+    pub(crate) fn emits_at_least(&self, scratch: &mut Scratch, ev: &mut Evaluator, cur: &[u32], base: &[u32]) -> Option<u64> {
+        if self.solver.is_some() || self.deferred.is_empty() {
+            return None;
+        }
+        let steps = scratch.steps;
+        scratch.memo.bind(self.id, self.memo_tables);
+        self.reset(scratch, base);
+        let cap = deferred_rows_max();
+        let mut rows = 0usize;
+        let product = self.dfs::<false>(scratch, ev, cur, None, None, &mut |_| {
+            rows += 1;
+            if rows > cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        scratch.steps = steps;
+        let combinations = self.deferred.iter().map(|s| self.system.vars[s.var.index()].domain.len() as u64).fold(1, u64::saturating_mul);
+        (product.is_ok() && (1..=cap).contains(&rows)).then_some(combinations)
+    }
+
     /// [`Plan::run_plain`] of a plan with [`Plan::deferred`] slots: the product of the other
     /// slots once (at most [`DEFERRED_ROWS_MAX`] vectors), then each of its vectors once per
     /// combination of the deferred slots' values, the first deferred slot varying slowest.

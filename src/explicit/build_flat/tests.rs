@@ -502,3 +502,46 @@ fn a_gated_build_pauses_inside_initial_states_past_its_first_stage() {
     assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 12_000));
     assert_eq!((work.initial, work.expanded, work.generated), (12_000, 12_000, 48_000));
 }
+
+#[test]
+fn a_gated_build_pauses_before_initial_states_known_to_pass_its_first_stage() {
+    // `x` free at the start (3,000 values) and `y` given: the initial states' plan knows its
+    // 3,000 vectors before enumerating them, so the first stage (100 states) ends before any is
+    // found, with the figures of one state past the first stage, as when it ends inside the
+    // enumeration. Let go, it is the plain build.
+    let mut program = counter_with_free_variable();
+    program.systems[0].init_assign[0] = None;
+    program.systems[0].init_assign[1] = Some(int(0));
+    let plain = build_flat(&program, &BuildLimits::default()).expect("builds");
+    assert_eq!((plain.kripke.num_states, plain.kripke.initial.len()), (12_000, 3_000));
+    let first = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
+    let mut seen = vec![];
+    let mut stop = |w: &BuildWork| {
+        seen.push(*w);
+        None
+    };
+    let mut work = BuildWork::default();
+    let stopped = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut stop });
+    let diagnostic = stopped.expect_err("stopped");
+    assert!(diagnostic.has_code(crate::explicit::build_diag::E_LIMIT));
+    assert!(format!("{diagnostic:?}").contains("\"0 states were built"), "{diagnostic:?}");
+    assert_eq!(seen.len(), 1);
+    assert_eq!((seen[0].initial, seen[0].expanded, seen[0].units()), (101, 0, 101));
+    let mut pauses = 0;
+    let mut go = |_: &BuildWork| {
+        pauses += 1;
+        Some(UNGATED)
+    };
+    let mut work = BuildWork::default();
+    let gated = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut go }).expect("builds");
+    assert_eq!(pauses, 1);
+    assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 3_000));
+    assert_eq!((work.initial, work.expanded, work.generated), (3_000, 12_000, 48_000));
+    // `y`'s initial value an error (division by zero): not known, so the build enumerates and
+    // reports the error, as without the shortcut.
+    program.systems[0].init_assign[1] = Some(bin(BinOp::Div, int(1), int(0)));
+    let mut work = BuildWork::default();
+    let mut never = |_: &BuildWork| None;
+    let failed = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut never });
+    assert!(failed.is_err_and(|d| !d.has_code(crate::explicit::build_diag::E_LIMIT)));
+}
