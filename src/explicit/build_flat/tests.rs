@@ -480,15 +480,27 @@ fn a_gated_build_pauses_inside_initial_states_past_its_first_stage() {
     program.systems[0].init_assign[0] = None;
     let plain = build_flat(&program, &BuildLimits::default()).expect("builds");
     assert_eq!((plain.kripke.num_states, plain.kripke.initial.len()), (12_000, 12_000));
-    let first = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
+    let (stopped, gated, work) = stopped_and_let_go(&program);
+    assert!(stopped.has_code(crate::explicit::build_diag::E_LIMIT));
+    assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 12_000));
+    assert_eq!((work.initial, work.expanded, work.generated), (12_000, 12_000, 48_000));
+}
+
+/// A first stage of 100 states for the tests below.
+const FIRST_100: FirstStage = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
+
+/// `program` built under a gate with a first stage of 100 states twice: stopped at the first
+/// pause (the error), and let go there (the model and its work). Asserts that each build paused
+/// once, the first with the figures of one initial state past the first stage and none expanded.
+fn stopped_and_let_go(program: &LoweredProgram) -> (Diagnostics, FlatModel, BuildWork) {
     let mut seen = vec![];
     let mut stop = |w: &BuildWork| {
         seen.push(*w);
         None
     };
     let mut work = BuildWork::default();
-    let stopped = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut stop });
-    assert!(stopped.is_err_and(|d| d.has_code(crate::explicit::build_diag::E_LIMIT)));
+    let stopped = build_flat_gated(program, &BuildLimits::default(), &mut work, Gate { first: FIRST_100, state_steps: 1 << 24, pause: &mut stop });
+    let stopped = stopped.expect_err("stopped");
     assert_eq!(seen.len(), 1);
     assert_eq!((seen[0].initial, seen[0].expanded, seen[0].units()), (101, 0, 101));
     let mut pauses = 0;
@@ -497,10 +509,9 @@ fn a_gated_build_pauses_inside_initial_states_past_its_first_stage() {
         Some(UNGATED)
     };
     let mut work = BuildWork::default();
-    let gated = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut go }).expect("builds");
+    let gated = build_flat_gated(program, &BuildLimits::default(), &mut work, Gate { first: FIRST_100, state_steps: 1 << 24, pause: &mut go }).expect("builds");
     assert_eq!(pauses, 1);
-    assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 12_000));
-    assert_eq!((work.initial, work.expanded, work.generated), (12_000, 12_000, 48_000));
+    (stopped, gated, work)
 }
 
 #[test]
@@ -514,27 +525,9 @@ fn a_gated_build_pauses_before_initial_states_known_to_pass_its_first_stage() {
     program.systems[0].init_assign[1] = Some(int(0));
     let plain = build_flat(&program, &BuildLimits::default()).expect("builds");
     assert_eq!((plain.kripke.num_states, plain.kripke.initial.len()), (12_000, 3_000));
-    let first = FirstStage { states: 100, transitions: u64::MAX, work: u64::MAX, wide: u64::MAX };
-    let mut seen = vec![];
-    let mut stop = |w: &BuildWork| {
-        seen.push(*w);
-        None
-    };
-    let mut work = BuildWork::default();
-    let stopped = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut stop });
-    let diagnostic = stopped.expect_err("stopped");
-    assert!(diagnostic.has_code(crate::explicit::build_diag::E_LIMIT));
-    assert!(format!("{diagnostic:?}").contains("\"0 states were built"), "{diagnostic:?}");
-    assert_eq!(seen.len(), 1);
-    assert_eq!((seen[0].initial, seen[0].expanded, seen[0].units()), (101, 0, 101));
-    let mut pauses = 0;
-    let mut go = |_: &BuildWork| {
-        pauses += 1;
-        Some(UNGATED)
-    };
-    let mut work = BuildWork::default();
-    let gated = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut go }).expect("builds");
-    assert_eq!(pauses, 1);
+    let (stopped, gated, work) = stopped_and_let_go(&program);
+    assert!(stopped.has_code(crate::explicit::build_diag::E_LIMIT));
+    assert!(format!("{stopped:?}").contains("\"0 states were built"), "{stopped:?}");
     assert_eq!((gated.kripke.num_states, gated.kripke.initial.len()), (12_000, 3_000));
     assert_eq!((work.initial, work.expanded, work.generated), (3_000, 12_000, 48_000));
     // `y`'s initial value an error (division by zero): not known, so the build enumerates and
@@ -542,6 +535,6 @@ fn a_gated_build_pauses_before_initial_states_known_to_pass_its_first_stage() {
     program.systems[0].init_assign[1] = Some(bin(BinOp::Div, int(1), int(0)));
     let mut work = BuildWork::default();
     let mut never = |_: &BuildWork| None;
-    let failed = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first, state_steps: 1 << 24, pause: &mut never });
+    let failed = build_flat_gated(&program, &BuildLimits::default(), &mut work, Gate { first: FIRST_100, state_steps: 1 << 24, pause: &mut never });
     assert!(failed.is_err_and(|d| !d.has_code(crate::explicit::build_diag::E_LIMIT)));
 }
