@@ -402,7 +402,7 @@ fn explore(
     let zeros = vec![0u32; width];
     // A gated build: the allowance (`None` during the first stage).
     let mut allowance: Option<u64> = None;
-    // A gated build whose gate said stop while the initial states were enumerated.
+    // A gated build whose gate said stop before or while the initial states were enumerated.
     let mut stopped = false;
 
     // Initial states known to pass the first stage before any is enumerated (a product of
@@ -413,41 +413,36 @@ fn explore(
         && known > gate.first.states
         && gate.first.states < max
     {
-        let found = gate.first.states + 1;
-        match (gate.pause)(&BuildWork { initial: found, steps: found, ..BuildWork::default() }) {
-            Some(next) => allowance = Some(next),
-            None => return Err(diag::transition_limit(max_transitions.min(work.generated), &g.size(), system.span)),
-        }
+        allowance = pause_in_initial_states(gate, gate.first.states + 1);
+        stopped = allowance.is_none();
     }
 
-    init_plan
-        .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
-            if let Err(e) = g.add(v, u32::MAX) {
-                oom = Some(e);
-                return ControlFlow::Break(());
-            }
-            let found = g.table.len() as u64;
-            // Initial states alone past the first stage (NuSMV's abp4: 65,536 of them): the
-            // first stage ends here, before the rest are enumerated (the race rarely lets a
-            // build go on whose first stage expanded no state). Their plan steps cannot be read
-            // during the enumeration: one per state found, at least what it took.
-            if let Some(gate) = gate.as_mut()
-                && allowance.is_none()
-                && found > gate.first.states
-            {
-                let so_far = BuildWork { initial: found, steps: found, ..BuildWork::default() };
-                match (gate.pause)(&so_far) {
-                    Some(next) => allowance = Some(next),
-                    None => {
+    if !stopped {
+        init_plan
+            .run(&mut scratch, &mut ev, &zeros, &zeros, None, &mut |v| {
+                if let Err(e) = g.add(v, u32::MAX) {
+                    oom = Some(e);
+                    return ControlFlow::Break(());
+                }
+                let found = g.table.len() as u64;
+                // Initial states alone past the first stage: the first stage ends here, before
+                // the rest are enumerated (the race rarely lets a build go on whose first stage
+                // expanded no state).
+                if let Some(gate) = gate.as_mut()
+                    && allowance.is_none()
+                    && found > gate.first.states
+                {
+                    allowance = pause_in_initial_states(gate, found);
+                    if allowance.is_none() {
                         stopped = true;
                         return ControlFlow::Break(());
                     }
                 }
-            }
-            // One state past the budget is enough to report it: stop enumerating.
-            if found > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        })
-        .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+                // One state past the budget is enough to report it: stop enumerating.
+                if found > max { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .map_err(|e| diag::step_error(&e, system, names, &no_ctx))?;
+    }
     work.initial = g.table.len().into();
     work.steps = scratch.steps();
     let init_steps = work.steps;
@@ -744,6 +739,13 @@ fn intern_batch(chunks: &[Chunk], g: &mut Growing, edges: &mut Edges, generated:
 /// 8 parts 2,575/3,119/3,125, 16 parts 2,511/2,708/3,334; 4 keeps the evaluators' memo tables
 /// (one set per expander) fewer.
 const PIPELINE_PARTS: usize = 4;
+
+/// The first stage's pause of a gated build whose initial states alone pass it, `found` of them
+/// found (or known to be there): their plan steps cannot be read during the enumeration, so its
+/// work counts one step per state, at least what it took. The next allowance, or `None` (stop).
+fn pause_in_initial_states(gate: &mut Gate<'_>, found: u64) -> Option<u64> {
+    (gate.pause)(&BuildWork { initial: found, steps: found, ..BuildWork::default() })
+}
 
 /// States expanded per batch (see [`expand`]).
 const BATCH: u32 = 4096;
