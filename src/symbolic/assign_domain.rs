@@ -169,7 +169,15 @@ fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
 /// assignment of the bits it reads ([`nusmv_first_point`]).
 fn outside(ev: &mut SymEval, enc: &Encoding, valid: &Bdd, domain: &Domain, e: &Expr) -> super::SymResult<Option<(Value, Bdd)>> {
     let mut regions: Vec<(Value, Bdd)> = vec![];
-    for (value, guard) in ev.cases(e)? {
+    let value = ev.eval(e)?;
+    if let (super::expr::Sym::Word(w), Domain::Word { width, signed, wide: None }) = (&value, domain)
+        && w.width() == usize::from(*width)
+        && w.signed == *signed
+    {
+        // A word of the variable's type has no value outside it.
+        return Ok(None);
+    }
+    for (value, guard) in ev.value_cases(value)? {
         if domain.index_of(value).is_some_and(|i| i < domain.len()) {
             continue;
         }

@@ -17,6 +17,7 @@
 //! | [`cone`] | cones of influence: the variables a spec's verdict depends on, exact under fairness and deadlocks |
 //! | [`reduced`] | the model restricted to a cone: its transition relation, initial and reachable states |
 //! | [`rings`] | path searches by onion rings (shortest paths, fair lassos) over the model or any symbolic state space |
+//! | [`word_bits`] | words as vectors of bit BDDs: adders, multiplier, divider, comparators, shifts
 //! | [`model`] | the symbolic model: initial states, invariants, transitions, reachable states by frontier, diameter, deadlocks |
 
 pub(crate) mod assign_domain;
@@ -31,6 +32,7 @@ pub(crate) mod reduced;
 pub mod reorder;
 pub(crate) mod rings;
 pub(crate) mod trans;
+pub(crate) mod word_bits;
 
 pub use model::{Probe, ProbeFacts, ProbeStep, SymbolicModel};
 pub use trans::{Partitioning, set_partitioning};

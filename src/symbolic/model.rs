@@ -117,6 +117,17 @@ pub struct SymbolicModel {
 /// cache.
 const SMALL_CACHE: usize = 1 << 16;
 
+/// Whether `system` has a word variable of [`WORD_CACHE_WIDTH`] bits or more, whose operators
+/// are circuits over its bits ([`super::word_bits`]): its BDDs then start with the model-sized
+/// apply cache. (Four 8-bit words and `a + b != c + d`: 118 K nodes at the peak, 2.5 s of CPU
+/// with the small cache, 0.56 s with the model's.)
+fn has_wide_arithmetic(system: &System) -> bool {
+    system.vars.iter().any(|v| matches!(v.domain, crate::ir::Domain::Word { width, .. } if width >= WORD_CACHE_WIDTH))
+}
+
+/// See [`has_wide_arithmetic`].
+const WORD_CACHE_WIDTH: u8 = 8;
+
 /// Nodes in the manager past which a build started with [`SMALL_CACHE`] starts again with the
 /// model-sized cache.
 const SMALL_CACHE_NODES: usize = 1 << 17;
@@ -163,9 +174,15 @@ impl<'p> Builder<'p> {
     #[allow(clippy::too_many_arguments)]
     fn assignment(&mut self, enc: &Encoding, ev: &mut SymEval, v: VarId, e: &Expr, copy: Copy, span: Span, stage: Stage) -> SymResult<Bdd> {
         let domain = &self.system.vars[v.index()].domain;
+        let value = ev.eval(e)?;
+        // A word of the variable's type: equal bit by bit, never outside.
+        if let Some(equal) = ev.word_equals(v, copy, &value)? {
+            let failing = self.collect(ev, span, stage)?;
+            return Ok(equal.or(&failing)?);
+        }
         let mut r = enc.f();
         let mut outside = enc.f();
-        for (value, g) in ev.cases(e)? {
+        for (value, g) in ev.value_cases(value)? {
             match domain.index_of(value).filter(|&i| i < enc.domain_len(v)) {
                 Some(i) => r = r.or(&g.and(&enc.value_is(v, copy, i)?)?)?,
                 None => outside = outside.or(&g)?,
@@ -492,7 +509,10 @@ impl SymbolicModel {
         let system = &program.systems[system_id.index()];
         let threads = threads.max(1);
         // A small apply cache first; a build that outgrows it starts again with the model's.
-        let mut cache = Some(SMALL_CACHE);
+        // Models with words of 8 bits or more start with the model's: their adders and
+        // comparators stay under the node watch while the small cache makes each operation
+        // recompute its arguments' shared parts.
+        let mut cache = (!has_wide_arithmetic(system)).then_some(SMALL_CACHE);
         let built = loop {
             match Self::build_in(program, system_id, system, max_memory, threads as u32, probe, cache) {
                 Err(e) if e.is_outgrown() && cache.is_some() => cache = None,
