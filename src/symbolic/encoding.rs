@@ -9,20 +9,23 @@
 //! Static order: the variables in the order [`super::order::static_order`] chooses (the
 //! flattened declaration order — instances of a module stay together, as NuSMV's default order
 //! does — unless a FORCE order gathers the relation's parts much better), then, inside a
-//! variable, its bits from the most significant one. With dynamic reordering on
-//! ([`super::reorder`], `--reorder`), each variable's bits (current and next interleaved) are one
-//! sifting group, moved at safe points ([`Encoding::maybe_reorder`]). `--stats` reports the
+//! variable, its bits from the most significant one. Words of one width that a transition part
+//! reads together have their bits interleaved (`a.7 b.7 a.6 b.6 …`, as NuSMV's default order),
+//! placed where the first of them comes ([`super::order::interleaved_words`]). With dynamic
+//! reordering on ([`super::reorder`], `--reorder`), each variable's bits (current and next
+//! interleaved), or a group of interleaved words' bits, are one sifting group, moved at safe points ([`Encoding::maybe_reorder`]). `--stats` reports the
 //! number of BDD variables and the peak node count, so an order change is measurable. States
 //! picked from a BDD are the least in the declaration order whatever the levels are, so traces
 //! do not depend on the order.
 //!
-//! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values (wider
-//! words are refused with an error naming the variable).
+//! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values, or are
+//! words of up to [`crate::ir::words::MAX_VAR_WIDTH`] bits (wider domains are refused with an
+//! error naming the variable).
 
 use super::reorder::AutoReorder;
 use super::{Bdd, SymResult, SymbolicError};
 use crate::ir::VarKind;
-use crate::lowering::program::{System, VarId};
+use crate::lowering::program::{Domain, System, VarId};
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{BooleanFunction, BooleanFunctionQuant, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
 use std::sync::atomic::AtomicUsize;
@@ -42,6 +45,9 @@ pub(crate) struct Encoding {
     cur_bits: Vec<Vec<VarNo>>,
     /// Per system variable: its next bits (empty for inputs).
     next_bits: Vec<Vec<VarNo>>,
+    /// Groups of word variables whose bits are interleaved ([`super::order::interleaved_words`]);
+    /// each is one sifting group.
+    interleaved: Vec<Vec<usize>>,
     /// Domain sizes.
     lens: Vec<usize>,
     /// One function per BDD variable.
@@ -133,24 +139,53 @@ impl Encoding {
     pub(crate) fn with_cache(system: &System, order: &[usize], nodes: usize, cache: Option<usize>, threads: u32) -> SymResult<Encoding> {
         let mut lens = Vec::with_capacity(system.vars.len());
         for v in &system.vars {
-            let len = v.domain.table_len().ok_or_else(|| {
-                SymbolicError(format!("the BDD engine enumerates domains of up to 2^16 values; `{}` has more (use --engine explicit)", v.name))
+            // A word whose value index is its bit pattern is its bits, however wide.
+            let len = match &v.domain {
+                Domain::Word { width, wide: None, .. } => Some(1usize << width),
+                d => d.table_len(),
+            };
+            let len = len.ok_or_else(|| {
+                SymbolicError(format!(
+                    "the BDD engine encodes domains of up to 2^16 values and words of up to {} bits; `{}` has more (use --engine explicit)",
+                    crate::ir::words::MAX_VAR_WIDTH,
+                    v.name
+                ))
             })?;
             lens.push(len.max(1));
         }
         let mut cur_bits = vec![vec![]; system.vars.len()];
         let mut next_bits = vec![vec![]; system.vars.len()];
+        // A group of interleaved words is placed where its first member comes in `order`.
+        let interleaved = super::order::interleaved_words(system);
+        let mut group_of = vec![None; system.vars.len()];
+        for (g, members) in interleaved.iter().enumerate() {
+            for &v in members {
+                group_of[v] = Some(g);
+            }
+        }
+        let mut placed = vec![false; system.vars.len()];
         let mut n: VarNo = 0;
         for &v in order {
-            let k = bits_for(lens[v]);
-            let (cur, next) = (&mut cur_bits[v], &mut next_bits[v]);
-            for _ in 0..k {
-                cur.push(n);
-                n += 1;
-                if system.vars[v].kind != VarKind::Input {
-                    next.push(n);
+            if placed[v] {
+                continue;
+            }
+            let members = group_of[v].map_or(std::slice::from_ref(&v), |g| interleaved[g].as_slice());
+            let k = members.iter().map(|&m| bits_for(lens[m])).max().unwrap_or(0);
+            for bit in 0..k {
+                for &m in members {
+                    if bit >= bits_for(lens[m]) {
+                        continue;
+                    }
+                    cur_bits[m].push(n);
                     n += 1;
+                    if system.vars[m].kind != VarKind::Input {
+                        next_bits[m].push(n);
+                        n += 1;
+                    }
                 }
+            }
+            for &m in members {
+                placed[m] = true;
             }
         }
         let moved_vars = order.iter().enumerate().filter(|&(i, &v)| i != v).count();
@@ -191,6 +226,7 @@ impl Encoding {
             outgrow_at: AtomicUsize::new(usize::MAX),
             cur_bits,
             next_bits,
+            interleaved,
             lens,
             vars,
             reorder: super::reorder::dynamic_reordering().map(AutoReorder::new),
@@ -384,7 +420,10 @@ impl Encoding {
         if !auto.due(self.node_count()) {
             return;
         }
-        let groups: Vec<Vec<VarNo>> = (0..self.num_vars()).map(|v| self.cur_bits[v].iter().chain(&self.next_bits[v]).copied().collect()).collect();
+        let bits_of = |v: usize| self.cur_bits[v].iter().chain(&self.next_bits[v]).copied();
+        let mut groups: Vec<Vec<VarNo>> = self.interleaved.iter().map(|g| g.iter().flat_map(|&v| bits_of(v)).collect()).collect();
+        let grouped: Vec<usize> = self.interleaved.iter().flatten().copied().collect();
+        groups.extend((0..self.num_vars()).filter(|v| !grouped.contains(v)).map(|v| bits_of(v).collect()));
         self.manager.with_manager_exclusive(|m| auto.run(m, &groups));
     }
 
