@@ -35,6 +35,10 @@
 //!    states found so far, and when it finishes hands the model to the explicit engine if the
 //!    estimate is at most [`AUTO_EXPLICIT_FACTOR`] times its images.
 //!
+//! Before all this, `auto` takes BDDs at once for a future operator below a past one (only the
+//! BDD engine checks it) and for an input or unassigned word of more than 2^24 values (the
+//! explicit builder refuses to enumerate it, E0234; BDDs encode it as its bits).
+//!
 //! An explicit build stopped at the budget (E0505, E0508) goes to BDDs. The verdict output is the
 //! same whichever engine decided; `--stats` says which (`flat engine: …`) and why (`auto: …`, the
 //! counted figures), JSON per spec (`engine`). The counts are the same on every run and for
@@ -49,6 +53,7 @@ use crate::deadline::SpecClock;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::explicit::build_diag;
 use crate::explicit::build_flat::{BuildLimits, BuildWork, FirstStage, FlatModel, build_flat, build_flat_measured};
+use crate::lowering::checks::E_ENUMERATED_WORD;
 use crate::lowering::program::{LoweredProgram, LoweredSpec, SystemId};
 use crate::report::Verdict;
 use crate::report::view::ModelRef;
@@ -93,7 +98,7 @@ impl FlatBuilt {
     pub(crate) fn model_ref(&self) -> ModelRef<'_> {
         match self {
             FlatBuilt::Explicit(m) => ModelRef::Flat(m),
-            FlatBuilt::Symbolic(m) => ModelRef::Concrete(m.system),
+            FlatBuilt::Symbolic(m) => ModelRef::Concrete(m),
         }
     }
     /// The `--stats` line about the state space.
@@ -191,6 +196,10 @@ pub(crate) fn build_noted(program: &LoweredProgram, limits: &BuildLimits, option
         Engine::Explicit => build_flat(program, limits).map(|m| (FlatBuilt::Explicit(m), None)).map_err(with_symbolic_hint),
         // Only the BDD engine checks a future operator below a past one (`O (F p)`).
         _ if needs_bdd(program) => symbolic().map(|m| (m, Some("auto: bdd, a future operator below a past one".to_string()))),
+        // Words the explicit builder would enumerate value by value (E0234) are bits to BDDs.
+        _ if let Some(var) = word_beyond_explicit_reach(program) => {
+            symbolic().map(|m| (m, Some(format!("auto: bdd, the explicit build would enumerate the values of `{var}`"))))
+        }
         _ => auto(program, limits, options).map(|(m, note)| (m, Some(note))),
     }
 }
@@ -204,6 +213,8 @@ fn with_symbolic_hint(mut diags: Diagnostics) -> Diagnostics {
                 "or check it with BDDs: `--engine bdd`, or `--engine auto` (the default), which switches to them when the explicit build passes its budget"
                     .into(),
             );
+        } else if d.code == E_ENUMERATED_WORD {
+            d.help.push("or check it with BDDs, which encode the word as its bits: `--engine bdd`, or `--engine auto` (the default)".into());
         }
     }
     diags
@@ -353,6 +364,14 @@ pub(crate) fn free_successors(program: &LoweredProgram) -> f64 {
 /// checks (procedure modules refuse them earlier, E0221).
 pub(crate) fn bdd_only_specs(program: &LoweredProgram) -> impl Iterator<Item = &LoweredSpec> {
     program.specs.iter().filter(|s| Some(s.system) == program.flat && s.ltl.as_ref().is_some_and(|f| f.has_future_below_past()))
+}
+
+/// The first flat-model variable the explicit builder refuses to enumerate (E0234: an input or
+/// unassigned word wider than 2^24 values), if any.
+fn word_beyond_explicit_reach(program: &LoweredProgram) -> Option<String> {
+    let system = program.flat.and_then(|s| program.systems.get(s.index()))?;
+    let (v, _) = crate::lowering::checks::words_beyond_explicit_reach(system).next()?;
+    Some(system.vars[v].name.clone())
 }
 
 /// Whether some flat spec is one of [`bdd_only_specs`].

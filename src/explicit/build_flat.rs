@@ -183,6 +183,12 @@ fn build_flat_in(
         return Err(diags);
     };
     let system = &program.systems[system_id.index()];
+    let mut too_wide = vec![];
+    crate::lowering::checks::enumerated_words(system, &mut too_wide);
+    if !too_wide.is_empty() {
+        too_wide.into_iter().for_each(|d| diags.push(d));
+        return Err(diags);
+    }
     let names = Names::of(program);
     let explored = match explore(system, &names, limits, &crate::progress::Progress::build("states"), work, max_work, gate) {
         Ok(x) => x,

@@ -3,8 +3,11 @@
 //! - A constant assigned to a variable must be in its domain (NuSMV: "cannot assign value 4 to
 //!   variable x"). Only constant right-hand sides (and constant sets) are checked here; computed
 //!   values are range-checked by the state-space builder.
-//! - A word variable that the state-space builder would enumerate (an input, or a variable
-//!   without `init`/`next` assignment) must have at most 2^[`MAX_ENUMERATED_WORD`] values.
+//! - A word variable that the explicit state-space builder would enumerate (an input, or a
+//!   variable without `init`/`next` assignment) must have at most 2^[`MAX_ENUMERATED_WORD`]
+//!   values. Lowering checks it on procedure modules (only the explicit engines check them);
+//!   the flat model's explicit build calls [`enumerated_words`] itself, since the BDD engine
+//!   encodes such words as their bits.
 //! - A procedure module's `init` must give exactly one state (its entry). This is decided here
 //!   when every variable's `init` is a constant (or a constant set); when some `init` depends on
 //!   other variables, or `INIT` constraints exist, the builder decides it on the state space.
@@ -43,23 +46,37 @@ pub(crate) fn assignments_in_domain(checked: &CheckedSystem, sys: &System, symbo
 /// Widest word variable whose values the builder enumerates (the same bound as ranges).
 pub(crate) const MAX_ENUMERATED_WORD: u8 = 24;
 
-pub(crate) fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
-    for (v, var) in sys.vars.iter().enumerate() {
-        let Domain::Word { width, signed, .. } = var.domain else { continue };
+/// The code of [`enumerated_words`]'s error.
+pub(crate) const E_ENUMERATED_WORD: &str = "E0234";
+
+/// The word variables of `sys` that the explicit builder would enumerate and that have more
+/// than 2^[`MAX_ENUMERATED_WORD`] values, each with the reason it is enumerated.
+pub(crate) fn words_beyond_explicit_reach(sys: &System) -> impl Iterator<Item = (usize, &'static str)> + '_ {
+    sys.vars.iter().enumerate().filter_map(|(v, var)| {
+        let Domain::Word { width, .. } = var.domain else { return None };
         if width <= MAX_ENUMERATED_WORD || sys.invar_assign[v].is_some() {
-            continue;
+            return None;
         }
         let why = match var.kind {
             VarKind::Input => "it is an input variable, so every transition enumerates its values",
             _ if sys.init_assign[v].is_none() => "it has no `init` assignment, so the initial states enumerate its values",
             VarKind::State if sys.next_assign[v].is_none() => "it has no `next` assignment, so every transition enumerates its values",
-            _ => continue,
+            _ => return None,
         };
+        Some((v, why))
+    })
+}
+
+/// E0234 for each of [`words_beyond_explicit_reach`].
+pub(crate) fn enumerated_words(sys: &System, diags: &mut Vec<Diagnostic>) {
+    for (v, why) in words_beyond_explicit_reach(sys) {
+        let var = &sys.vars[v];
+        let Domain::Word { width, signed, .. } = var.domain else { continue };
         let ty = format!("{} word[{width}]", if signed { "signed" } else { "unsigned" });
         diags.push(
-            Diagnostic::error("E0234", format!("variable `{}` of type {ty} would need its 2^{width} values enumerated", var.name), var.span)
+            Diagnostic::error(E_ENUMERATED_WORD, format!("variable `{}` of type {ty} would need its 2^{width} values enumerated", var.name), var.span)
                 .with_label_message(why)
-                .with_note(format!("xmv-rs is explicit-state: it enumerates unassigned variables of at most 2^{MAX_ENUMERATED_WORD} values"))
+                .with_note(format!("the explicit state-space builder enumerates unassigned variables of at most 2^{MAX_ENUMERATED_WORD} values"))
                 .with_help(if var.kind == VarKind::Input {
                     "use a narrower word, or a state variable with `init` and `next` assignments".to_string()
                 } else {

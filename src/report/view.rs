@@ -13,16 +13,18 @@ use crate::explicit::rks::{ComponentId, NodeId};
 use crate::ir::VarKind;
 use crate::lowering::program::is_monitor;
 use crate::lowering::program::{LoweredProgram, System, SystemId, VarId};
+use crate::symbolic::SymbolicModel;
 use serde::Serialize;
 
 /// The model a trace refers to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) enum ModelRef<'a> {
     Flat(&'a FlatModel),
     Rks(&'a RksModel),
     /// A flat model checked without a state graph (the BDD engine): its traces carry their
-    /// states' values ([`crate::check::trace::TraceStep::values`]).
-    Concrete(SystemId),
+    /// states' values ([`crate::check::trace::TraceStep::values`]); the inputs between two
+    /// states are picked from its BDDs.
+    Concrete(&'a SymbolicModel),
 }
 
 /// A trace with names and values, as the reports print it.
@@ -75,7 +77,7 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
             (m.system, m.kripke.state_values(crate::explicit::kripke::StateId::from_u32(trace.steps[i].state)).to_vec())
         }
         ModelRef::Flat(m) => (m.system, trace.steps[i].values.clone()),
-        ModelRef::Concrete(id) => (id, trace.steps[i].values.clone()),
+        ModelRef::Concrete(m) => (m.system, trace.steps[i].values.clone()),
         ModelRef::Rks(_) => (SystemId::new(0), vec![]),
     };
     let mut outgoing: Option<Option<Vec<u32>>> = None;
@@ -95,7 +97,11 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
                 // with the state they leave, as NuSMV 2.5.4 does; the last state has none.
                 if let Some(&j) = order.get(pos + 1) {
                     let (_, to) = flat_values(j);
-                    let with_inputs = if layout.has_inputs { transition_inputs(system, &values, &to) } else { None };
+                    let with_inputs = match model {
+                        _ if !layout.has_inputs => None,
+                        ModelRef::Concrete(m) => m.transition_inputs(&values, &to),
+                        _ => transition_inputs(system, &values, &to),
+                    };
                     let cur = with_inputs.as_deref().unwrap_or(&values);
                     if !layout.on_transition.is_empty() && (with_inputs.is_some() || !layout.has_inputs) {
                         state.extend(define_values(system, &layout.on_transition, &names, &Env { cur, next: Some(&to), exited: None }));

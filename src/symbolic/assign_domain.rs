@@ -170,7 +170,7 @@ fn first_violation(system: &System) -> super::SymResult<Option<Violation>> {
 fn outside(ev: &mut SymEval, enc: &Encoding, valid: &Bdd, domain: &Domain, e: &Expr) -> super::SymResult<Option<(Value, Bdd)>> {
     let mut regions: Vec<(Value, Bdd)> = vec![];
     let value = ev.eval(e)?;
-    if let (super::expr::Sym::Word(w), Domain::Word { width, signed, wide: None }) = (&value, domain)
+    if let (super::expr::Sym::Word(w), Domain::Word { width, signed, .. }) = (&value, domain)
         && w.width() == usize::from(*width)
         && w.signed == *signed
     {

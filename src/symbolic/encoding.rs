@@ -18,13 +18,17 @@
 //! picked from a BDD are the least in the declaration order whatever the levels are, so traces
 //! do not depend on the order.
 //!
-//! Assumes domains have at most [`crate::lowering::program::MAX_TABLE_DOMAIN`] values, or are
-//! words of up to [`crate::ir::words::MAX_VAR_WIDTH`] bits (wider domains are refused with an
-//! error naming the variable).
+//! A word variable's bits are its bit pattern, however wide; a state's value index for a word
+//! wider than [`crate::ir::words::MAX_VAR_WIDTH`] bits numbers the patterns met
+//! ([`crate::ir::word_values`]), so [`Encoding::value_is`] and the states picked translate.
+//! Assumes ranges and enumerations have at most
+//! [`crate::lowering::program::MAX_TABLE_DOMAIN`] values (larger ones are refused with an error
+//! naming the variable).
 
 use super::reorder::AutoReorder;
 use super::{Bdd, SymResult, SymbolicError};
 use crate::ir::VarKind;
+use crate::ir::WideValues;
 use crate::lowering::program::{Domain, System, VarId};
 use oxidd::bcdd::BCDDManagerRef;
 use oxidd::{BooleanFunction, BooleanFunctionQuant, FunctionSubst, Manager, ManagerRef, Subst, VarNo};
@@ -48,8 +52,12 @@ pub(crate) struct Encoding {
     /// Groups of word variables whose bits are interleaved ([`super::order::interleaved_words`]);
     /// each is one sifting group.
     interleaved: Vec<Vec<usize>>,
-    /// Domain sizes.
+    /// Domain sizes (2^width, saturated, for words).
     lens: Vec<usize>,
+    /// Per system variable: the value table of a word wider than
+    /// [`crate::ir::words::MAX_VAR_WIDTH`] bits, whose bits hold the bit pattern while a state's
+    /// value index numbers the patterns met ([`crate::ir::word_values`]).
+    wide: Vec<Option<WideValues>>,
     /// One function per BDD variable.
     vars: Vec<Bdd>,
     pub kinds: Vec<VarKind>,
@@ -138,20 +146,28 @@ impl Encoding {
     /// for a small one: 2^22 entries cost 80 MB and tens of milliseconds.
     pub(crate) fn with_cache(system: &System, order: &[usize], nodes: usize, cache: Option<usize>, threads: u32) -> SymResult<Encoding> {
         let mut lens = Vec::with_capacity(system.vars.len());
+        let mut widths = Vec::with_capacity(system.vars.len());
+        let mut wide = Vec::with_capacity(system.vars.len());
         for v in &system.vars {
-            // A word whose value index is its bit pattern is its bits, however wide.
-            let len = match &v.domain {
-                Domain::Word { width, wide: None, .. } => Some(1usize << width),
-                d => d.table_len(),
+            // A word is its bits, however wide; other domains are their value indices' bits.
+            let (len, width) = match &v.domain {
+                Domain::Word { width, .. } => (v.domain.len(), usize::from(*width)),
+                d => {
+                    let len = d.table_len().ok_or_else(|| {
+                        SymbolicError(format!(
+                            "the BDD engine encodes ranges and enumerations of up to 2^16 values; `{}` has more (use --engine explicit)",
+                            v.name
+                        ))
+                    })?;
+                    (len, bits_for(len))
+                }
             };
-            let len = len.ok_or_else(|| {
-                SymbolicError(format!(
-                    "the BDD engine encodes domains of up to 2^16 values and words of up to {} bits; `{}` has more (use --engine explicit)",
-                    crate::ir::words::MAX_VAR_WIDTH,
-                    v.name
-                ))
-            })?;
             lens.push(len.max(1));
+            widths.push(width);
+            wide.push(match &v.domain {
+                Domain::Word { wide: Some(values), .. } => Some(values.clone()),
+                _ => None,
+            });
         }
         let mut cur_bits = vec![vec![]; system.vars.len()];
         let mut next_bits = vec![vec![]; system.vars.len()];
@@ -170,10 +186,10 @@ impl Encoding {
                 continue;
             }
             let members = group_of[v].map_or(std::slice::from_ref(&v), |g| interleaved[g].as_slice());
-            let k = members.iter().map(|&m| bits_for(lens[m])).max().unwrap_or(0);
+            let k = members.iter().map(|&m| widths[m]).max().unwrap_or(0);
             for bit in 0..k {
                 for &m in members {
-                    if bit >= bits_for(lens[m]) {
+                    if bit >= widths[m] {
                         continue;
                     }
                     cur_bits[m].push(n);
@@ -228,6 +244,7 @@ impl Encoding {
             next_bits,
             interleaved,
             lens,
+            wide,
             vars,
             reorder: super::reorder::dynamic_reordering().map(AutoReorder::new),
             moved_vars,
@@ -273,17 +290,21 @@ impl Encoding {
     /// `v = index` on the given copy (a cube).
     pub(crate) fn value_is(&self, v: VarId, copy: Copy, index: usize) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
+        let pattern = match &self.wide[v.index()] {
+            Some(values) => values.0.bits(index).ok_or_else(|| SymbolicError(format!("internal error: no word value with index {index}")))?,
+            None => index as u64,
+        };
         let mut r = self.t();
         for (i, &b) in bits.iter().enumerate().rev() {
             let lit = &self.vars[b as usize];
-            let bit = (index >> (bits.len() - 1 - i)) & 1 == 1;
+            let bit = (pattern >> (bits.len() - 1 - i)) & 1 == 1;
             r = if bit { r.and(lit)? } else { r.and(&lit.not()?)? };
         }
         Ok(r)
     }
 
-    /// Bit `k` (0: least significant) of `v`'s value index on the given copy is 1; `None` when
-    /// the index has no such bit.
+    /// Bit `k` (0: least significant) of `v`'s encoding on the given copy is 1 (of a word's bit
+    /// pattern, of other variables' value index); `None` when there is no such bit.
     pub(crate) fn index_bit(&self, v: VarId, copy: Copy, k: usize) -> Option<&Bdd> {
         let bits = self.bits(v, copy);
         let b = *bits.get(bits.len().checked_sub(k + 1)?)?;
@@ -294,7 +315,7 @@ impl Encoding {
     pub(crate) fn in_domain(&self, v: VarId, copy: Copy) -> SymResult<Bdd> {
         let bits = self.bits(v, copy);
         let len = self.lens[v.index()];
-        if len >= 1usize << bits.len() {
+        if bits.len() >= usize::BITS as usize || len >= 1usize << bits.len() {
             return Ok(self.t());
         }
         // index < len, from the least significant bit up.
@@ -361,6 +382,43 @@ impl Encoding {
         self.state_of_bits(|b| Ok(matches!(cube.get(b as usize), Some(oxidd::util::OptBool::True)))).map(Some)
     }
 
+    /// `state` with its input slots set to the least input values of `inputs` (a set over input
+    /// bits) in the declaration order, bit by bit from the most significant; `None` if `inputs`
+    /// is empty.
+    pub(crate) fn pick_inputs(&self, inputs: &Bdd, state: &[u32]) -> SymResult<Option<Vec<u32>>> {
+        let mut set = inputs.clone();
+        if !set.satisfiable() {
+            return Ok(None);
+        }
+        let mut values = state.to_vec();
+        for v in (0..self.num_vars()).filter(|&v| self.kinds[v] == VarKind::Input) {
+            let mut pattern = 0u64;
+            for &b in &self.cur_bits[v] {
+                let lit = &self.vars[b as usize];
+                let zero = set.and(&lit.not()?)?;
+                let one = !zero.satisfiable();
+                set = if one { set.and(lit)? } else { zero };
+                pattern = pattern << 1 | u64::from(one);
+            }
+            values[v] = self.index_of_pattern(v, pattern)?;
+        }
+        Ok(Some(values))
+    }
+
+    /// The value index of variable `v` whose bits hold `pattern`.
+    fn index_of_pattern(&self, v: usize, pattern: u64) -> SymResult<u32> {
+        Ok(match &self.wide[v] {
+            Some(values) => {
+                let index = values
+                    .0
+                    .index(pattern)
+                    .ok_or_else(|| SymbolicError(format!("more than {} values of one wide word", crate::ir::word_values::MAX_WIDE_VALUES)))?;
+                index as u32
+            }
+            None => pattern as u32,
+        })
+    }
+
     /// Whether the current state bits' levels follow the declaration order (then the cube that
     /// always takes the 0 branch is the least state in that order). Asked each time: a dynamic
     /// reordering may have changed the levels.
@@ -392,16 +450,19 @@ impl Encoding {
     }
 
     /// Value indices of the state variables (inputs 0) from their current bits' values, asked in
-    /// the declaration order, most significant bit first.
+    /// the declaration order, most significant bit first (a wide word's pattern is numbered in
+    /// its value table).
     fn state_of_bits(&self, mut bit: impl FnMut(VarNo) -> SymResult<bool>) -> SymResult<Vec<u32>> {
         let mut values = vec![0u32; self.num_vars()];
         for (v, value) in values.iter_mut().enumerate() {
             if self.kinds[v] == VarKind::Input {
                 continue;
             }
+            let mut pattern = 0u64;
             for &b in &self.cur_bits[v] {
-                *value = *value << 1 | u32::from(bit(b)?);
+                pattern = pattern << 1 | u64::from(bit(b)?);
             }
+            *value = self.index_of_pattern(v, pattern)?;
         }
         Ok(values)
     }

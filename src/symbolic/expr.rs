@@ -153,10 +153,10 @@ impl<'e> SymEval<'e> {
         Ok(Some(x.eq(&w, &self.k)?))
     }
 
-    /// The bits of a word variable whose value index is its bit pattern ([`Domain::Word`]
-    /// without a value table); `None` for other variables.
+    /// The bits of a word variable (its bit pattern, whatever its width); `None` for other
+    /// variables.
     fn var_bits(&self, v: VarId, copy: Copy) -> Option<Bits> {
-        let Domain::Word { width, signed, wide: None } = &self.vars[v.index()].domain else { return None };
+        let Domain::Word { width, signed, .. } = &self.vars[v.index()].domain else { return None };
         let bits = (0..usize::from(*width)).map(|k| self.enc.index_bit(v, copy, k).cloned()).collect::<Option<Vec<_>>>()?;
         Some(Bits { bits, signed: *signed })
     }

@@ -848,6 +848,22 @@ impl SymbolicModel {
         path_to(&self.enc, &self.trans, &self.rings, state)
     }
 
+    /// The input values that take the state `from` to the state `to` (value indices), as `from`
+    /// with its input slots filled: the least such inputs in the declaration order; `None` when
+    /// the system has no inputs or no transition joins the two. For traces: the explicit
+    /// evaluator's search enumerates every input value, which a wide input word makes endless.
+    pub(crate) fn transition_inputs(&self, from: &[u32], to: &[u32]) -> Option<Vec<u32>> {
+        if !self.enc.kinds.contains(&VarKind::Input) {
+            return None;
+        }
+        let inputs = || -> SymResult<Option<Vec<u32>>> {
+            let pair = self.enc.state_cube(from)?.and(&self.enc.to_next(&self.enc.state_cube(to)?)?)?;
+            let inputs = self.trans.transition_inputs(&self.enc, &pair)?;
+            self.enc.pick_inputs(&inputs, from)
+        };
+        inputs().ok().flatten()
+    }
+
     /// Number of reachable states (NuSMV's figure, a satisfying-assignment count); the states
     /// explored when the reachability [stopped early](SymbolicModel::stopped_early).
     pub(crate) fn reachable_states(&self) -> f64 {

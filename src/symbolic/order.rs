@@ -36,7 +36,7 @@ const GAIN: f64 = 0.5;
 /// declaration order; a variable is in at most one group.
 pub(crate) fn interleaved_words(system: &System) -> Vec<Vec<usize>> {
     let width = |v: usize| match system.vars[v].domain {
-        Domain::Word { width, wide: None, .. } => Some(width),
+        Domain::Word { width, .. } => Some(width),
         _ => None,
     };
     let n = system.vars.len();

@@ -532,6 +532,16 @@ impl TransRel {
         Ok(acc)
     }
 
+    /// The inputs of the transitions in `pair` (a set over current and next bits), over input
+    /// bits.
+    pub(crate) fn transition_inputs(&self, enc: &Encoding, pair: &Bdd) -> SymResult<Bdd> {
+        let mut acc = pair.clone();
+        for c in &self.image {
+            acc = acc.and(&c.bdd)?;
+        }
+        Ok(acc.exists(&enc.cur_cube.and(&enc.next_cube)?)?)
+    }
+
     /// Whether some transition from `from` satisfies `region` (over current, input and next bits).
     pub(crate) fn some_transition(&self, from: &Bdd, region: &Bdd) -> SymResult<bool> {
         let mut acc = from.and(region)?;
