@@ -177,7 +177,7 @@ fn outside(ev: &mut SymEval, enc: &Encoding, valid: &Bdd, domain: &Domain, e: &E
         // A word of the variable's type has no value outside it.
         return Ok(None);
     }
-    for (value, guard) in ev.value_cases(value)? {
+    for (value, guard) in ev.as_cases(value)? {
         if domain.index_of(value).is_some_and(|i| i < domain.len()) {
             continue;
         }

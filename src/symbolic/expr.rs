@@ -130,17 +130,13 @@ impl<'e> SymEval<'e> {
         }
     }
 
-    fn as_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
+    /// The values of an evaluated expression with their guards (a word enumerated).
+    pub(crate) fn as_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
         match s {
             Sym::Bool(b) => Ok(vec![(Value::Bool(false), b.not()?), (Value::Bool(true), b)]),
             Sym::Cases(c) => Ok(c),
             Sym::Word(w) => self.word_cases(&w),
         }
-    }
-
-    /// The values of an evaluated expression with their guards (a word enumerated).
-    pub(crate) fn value_cases(&self, s: Sym) -> SymResult<Vec<(Value, Bdd)>> {
-        self.as_cases(s)
     }
 
     /// `x = s` on the given copy of the word variable `x`, bit by bit, when `s` is a word of

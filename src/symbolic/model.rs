@@ -182,7 +182,7 @@ impl<'p> Builder<'p> {
         }
         let mut r = enc.f();
         let mut outside = enc.f();
-        for (value, g) in ev.value_cases(value)? {
+        for (value, g) in ev.as_cases(value)? {
             match domain.index_of(value).filter(|&i| i < enc.domain_len(v)) {
                 Some(i) => r = r.or(&g.and(&enc.value_is(v, copy, i)?)?)?,
                 None => outside = outside.or(&g)?,
