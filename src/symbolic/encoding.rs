@@ -69,6 +69,10 @@ pub(crate) struct Encoding {
     pub small_cache: bool,
     /// Node count past which [`Encoding::check_growth`] fails (`usize::MAX`: never).
     outgrow_at: AtomicUsize,
+    /// Capacity of the node table, and the node count from which the engine collects dead nodes
+    /// itself at its next safe point ([`Encoding::collect_when_nearly_full`]).
+    capacity: usize,
+    collect_at: AtomicUsize,
     /// Cubes of all current state bits, all next state bits, all input bits.
     pub cur_cube: Bdd,
     pub next_cube: Bdd,
@@ -131,6 +135,15 @@ fn reserve_up_front(nodes: usize, cache: usize, threads: u32) -> SymResult<()> {
     // was never read or written.
     unsafe { std::alloc::System.dealloc(block, layout) };
     Ok(())
+}
+
+/// Percentage of the node table from which the engine collects dead nodes at its safe points
+/// ([`Encoding::collect_when_nearly_full`]); oxidd's own thread starts at 95.
+const COLLECT_FROM_PERCENT: usize = 85;
+
+/// The node count of the engine's first collection in a table of `capacity` nodes.
+fn first_collection(capacity: usize) -> usize {
+    capacity / 100 * COLLECT_FROM_PERCENT
 }
 
 fn bits_for(len: usize) -> usize {
@@ -240,6 +253,8 @@ impl Encoding {
             manager,
             small_cache: cache < model_cache,
             outgrow_at: AtomicUsize::new(usize::MAX),
+            capacity: nodes,
+            collect_at: AtomicUsize::new(first_collection(nodes)),
             cur_bits,
             next_bits,
             interleaved,
@@ -477,6 +492,7 @@ impl Encoding {
     /// A safe point for dynamic reordering (no BDD operation under way on this manager): sifts
     /// the variables' groups when the automatic trigger is due (see [`super::reorder`]).
     pub(crate) fn maybe_reorder(&self) {
+        self.collect_when_nearly_full();
         let Some(auto) = &self.reorder else { return };
         if !auto.due(self.node_count()) {
             return;
@@ -486,6 +502,29 @@ impl Encoding {
         let grouped: Vec<usize> = self.interleaved.iter().flatten().copied().collect();
         groups.extend((0..self.num_vars()).filter(|v| !grouped.contains(v)).map(|v| bits_of(v).collect()));
         self.manager.with_manager_exclusive(|m| auto.run(m, &groups));
+    }
+
+    /// At a safe point (no BDD operation of this engine under way): collects the dead nodes when
+    /// the node table is nearly full. oxidd collects on a background thread only from 95 % of
+    /// the table, and an operation that fills the table before that thread is done fails: the
+    /// same model then had its verdicts on one run and E0508 on the next (`tests/build/
+    /// max-memory.smv` with a budget of 12–24 MiB, 2 to 4 runs in 8 failed). Collecting here,
+    /// from [`COLLECT_FROM_PERCENT`] of the table, leaves a table that an operation fills only
+    /// with live nodes, and the outcome no longer depends on that thread's timing. Until the
+    /// next collection, half the room left after this one is used (a table full of live
+    /// nodes is not collected at every safe point); a collection empties the apply cache, but
+    /// only models near the node budget ever get here.
+    pub(crate) fn collect_when_nearly_full(&self) {
+        let at = self.collect_at.load(Relaxed);
+        if self.manager.with_manager_shared(|m| m.approx_num_inner_nodes()) < at {
+            return;
+        }
+        let after = self.manager.with_manager_shared(|m| {
+            m.gc();
+            m.approx_num_inner_nodes()
+        });
+        let room = self.capacity.saturating_sub(after);
+        self.collect_at.store(first_collection(self.capacity).max(after + room / 2), Relaxed);
     }
 
     /// Dynamic reorderings done and the live nodes after the last one (`None`: reordering off).
@@ -511,6 +550,7 @@ impl Encoding {
     /// starting again is at most about that many nodes'. Reads the exact node count (one lock
     /// per BDD level), so the restart point is the same on every run.
     pub(crate) fn check_growth(&self) -> SymResult<()> {
+        self.collect_when_nearly_full();
         let at = self.outgrow_at.load(Relaxed);
         if at != usize::MAX && self.node_count() > at { Err(SymbolicError::outgrown()) } else { Ok(()) }
     }
