@@ -371,7 +371,7 @@ impl Run<'_> {
         let t3 = Instant::now();
         let mut reports = vec![];
         let mut order: Vec<usize> = (0..program.specs.len()).collect();
-        order.sort_by_key(|&i| crate::properties::group(program.specs[i].kind));
+        order.sort_by_key(|&i| crate::properties::print_order(program.specs[i].kind));
         let mut text = (options.format == Format::Text).then(text::TextReport::default);
         for i in order {
             let spec = &program.specs[i];
@@ -379,7 +379,7 @@ impl Run<'_> {
             let system = &program.systems[spec.system.index()];
             let model = if system.is_procedure { models.rks.as_ref().map(ModelRef::Rks) } else { models.flat.as_ref().map(FlatBuilt::model_ref) };
             let trace = match (options.traces, outcome.as_ref().ok().and_then(|o| o.trace.as_ref()), model) {
-                (true, Some(t), Some(model)) => Some(trace_view(&program, model, t)),
+                (true, Some(t), Some(model)) => Some(crate::report::view::TraceView { linear: spec.ltl.is_some(), ..trace_view(&program, model, t) }),
                 _ => None,
             };
             if let Ok(SpecOutcome { distance: Some(Distance::Undefined(empty)), .. }) = &outcome {

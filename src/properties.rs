@@ -32,8 +32,8 @@ pub struct Property {
     pub spec: Option<usize>,
 }
 
-/// The rank of a kind in NuSMV's property database (its numbering), which is also the order in
-/// which batch mode checks and prints the kinds xmv-rs checks (CTL, COMPUTE, LTL, INVARSPEC).
+/// The rank of a kind in NuSMV's property database (its numbering: CTL, COMPUTE, LTL, INVAR,
+/// PSL); batch mode checks and prints in [`print_order`].
 pub(crate) fn group(kind: SpecKind) -> u8 {
     match kind {
         SpecKind::Ctl => 0,
@@ -41,6 +41,18 @@ pub(crate) fn group(kind: SpecKind) -> u8 {
         SpecKind::Ltl => 2,
         SpecKind::Invar => 3,
         SpecKind::Psl => 4,
+    }
+}
+
+/// The order in which batch mode checks and prints the kinds (NuSMV 2.5.4's `smMain.c`: CTL,
+/// COMPUTE, LTL, PSL, then invariants), which differs from the numbering ([`group`]) in PSL.
+pub(crate) fn print_order(kind: SpecKind) -> u8 {
+    match kind {
+        SpecKind::Ctl => 0,
+        SpecKind::Compute => 1,
+        SpecKind::Ltl => 2,
+        SpecKind::Psl => 3,
+        SpecKind::Invar => 4,
     }
 }
 

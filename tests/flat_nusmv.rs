@@ -177,7 +177,9 @@ fn whole_output_matches_nusmv_on_bundled_models() {
     let Some(nusmv_bin) = nusmv() else { return };
     let xmv = std::path::Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["finis-listing-5-1", "counter-wraparound", "counter-cells", "token-ring-array", "lossy-channel-fairness", "tank-ivar", "ltl-bounce"] {
+    for name in
+        ["finis-listing-5-1", "counter-wraparound", "counter-cells", "token-ring-array", "lossy-channel-fairness", "tank-ivar", "ltl-bounce", "psl-bounce"]
+    {
         let file = root.join("specs").join(format!("{name}.smv"));
         for (nusmv_args, xmv_args) in [(vec![], vec!["check"]), (vec!["-r"], vec!["check", "-r"])] {
             let (_, theirs) = run(&nusmv_bin, &nusmv_args, &file);

@@ -174,7 +174,7 @@ fn refused_and_unsupported_options_say_so() {
 }
 
 #[test]
-fn ltl_specs_are_checked_and_psl_specs_reported_as_not_checked() {
+fn ltl_and_psl_specs_are_checked_and_sere_psl_reported_as_not_checked() {
     let xmv = Path::new(env!("CARGO_BIN_EXE_xmv-rs"));
     let dir = std::env::temp_dir().join(format!("xmv-dropin-ltl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -187,14 +187,24 @@ fn ltl_specs_are_checked_and_psl_specs_reported_as_not_checked() {
     let (status, stdout, _) = run(xmv, "NuSMV", &["-source".into(), "/dev/stdin".into(), path], "go\ncheck_ltlspec\nquit\n");
     assert_eq!(status, 0);
     assert!(stdout.contains("-- specification  G ( F b)  is true"), "{stdout}");
-    // PSL is not checked: named on stderr, status 1; -ips skips it.
+    // PSL is checked (after LTL, before invariants), and `check_pslspec` checks it too.
     let psl = dir.join("psl.smv");
-    std::fs::write(&psl, "MODULE main\nVAR b : boolean;\nSPEC AG (b | !b)\nPSLSPEC AG b\n").expect("write");
+    std::fs::write(&psl, "MODULE main\nVAR b : boolean;\nASSIGN next(b) := !b;\nSPEC AG (b | !b)\nPSLSPEC always eventually! b\n").expect("write");
     let psl = psl.display().to_string();
+    let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&psl), "");
+    assert_eq!(status, 0, "{stderr}");
+    assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true\n-- specification always (eventually! (b))  is true"), "{stdout}");
+    let (status, stdout, _) = run(xmv, "NuSMV", &["-source".into(), "/dev/stdin".into(), psl.clone()], "go\ncheck_pslspec\nquit\n");
+    assert_eq!(status, 0);
+    assert!(stdout.contains("-- specification always (eventually! (b))  is true"), "{stdout}");
+    // A PSLSPEC with a SERE is not checked: named on stderr, status 1; -ips skips it.
+    let sere = dir.join("sere.smv");
+    std::fs::write(&sere, "MODULE main\nVAR b : boolean;\nSPEC AG (b | !b)\nPSLSPEC always ({b} |=> b)\n").expect("write");
+    let psl = sere.display().to_string();
     let (status, stdout, stderr) = run(xmv, "NuSMV", std::slice::from_ref(&psl), "");
     assert_eq!(status, 1, "an unchecked PSLSPEC is not a successful run");
     assert!(without_banner(&stdout).contains("-- specification AG (b | !b)  is true"), "{stdout}");
-    assert!(stderr.contains("PSL model checking is not supported by xmv-rs") && stderr.contains("-ips"), "{stderr}");
+    assert!(stderr.contains("this PSL property cannot be checked by xmv-rs") && stderr.contains("-ips"), "{stderr}");
     let (status, _, _) = run(xmv, "NuSMV", &["-ips".into(), psl], "");
     assert_eq!(status, 0, "-ips skips the PSL specs");
     let _ = std::fs::remove_dir_all(&dir);

@@ -3,8 +3,8 @@
 //! Runs only when `NUSMV` points to the NuSMV executable and `NUSMV_EXAMPLES` to a folder;
 //! otherwise it says why it skipped and passes. Every `.smv` file under the folder is run by both
 //! tools with `-dcx` (and, when both finish that, again with traces), each under a time limit
-//! (`XMV_EXAMPLE_SECONDS`, default 60). NuSMV also gets `-ips`: it skips the PSL specs that
-//! xmv-rs skips (with W0001), so the outputs are comparable. Per file it compares the verdict
+//! (`XMV_EXAMPLE_SECONDS`, default 60); both check the PSL specs too (session 42; before,
+//! NuSMV got `-ips` because xmv-rs skipped them). Per file it compares the verdict
 //! lines (`-- specification …`, `-- invariant …`, COMPUTE's `-- the result of …`) and the whole stdout (NuSMV's banner and blank lines
 //! removed), and prints a summary table on stderr (`cargo test --release --test nusmv_examples --
 //! --nocapture`). It fails only when a spec both tools decided has different verdicts; files
@@ -64,7 +64,7 @@ fn split_verdict(line: &str) -> Option<(String, String)> {
 }
 
 /// Specs both tools decided with different verdicts. Each xmv-rs verdict is matched with the
-/// first unused NuSMV verdict of the same spec text (xmv-rs skips PSL and LTL in procedure modules, so the lists may differ).
+/// first unused NuSMV verdict of the same spec text (xmv-rs skips PSL with SEREs and LTL in procedure modules, so the lists may differ).
 fn disagreements(nusmv: &[String], xmv: &[String]) -> Vec<String> {
     let mut theirs: Vec<Option<(String, String)>> = nusmv.iter().filter(|l| is_verdict(l)).map(|l| split_verdict(l)).collect();
     let mut out = vec![];
@@ -128,7 +128,6 @@ fn outputs_match_nusmv_on_its_examples() {
         let name = file.strip_prefix(&examples).unwrap_or(file).display().to_string();
         let nusmv_run = |traces: bool| {
             let mut c = Command::new(&nusmv);
-            c.args(["-ips"]);
             if !traces {
                 c.arg("-dcx");
             }

@@ -180,7 +180,7 @@ fn assignments_specs_calls_and_exits() {
     let Section::Spec(ltl) = &s[15] else { panic!() };
     assert_eq!(ltl.expr.as_ref().map(sexpr).as_deref(), Some("(G (F b))"));
     let Section::Spec(psl) = &s[16] else { panic!() };
-    assert!(psl.expr.is_none());
+    assert_eq!(psl.expr.as_ref().map(sexpr).as_deref(), Some("(always b)"));
     let Section::Spec(compute) = &s[17] else { panic!() };
     assert!(compute.expr.is_none());
     let Section::Call { calls, .. } = &s[18] else { panic!() };

@@ -184,6 +184,21 @@ const VOCABULARY: &[&str] = &[
     "@",
     "x-1",
     "a->b",
+    // PSL (PSLSPEC bodies)
+    "always",
+    "never",
+    "eventually!",
+    "next!",
+    "X!",
+    "until",
+    "until!",
+    "until!_",
+    "before",
+    "before_",
+    "forall",
+    "{0:2}",
+    "|->",
+    "{a;b}",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {

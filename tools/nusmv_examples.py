@@ -4,13 +4,13 @@
 For every `.smv` file below EXAMPLES (NuSMV's own `examples/` collection is the intended input;
 it is not part of this repository) this runs
 
-    NuSMV -dcx -ips FILE                    (CTL, COMPUTE, LTL and invariant specs; no traces)
+    NuSMV -dcx FILE                         (CTL, COMPUTE, LTL, PSL and invariant specs; no traces)
     xmv-rs check --no-trace FILE            (PSL is skipped with a warning)
 
 as whole processes, each under a time limit, and prints one Markdown row per file: the specs,
 NuSMV's exit code and seconds, xmv-rs's exit code and seconds, the ratio, and whether the verdict
 lines (`-- specification …`, `-- invariant …`) are identical. `--traces` compares the whole
-standard output with counterexamples instead (`NuSMV -ips` vs `xmv-rs check`). A summary
+standard output with counterexamples instead (`NuSMV` vs `xmv-rs check`). A summary
 follows: files with CTL or invariant specs that NuSMV finishes within the limit, how many xmv-rs
 accepts, how many give NuSMV's verdict list, and the reasons for the rest (the first error line
 of xmv-rs, or `timeout`).
@@ -24,7 +24,7 @@ some take a minute. Usage:
 
 `--engines` runs xmv-rs once per flat engine (`--engine E --stats`) and prints, per engine, its
 exit code, wall seconds, CPU seconds (user+sys), peak MB, the ratio of CPU seconds to NuSMV's
-(`NuSMV -dcx -ips`), whether its verdicts are NuSMV's, and (for `auto`) which engine decided;
+(`NuSMV -dcx`), whether its verdicts are NuSMV's, and (for `auto`) which engine decided;
 the summary counts identical verdict lists, files within 2x NuSMV's CPU seconds and files below
 them, per engine. `--engines ,` runs NuSMV only (fills the cache). `--repeat N` (with `--engines`)
 runs every command N times (not after a timeout), NuSMV included (its first run from the cache), and prints the median
@@ -161,7 +161,7 @@ def main():
     files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
     shard, shards = (int(x) for x in args.shard.split("/"))
     files = files[shard::shards]
-    nusmv_flags = ["-ips"] + ([] if args.traces else ["-dcx"])
+    nusmv_flags = [] if args.traces else ["-dcx"]
     xmv_flags = ["check"] + ([] if args.traces else ["--no-trace"]) + shlex.split(args.xmv_args)
 
     print("| file | specs | NuSMV exit | NuSMV s | NuSMV MB | xmv-rs exit | xmv-rs s | xmv-rs MB | ratio | verdicts | note |")
@@ -237,9 +237,8 @@ def per_engine(args):
     files = sorted(p for p in root.rglob("*.smv") if args.only is None or args.only in str(p))
     shard, shards = (int(x) for x in args.shard.split("/"))
     files = files[shard::shards]
-    # The flags of the default mode: `-dcx` with PSL ignored, as xmv-rs skips it (with a warning);
-    # COMPUTE and LTL specs are checked by both.
-    nusmv_flags = ["-dcx", "-ips"]
+    # The flags of the default mode: `-dcx`; COMPUTE, LTL and PSL specs are checked by both.
+    nusmv_flags = ["-dcx"]
     head = "| file | specs | states | NuSMV s | NuSMV CPU s | NuSMV MB |" + "".join(
         f" {e} exit | {e} s | {e} CPU s | {e} MB | {e} CPU ratio | {e} verdicts |" for e in engines
     )

@@ -78,10 +78,10 @@ fn lower_one(checked: &CheckedProgram, id: usize) -> (System, Vec<LoweredSpec>, 
                 None if sys.is_procedure => Ctl::Atom(SpecAtom::State(l.lower(&s.expr))),
                 None => Ctl::Atom(SpecAtom::State(invar_monitor::monitor_atom(&mut l, &mut system, &s.expr, s.span))),
             },
-            SpecKind::Ltl => Ctl::True,
+            _ if s.linear => Ctl::True,
             _ => spec::to_ctl(&mut l, &s.expr),
         };
-        let ltl = (s.kind == SpecKind::Ltl).then(|| ltl_spec::to_ltl(&mut l, &mut system, &s.expr, s.span));
+        let ltl = s.linear.then(|| ltl_spec::to_ltl(&mut l, &mut system, &s.expr, s.span));
         let compute = s.compute.as_ref().map(|c| c.map(|e| spec::to_ctl(&mut l, e)));
         specs.push(LoweredSpec { kind: s.kind, name: s.name.clone(), system: s.system, formula, ltl, compute, text: s.text.clone(), span: s.span });
     }

@@ -372,7 +372,7 @@ impl<'w> Session<'w> {
         self.unsupported_asked = true;
         let what = match p.kind {
             SpecKind::Ltl => "this LTL property cannot be checked by xmv-rs",
-            SpecKind::Psl => "PSL model checking is not supported by xmv-rs",
+            SpecKind::Psl => "this PSL property cannot be checked by xmv-rs",
             _ => "COMPUTE is not supported by xmv-rs",
         };
         let skip = match p.kind {
@@ -784,7 +784,7 @@ fn check_on(loaded: &Loaded, built: &mut Built, specs: &[usize], options: &Check
         let system = &program.systems[spec.system.index()];
         let model = if system.is_procedure { built.rks.as_ref().map(ModelRef::Rks) } else { built.flat.as_ref().map(FlatBuilt::model_ref) };
         let view = match (&outcome.trace, model) {
-            (Some(t), Some(model)) if options.traces => Some(trace_view(program, model, t)),
+            (Some(t), Some(model)) if options.traces => Some(crate::report::view::TraceView { linear: spec.ltl.is_some(), ..trace_view(program, model, t) }),
             _ => None,
         };
         let report = SpecReport {

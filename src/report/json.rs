@@ -139,6 +139,7 @@ fn specs_json<'a>(file: &SourceFile, reports: &'a [SpecReport]) -> Vec<SpecJson<
             kind: match r.kind {
                 SpecKind::Invar => "invariant",
                 SpecKind::Ltl => "ltl",
+                SpecKind::Psl => "psl",
                 SpecKind::Compute => "compute",
                 _ => "ctl",
             },

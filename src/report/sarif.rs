@@ -81,6 +81,7 @@ fn spec_rule(r: &SpecReport) -> String {
         (Some(name), _) => name.clone(),
         (None, SpecKind::Invar) => "INVARSPEC".into(),
         (None, SpecKind::Ltl) => "LTLSPEC".into(),
+        (None, SpecKind::Psl) => "PSLSPEC".into(),
         (None, _) => "CTLSPEC".into(),
     }
 }

@@ -158,6 +158,7 @@ Trace Type: Counterexample
 fn rks_steps_show_module_and_call_stack() {
     // A hand-written view: main calls parse; parse exits; the run terminates.
     let view = view::TraceView {
+        linear: false,
         kind: TraceKind::Counterexample,
         steps: vec![
             view::StepView { module: "main".into(), stack: vec![], inputs: vec![], values: vec![("pc".into(), "s0".into())], terminated: false, state_vars: 1 },

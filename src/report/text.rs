@@ -129,6 +129,7 @@ pub(crate) fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind,
     let (description, kind) = match (view.kind, spec) {
         (TraceKind::Counterexample, SpecKind::Invar) => ("AG alpha Counterexample", "Counterexample"),
         (TraceKind::Counterexample, SpecKind::Ltl) => ("LTL Counterexample", "Counterexample"),
+        (TraceKind::Counterexample, SpecKind::Psl) => ("PSL Counterexample", "Counterexample"),
         (TraceKind::Counterexample, _) => ("CTL Counterexample", "Counterexample"),
         (TraceKind::Witness, _) => ("CTL Witness", "Example"),
         (TraceKind::Simulation, _) => ("Simulation Trace", "Simulation"),
@@ -138,6 +139,7 @@ pub(crate) fn trace_text_from(view: &TraceView, trace_no: usize, spec: SpecKind,
     let loops_at = |i: usize| match spec {
         // RKS lassos: a step's values do not say its module and stack, so only the loop start.
         SpecKind::Ltl if !view.recursive => view.loop_start.is_some() && same_as_last(i),
+        SpecKind::Psl if view.linear && !view.recursive => view.loop_start.is_some() && same_as_last(i),
         // NuSMV marks every step of an invariant's (unfrozen) trace whose state equals the last
         // one; only a trace that ends with a transition violating an invariant over inputs or
         // `next()` can have one.

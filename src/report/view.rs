@@ -40,6 +40,10 @@ pub struct TraceView {
     pub loop_push: Vec<String>,
     /// A trace of procedure modules: every step shows its module and call stack.
     pub recursive: bool,
+    /// The trace of an LTL check (a `PSLSPEC` checked as LTL marks its loop as an `LTLSPEC`'s
+    /// trace does; set by the report from the spec, `false` from [`trace_view`]).
+    #[serde(skip)]
+    pub linear: bool,
 }
 
 /// One state of a [`TraceView`]: the values that changed since the previous step.
@@ -141,6 +145,7 @@ pub(crate) fn trace_view(program: &LoweredProgram, model: ModelRef, trace: &Trac
         loop_start: trace.loop_start.filter(|&l| l < trace.steps.len()),
         loop_push,
         recursive: matches!(model, ModelRef::Rks(_)),
+        linear: false,
     }
 }
 

@@ -99,6 +99,9 @@ pub struct CheckedSpec {
     /// The formula as NuSMV prints it, with ` IN inst` for specs of sub-module instances.
     pub text: String,
     pub span: Span,
+    /// Checked as LTL: `LTLSPEC`, and a `PSLSPEC` in PSL's foundation language
+    /// ([`crate::semantics::psl`]); other specs are CTL, invariants or COMPUTE by their kind.
+    pub linear: bool,
 }
 
 /// A resolved, typed expression.

@@ -38,6 +38,7 @@ pub(crate) mod modules;
 pub(crate) mod operators;
 pub(crate) mod paths;
 pub(crate) mod print;
+pub(crate) mod psl;
 pub(crate) mod resolve;
 pub(crate) mod suggest;
 pub(crate) mod system;

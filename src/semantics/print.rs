@@ -162,6 +162,9 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
         ExprKind::Call(f, args) => call(&f.name, args, out, d),
         // NuSMV's parser turns `a V b` into `!(!a U !b)` and `a T b` into `!(!a S !b)`, and prints
         // unary LTL operators with a blank on each side (` G `).
+        // PSL (NuSMV's `PrinterPsl.c`): a PSL operator hands its own priority down to its
+        // operands and writes its own brackets.
+        ExprKind::Ltl(op, args) if is_psl(op) => psl(op, args, priority, out, d),
         ExprKind::Ltl(op, args) => match (op.as_str(), args.as_slice()) {
             ("V" | "T", [a, b]) => {
                 let not = |x: &Expr| Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(x.clone())), span: x.span };
@@ -173,6 +176,60 @@ fn print(e: &Expr, priority: u8, out: &mut String, depth: usize) {
             (_, [a, b]) => infix(op, 8, priority.max(9), a, b, out, d),
             _ => call(op, args, out, d),
         },
+    }
+}
+
+/// Whether `op` is one of PSL's own operators as the parser names them (`syntax::parser`'s
+/// `Builder::psl`).
+fn is_psl(op: &str) -> bool {
+    matches!(op, "always" | "never" | "eventually!" | "next" | "next!" | "X(" | "X!(" | "forall") || op.starts_with("until") || op.starts_with("before")
+}
+
+/// A PSL operator as NuSMV 2.5.4 prints it: `always (p)`, `next! (p)`, `X(p)`, `(p until! q)`,
+/// `( forall i in {2, 1} : p )` (a set's values in reverse, as NuSMV's list holds them).
+fn psl(op: &str, args: &[Expr], priority: u8, out: &mut String, d: usize) {
+    match (op, args) {
+        ("X(" | "X!(", [a]) => {
+            out.push_str(op);
+            print(a, priority, out, d);
+            out.push(')');
+        }
+        ("forall", [var, values, body]) => {
+            out.push_str("( forall ");
+            print(var, priority, out, d);
+            out.push_str(" in ");
+            match &values.kind {
+                ExprKind::Range(lo, hi) => {
+                    out.push('{');
+                    print(lo, priority, out, d);
+                    out.push(':');
+                    print(hi, priority, out, d);
+                    out.push('}');
+                }
+                ExprKind::Set(xs) => {
+                    out.push('{');
+                    for (i, x) in xs.iter().rev().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        print(x, priority, out, d);
+                    }
+                    out.push('}');
+                }
+                _ => print(values, priority, out, d),
+            }
+            out.push_str(" : ");
+            print(body, priority, out, d);
+            out.push_str(" )");
+        }
+        (_, [a]) => {
+            out.push_str(op);
+            out.push_str(" (");
+            print(a, priority, out, d);
+            out.push(')');
+        }
+        (_, [a, b]) => binary(op, a, b, priority, true, out, d),
+        _ => call(op, args, out, d),
     }
 }
 
@@ -206,15 +263,19 @@ fn prefix(sym: &str, own: u8, a: &Expr, priority: u8, out: &mut String, d: usize
 }
 
 fn infix(sym: &str, own: u8, priority: u8, a: &Expr, b: &Expr, out: &mut String, d: usize) {
-    let paren = own <= priority;
+    binary(sym, a, b, own, own <= priority, out, d);
+}
+
+/// `a sym b`, the operands printed at `operands` priority, in brackets when `paren`.
+fn binary(sym: &str, a: &Expr, b: &Expr, operands: u8, paren: bool, out: &mut String, d: usize) {
     if paren {
         out.push('(');
     }
-    print(a, own, out, d);
+    print(a, operands, out, d);
     out.push(' ');
     out.push_str(sym);
     out.push(' ');
-    print(b, own, out, d);
+    print(b, operands, out, d);
     if paren {
         out.push(')');
     }

@@ -324,6 +324,9 @@ impl<'a, 'f> Resolver<'a, 'f> {
 
     /// An LTL operator inside `LTLSPEC`: boolean operands, a boolean result.
     fn ltl(&mut self, op: &str, args: &[Expr], span: Span, inst: InstId, ctx: Ctx) -> TExpr {
+        if let Some(t) = self.psl_operator(op, args, span, inst, ctx) {
+            return t;
+        }
         let Some(ltl_op) = crate::ltl::LtlOp::from_word(op) else {
             self.diags.push(Diagnostic::error("E0214", format!("unknown LTL operator `{op}`"), span));
             return TExpr::error(span);
@@ -333,6 +336,54 @@ impl<'a, 'f> Resolver<'a, 'f> {
             self.expect_bool(a, op);
         }
         TExpr::new(TKind::Ltl(ltl_op, targs), Ty::Bool, span)
+    }
+
+    /// A PSL operator of a `PSLSPEC` (as the parser names them) in LTL: on the infinite paths
+    /// that NuSMV checks, `always p` is `G p`, `never p` is `G !p`, `eventually! p` is `F p`,
+    /// `next p`, `next! p`, `X p` and `X! p` are `X p`; `p until! q` is `p U q`, `p until q`
+    /// the weak `(p U q) | G p`, the `_` forms end with `p & q` instead of `q`; `p before! q`
+    /// is `!q U (p & !q)`, `p before q` its weak form `(!q U (p & !q)) | G !q`, and `before!_`,
+    /// `before_` take `p` for `p & !q`. `None` for any other operator.
+    fn psl_operator(&mut self, op: &str, args: &[Expr], span: Span, inst: InstId, ctx: Ctx) -> Option<TExpr> {
+        use crate::ltl::LtlOp;
+        let bool_node = |kind: TKind| TExpr::new(kind, Ty::Bool, span);
+        let not = |t: TExpr| bool_node(TKind::Unary(UnOp::Not, Box::new(t)));
+        let and = |a: TExpr, b: TExpr| bool_node(TKind::Binary(BinOp::And, Box::new(a), Box::new(b)));
+        let or = |a: TExpr, b: TExpr| bool_node(TKind::Binary(BinOp::Or, Box::new(a), Box::new(b)));
+        let unary = |o: LtlOp, t: TExpr| bool_node(TKind::Ltl(o, vec![t]));
+        let until = |a: TExpr, b: TExpr| bool_node(TKind::Ltl(LtlOp::U, vec![a, b]));
+        let unary_op = matches!(op, "always" | "never" | "eventually!" | "next" | "next!" | "X(" | "X!(");
+        let binary_op = op.starts_with("until") || op.starts_with("before");
+        if !unary_op && !binary_op {
+            return None;
+        }
+        let targs: Vec<TExpr> = args.iter().map(|a| self.resolve(a, inst, ctx)).collect();
+        for a in &targs {
+            self.expect_bool(a, op.trim_end_matches('('));
+        }
+        Some(match (op, <[TExpr; 1]>::try_from(targs.clone()), <[TExpr; 2]>::try_from(targs)) {
+            ("always", Ok([p]), _) => unary(LtlOp::G, p),
+            ("never", Ok([p]), _) => unary(LtlOp::G, not(p)),
+            ("eventually!", Ok([p]), _) => unary(LtlOp::F, p),
+            (_, Ok([p]), _) => unary(LtlOp::X, p),
+            (_, _, Ok([p, q])) => {
+                let weak = !op.contains('!');
+                let inclusive = op.ends_with('_');
+                let strong = if op.starts_with("until") {
+                    let target = if inclusive { and(p.clone(), q.clone()) } else { q.clone() };
+                    until(p.clone(), target)
+                } else {
+                    let target = if inclusive { p.clone() } else { and(p.clone(), not(q.clone())) };
+                    until(not(q.clone()), target)
+                };
+                match (weak, op.starts_with("until")) {
+                    (false, _) => strong,
+                    (true, true) => or(strong, unary(LtlOp::G, p)),
+                    (true, false) => or(strong, unary(LtlOp::G, not(q))),
+                }
+            }
+            _ => TExpr::error(span),
+        })
     }
 
     fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, inst: InstId, ctx: Ctx) -> TExpr {

@@ -305,10 +305,21 @@ fn constraint(r: &mut Resolver, e: &crate::syntax::ast::Expr, inst: InstId, ctx:
 }
 
 fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: SystemId, specs: &mut Vec<CheckedSpec>) {
-    let keyword = match spec.kind {
-        SpecKind::Psl => "PSLSPEC",
-        SpecKind::Compute if r.is_procedure => "COMPUTE",
-        SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl | SpecKind::Compute => "",
+    // A PSL body is checked as LTL or as CTL (see `psl`), or skipped: not parsed (SEREs and
+    // other PSL beyond NuSMV's foundation language), or not checkable.
+    let psl = match (&spec.expr, spec.kind) {
+        (Some(e), SpecKind::Psl) => Some(super::psl::prepare(e)),
+        _ => None,
+    };
+    if let Some(Err((message, help))) = &psl {
+        r.diags.push(Diagnostic::error("E0235", message.clone(), spec.expr.as_ref().map_or(spec.span, |e| e.span)).with_help(*help));
+        return;
+    }
+    let keyword = match (spec.kind, &psl) {
+        (SpecKind::Psl, Some(Ok(_))) => "",
+        (SpecKind::Psl, _) => "PSLSPEC",
+        (SpecKind::Compute, _) if r.is_procedure => "COMPUTE",
+        (SpecKind::Ctl | SpecKind::Invar | SpecKind::Ltl | SpecKind::Compute, _) => "",
     };
     let in_path = |f: String| if path.is_empty() { f } else { format!("{f} IN {path}") };
     let text = match &spec.compute {
@@ -322,6 +333,10 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
             (None, None) => keyword.to_string(),
         };
         let (message, help) = match spec.kind {
+            SpecKind::Psl => (
+                format!("{what} is not supported and is skipped"),
+                "xmv-rs checks PSL's foundation language without SEREs (`always`, `never`, `eventually!`, `next`, `until`, `before`, `X`, `F`, `G`, `forall`) and its CTL operators; `{…}`, `|->`, `|=>`, `within`, `whilenot`, `next_a`/`next_e`/`next_event`, `abort` are not",
+            ),
             SpecKind::Compute => (
                 format!("{what} in a model with procedure modules is not supported and is skipped"),
                 "COMPUTE is checked on flat models only: the engines for procedure modules compute no path lengths",
@@ -351,14 +366,26 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
             compute: Some(compute),
             text: text.unwrap_or_default(),
             span: spec.span,
+            linear: false,
         });
         return;
     }
     let Some(expr) = &spec.expr else { return };
-    let ctx = match spec.kind {
-        SpecKind::Ctl => Ctx::SPEC,
-        SpecKind::Ltl if r.is_procedure => Ctx::LTLSPEC,
-        SpecKind::Ltl => Ctx::LTLSPEC_FLAT,
+    let expanded;
+    let (expr, psl_logic) = match psl {
+        Some(Ok((e, logic))) => {
+            expanded = e;
+            (&expanded, Some(logic))
+        }
+        _ => (expr, None),
+    };
+    let ctx = match (spec.kind, psl_logic) {
+        (SpecKind::Psl, Some(super::psl::PslLogic::Ctl)) => Ctx::SPEC,
+        (SpecKind::Psl, _) if r.is_procedure => Ctx::LTLSPEC,
+        (SpecKind::Psl, _) => Ctx::LTLSPEC_FLAT,
+        (SpecKind::Ctl, _) => Ctx::SPEC,
+        (SpecKind::Ltl, _) if r.is_procedure => Ctx::LTLSPEC,
+        (SpecKind::Ltl, _) => Ctx::LTLSPEC_FLAT,
         _ if r.is_procedure => Ctx::INVARSPEC,
         _ => Ctx::INVARSPEC_FLAT,
     };
@@ -366,7 +393,7 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
     if !t.ty.is_bool() {
         r.diags.push(bool_expected(&t, "a specification"));
     }
-    if spec.kind == SpecKind::Ltl {
+    if spec.kind == SpecKind::Ltl || psl_logic == Some(super::psl::PslLogic::Ltl) {
         ltl_below_connectives(&t, None, r.diags);
         if r.is_procedure {
             future_below_past(&t, None, r.diags);
@@ -380,6 +407,7 @@ fn spec_entry(r: &mut Resolver, spec: &Spec, inst: InstId, path: &str, system: S
         compute: None,
         text: text.unwrap_or_default(),
         span: spec.span,
+        linear: spec.kind == SpecKind::Ltl || psl_logic == Some(super::psl::PslLogic::Ltl),
     });
 }
 

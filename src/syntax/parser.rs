@@ -49,6 +49,37 @@ pub(crate) fn pratt() -> &'static PrattParser<Rule> {
     &PRATT
 }
 
+/// NuSMV 2.5.4's PSL precedence (`parser/psl/psl_grammar.y`), loosest first: `always`,
+/// `never` and `G` take everything to their right, `->` and `<->` are left-associative and
+/// below `eventually!`/`next`, and the prefix operators `X`, `F` and the CTL ones bind looser
+/// than every boolean and arithmetic operator (`F a & b` is `F (a & b)`).
+fn psl_pratt() -> &'static PrattParser<Rule> {
+    static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+        use Rule::*;
+        let prefixes = |rules: &[Rule]| rules[1..].iter().fold(Op::prefix(rules[0]), |l, &r| l | Op::prefix(r));
+        let lefts = |rules: &[Rule]| rules[1..].iter().fold(Op::infix(rules[0], Assoc::Left), |l, &r| l | Op::infix(r, Assoc::Left));
+        PrattParser::new()
+            .op(prefixes(&[psl_always, psl_never, op_G]))
+            .op(lefts(&[op_implies, op_iff]))
+            .op(prefixes(&[psl_eventually, psl_next]))
+            .op(lefts(&[psl_before]))
+            .op(lefts(&[psl_until]))
+            .op(prefixes(&[psl_X, op_F, op_EX, op_AX, op_EF, op_AF, op_EG, op_AG]))
+            .op(lefts(&[op_in, op_union]))
+            .op(lefts(&[op_or]))
+            .op(lefts(&[op_xor, op_xnor]))
+            .op(lefts(&[op_and]))
+            .op(lefts(&[op_eq, op_ne]))
+            .op(lefts(&[op_lt, op_le, op_gt, op_ge]))
+            .op(lefts(&[op_shl, op_shr]))
+            .op(lefts(&[op_add, op_sub]))
+            .op(lefts(&[op_mul, op_div, op_mod, op_concat]))
+            .op(prefixes(&[op_not, op_neg]))
+            .op(Op::postfix(dot_access) | Op::postfix(index) | Op::postfix(bit_select))
+    });
+    &PRATT
+}
+
 /// The grammar rule of an operator of [`crate::syntax::precedence`].
 fn rule_of(op: Operator) -> Rule {
     use Operator as O;
@@ -351,6 +382,7 @@ impl Builder {
             match q.as_rule() {
                 Rule::spec_name => name = q.into_inner().find(|r| r.as_rule() == Rule::ident).map(|r| self.ident(&r)),
                 Rule::expr => expr = Some(self.expr(q)),
+                Rule::psl_body => expr = q.into_inner().find(|r| r.as_rule() == Rule::psl_expr).map(|r| self.psl(r).0),
                 Rule::compute_body => compute = Some(self.compute(q)),
                 _ => {}
             }
@@ -391,6 +423,65 @@ impl Builder {
         pratt()
             .map_primary(|q| self.primary(q))
             .map_prefix(|op, rhs| self.prefix(op, rhs))
+            .map_infix(|lhs, op, rhs| self.infix(lhs, op, rhs))
+            .map_postfix(|lhs, op| self.postfix(lhs, op))
+            .parse(pairs)
+    }
+
+    /// A PSL expression (`psl_expr`) with [`psl_pratt`]'s precedence. PSL's own operators become
+    /// [`ExprKind::Ltl`] nodes named as NuSMV prints them (`always`, `never`, `eventually!`,
+    /// `next`, `next!`, `until!_`, …; PSL's `X`/`X!` are `X(`/`X!(` to keep them apart from
+    /// LTL's ` X `), `forall i in S : p` an `Ltl("forall", [i, S, p])` with `S` a set, a range
+    /// or `boolean`; `G`, `F`, the CTL operators and the boolean ones are the usual nodes.
+    fn psl(&self, p: Pair<Rule>) -> Built {
+        let span = self.span(&p);
+        let pairs = p.into_inner();
+        if let Some(op) = pairs.clone().filter(|q| folds_recursively(q.as_rule()) || is_psl_prefix(q.as_rule())).nth(MAX_EXPR_DEPTH as usize) {
+            return self.too_deep(span, self.span(&op));
+        }
+        psl_pratt()
+            .map_primary(|q| match q.as_rule() {
+                Rule::psl_paren => {
+                    let span = self.span(&q);
+                    let inner = q.into_inner().find(|r| r.as_rule() == Rule::psl_expr).expect("grammar: psl paren");
+                    let (mut e, d) = self.psl(inner);
+                    e.span = span;
+                    (e, d)
+                }
+                Rule::psl_forall => {
+                    let span = self.span(&q);
+                    let mut it = Self::meaningful(q);
+                    let _ = it.next(); // `forall`
+                    let var = it.next().expect("grammar: forall variable");
+                    let var = self.leaf(ExprKind::Name(var.as_str().to_string()), self.span(&var)).0;
+                    let values = it.find(|r| r.as_rule() == Rule::psl_values).expect("grammar: forall values");
+                    let vspan = self.span(&values);
+                    let parts: Vec<Pair<Rule>> =
+                        values.into_inner().filter(|r| matches!(r.as_rule(), Rule::k_boolean | Rule::set_expr | Rule::int_lit)).collect();
+                    let values = match parts.as_slice() {
+                        [b] if b.as_rule() == Rule::k_boolean => Expr { kind: ExprKind::Name("boolean".into()), span: vspan },
+                        [set] if set.as_rule() == Rule::set_expr => self.primary(set.clone()).0,
+                        [lo, hi] => {
+                            let int = |q: &Pair<Rule>| self.primary(q.clone()).0;
+                            Expr { kind: ExprKind::Range(Box::new(int(lo)), Box::new(int(hi))), span: vspan }
+                        }
+                        _ => unreachable!("grammar: forall values"),
+                    };
+                    let body = it.find(|r| r.as_rule() == Rule::psl_expr).expect("grammar: forall body");
+                    let (body, d) = self.psl(body);
+                    self.node(ExprKind::Ltl("forall".into(), vec![var, values, body]), span, head(span, 6), &[d])
+                }
+                _ => self.primary(q),
+            })
+            .map_prefix(|op, rhs| match op.as_rule() {
+                Rule::psl_X => {
+                    let name = format!("{}(", op.as_str());
+                    let anchor = self.span(&op);
+                    let span = anchor.to(rhs.0.span);
+                    self.node(ExprKind::Ltl(name, vec![rhs.0]), span, anchor, &[rhs.1])
+                }
+                _ => self.prefix(op, rhs),
+            })
             .map_infix(|lhs, op, rhs| self.infix(lhs, op, rhs))
             .map_postfix(|lhs, op| self.postfix(lhs, op))
             .parse(pairs)
@@ -635,6 +726,11 @@ fn binary_op(rule: Rule) -> Option<BinaryOp> {
 
 /// Operators that pest's Pratt parser folds by recursion: prefix operators and the
 /// right-associative `->` and `? :`. Runs of them are counted before folding.
+/// PSL's prefix operators (counted with [`folds_recursively`] before folding).
+fn is_psl_prefix(rule: Rule) -> bool {
+    matches!(rule, Rule::psl_always | Rule::psl_never | Rule::psl_eventually | Rule::psl_next | Rule::psl_X)
+}
+
 fn folds_recursively(rule: Rule) -> bool {
     use Rule::*;
     matches!(rule, op_not | op_neg | op_EX | op_AX | op_EF | op_AF | op_EG | op_AG | op_X | op_G | op_F | op_Y | op_Z | op_H | op_O | op_implies | op_ite)
