@@ -371,7 +371,7 @@ impl Run<'_> {
         let t3 = Instant::now();
         let mut reports = vec![];
         let mut order: Vec<usize> = (0..program.specs.len()).collect();
-        order.sort_by_key(|&i| crate::properties::print_order(program.specs[i].kind));
+        order.sort_by_key(|&i| crate::properties::group(program.specs[i].kind));
         let mut text = (options.format == Format::Text).then(text::TextReport::default);
         for i in order {
             let spec = &program.specs[i];

@@ -3,7 +3,8 @@
 //! (`xmv-rs check -n IDX` / `-P NAME`, `xmv-rs list-specs`).
 //!
 //! NuSMV's property database holds the properties grouped by type, in this order: CTL, COMPUTE,
-//! LTL, INVAR, PSL; within a type, in the order of the flattened model (the order of
+//! LTL, PSL, INVAR (NuSMV 2.5.4's `show_property` on a file declaring them in another order);
+//! within a type, in the order of the flattened model (the order of
 //! `LoweredProgram::specs`). Procedure-module specs (an xmv-rs extension) follow the flat CTL specs.
 //!
 //! Assumes the front end's contract for the specs it does not check: each COMPUTE and PSLSPEC
@@ -32,21 +33,9 @@ pub struct Property {
     pub spec: Option<usize>,
 }
 
-/// The rank of a kind in NuSMV's property database (its numbering: CTL, COMPUTE, LTL, INVAR,
-/// PSL); batch mode checks and prints in [`print_order`].
+/// The rank of a kind in NuSMV's property database (its numbering), which is also the order in
+/// which batch mode checks and prints the kinds: CTL, COMPUTE, LTL, PSL, INVAR.
 pub(crate) fn group(kind: SpecKind) -> u8 {
-    match kind {
-        SpecKind::Ctl => 0,
-        SpecKind::Compute => 1,
-        SpecKind::Ltl => 2,
-        SpecKind::Invar => 3,
-        SpecKind::Psl => 4,
-    }
-}
-
-/// The order in which batch mode checks and prints the kinds (NuSMV 2.5.4's `smMain.c`: CTL,
-/// COMPUTE, LTL, PSL, then invariants), which differs from the numbering ([`group`]) in PSL.
-pub(crate) fn print_order(kind: SpecKind) -> u8 {
     match kind {
         SpecKind::Ctl => 0,
         SpecKind::Compute => 1,

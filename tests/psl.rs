@@ -46,8 +46,9 @@ fn bundled_psl_model_prints_nusmv_output_with_traces() {
     assert_eq!(verdict_lines(&bdd), verdict_lines(&expected), "{stderr}");
 }
 
-/// NuSMV 2.5.4 prints PSL verdicts after the LTL ones and before the invariants (its property
-/// numbering puts invariants before PSL; `list-specs` keeps that).
+/// NuSMV 2.5.4 prints PSL verdicts after the LTL ones and before the invariants, and numbers its
+/// properties in the same order (`show_property` on this file: `AG x < 4`, the COMPUTE, `G x < 4`,
+/// the two PSL specs, then the invariant).
 #[test]
 fn psl_verdicts_come_between_ltl_and_invariants() {
     let dir = std::env::temp_dir().join(format!("xmv-psl-order-{}", std::process::id()));
@@ -64,6 +65,9 @@ fn psl_verdicts_come_between_ltl_and_invariants() {
                  -- specification always (x < 3)  is false\n-- specification AG x < 2  is false\n-- invariant x < 4  is true\n";
     let (_, stdout, stderr) = xmv(&["check", "-dcx"], &model);
     assert_eq!(stdout, nusmv, "{stderr}");
+    let (_, listed, stderr) = xmv(&["list-specs"], &model);
+    let kinds: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().nth(1)).collect();
+    assert_eq!(kinds, ["CTL", "Quantitative", "LTL", "PSL", "PSL", "Invar"], "{listed}{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

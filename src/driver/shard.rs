@@ -24,7 +24,7 @@ pub fn parse(text: &str) -> Result<(usize, usize), String> {
 /// Keeps the specs of shard `i` of `n` (in their file order).
 pub(crate) fn select(specs: &mut Vec<LoweredSpec>, (i, n): (usize, usize)) {
     let mut order: Vec<usize> = (0..specs.len()).collect();
-    order.sort_by_key(|&k| crate::properties::print_order(specs[k].kind));
+    order.sort_by_key(|&k| crate::properties::group(specs[k].kind));
     let (lo, hi) = (specs.len() * (i - 1) / n, specs.len() * i / n);
     let mut keep = vec![false; specs.len()];
     for &k in &order[lo..hi] {

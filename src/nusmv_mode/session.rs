@@ -341,8 +341,8 @@ impl<'w> Session<'w> {
                 .unwrap_or_default(),
         };
         let mut status = 0;
-        // NuSMV checks by type: CTL, COMPUTE, LTL, PSL, INVAR (the list is in that order but for PSL).
-        let rank = |k: SpecKind| [SpecKind::Ctl, SpecKind::Compute, SpecKind::Ltl, SpecKind::Psl, SpecKind::Invar].iter().position(|&x| x == k).unwrap_or(0);
+        // NuSMV checks by type, in the list's order (CTL, COMPUTE, LTL, PSL, INVAR).
+        let rank = crate::properties::group;
         let mut order = props;
         match self.loaded.as_ref().filter(|_| by_cone) {
             Some(loaded) => {
