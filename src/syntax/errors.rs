@@ -40,6 +40,7 @@ fn describe_rule(rule: Rule) -> Option<&'static str> {
         enum_int => "an enumeration value",
         ident | decl_name => "an identifier",
         EOI => "a section keyword",
+        psl_until | psl_before => "an operator",
         r if is_infix(r) => "an operator",
         r if is_expression_start(r) => "an expression",
         _ => return None,
@@ -53,6 +54,9 @@ fn is_expression_start(rule: Rule) -> bool {
         expr | until_operand
             | bound
             | paren
+            | psl_expr
+            | psl_paren
+            | psl_forall
             | case_expr
             | set_expr
             | next_expr

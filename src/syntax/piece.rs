@@ -128,12 +128,30 @@ fn parse_checked_chunk(text: &str, toks: &[Tok], chunk: &Chunk, module_before: b
             Piece::Module(Module { name, params, sections: Vec::new(), span: chunk_span })
         }
         _ => match builder.section_chunk(pair) {
+            Some(ast::Section::Spec(spec)) if spec.kind == ast::SpecKind::Psl && spec.expr.is_none() && !beyond_psl_subset(&text[chunk.start..chunk.end]) => {
+                // Not PSL that xmv-rs skips (W0001 later) but a malformed body: NuSMV's "PSL
+                // parse error", here with the place.
+                if let Err(e) = SmvParser::parse(Rule::psl_chunk, &text[chunk.start..chunk.end]) {
+                    diags.push(pest_error(text, toks, chunk.start, chunk.end, e));
+                }
+                Piece::Nothing
+            }
             Some(section) => Piece::Section(section, chunk_span),
             None => Piece::Nothing,
         },
     };
     diags.extend(builder.into_diagnostics());
     piece
+}
+
+/// Whether a PSLSPEC's text uses PSL that NuSMV 2.5.4 reads and xmv-rs does not check (SEREs
+/// and the operators around them): such a body is kept as text and skipped with W0001, any
+/// other body that `psl_body` does not read is a syntax error.
+fn beyond_psl_subset(text: &str) -> bool {
+    const WORDS: &[&str] = &["within", "whilenot", "next_a", "next_e", "next_event", "abort", "rose", "fell", "prev", "forany"];
+    text.contains('{') && !text.contains(" in {") && !text.contains(" in{")
+        || ["|->", "|=>", "<>->", "[*", "[+]", "[=", "[->", "&&", "||"].iter().any(|op| text.contains(op))
+        || text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '!')).any(|w| WORDS.contains(&w.trim_end_matches(['!', '_'])))
 }
 
 fn termination(module_before: bool, rule_name: ast::Ident, span: Span, diags: &mut Vec<Diagnostic>) -> Piece {
